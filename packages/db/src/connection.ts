@@ -1,0 +1,114 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { DataDirLockedError, findLiveLockHolder } from './data-dir-lock';
+import { embeddedConnectionConfig, startEmbeddedPostgres } from './embedded-postgres';
+import { runMigrations } from './migrate';
+import * as schema from './schema';
+
+export type Database = NodePgDatabase<typeof schema>;
+
+export type DatabaseMode = 'embedded' | 'external';
+
+export interface DatabaseHandle {
+  mode: DatabaseMode;
+  pool: pg.Pool;
+  db: Database;
+  /** node-postgres settings for other clients of the same database (BullMQ's PostgreSQL backend). */
+  connectionConfig: pg.PoolConfig;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A PostgreSQL server; undefined means embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolMax: number;
+  /** Apply pending migrations before returning (the server and worker do; tests use a migrated template). */
+  migrate: boolean;
+  /**
+   * For operator commands: when an embedded server already holds DATA_DIR, connect through its socket
+   * instead of failing on the lock.
+   */
+  attachToRunningServer?: boolean;
+}
+
+export class DatabaseConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseConnectionError';
+  }
+}
+
+/** Turns driver errors into one actionable line that names the variable to fix. */
+function describeConnectionError(error: unknown, mode: DatabaseMode): string {
+  const err = error as NodeJS.ErrnoException & { code?: string };
+  const where = mode === 'external' ? 'DATABASE_URL' : 'the embedded database';
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return `Cannot connect to ${where}: connection refused. Is PostgreSQL running at that host and port?`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Cannot connect to ${where}: unknown host. Check the host name in DATABASE_URL.`;
+    case 'ETIMEDOUT':
+      return `Cannot connect to ${where}: timed out. Check the host, port and firewall.`;
+    case '28P01':
+    case '28000':
+      return `Cannot connect to ${where}: authentication failed. Check the user and password in DATABASE_URL.`;
+    case '3D000':
+      return `Cannot connect to ${where}: the database does not exist. Create it (createdb) or fix its name in DATABASE_URL.`;
+    case '0A000':
+    case '58P01':
+      return `${where} has no pgvector extension available. Install pgvector >= 0.8 on the PostgreSQL server (see README).`;
+    case '42501':
+      return `${where}: permission denied (${err.message}). The role needs rights to create the vector extension and the radar schema.`;
+    default:
+      return `Cannot use ${where}: ${err.message ?? String(error)}`;
+  }
+}
+
+function createPool(config: pg.PoolConfig, poolMax: number): pg.Pool {
+  const pool = new pg.Pool({ ...config, max: poolMax, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const mode: DatabaseMode = options.databaseUrl ? 'external' : 'embedded';
+  let connectionConfig: pg.PoolConfig;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+
+  if (options.databaseUrl) {
+    connectionConfig = { connectionString: options.databaseUrl };
+  } else {
+    const holder = options.attachToRunningServer ? await findLiveLockHolder(options.dataDir) : undefined;
+    if (holder?.socketDir) {
+      connectionConfig = embeddedConnectionConfig(holder.socketDir);
+    } else if (holder) {
+      throw new DataDirLockedError(options.dataDir, holder); // still starting: no socket yet
+    } else {
+      const embedded = await startEmbeddedPostgres({ dataDir: options.dataDir });
+      connectionConfig = embedded.connectionConfig;
+      stopEmbedded = embedded.stop;
+    }
+  }
+
+  const pool = createPool(connectionConfig, options.poolMax);
+  const close = async () => {
+    await pool.end();
+    await stopEmbedded?.();
+  };
+  try {
+    await pool.query('SELECT 1');
+    if (options.migrate) await runMigrations(pool);
+  } catch (error) {
+    await close().catch(() => {});
+    throw new DatabaseConnectionError(describeConnectionError(error, mode));
+  }
+  return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, close };
+}
+
+/** A handle over an existing pool (tests, and callers that manage the pool themselves). */
+export function wrapPool(pool: pg.Pool, mode: DatabaseMode, connectionConfig: pg.PoolConfig): DatabaseHandle {
+  return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, close: () => pool.end() };
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * PGlite is single-process: two processes opening the same data directory corrupt it. The embedded
+ * server takes this lock for its lifetime and records where its socket is, so other processes (CLI
+ * commands) connect through the socket instead of opening the files.
+ */
+
+export interface DataDirLockInfo {
+  pid: number;
+  hostname: string;
+  startedAt: string;
+  /** Directory holding `.s.PGSQL.5432`, once the socket server listens. */
+  socketDir?: string;
+  /** Identifies this lock holder, so a release never removes another process's lock. */
+  token: string;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: DataDirLockInfo,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by process ${holder.pid} on ${holder.hostname} (started ${holder.startedAt}). ` +
+        'Only one process may open the embedded database: stop that process first, or run operator commands ' +
+        '(pnpm radar ...) which connect to it through its socket.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+export const lockFilePath = (dataDir: string) => path.join(dataDir, 'radar.lock');
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function readDataDirLock(dataDir: string): Promise<DataDirLockInfo | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(lockFilePath(dataDir), 'utf8')) as DataDirLockInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live holder of the lock, or undefined when the lock is free or stale. */
+export async function findLiveLockHolder(dataDir: string): Promise<DataDirLockInfo | undefined> {
+  const info = await readDataDirLock(dataDir);
+  if (!info) return undefined;
+  // A container restarted on the same volume gets the same pid (often 1): that lock is ours and stale.
+  const isStale = info.hostname !== os.hostname() ? false : info.pid === process.pid || !isProcessAlive(info.pid);
+  return isStale ? undefined : info;
+}
+
+export interface DataDirLock {
+  update(changes: Partial<Omit<DataDirLockInfo, 'token' | 'pid'>>): Promise<void>;
+  release(): Promise<void>;
+}
+
+export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const file = lockFilePath(dataDir);
+  let info: DataDirLockInfo = {
+    pid: process.pid,
+    hostname: os.hostname(),
+    startedAt: new Date().toISOString(),
+    token: randomUUID(),
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(file, JSON.stringify(info), { flag: 'wx' });
+      return {
+        async update(changes) {
+          info = { ...info, ...changes };
+          await fs.writeFile(file, JSON.stringify(info));
+        },
+        async release() {
+          const current = await readDataDirLock(dataDir);
+          if (current?.token === info.token) await fs.rm(file, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = await findLiveLockHolder(dataDir);
+      if (holder) throw new DataDirLockedError(dataDir, holder);
+      await fs.rm(file, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`Could not take the lock ${file}`);
+}

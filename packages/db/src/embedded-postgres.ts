@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+
+/**
+ * Embedded mode: PGlite (PostgreSQL compiled to WASM, with pgvector) inside this process, served to the
+ * process itself over a unix socket by pglite-socket. Everything (app pool, migrations, BullMQ) then
+ * talks to it with node-postgres exactly as it would to a PostgreSQL server, so there is one code path.
+ * Direct calls on the PGlite object would bypass the socket server's transaction serialisation, so
+ * after start-up nothing touches it directly.
+ */
+
+export interface EmbeddedPostgres {
+  /** node-postgres settings for connecting through the socket. */
+  connectionConfig: pg.PoolConfig;
+  stop(): Promise<void>;
+}
+
+const SOCKET_PORT = 5432;
+// sockaddr_un.sun_path is 108 bytes on Linux; keep a margin.
+const MAX_SOCKET_PATH = 100;
+
+/** PostgreSQL clients find a socket as `<dir>/.s.PGSQL.<port>`. */
+function chooseSocketDir(preferredDir: string): string {
+  const socketFile = path.join(preferredDir, `.s.PGSQL.${SOCKET_PORT}`);
+  if (socketFile.length <= MAX_SOCKET_PATH) return preferredDir;
+  const digest = createHash('sha256').update(preferredDir).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `radar-${digest}`);
+}
+
+export const embeddedConnectionConfig = (socketDir: string): pg.PoolConfig => ({
+  host: socketDir,
+  port: SOCKET_PORT,
+  user: 'postgres',
+  database: 'postgres',
+});
+
+/**
+ * @param dataDir where the database files live (and the lock); undefined for a throw-away in-memory
+ *   database (tests), which takes no lock.
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string | undefined }): Promise<EmbeddedPostgres> {
+  let lock: DataDirLock | undefined;
+  let socketDir: string;
+  let dataPath: string;
+  let removeSocketDir = false;
+  if (options.dataDir) {
+    lock = await acquireDataDirLock(options.dataDir);
+    dataPath = path.join(options.dataDir, 'pgdata');
+    socketDir = chooseSocketDir(options.dataDir);
+    await fs.mkdir(socketDir, { recursive: true });
+  } else {
+    dataPath = 'memory://';
+    socketDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-pglite-'));
+    removeSocketDir = true;
+  }
+
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    db = await PGlite.create(dataPath, { extensions: { vector } });
+    // pglite-socket ignores the `-c search_path=bullmq` start-up option BullMQ sends, and all socket
+    // connections share this one session, so set it here. App tables are schema-qualified (`radar.`).
+    await db.exec(
+      'CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq; SET search_path TO bullmq, public;',
+    );
+    const socketPath = path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
+    // We hold the lock, so a socket file left here is from a process that died.
+    await fs.rm(socketPath, { force: true });
+    // Connections are multiplexed onto the one PGlite session, so they are cheap: allow the app pool,
+    // BullMQ's pools and LISTEN clients, and operator commands.
+    server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
+    await server.start();
+    await lock?.update({ socketDir });
+  } catch (error) {
+    await server?.stop().catch(() => {});
+    await db?.close().catch(() => {});
+    await lock?.release();
+    throw error;
+  }
+
+  const startedServer = server;
+  const startedDb = db;
+  return {
+    connectionConfig: embeddedConnectionConfig(socketDir),
+    async stop() {
+      await startedServer.stop();
+      await startedDb.close();
+      await lock?.release();
+      if (removeSocketDir) await fs.rm(socketDir, { recursive: true, force: true });
+    },
+  };
+}

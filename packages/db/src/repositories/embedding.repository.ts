@@ -1,0 +1,80 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { embeddingModels } from '../schema';
+
+export type EmbeddingModelRow = typeof embeddingModels.$inferSelect;
+
+export interface EmbeddingModelSpec {
+  provider: string;
+  name: string;
+  version: string;
+  dimension: number;
+}
+
+/** Tables whose `embedding` column is searched by similarity, each with one HNSW index per model. */
+const SEARCHABLE_TABLES = ['papers', 'news_items'] as const;
+
+export const embeddingIndexName = (table: (typeof SEARCHABLE_TABLES)[number], modelId: number) =>
+  `${table}_embedding_m${modelId}_hnsw`;
+
+export class EmbeddingRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Returns the model's row, creating it (and its HNSW indexes) the first time it is seen. */
+  async registerModel(spec: EmbeddingModelSpec): Promise<EmbeddingModelRow> {
+    if (!Number.isInteger(spec.dimension) || spec.dimension < 1 || spec.dimension > 2000) {
+      // HNSW indexes on `vector` support at most 2,000 dimensions.
+      throw new RangeError(`embedding dimension must be 1-2000, got ${spec.dimension}`);
+    }
+    await this.db.insert(embeddingModels).values(spec).onConflictDoNothing();
+    const [row] = await this.db
+      .select()
+      .from(embeddingModels)
+      .where(
+        and(
+          eq(embeddingModels.provider, spec.provider),
+          eq(embeddingModels.name, spec.name),
+          eq(embeddingModels.version, spec.version),
+        ),
+      );
+    if (!row) throw new Error('embedding model row missing after insert');
+    if (row.dimension !== spec.dimension) {
+      throw new Error(
+        `embedding model ${spec.name}@${spec.version} was registered with dimension ${row.dimension}, not ${spec.dimension}; give the new model a new version`,
+      );
+    }
+    await this.ensureIndexes(row);
+    return row;
+  }
+
+  /**
+   * pgvector indexes a column of mixed dimensions through an expression index on a cast, restricted
+   * to one model's rows. Queries must use the same expression and the model id as a literal
+   * (see paper.repository.ts) for the planner to pick the index. Ids and dimensions are integers
+   * from our own table, so building the DDL from them is safe.
+   */
+  async ensureIndexes(model: Pick<EmbeddingModelRow, 'id' | 'dimension'>): Promise<void> {
+    const id = Math.trunc(model.id);
+    const dimension = Math.trunc(model.dimension);
+    for (const table of SEARCHABLE_TABLES) {
+      await this.db.execute(
+        sql.raw(
+          `CREATE INDEX IF NOT EXISTS ${embeddingIndexName(table, id)} ON radar.${table} ` +
+            `USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) WHERE embedding_model_id = ${id}`,
+        ),
+      );
+    }
+  }
+
+  async getActiveModel(): Promise<EmbeddingModelRow | undefined> {
+    const [row] = await this.db.select().from(embeddingModels).where(eq(embeddingModels.isActive, true));
+    return row;
+  }
+
+  async activateModel(id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.update(embeddingModels).set({ isActive: false }).where(eq(embeddingModels.isActive, true));
+      await tx.update(embeddingModels).set({ isActive: true }).where(eq(embeddingModels.id, id));
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { users } from '../schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+export class UserRepository {
+  constructor(private readonly db: Database) {}
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row;
+  }
+
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .limit(1);
+    return row;
+  }
+
+  async create(values: NewUserRow): Promise<UserRow> {
+    const [row] = await this.db.insert(users).values(values).returning();
+    if (!row) throw new Error('insert into users returned no row');
+    return row;
+  }
+}

@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, radar, tsvector, updatedAt, vector } from './columns';
+import { embeddingModels } from './embedding-models';
+
+/** Journals with a quality tier 1 (best) to 4, imported from an open tier table (e.g. SCImago quartiles). */
+export const journals = radar.table(
+  'journals',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    /** Lower-cased, punctuation-free title used to match papers whose source gives no ISSN. */
+    titleNormalized: text('title_normalized').notNull(),
+    /** ISSNs without hyphens, upper-case check digit. */
+    issn: text('issn'),
+    eissn: text('eissn'),
+    tier: smallint('tier'),
+    /** Which table the tier came from, e.g. 'scimago-2024'. */
+    tierSource: text('tier_source'),
+    publisher: text('publisher'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('journals_tier_range', sql`${t.tier} between 1 and 4`),
+    uniqueIndex('journals_issn_key').on(t.issn).where(sql`${t.issn} is not null`),
+    index('journals_eissn_idx').on(t.eissn),
+    index('journals_title_normalized_idx').on(t.titleNormalized),
+  ],
+);
+
+export const papers = radar.table(
+  'papers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    /** Author names in order. */
+    authors: jsonb('authors').$type<string[]>().notNull().default([]),
+    abstract: text('abstract').notNull().default(''),
+    journalId: bigint('journal_id', { mode: 'number' }).references(() => journals.id, { onDelete: 'set null' }),
+    /** Journal (or venue) name as the source gave it; shown even when no journal row matched. */
+    journalName: text('journal_name').notNull().default(''),
+    /** Copied from the journal so recommendation filters need no join; refreshed on tier import. */
+    jcrTier: smallint('jcr_tier'),
+    doi: text('doi'),
+    arxivId: text('arxiv_id'),
+    url: text('url').notNull().default(''),
+    /** Scheme-less, lower-cased URL without tracking parameters, for dedupe. */
+    urlNormalized: text('url_normalized'),
+    pdfUrl: text('pdf_url'),
+    publishedAt: date('published_at', { mode: 'string' }),
+    keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    llmSummary: text('llm_summary'),
+    /** Model and language that produced llm_summary, so it is regenerated only when they change. */
+    llmSummaryModel: text('llm_summary_model'),
+    /** Normalised title + first author surname: the dedupe key of last resort. */
+    titleAuthorKey: text('title_author_key'),
+    /** Where the paper came from: `{ arxiv: '2401.01234', openalex: 'W123', crossref: '10.1/x' }`. */
+    sourceIds: jsonb('source_ids').$type<Record<string, string>>().notNull().default({}),
+    /** Source name that first created the row (a configured source or 'demo'). */
+    source: text('source').notNull(),
+    isDemo: boolean('is_demo').notNull().default(false),
+    embedding: vector('embedding'),
+    embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(abstract, '')), 'B') || setweight(to_tsvector('simple', coalesce(journal_name, '')), 'C')`,
+    ),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('papers_jcr_tier_range', sql`${t.jcrTier} between 1 and 4`),
+    uniqueIndex('papers_doi_key').on(sql`lower(${t.doi})`).where(sql`${t.doi} is not null`),
+    uniqueIndex('papers_arxiv_id_key').on(t.arxivId).where(sql`${t.arxivId} is not null`),
+    index('papers_url_normalized_idx').on(t.urlNormalized),
+    index('papers_title_author_key_idx').on(t.titleAuthorKey),
+    index('papers_published_at_idx').on(t.publishedAt),
+    index('papers_journal_id_idx').on(t.journalId),
+    index('papers_embedding_model_idx').on(t.embeddingModelId),
+    index('papers_search_vector_idx').using('gin', t.searchVector),
+  ],
+);
+
+export const institutes = radar.table(
+  'institutes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull().unique(),
+    homepageUrl: text('homepage_url'),
+    createdAt: createdAt(),
+  },
+  () => [],
+);
+
+export const newsItems = radar.table(
+  'news_items',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    /** Plain text; HTML from feeds is converted before storing and never rendered as HTML. */
+    content: text('content').notNull().default(''),
+    url: text('url').notNull(),
+    urlNormalized: text('url_normalized').notNull(),
+    instituteId: bigint('institute_id', { mode: 'number' }).references(() => institutes.id, { onDelete: 'set null' }),
+    publishDate: timestamp('publish_date', { withTimezone: true }),
+    crawlDate: timestamp('crawl_date', { withTimezone: true }).notNull().defaultNow(),
+    source: text('source').notNull(),
+    isDemo: boolean('is_demo').notNull().default(false),
+    embedding: vector('embedding'),
+    embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
+    // 'simple' rather than a language stemmer: news is Chinese and English mixed.
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple', coalesce(title, '')), 'A') || setweight(to_tsvector('simple', coalesce(content, '')), 'B')`,
+    ),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('news_items_url_normalized_key').on(t.urlNormalized),
+    index('news_items_institute_idx').on(t.instituteId),
+    index('news_items_publish_date_idx').on(t.publishDate),
+    index('news_items_crawl_date_idx').on(t.crawlDate),
+    index('news_items_embedding_model_idx').on(t.embeddingModelId),
+    index('news_items_search_vector_idx').using('gin', t.searchVector),
+  ],
+);

@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, radar, updatedAt } from './columns';
+import { papers } from './content';
+import { users } from './users';
+
+/** Keywords a user follows, with their alert settings. */
+export const userKeywords = radar.table(
+  'user_keywords',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    alertEnabled: boolean('alert_enabled').notNull().default(false),
+    /** 'daily' | 'weekly'. */
+    alertFrequency: text('alert_frequency').notNull().default('daily'),
+    lastAlertedAt: timestamp('last_alerted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('user_keywords_user_name_key').on(t.userId, sql`lower(${t.name})`)],
+);
+
+/** Per-user state of a paper: favourite, saved, shared, reading progress. */
+export const userArticleStates = radar.table(
+  'user_article_states',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    paperId: bigint('paper_id', { mode: 'number' })
+      .notNull()
+      .references(() => papers.id, { onDelete: 'cascade' }),
+    isFavorited: boolean('is_favorited').notNull().default(false),
+    isSaved: boolean('is_saved').notNull().default(false),
+    shareCount: integer('share_count').notNull().default(0),
+    lastSharedAt: timestamp('last_shared_at', { withTimezone: true }),
+    /** 0-100. */
+    readProgress: smallint('read_progress').notNull().default(0),
+    lastReadAt: timestamp('last_read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.paperId] }),
+    check('user_article_states_read_progress_range', sql`${t.readProgress} between 0 and 100`),
+    index('user_article_states_paper_idx').on(t.paperId),
+  ],
+);
+
+export const feedback = radar.table(
+  'feedback',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The Chinese label of the chosen type, as the web app sends it. */
+    type: text('type').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    /** The auto-attached user-info box: email, userId, userAgent, currentPage, timestamp. */
+    userInfo: jsonb('user_info').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('feedback_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, radar, updatedAt, vector } from './columns';
+import { embeddingModels } from './embedding-models';
+
+export const users = radar.table(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    /** argon2id PHC string; null only for accounts that never set a password. */
+    passwordHash: text('password_hash'),
+    isEmailVerified: boolean('is_email_verified').notNull().default(false),
+    username: text('username').notNull().default(''),
+    researchDescription: text('research_description').notNull().default(''),
+    researchName: text('research_name').notNull().default(''),
+    researchEmail: text('research_email').notNull().default(''),
+    researchInstitution: text('research_institution').notNull().default(''),
+    researchPosition: text('research_position').notNull().default(''),
+    /** Ids of the 21 research fields (packages/shared research-fields.ts). */
+    researchFields: text('research_fields').array().notNull().default(sql`'{}'::text[]`),
+    /** Field names the user or the AI gave that are not among the 21 ids; kept, not silently dropped. */
+    researchFieldsUnmapped: text('research_fields_unmapped').array().notNull().default(sql`'{}'::text[]`),
+    researchSummaryEn: text('research_summary_en').notNull().default(''),
+    profileEmbedding: vector('profile_embedding'),
+    profileEmbeddingModelId: integer('profile_embedding_model_id').references(() => embeddingModels.id, {
+      onDelete: 'set null',
+    }),
+    profileEmbeddedAt: timestamp('profile_embedded_at', { withTimezone: true }),
+    /** Bumped on password reset; tokens carrying an older version are rejected. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    index('users_profile_embedding_model_idx').on(t.profileEmbeddingModelId),
+  ],
+);

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+const componentStatus = z.enum(['ok', 'error']);
+
+export const healthResponseSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  version: z.string(),
+  /** embedded: PGlite in this process (and BullMQ on it unless REDIS_URL is set); external: DATABASE_URL. */
+  mode: z.enum(['embedded', 'external']),
+  database: z.object({
+    status: componentStatus,
+    server_version: z.string().optional(),
+    pgvector_version: z.string().optional(),
+    error: z.string().optional(),
+  }),
+  queue: z.object({
+    status: componentStatus,
+    backend: z.enum(['redis', 'postgres']),
+    worker: z.enum(['in-process', 'separate']),
+    error: z.string().optional(),
+  }),
+  mail: z.object({
+    status: componentStatus,
+    transport: z.enum(['smtp', 'outbox']),
+    error: z.string().optional(),
+  }),
+});
+
+export type HealthResponse = z.infer<typeof healthResponseSchema>;

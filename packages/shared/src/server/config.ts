@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only place that reads process.env. Every process (server, worker, CLI) parses its environment
+ * once at start-up with `loadConfig()`; a bad value stops start-up with one line naming the variable.
+ */
+
+const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const booleanFlag = (defaultValue: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+      .optional()
+      .transform((value) => (value === undefined ? defaultValue : ['true', '1', 'yes'].includes(value))),
+  );
+
+const integer = (defaultValue: number, min: number, max: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int({ message: 'must be a whole number' })
+      .min(min, { message: `must be at least ${min}` })
+      .max(max, { message: `must be at most ${max}` })
+      .default(defaultValue),
+  );
+
+const urlWithProtocols = (protocols: string[], example: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(
+        (value) => {
+          try {
+            return protocols.includes(new URL(value).protocol);
+          } catch {
+            return false;
+          }
+        },
+        { message: `must be a URL like ${example}` },
+      )
+      .optional(),
+  );
+
+const envSchema = z.object({
+  PORT: integer(3000, 1, 65535),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:'], 'postgresql://user:password@host:5432/radar'),
+  DATABASE_POOL_MAX: integer(10, 1, 200),
+  REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  RUN_WORKER: booleanFlag(true),
+  WORKER_CONCURRENCY: integer(2, 1, 64),
+  JWT_SECRET: optionalString,
+  JWT_EXPIRES_IN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+[smhd]$/, { message: 'must be a duration like 7d, 12h, 30m' })
+      .default('7d'),
+  ),
+  WEB_BASE_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ message: 'must be a URL like https://radar.example.edu' }).default('http://localhost:3000'),
+  ),
+  SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.edu:465'),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('科研雷达 <no-reply@localhost>')),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  logLevel: Env['LOG_LEVEL'];
+  /** Absolute path; embedded database, generated secrets and the mail outbox live here. */
+  dataDir: string;
+  /** Unset means embedded mode: PGlite inside this process, served to itself over a local socket. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  /** Unset means BullMQ runs on its PostgreSQL backend in the app database. */
+  redisUrl: string | undefined;
+  runWorker: boolean;
+  workerConcurrency: number;
+  jwtSecret: string | undefined;
+  jwtExpiresIn: string;
+  webBaseUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Names the variables at fault in one line, with the offending value unless it may be a secret. */
+function describeIssues(error: z.ZodError, env: Record<string, string | undefined>): string {
+  const secretLike = /SECRET|PASSWORD|KEY|TOKEN|URL/;
+  const parts = error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    const value = env[name];
+    const shown = value === undefined || secretLike.test(name) ? '' : ` (got "${value}")`;
+    return `${name} ${issue.message}${shown}`;
+  });
+  return `Invalid configuration: ${parts.join('; ')}`;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, env));
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    redisUrl: e.REDIS_URL,
+    runWorker: e.RUN_WORKER,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    jwtSecret: e.JWT_SECRET,
+    jwtExpiresIn: e.JWT_EXPIRES_IN,
+    webBaseUrl: e.WEB_BASE_URL.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+  };
+}
+
+export function isEmbeddedDatabase(config: Pick<AppConfig, 'databaseUrl'>): boolean {
+  return config.databaseUrl === undefined;
+}
