@@ -112,3 +112,5 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 export function wrapPool(pool: pg.Pool, mode: DatabaseMode, connectionConfig: pg.PoolConfig): DatabaseHandle {
   return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, close: () => pool.end() };
 }
+
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

@@ -33,6 +33,9 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/** Data directories locked by this process; a second open from the same process is refused too. */
+const heldByThisProcess = new Set<string>();
+
 export const lockFilePath = (dataDir: string) => path.join(dataDir, 'radar.lock');
 
 function isProcessAlive(pid: number): boolean {
@@ -45,6 +48,10 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** The holder touches the lock file this often; a lock from another host untouched for long is stale. */
+const HEARTBEAT_MS = 10_000;
+const FOREIGN_HOST_STALE_MS = 6 * HEARTBEAT_MS;
+
 export async function readDataDirLock(dataDir: string): Promise<DataDirLockInfo | undefined> {
   try {
     return JSON.parse(await fs.readFile(lockFilePath(dataDir), 'utf8')) as DataDirLockInfo;
@@ -53,12 +60,25 @@ export async function readDataDirLock(dataDir: string): Promise<DataDirLockInfo 
   }
 }
 
+async function lockAgeMs(dataDir: string): Promise<number> {
+  try {
+    return Date.now() - (await fs.stat(lockFilePath(dataDir))).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 /** The live holder of the lock, or undefined when the lock is free or stale. */
 export async function findLiveLockHolder(dataDir: string): Promise<DataDirLockInfo | undefined> {
   const info = await readDataDirLock(dataDir);
   if (!info) return undefined;
-  // A container restarted on the same volume gets the same pid (often 1): that lock is ours and stale.
-  const isStale = info.hostname !== os.hostname() ? false : info.pid === process.pid || !isProcessAlive(info.pid);
+  if (heldByThisProcess.has(path.resolve(dataDir))) return info;
+  if (info.hostname !== os.hostname()) {
+    // Another host (or a re-created container) on a shared volume: its pid means nothing here.
+    return (await lockAgeMs(dataDir)) > FOREIGN_HOST_STALE_MS ? undefined : info;
+  }
+  // A container restarted on the same volume may get the same pid (often 1): that lock is stale.
+  const isStale = info.pid === process.pid || !isProcessAlive(info.pid);
   return isStale ? undefined : info;
 }
 
@@ -69,6 +89,11 @@ export interface DataDirLock {
 
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   await fs.mkdir(dataDir, { recursive: true });
+  const key = path.resolve(dataDir);
+  if (heldByThisProcess.has(key)) {
+    const holder = await readDataDirLock(dataDir);
+    if (holder) throw new DataDirLockedError(dataDir, holder);
+  }
   const file = lockFilePath(dataDir);
   let info: DataDirLockInfo = {
     pid: process.pid,
@@ -79,12 +104,20 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await fs.writeFile(file, JSON.stringify(info), { flag: 'wx' });
+      heldByThisProcess.add(key);
+      const heartbeat = setInterval(() => {
+        const now = new Date();
+        fs.utimes(file, now, now).catch(() => {});
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
       return {
         async update(changes) {
           info = { ...info, ...changes };
           await fs.writeFile(file, JSON.stringify(info));
         },
         async release() {
+          clearInterval(heartbeat);
+          heldByThisProcess.delete(key);
           const current = await readDataDirLock(dataDir);
           if (current?.token === info.token) await fs.rm(file, { force: true });
         },

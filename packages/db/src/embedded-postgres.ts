@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { PgliteSocketServer } from './pglite-socket-server';
 
 /**
  * Embedded mode: PGlite (PostgreSQL compiled to WASM, with pgvector) inside this process, served to the
- * process itself over a unix socket by pglite-socket. Everything (app pool, migrations, BullMQ) then
+ * process itself over a unix socket (pglite-socket-server.ts). Everything (app pool, migrations, BullMQ) then
  * talks to it with node-postgres exactly as it would to a PostgreSQL server, so there is one code path.
  * Direct calls on the PGlite object would bypass the socket server's transaction serialisation, so
  * after start-up nothing touches it directly.
@@ -62,7 +62,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string | undefin
   }
 
   let db: PGlite | undefined;
-  let server: PGLiteSocketServer | undefined;
+  let server: PgliteSocketServer | undefined;
   try {
     db = await PGlite.create(dataPath, { extensions: { vector } });
     // pglite-socket ignores the `-c search_path=bullmq` start-up option BullMQ sends, and all socket
@@ -70,12 +70,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string | undefin
     await db.exec(
       'CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq; SET search_path TO bullmq, public;',
     );
-    const socketPath = path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
-    // We hold the lock, so a socket file left here is from a process that died.
-    await fs.rm(socketPath, { force: true });
-    // Connections are multiplexed onto the one PGlite session, so they are cheap: allow the app pool,
-    // BullMQ's pools and LISTEN clients, and operator commands.
-    server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
+    // We hold the lock, so a socket file left there is from a process that died; start() replaces it.
+    server = new PgliteSocketServer(db, path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`));
     await server.start();
     await lock?.update({ socketDir });
   } catch (error) {

@@ -1,0 +1,214 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
+
+/**
+ * Serves one PGlite instance to many node-postgres connections over a unix socket.
+ *
+ * pglite-socket's own server multiplexes every connection onto PGlite's single session, but it returns
+ * a NOTIFY only to the connection whose statement produced it. Since the session is shared, a LISTEN
+ * issued on one connection is in force for all of them, and BullMQ's PostgreSQL backend wakes its
+ * workers with LISTEN/NOTIFY on a dedicated connection: with the stock server a new job waited for
+ * the worker's poll timeout (up to an hour when a scheduled job is pending). This server uses
+ * pglite-socket's connection handler unchanged and its own query queue, which copies every
+ * NotificationResponse to all other connections as well.
+ *
+ * The queue also pins the session to one connection for longer than pglite-socket does. Statements
+ * run one at a time, and while a connection has a transaction open only its messages run (as
+ * upstream); in addition, from a connection's first extended-query message (Parse, Bind, ...) until
+ * its Sync, only that connection runs, because the unnamed statement and portal those messages
+ * build are per session. Upstream relies on timing for this (PGlite answers within microtasks, so a
+ * connection's batch usually completes before another socket's data is read; we could not make it
+ * fail in a stress test); here it holds by construction.
+ */
+
+type QueryQueue = PGLiteSocketHandlerOptions['queryQueue'];
+
+interface QueuedMessage {
+  handlerId: number;
+  message: Uint8Array;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+}
+
+const NOTIFICATION_RESPONSE = 'A'.charCodeAt(0);
+const SYNC = 'S'.charCodeAt(0);
+const SIMPLE_QUERY = 'Q'.charCodeAt(0);
+/** Extended-query messages: the session belongs to the sender until its Sync. */
+const EXTENDED_QUERY_MESSAGES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((letter) => letter.charCodeAt(0)));
+const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4]);
+
+/** Splits a backend message stream into whole messages (type byte + int32 length + body). */
+class MessageFramer {
+  private pending = Buffer.alloc(0);
+
+  push(chunk: Uint8Array): Buffer[] {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : Buffer.from(chunk);
+    const messages: Buffer[] = [];
+    while (this.pending.length >= 5) {
+      const length = 1 + this.pending.readInt32BE(1);
+      if (this.pending.length < length) break;
+      messages.push(this.pending.subarray(0, length));
+      this.pending = this.pending.subarray(length);
+    }
+    return messages;
+  }
+
+  /** Bytes that never formed a whole message; the stream should end on a boundary. */
+  rest(): Buffer {
+    const rest = this.pending;
+    this.pending = Buffer.alloc(0);
+    return rest;
+  }
+}
+
+class BroadcastingQueryQueue {
+  private queue: QueuedMessage[] = [];
+  private processing = false;
+  /** The connection whose extended query or transaction is in progress; only it may run. */
+  private ownerHandlerId: number | null = null;
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly broadcast: (notification: Buffer, fromHandlerId: number) => void,
+  ) {}
+
+  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ handlerId, message, onData, resolve, reject });
+      void this.processQueue();
+    });
+  }
+
+  private nextMessage(): QueuedMessage | undefined {
+    if (this.ownerHandlerId !== null) {
+      const index = this.queue.findIndex((item) => item.handlerId === this.ownerHandlerId);
+      return index === -1 ? undefined : this.queue.splice(index, 1)[0];
+    }
+    return this.queue.shift();
+  }
+
+  private updateOwner(handlerId: number, messageType: number | undefined): void {
+    if (messageType !== undefined && EXTENDED_QUERY_MESSAGES.has(messageType)) {
+      this.ownerHandlerId = handlerId;
+    } else if (messageType === SYNC || messageType === SIMPLE_QUERY) {
+      this.ownerHandlerId = this.db.isInTransaction() ? handlerId : null;
+    }
+  }
+
+  private async processQueue(): Promise<void> {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      for (let item = this.nextMessage(); item; item = this.nextMessage()) {
+        const current = item;
+        const framer = new MessageFramer();
+        let bytes = 0;
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(current.message, {
+              onRawData: (chunk: Uint8Array) => {
+                for (const message of framer.push(chunk)) {
+                  bytes += message.length;
+                  current.onData(message);
+                  if (message[0] === NOTIFICATION_RESPONSE) this.broadcast(message, current.handlerId);
+                }
+              },
+            }),
+          );
+          const rest = framer.rest();
+          if (rest.length) current.onData(rest);
+        } catch (error) {
+          this.updateOwner(current.handlerId, current.message[0]);
+          current.reject(error);
+          continue;
+        }
+        this.updateOwner(current.handlerId, current.message[0]);
+        current.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  getQueueLength(): number {
+    return this.queue.length;
+  }
+
+  clearQueueForHandler(handlerId: number): void {
+    this.queue = this.queue.filter((item) => {
+      if (item.handlerId !== handlerId) return true;
+      item.reject(new Error('Handler disconnected'));
+      return false;
+    });
+  }
+
+  /**
+   * A connection that drops mid-query or inside a transaction must not leave the shared session stuck:
+   * end its extended query with a Sync and roll its transaction back.
+   */
+  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    if (this.ownerHandlerId !== handlerId) return;
+    // No runExclusive here: exec() takes the same lock. The session is pinned to this connection, so
+    // nothing else runs meanwhile.
+    try {
+      await this.db.execProtocolRaw(SYNC_MESSAGE);
+      if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+    } finally {
+      this.ownerHandlerId = null;
+    }
+    await this.processQueue();
+  }
+}
+
+export class PgliteSocketServer {
+  private readonly sockets = new Map<number, net.Socket>();
+  private readonly handlers = new Set<PGLiteSocketHandler>();
+  private server: net.Server | undefined;
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly socketPath: string,
+  ) {}
+
+  async start(): Promise<void> {
+    const queryQueue = new BroadcastingQueryQueue(this.db, (notification, fromHandlerId) => {
+      for (const [handlerId, socket] of this.sockets) {
+        if (handlerId !== fromHandlerId && socket.writable) socket.write(notification);
+      }
+    }) as unknown as QueryQueue; // implements the contract pglite-socket's handler calls
+    await fs.rm(this.socketPath, { force: true });
+    this.server = net.createServer((socket) => {
+      const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true });
+      this.handlers.add(handler);
+      this.sockets.set(handler.handlerId, socket);
+      const forget = () => {
+        this.handlers.delete(handler);
+        this.sockets.delete(handler.handlerId);
+      };
+      handler.addEventListener('close', forget);
+      handler.addEventListener('error', forget);
+      void handler.attach(socket);
+    });
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.socketPath, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    for (const handler of this.handlers) await handler.detach(true);
+    this.handlers.clear();
+    this.sockets.clear();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await fs.rm(this.socketPath, { force: true });
+  }
+}

@@ -1,0 +1,127 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { type DatabaseHandle, openDatabase, wrapPool } from '../connection';
+import { startEmbeddedPostgres } from '../embedded-postgres';
+import { MIGRATIONS_DIR, runMigrations } from '../migrate';
+
+/**
+ * A fresh, migrated database per test file, never a mock:
+ * - TEST_DATABASE_URL set: a PostgreSQL server. Migrations run once into a template database (named
+ *   after a hash of the migration files), and each test file gets a clone of it (fast, isolated).
+ * - unset: a new in-memory PGlite instance, served over its own socket like the embedded mode.
+ */
+
+export interface TestDatabase extends DatabaseHandle {
+  /** 'postgres' or 'pglite', for test names and skip messages. */
+  engine: 'postgres' | 'pglite';
+}
+
+// Test support reads the environment directly: it configures the test run, not the app.
+export const testDatabaseUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
+
+async function migrationsHash(): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (await fs.readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+  for (const file of files) hash.update(file).update(await fs.readFile(path.join(MIGRATIONS_DIR, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const withDatabase = (url: string, database: string) => {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+};
+
+async function ensureTemplate(adminPool: pg.Pool, adminUrl: string): Promise<string> {
+  const template = `radar_tpl_${await migrationsHash()}`;
+  const client = await adminPool.connect();
+  try {
+    // Test files start in parallel: one builds the template, the others wait for it.
+    await client.query("SELECT pg_advisory_lock(hashtext('radar.test-template'))");
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE ${template}`);
+      const templatePool = new pg.Pool({ connectionString: withDatabase(adminUrl, template), max: 2 });
+      try {
+        await runMigrations(templatePool);
+      } catch (error) {
+        await templatePool.end();
+        await client.query(`DROP DATABASE IF EXISTS ${template}`);
+        throw error;
+      }
+      await templatePool.end();
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext('radar.test-template'))");
+    client.release();
+  }
+  return template;
+}
+
+/**
+ * Clients closed just before (BullMQ's pools end asynchronously) may still be connected for a moment;
+ * wait for them rather than terminating them, which would surface as errors in those clients.
+ */
+async function dropDatabase(adminPool: pg.Pool, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await adminPool.query(`DROP DATABASE IF EXISTS ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006') throw error; // 55006: still in use
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminPool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+async function createPostgresTestDatabase(adminUrl: string): Promise<TestDatabase> {
+  const adminPool = new pg.Pool({ connectionString: adminUrl, max: 2 });
+  const template = await ensureTemplate(adminPool, adminUrl);
+  const name = `radar_test_${randomBytes(6).toString('hex')}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await adminPool.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      break;
+    } catch (error) {
+      // 55006: the template is briefly in use by a concurrent clone.
+      if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
+  const connectionConfig = { connectionString: withDatabase(adminUrl, name) };
+  const pool = new pg.Pool({ ...connectionConfig, max: 10 });
+  const handle = wrapPool(pool, 'external', connectionConfig);
+  return {
+    ...handle,
+    engine: 'postgres',
+    async close() {
+      await pool.end();
+      await dropDatabase(adminPool, name);
+      await adminPool.end();
+    },
+  };
+}
+
+async function createPgliteTestDatabase(): Promise<TestDatabase> {
+  const embedded = await startEmbeddedPostgres({ dataDir: undefined });
+  const pool = new pg.Pool({ ...embedded.connectionConfig, max: 10 });
+  await runMigrations(pool);
+  const handle = wrapPool(pool, 'embedded', embedded.connectionConfig);
+  return {
+    ...handle,
+    engine: 'pglite',
+    async close() {
+      await pool.end();
+      await embedded.stop();
+    },
+  };
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = testDatabaseUrl();
+  return url ? createPostgresTestDatabase(url) : createPgliteTestDatabase();
+}
+

@@ -1,0 +1,39 @@
+import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
+import FeedbackOutlined from '@mui/icons-material/FeedbackOutlined';
+import HomeOutlined from '@mui/icons-material/HomeOutlined';
+import LoginOutlined from '@mui/icons-material/LoginOutlined';
+import NewspaperOutlined from '@mui/icons-material/NewspaperOutlined';
+import PersonOutlined from '@mui/icons-material/PersonOutlined';
+import type { SvgIconProps } from '@mui/material/SvgIcon';
+import type { ComponentType } from 'react';
+import { paths } from '@/config/paths';
+
+export type NavItem = {
+  /** Stable id, also used in `data-testid="nav-<id>"`. */
+  id: string;
+  label: string;
+  href: string;
+  icon: ComponentType<SvgIconProps>;
+  /** Anonymous visitors get the need-login dialog instead of the page. */
+  requiresAuth: boolean;
+  /** Opens the coming-soon dialog instead of navigating. */
+  comingSoon?: boolean;
+};
+
+/** The menu of spec section 2 ("Shell"); the last entry depends on the session. */
+export function getNavItems(hasSession: boolean): NavItem[] {
+  return [
+    { id: 'home', label: '官网', href: paths.home.getHref(), icon: HomeOutlined, requiresAuth: false },
+    { id: 'papers', label: '论文推荐', href: paths.papers.getHref(), icon: ArticleOutlined, requiresAuth: true },
+    { id: 'news', label: '新闻推荐', href: paths.news.getHref(), icon: NewspaperOutlined, requiresAuth: true },
+    { id: 'feedback', label: '意见反馈', href: paths.feedback.getHref(), icon: FeedbackOutlined, requiresAuth: true },
+    hasSession
+      ? { id: 'my', label: '我的', href: paths.my.getHref(), icon: PersonOutlined, requiresAuth: true }
+      : { id: 'login', label: '登录', href: paths.login.getHref(), icon: LoginOutlined, requiresAuth: false },
+  ];
+}
+
+export function isNavItemActive(item: NavItem, pathname: string): boolean {
+  if (item.href === paths.home.getHref()) return pathname === item.href;
+  return pathname === item.href || pathname.startsWith(`${item.href}/`);
+}

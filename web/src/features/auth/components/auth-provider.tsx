@@ -1,0 +1,89 @@
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { clearSession, getToken, onSessionExpired, SESSION_STORAGE_KEYS, storeSession } from '@/lib/session';
+import { getUser, type User } from '../api/get-user';
+import { AuthContext, type AuthContextValue, type AuthStatus } from '../hooks/auth-context';
+
+type AuthState = { status: AuthStatus; user: User | null };
+
+const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
+
+/**
+ * Auth state of spec section 4: the token comes from localStorage; with one, the profile is fetched on
+ * load and any failure clears token and email. Any 401 (see lib/session) logs out. Lives inside the
+ * router so that logout can navigate.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [state, setState] = useState<AuthState>(() => (getToken() ? { status: 'loading', user: null } : ANONYMOUS));
+  // Each load gets a number; a response that arrives after a newer load, a logout or a 401 is dropped.
+  const generation = useRef(0);
+
+  const becomeAnonymous = useCallback(() => {
+    generation.current += 1;
+    setState(ANONYMOUS);
+  }, []);
+
+  const loadUser = useCallback(async () => {
+    const current = ++generation.current;
+    if (!getToken()) {
+      setState(ANONYMOUS);
+      return;
+    }
+    setState((previous) => (previous.status === 'authenticated' ? previous : { status: 'loading', user: null }));
+    try {
+      const user = await getUser();
+      if (current === generation.current) setState({ status: 'authenticated', user });
+    } catch {
+      if (current !== generation.current) return;
+      clearSession();
+      setState(ANONYMOUS);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (getToken()) void loadUser();
+  }, [loadUser]);
+
+  useEffect(() => onSessionExpired(becomeAnonymous), [becomeAnonymous]);
+
+  // Logging in or out in another tab changes the token under us.
+  useEffect(() => {
+    const handleStorage = (event: StorageEvent) => {
+      if (event.key !== null && event.key !== SESSION_STORAGE_KEYS.token) return;
+      if (getToken()) void loadUser();
+      else becomeAnonymous();
+    };
+    window.addEventListener('storage', handleStorage);
+    return () => window.removeEventListener('storage', handleStorage);
+  }, [loadUser, becomeAnonymous]);
+
+  const signIn = useCallback(
+    async ({ token, email }: { token: string; email: string }) => {
+      storeSession(token, email);
+      await loadUser();
+    },
+    [loadUser],
+  );
+
+  const logout = useCallback(() => {
+    clearSession();
+    becomeAnonymous();
+    navigate(paths.home.getHref(), { replace: true });
+  }, [becomeAnonymous, navigate]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      status: state.status,
+      user: state.user,
+      isAuthenticated: state.status === 'authenticated',
+      signIn,
+      logout,
+      refreshUser: loadUser,
+    }),
+    [state, signIn, logout, loadUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

@@ -1,0 +1,2 @@
+export * from './queue-connection';
+export * from './worker-app';
