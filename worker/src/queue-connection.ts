@@ -61,13 +61,18 @@ export async function assertQueueReachable(connection: QueueConnection, timeoutM
     connectTimeout: timeoutMs,
     retryStrategy: () => null,
   });
-  client.on('error', () => {});
+  // The socket error (ECONNREFUSED, ENOTFOUND, ...) says more than the "Connection is closed" that follows it.
+  let socketError: Error | undefined;
+  client.on('error', (error: Error) => {
+    socketError ??= error;
+  });
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
+    const reason = (socketError ?? (error as Error)).message.replace(/\.$/, '');
     throw new QueueConnectionError(
-      `Cannot connect to REDIS_URL (${redactUrl(url)}): ${(error as Error).message}. Start Redis, fix REDIS_URL, or unset it to keep jobs in PostgreSQL.`,
+      `Cannot connect to REDIS_URL (${redactUrl(url)}): ${reason}. Start Redis, fix REDIS_URL, or unset it to keep jobs in PostgreSQL.`,
     );
   } finally {
     client.disconnect();

@@ -3,7 +3,8 @@ import { z } from 'zod';
 const componentStatus = z.enum(['ok', 'error']);
 
 export const healthResponseSchema = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  /** ok: all good; degraded: usable but mail is failing; unavailable (503): database or queue down. */
+  status: z.enum(['ok', 'degraded', 'unavailable']),
   version: z.string(),
   /** embedded: PGlite in this process (and BullMQ on it unless REDIS_URL is set); external: DATABASE_URL. */
   mode: z.enum(['embedded', 'external']),

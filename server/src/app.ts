@@ -1,0 +1,101 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { type DatabaseHandle, UserRepository } from '@radar/db';
+import { type ApiError, DEFAULT_ERROR_MESSAGES } from '@radar/shared';
+import type { AppConfig } from '@radar/shared/server';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import { errors } from './errors';
+import { authPlugin } from './plugins/auth';
+import { registerErrorHandler } from './plugins/error-handler';
+import { isApiPath, registerWebApp } from './plugins/web-app';
+import { userRoutes } from './routes/auth/user.route';
+import { healthRoutes } from './routes/health.route';
+import type { HealthService } from './services/health.service';
+
+export interface AppDeps {
+  config: Pick<AppConfig, 'jwtExpiresIn'>;
+  version: string;
+  logger: FastifyBaseLogger;
+  database: DatabaseHandle;
+  health: HealthService;
+  jwtSecret: string;
+  /** Shared rate-limit counters across instances; in-memory when undefined. */
+  rateLimitRedis: Redis | undefined;
+  /** The built web app; not served when undefined or not built. */
+  webDistDir: string | undefined;
+}
+
+/** Request bodies are small JSON documents; anything larger is refused before parsing. */
+const BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * Builds the HTTP app: framework plugins, then ours, then routes. Listening is main.ts's job, so tests
+ * drive this with app.inject() against a real database.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(rateLimit, {
+    global: false,
+    ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis, nameSpace: 'radar-rate-limit:' } : {}),
+    // Thrown by the plugin, then shaped by our error handler like every other error.
+    errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Research Radar API', description: '科研雷达 HTTP API', version: deps.version },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(authPlugin, {
+    secret: deps.jwtSecret,
+    expiresIn: deps.config.jwtExpiresIn,
+    users: new UserRepository(deps.database.db),
+  });
+
+  await app.register(healthRoutes, { health: deps.health });
+  await app.register(userRoutes);
+
+  const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
+
+  // Unknown API paths get a JSON 404; other GETs get the web app, whose router shows its own 404.
+  // Rate limited so scanning for paths stays cheap.
+  app.setNotFoundHandler(
+    { preHandler: app.rateLimit({ max: 120, timeWindow: '1 minute' }) },
+    (request, reply) => {
+      if (!isApiPath(request.url) && request.method === 'GET' && hasWebApp) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      if (!isApiPath(request.url) && request.method === 'GET') {
+        return reply
+          .status(503)
+          .type('text/plain; charset=utf-8')
+          .send('The web app has not been built. Run `pnpm start` (it builds it) or `pnpm build`.');
+      }
+      const body: ApiError = { code: 'NOT_FOUND', message: DEFAULT_ERROR_MESSAGES.NOT_FOUND };
+      return reply.status(404).send(body);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,3 @@
+export * from './app';
+export * from './logger';
+export * from './runtime';

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+/**
+ * The only module that sends mail. With SMTP_URL set, messages go through nodemailer's SMTP
+ * transport; otherwise (the embedded default) each message is written to DATA_DIR/outbox as an .eml
+ * file, so a local user can read their verification code without a mail server.
+ */
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailStatus {
+  transport: 'smtp' | 'outbox';
+  ok: boolean;
+  error?: string;
+}
+
+export interface Mailer {
+  readonly transport: 'smtp' | 'outbox';
+  /** Resolves with where the message went (message id, or the .eml path). */
+  send(mail: OutgoingMail): Promise<{ id: string; file?: string }>;
+  check(): Promise<MailStatus>;
+  close(): void;
+}
+
+export function createMailer(options: { smtpUrl: string | undefined; from: string; outboxDir: string }): Mailer {
+  return options.smtpUrl
+    ? createSmtpMailer(options.smtpUrl, options.from)
+    : createOutboxMailer(options.outboxDir, options.from);
+}
+
+/** SMTP verification costs a round trip to the mail server; health checks reuse a recent answer. */
+const CHECK_CACHE_MS = 60_000;
+
+function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  const transporter: Transporter = nodemailer.createTransport(smtpUrl, { from });
+  let lastCheck: { at: number; status: MailStatus } | undefined;
+  return {
+    transport: 'smtp',
+    async send(mail) {
+      const info = await transporter.sendMail({ from, ...mail });
+      return { id: String(info.messageId) };
+    },
+    async check() {
+      if (lastCheck && Date.now() - lastCheck.at < CHECK_CACHE_MS) return lastCheck.status;
+      let status: MailStatus;
+      try {
+        await transporter.verify();
+        status = { transport: 'smtp', ok: true };
+      } catch (error) {
+        status = { transport: 'smtp', ok: false, error: `SMTP_URL: ${(error as Error).message}` };
+      }
+      lastCheck = { at: Date.now(), status };
+      return status;
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}
+
+function createOutboxMailer(outboxDir: string, from: string): Mailer {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    transport: 'outbox',
+    async send(mail) {
+      await fs.mkdir(outboxDir, { recursive: true });
+      const info = await transporter.sendMail({ from, ...mail });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(outboxDir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      return { id: String(info.messageId), file };
+    },
+    async check() {
+      try {
+        await fs.mkdir(outboxDir, { recursive: true });
+        await fs.access(outboxDir, fs.constants.W_OK);
+        return { transport: 'outbox', ok: true };
+      } catch (error) {
+        return { transport: 'outbox', ok: false, error: `outbox ${outboxDir}: ${(error as Error).message}` };
+      }
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,70 @@
+import { DatabaseConnectionError, DataDirLockedError } from '@radar/db';
+import { ConfigError, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
+import { QueueConnectionError } from '@radar/worker';
+import { createLogger } from './logger';
+import { startRuntime } from './runtime';
+
+/** Expected start-up failures print one line saying what to fix; anything else is a bug and shows its stack. */
+function exitWithStartupError(error: unknown): never {
+  const known =
+    error instanceof ConfigError ||
+    error instanceof DatabaseConnectionError ||
+    error instanceof DataDirLockedError ||
+    error instanceof QueueConnectionError;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (known) {
+    process.stderr.write(`Research Radar could not start: ${(error as Error).message}\n`);
+  } else if (code === 'EADDRINUSE' || code === 'EACCES') {
+    process.stderr.write(
+      `Research Radar could not start: cannot listen on the configured HOST/PORT (${code}). Stop the other process or set PORT.\n`,
+    );
+  } else {
+    process.stderr.write(`Research Radar could not start: ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    exitWithStartupError(error);
+  }
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime(config, logger).catch(exitWithStartupError);
+  await runtime.app.listen({ port: config.port, host: config.host }).catch(async (error) => {
+    await runtime.close();
+    exitWithStartupError(error);
+  });
+
+  const embedded = isEmbeddedDatabase(config);
+  logger.info(
+    {
+      mode: embedded ? 'embedded' : 'external',
+      database: embedded ? `PGlite in ${config.dataDir}` : 'DATABASE_URL',
+      queue: config.redisUrl ? 'redis (REDIS_URL)' : 'postgres (BullMQ PostgreSQL backend)',
+      worker: config.runWorker ? 'in-process' : 'separate process',
+      mail: config.smtpUrl ? 'smtp (SMTP_URL)' : `outbox (${config.dataDir}/outbox)`,
+    },
+    `Research Radar listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${embedded ? 'embedded' : 'external'} mode)`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    const forceExit = setTimeout(() => {
+      logger.error('shutdown took longer than 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    forceExit.unref();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,72 @@
+import jwt from '@fastify/jwt';
+import { type UserRepository, type UserRow } from '@radar/db';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { errors } from '../errors';
+
+/** What a login token carries: the user id and the user's token version at issue time. */
+export interface TokenClaims {
+  sub: string;
+  ver: number;
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: TokenClaims;
+    user: TokenClaims;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler for guarded routes: verifies the bearer token and loads the user. */
+    authenticate(request: FastifyRequest): Promise<void>;
+  }
+  interface FastifyRequest {
+    currentUser: UserRow | undefined;
+  }
+}
+
+export interface AuthPluginOptions {
+  secret: string;
+  expiresIn: string;
+  users: UserRepository;
+}
+
+/**
+ * Bearer-token authentication. Only HS256 is accepted (no `none`, no algorithm switching), `exp` is
+ * checked, and a token whose version is older than the user's (bumped by a password reset) is refused.
+ */
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app: FastifyInstance, options) => {
+    await app.register(jwt, {
+      secret: options.secret,
+      sign: { algorithm: 'HS256', expiresIn: options.expiresIn },
+      verify: { algorithms: ['HS256'] },
+    });
+    app.decorateRequest('currentUser', undefined);
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const header = request.headers.authorization;
+      if (!header?.startsWith('Bearer ') || header.length <= 'Bearer '.length) throw errors.authRequired();
+      let claims: TokenClaims;
+      try {
+        claims = await request.jwtVerify<TokenClaims>();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        throw code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' ? errors.authExpired() : errors.authInvalid();
+      }
+      if (typeof claims.sub !== 'string' || typeof claims.ver !== 'number') throw errors.authInvalid();
+      const user = await options.users.findById(claims.sub).catch(() => undefined);
+      if (!user || user.tokenVersion !== claims.ver) throw errors.authInvalid();
+      request.currentUser = user;
+    });
+  },
+  { name: 'auth' },
+);
+
+/** The authenticated user of a guarded route. */
+export function requireUser(request: FastifyRequest): UserRow {
+  if (!request.currentUser) throw errors.authRequired();
+  return request.currentUser;
+}

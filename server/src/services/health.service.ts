@@ -1,0 +1,72 @@
+import { type DatabaseHandle, HealthRepository } from '@radar/db';
+import type { HealthResponse } from '@radar/shared';
+import type { AppQueue } from '@radar/worker';
+import type { Mailer } from '../mail/mailer';
+
+const CHECK_TIMEOUT_MS = 3_000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface HealthServiceDeps {
+  version: string;
+  database: DatabaseHandle;
+  /** Any queue of the app: answering a count proves the queue backend is reachable. */
+  probeQueue: AppQueue<unknown>;
+  queueBackend: 'redis' | 'postgres';
+  workerInProcess: boolean;
+  mailer: Mailer;
+}
+
+export class HealthService {
+  private readonly healthRepository: HealthRepository;
+
+  constructor(private readonly deps: HealthServiceDeps) {
+    this.healthRepository = new HealthRepository(deps.database.pool);
+  }
+
+  /** Usable means the database and the queue answer; mail trouble degrades but does not stop the app. */
+  async check(): Promise<HealthResponse> {
+    const [database, queue, mail] = await Promise.all([this.checkDatabase(), this.checkQueue(), this.checkMail()]);
+    const usable = database.status === 'ok' && queue.status === 'ok';
+    return {
+      status: !usable ? 'unavailable' : mail.status === 'ok' ? 'ok' : 'degraded',
+      version: this.deps.version,
+      mode: this.deps.database.mode,
+      database,
+      queue,
+      mail,
+    };
+  }
+
+  private async checkDatabase(): Promise<HealthResponse['database']> {
+    try {
+      const status = await withTimeout(this.healthRepository.getStatus(), 'the database');
+      return { status: 'ok', server_version: status.serverVersion, pgvector_version: status.pgvectorVersion };
+    } catch (error) {
+      return { status: 'error', error: (error as Error).message };
+    }
+  }
+
+  private async checkQueue(): Promise<HealthResponse['queue']> {
+    const base = { backend: this.deps.queueBackend, worker: this.deps.workerInProcess ? 'in-process' : 'separate' } as const;
+    try {
+      await withTimeout(this.deps.probeQueue.getJobCounts('waiting'), 'the queue backend');
+      return { status: 'ok', ...base };
+    } catch (error) {
+      return { status: 'error', ...base, error: (error as Error).message };
+    }
+  }
+
+  private async checkMail(): Promise<HealthResponse['mail']> {
+    const status = await this.deps.mailer.check();
+    return status.ok
+      ? { status: 'ok', transport: status.transport }
+      : { status: 'error', transport: status.transport, ...(status.error ? { error: status.error } : {}) };
+  }
+}
