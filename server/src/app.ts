@@ -19,6 +19,7 @@ import { isApiPath, registerWebApp } from './plugins/web-app';
 import { userRoutes } from './routes/auth/user.route';
 import { healthRoutes } from './routes/health.route';
 import type { HealthService } from './services/health.service';
+import { UserService } from './services/user.service';
 
 export interface AppDeps {
   config: Pick<AppConfig, 'jwtExpiresIn'>;
@@ -67,14 +68,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(authPlugin, {
-    secret: deps.jwtSecret,
-    expiresIn: deps.config.jwtExpiresIn,
-    users: new UserRepository(deps.database.db),
-  });
+  const users = new UserRepository(deps.database.db);
+  await app.register(authPlugin, { secret: deps.jwtSecret, expiresIn: deps.config.jwtExpiresIn, users });
 
   await app.register(healthRoutes, { health: deps.health });
-  await app.register(userRoutes);
+  await app.register(userRoutes, { userService: new UserService(users) });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 

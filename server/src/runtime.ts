@@ -6,7 +6,7 @@ import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import {
   type AppQueue,
-  assertQueueReachable,
+  assertRedisReachable,
   createQueue,
   createQueueConnection,
   startWorkerApp,
@@ -62,6 +62,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
   try {
     const embedded = isEmbeddedDatabase(config);
     const jwtSecret = await resolveJwtSecret({ configured: config.jwtSecret, embedded, dataDir: config.dataDir });
+    // Before the database: a wrong REDIS_URL should not wait for an embedded database to boot.
+    if (config.redisUrl) await assertRedisReachable(config.redisUrl);
 
     const database =
       options.database ??
@@ -78,7 +80,6 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       postgres: database.connectionConfig,
       prefix: options.queuePrefix,
     });
-    await assertQueueReachable(queueConnection);
 
     let worker: WorkerApp | undefined;
     if (config.runWorker) {

@@ -51,10 +51,8 @@ export function createQueueConnection(options: {
     : { backend: 'postgres', postgres: options.postgres, prefix };
 }
 
-/** Fails fast with one line naming REDIS_URL when Redis cannot be reached (PostgreSQL is checked on open). */
-export async function assertQueueReachable(connection: QueueConnection, timeoutMs = 5_000): Promise<void> {
-  if (connection.backend !== 'redis') return;
-  const url = String(connection.redis.url);
+/** Fails fast with one line naming REDIS_URL when Redis cannot be reached. */
+export async function assertRedisReachable(url: string, timeoutMs = 5_000): Promise<void> {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,

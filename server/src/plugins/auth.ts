@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../errors';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** What a login token carries: the user id and the user's token version at issue time. */
 export interface TokenClaims {
   sub: string;
@@ -56,8 +58,11 @@ export const authPlugin = fp<AuthPluginOptions>(
         const code = (error as { code?: string }).code;
         throw code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' ? errors.authExpired() : errors.authInvalid();
       }
-      if (typeof claims.sub !== 'string' || typeof claims.ver !== 'number') throw errors.authInvalid();
-      const user = await options.users.findById(claims.sub).catch(() => undefined);
+      if (typeof claims.sub !== 'string' || !UUID.test(claims.sub) || typeof claims.ver !== 'number') {
+        throw errors.authInvalid();
+      }
+      // Lookup errors propagate (500): a database outage must not look like a bad token and log users out.
+      const user = await options.users.findById(claims.sub);
       if (!user || user.tokenVersion !== claims.ver) throw errors.authInvalid();
       request.currentUser = user;
     });

@@ -5,6 +5,15 @@ export interface DatabaseStatus {
   pgvectorVersion: string | undefined;
 }
 
+export interface DatabaseOverview {
+  migrationsApplied: number;
+  users: number;
+  papers: number;
+  newsItems: number;
+  journals: number;
+  embeddingModels: number;
+}
+
 export class HealthRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -15,5 +24,26 @@ export class HealthRepository {
     );
     const row = rows[0];
     return { serverVersion: row?.server_version ?? 'unknown', pgvectorVersion: row?.pgvector_version ?? undefined };
+  }
+
+  /** Counts for operators (`pnpm radar status`). */
+  async getOverview(): Promise<DatabaseOverview> {
+    const { rows } = await this.pool.query<Record<string, number>>(
+      `SELECT (SELECT count(*)::int FROM drizzle.__drizzle_migrations) AS migrations,
+              (SELECT count(*)::int FROM radar.users) AS users,
+              (SELECT count(*)::int FROM radar.papers) AS papers,
+              (SELECT count(*)::int FROM radar.news_items) AS news_items,
+              (SELECT count(*)::int FROM radar.journals) AS journals,
+              (SELECT count(*)::int FROM radar.embedding_models) AS embedding_models`,
+    );
+    const row = rows[0] ?? {};
+    return {
+      migrationsApplied: row.migrations ?? 0,
+      users: row.users ?? 0,
+      papers: row.papers ?? 0,
+      newsItems: row.news_items ?? 0,
+      journals: row.journals ?? 0,
+      embeddingModels: row.embedding_models ?? 0,
+    };
   }
 }

@@ -27,4 +27,13 @@ export class UserRepository {
     if (!row) throw new Error('insert into users returned no row');
     return row;
   }
+
+  async update(id: string, changes: Partial<Omit<NewUserRow, 'id' | 'createdAt'>>): Promise<UserRow | undefined> {
+    const [row] = await this.db.update(users).set(changes).where(eq(users.id, id)).returning();
+    return row;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.delete(users).where(eq(users.id, id));
+  }
 }

@@ -1,9 +1,10 @@
-import { apiErrorSchema, userResponseSchema } from '@radar/shared';
+import { apiErrorSchema, userResponseSchema, userUpdateSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { presentUser } from '../../services/user.presenter';
+import type { UserService } from '../../services/user.service';
 
-export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+export const userRoutes: FastifyPluginAsyncZod<{ userService: UserService }> = async (app, { userService }) => {
   app.get(
     '/api/auth/user/',
     {
@@ -16,5 +17,20 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => presentUser(requireUser(request)),
+  );
+
+  app.patch(
+    '/api/auth/user/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Update profile fields; unknown fields are ignored',
+        security: [{ bearerAuth: [] }],
+        body: userUpdateSchema,
+        response: { 200: userResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => presentUser(await userService.updateProfile(requireUser(request), request.body)),
   );
 };

@@ -1,0 +1,153 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { launchChromium } from './browser';
+import { WEB_DIST_DIR_KEY } from './provided-context';
+import { type E2eServer, startServer } from './server';
+
+/** Viewports of the shell's two layouts (the md breakpoint is 768 px). */
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  mobile: { width: 390, height: 844 },
+} as const;
+
+/** Playwright waits fail after this long, well inside vitest's 60 s test timeout, with a useful message. */
+const ACTION_TIMEOUT_MS = 15_000;
+
+/** localStorage key of the marker that says the seed entries were already written in this context. */
+const SEEDED_MARKER_KEY = 'radar-e2e:seeded';
+
+export interface OpenPageOptions {
+  /** Defaults to the desktop viewport. */
+  viewport?: { width: number; height: number };
+  /**
+   * localStorage entries written before the app's first script runs, once per browser context: a reload
+   * or a second tab does not restore them, so tests can check what the app removed.
+   */
+  localStorage?: Record<string, string>;
+}
+
+export interface E2ePage {
+  page: Page;
+  context: BrowserContext;
+  /** console.error messages and uncaught exceptions, in order. */
+  errors: string[];
+  /** Responses with a status of 400 or more, as "STATUS METHOD path". */
+  failedResponses: string[];
+  /** Requests to anywhere but the test server; they are aborted, the tests only talk to 127.0.0.1. */
+  blockedRequests: string[];
+}
+
+export interface E2eEnvironment {
+  server: E2eServer;
+  browser: Browser;
+  /** http://127.0.0.1:<port>; pages opened with openPage() resolve relative URLs against it. */
+  baseUrl: string;
+  /** Absolute URL of a path on the test server. */
+  url(path: string): string;
+  /** A new, isolated browser context (own storage) with one page. */
+  openPage(options?: OpenPageOptions): Promise<E2ePage>;
+  /** Closes every context opened so far (call in afterEach). */
+  closePages(): Promise<void>;
+  /** Closes the pages, the browser, the server and its database. */
+  close(): Promise<void>;
+}
+
+/**
+ * One environment per test file: the real server on a fresh database plus a headless chromium.
+ * Use in beforeAll and close it in afterAll; see e2e/README.md.
+ */
+export async function startE2e(): Promise<E2eEnvironment> {
+  const webDistDir = inject(WEB_DIST_DIR_KEY);
+  if (!webDistDir) {
+    throw new Error('No built web app was provided: run the e2e tests with e2e/vitest.config.ts (its globalSetup).');
+  }
+
+  const [serverResult, browserResult] = await Promise.allSettled([startServer({ webDistDir }), launchChromium()]);
+  if (serverResult.status === 'rejected' || browserResult.status === 'rejected') {
+    if (serverResult.status === 'fulfilled') await serverResult.value.close().catch(() => {});
+    if (browserResult.status === 'fulfilled') await browserResult.value.close().catch(() => {});
+    throw serverResult.status === 'rejected' ? serverResult.reason : (browserResult as PromiseRejectedResult).reason;
+  }
+  const server = serverResult.value;
+  const browser = browserResult.value;
+  const { baseUrl } = server;
+  const contexts = new Set<BrowserContext>();
+
+  const isTestServer = (url: URL) => url.origin === baseUrl;
+
+  const openPage = async (options: OpenPageOptions = {}): Promise<E2ePage> => {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: options.viewport ?? VIEWPORTS.desktop,
+      locale: 'zh-CN',
+      timezoneId: 'Asia/Shanghai',
+      serviceWorkers: 'block',
+    });
+    contexts.add(context);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+
+    const blockedRequests: string[] = [];
+    await context.route(
+      (url) => !isTestServer(url),
+      (route) => {
+        blockedRequests.push(route.request().url());
+        return route.abort('blockedbyclient');
+      },
+    );
+
+    if (options.localStorage) {
+      await context.addInitScript(
+        ({ origin, entries, marker }) => {
+          if (window.location.origin !== origin || window.localStorage.getItem(marker)) return;
+          for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
+          window.localStorage.setItem(marker, '1');
+        },
+        { origin: baseUrl, entries: options.localStorage, marker: SEEDED_MARKER_KEY },
+      );
+    }
+
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const failedResponses: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console.error: ${message.text()} (${message.location().url})`);
+    });
+    page.on('pageerror', (error) => errors.push(`uncaught: ${error.stack ?? error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) {
+        failedResponses.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+      }
+    });
+    return { page, context, errors, failedResponses, blockedRequests };
+  };
+
+  const closePages = async () => {
+    const open = [...contexts];
+    contexts.clear();
+    await Promise.all(open.map((context) => context.close()));
+  };
+
+  return {
+    server,
+    browser,
+    baseUrl,
+    url: (path) => new URL(path, baseUrl).toString(),
+    openPage,
+    closePages,
+    async close() {
+      const failures: unknown[] = [];
+      await closePages().catch((error: unknown) => failures.push(error));
+      await browser.close().catch((error: unknown) => failures.push(error));
+      await server.close().catch((error: unknown) => failures.push(error));
+      if (failures.length > 0) throw new AggregateError(failures, 'e2e environment shutdown failed');
+    },
+  };
+}
+
+/** The session keys the app keeps in localStorage (spec section 3), read from the page. */
+export async function readSession(page: Page): Promise<{ token: string | null; userEmail: string | null }> {
+  return page.evaluate(() => ({
+    token: window.localStorage.getItem('token'),
+    userEmail: window.localStorage.getItem('userEmail'),
+  }));
+}

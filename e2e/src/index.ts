@@ -1,0 +1,11 @@
+// What test files use. The web build (build-web.ts, which imports vite) belongs to the global setup only.
+export { assertChromiumInstalled, CHROMIUM_PATH, launchChromium } from './browser';
+export {
+  type E2eEnvironment,
+  type E2ePage,
+  type OpenPageOptions,
+  readSession,
+  startE2e,
+  VIEWPORTS,
+} from './harness';
+export { type E2eServer, type StartServerOptions, startServer } from './server';

@@ -1,0 +1,163 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eEnvironment, startE2e, VIEWPORTS } from '../src';
+
+/** Anonymous visitor: landing page, shell layouts, route guard, need-login dialog, SPA fallback. */
+
+let e2e: E2eEnvironment;
+
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+
+afterEach(async () => {
+  await e2e?.closePages();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const MENU_ANONYMOUS = ['官网', '论文推荐', '新闻推荐', '意见反馈', '登录'];
+
+describe('landing page', () => {
+  it('renders 科研雷达 with the register and login calls to action, without console errors', async () => {
+    const { page, errors, failedResponses, blockedRequests } = await e2e.openPage();
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+
+    await page.getByRole('heading', { level: 1, name: '科研雷达' }).waitFor();
+    const register = page.getByTestId('landing-cta-register');
+    const login = page.getByTestId('landing-cta-login');
+    expect(await register.textContent()).toBe('注册');
+    expect(await register.getAttribute('href')).toBe('/register');
+    expect(await login.textContent()).toBe('登录');
+    expect(await login.getAttribute('href')).toBe('/login');
+    expect(await page.getByTestId('landing-cta-papers').count()).toBe(0);
+    expect(await page.getByTestId('landing-login-required').count()).toBe(0);
+    await page.waitForFunction(() => document.title === '论文与学术新闻智能推荐 · 科研雷达');
+
+    // Late failures (a lazy chunk, the favicon) show up once the network is quiet.
+    await page.waitForLoadState('networkidle');
+    expect(errors).toEqual([]);
+    expect(failedResponses).toEqual([]);
+    expect(blockedRequests).toEqual([]);
+
+    await register.click();
+    await page.waitForURL(e2e.url('/register'));
+    await page.getByRole('heading', { level: 1, name: '注册' }).waitFor();
+  });
+});
+
+describe('shell', () => {
+  it('shows the permanent 240 px drawer with the anonymous menu on a 1280x800 screen', async () => {
+    const { page } = await e2e.openPage({ viewport: VIEWPORTS.desktop });
+    await page.goto('/');
+
+    const drawer = page.getByTestId('app-drawer');
+    await drawer.waitFor();
+    expect(await drawer.getAttribute('data-variant')).toBe('permanent');
+    const paper = await drawer.locator('.MuiDrawer-paper').boundingBox();
+    expect(paper?.width).toBe(240);
+    expect(paper?.x).toBe(0);
+    expect(await drawer.locator('[data-testid^="nav-"]').allInnerTexts()).toEqual(MENU_ANONYMOUS);
+    expect(await page.getByTestId('app-top-bar').count()).toBe(0);
+    expect(await page.getByTestId('app-drawer-toggle').count()).toBe(0);
+  });
+
+  it('shows the top bar on a 390x844 screen and opens the temporary drawer from it', async () => {
+    const { page } = await e2e.openPage({ viewport: VIEWPORTS.mobile });
+    await page.goto('/');
+
+    await page.getByTestId('app-top-bar').waitFor();
+    const toggle = page.getByTestId('app-drawer-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    const drawer = page.getByTestId('app-drawer');
+    expect(await drawer.isVisible()).toBe(false);
+
+    await toggle.click();
+    await drawer.waitFor();
+    expect(await drawer.getAttribute('data-variant')).toBe('temporary');
+    expect(await drawer.locator('[data-testid^="nav-"]').allInnerTexts()).toEqual(MENU_ANONYMOUS);
+
+    // A menu click navigates and closes the drawer.
+    await drawer.getByTestId('nav-login').click();
+    await page.waitForURL(e2e.url('/login'));
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { level: 1, name: '登录' }).waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('route guard', () => {
+  it('redirects an anonymous visit of /papers to / with replace, keeping /papers as the return target', async () => {
+    const { page } = await e2e.openPage();
+    await page.goto('/');
+    await page.getByTestId('landing-cta-login').waitFor();
+    const historyLength = await page.evaluate(() => window.history.length);
+
+    await page.goto('/papers');
+    await page.waitForURL(e2e.url('/'));
+    await page.getByTestId('landing-login-required').waitFor();
+    expect(await page.getByTestId('upcoming-page-notice').count()).toBe(0);
+    // Loading /papers added one entry; the redirect replaced it instead of pushing another.
+    expect(await page.evaluate(() => window.history.length)).toBe(historyLength + 1);
+    expect(await page.evaluate(() => window.history.state?.usr)).toEqual({ from: '/papers' });
+  });
+});
+
+describe('need-login dialog', () => {
+  it('opens on an anonymous click on 论文推荐; 取消 closes it, 去登录 goes to /login', async () => {
+    const { page } = await e2e.openPage();
+    await page.goto('/');
+    const papers = page.getByTestId('nav-papers');
+    expect(await papers.textContent()).toBe('论文推荐');
+
+    await papers.click();
+    const dialog = page.getByTestId('need-login-dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('heading', { name: '需要登录' }).waitFor();
+    expect(page.url()).toBe(e2e.url('/'));
+
+    const cancel = page.getByTestId('need-login-cancel');
+    expect(await cancel.textContent()).toBe('取消');
+    await cancel.click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(page.url()).toBe(e2e.url('/'));
+
+    await papers.click();
+    await dialog.waitFor();
+    const confirm = page.getByTestId('need-login-confirm');
+    expect(await confirm.textContent()).toBe('去登录');
+    await confirm.click();
+    await page.waitForURL(e2e.url('/login'));
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { level: 1, name: '登录' }).waitFor();
+    // Login returns to where the visitor was.
+    expect(await page.evaluate(() => window.history.state?.usr)).toEqual({ from: '/' });
+  });
+});
+
+describe('deep links', () => {
+  it('serves /login from the server (SPA fallback) and renders it, also after a reload', async () => {
+    const { page, errors } = await e2e.openPage();
+    const response = await page.goto('/login');
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toContain('text/html');
+    await page.getByRole('heading', { level: 1, name: '登录' }).waitFor();
+    await page.waitForFunction(() => document.title === '登录 · 科研雷达');
+
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(200);
+    expect(page.url()).toBe(e2e.url('/login'));
+    await page.getByRole('heading', { level: 1, name: '登录' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('answers unknown API paths with a JSON 404, not the web app', async () => {
+    const { context } = await e2e.openPage();
+    const response = await context.request.get(e2e.url('/api/does-not-exist'));
+    expect(response.status()).toBe(404);
+    expect(response.headers()['content-type']).toContain('application/json');
+    expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/server';
+
+describe('loadConfig', () => {
+  it('gives embedded defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      runWorker: true,
+      jwtExpiresIn: '7d',
+      webBaseUrl: 'http://localhost:3000',
+    });
+  });
+
+  it('treats empty values as unset, as docker compose passes them', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ', PORT: '' })).toMatchObject({
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      port: 3000,
+    });
+  });
+
+  it('names every bad variable in one line, without echoing URLs or secrets', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: '70000', RUN_WORKER: 'maybe', DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toContain('PORT must be at most 65535 (got "70000")');
+    expect(message).toContain('RUN_WORKER must be true or false');
+    expect(message).toContain('DATABASE_URL must be a URL like');
+    expect(message).not.toContain('hunter2');
+  });
+});

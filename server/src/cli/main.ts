@@ -1,0 +1,104 @@
+import { DatabaseConnectionError, DataDirLockedError, type DatabaseHandle, HealthRepository, openDatabase } from '@radar/db';
+import { QUEUE_NAMES } from '@radar/shared';
+import { type AppConfig, ConfigError, loadConfig } from '@radar/shared/server';
+import { createQueue, createQueueConnection, QueueConnectionError } from '@radar/worker';
+
+/**
+ * Operator commands: `pnpm radar <command>`. In embedded mode they connect to a running server
+ * through its socket in DATA_DIR (PGlite is single-process), or open the database themselves when
+ * no server runs.
+ */
+
+interface Command {
+  summary: string;
+  run(context: { config: AppConfig; args: string[]; out: (line: string) => void }): Promise<void>;
+}
+
+async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: DatabaseHandle) => Promise<T>) {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: 2,
+    migrate,
+    attachToRunningServer: true,
+  });
+  try {
+    return await use(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const COMMANDS: Record<string, Command> = {
+  status: {
+    summary: 'show the database, queue and content counts',
+    async run({ config, out }) {
+      await withDatabase(config, true, async (database) => {
+        const health = new HealthRepository(database.pool);
+        const [status, overview] = await Promise.all([health.getStatus(), health.getOverview()]);
+        out(`mode:              ${database.mode}${database.mode === 'embedded' ? ` (DATA_DIR ${config.dataDir})` : ''}`);
+        out(`database:          PostgreSQL ${status.serverVersion}, pgvector ${status.pgvectorVersion ?? 'MISSING'}`);
+        out(`migrations:        ${overview.migrationsApplied} applied`);
+        out(`users:             ${overview.users}`);
+        out(`papers:            ${overview.papers}`);
+        out(`news items:        ${overview.newsItems}`);
+        out(`journals:          ${overview.journals}`);
+        out(`embedding models:  ${overview.embeddingModels}`);
+        const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
+        const queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
+        try {
+          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+          out(
+            `queue:             ${connection.backend}; maintenance: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`,
+          );
+        } finally {
+          await queue.close();
+        }
+      });
+    },
+  },
+  migrate: {
+    summary: 'apply pending database migrations (the server also does this at start)',
+    async run({ config, out }) {
+      await withDatabase(config, true, async (database) => {
+        const overview = await new HealthRepository(database.pool).getOverview();
+        out(`migrations up to date: ${overview.migrationsApplied} applied (${database.mode} database)`);
+      });
+    },
+  },
+};
+
+function printHelp(out: (line: string) => void): void {
+  out('Usage: pnpm radar <command>');
+  out('');
+  for (const [name, command] of Object.entries(COMMANDS)) out(`  ${name.padEnd(12)} ${command.summary}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    printHelp(out);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`Unknown command "${name}".\n`);
+    printHelp((line) => process.stderr.write(`${line}\n`));
+    return 2;
+  }
+  try {
+    await command.run({ config: loadConfig(), args, out });
+    return 0;
+  } catch (error) {
+    const known =
+      error instanceof ConfigError ||
+      error instanceof DatabaseConnectionError ||
+      error instanceof DataDirLockedError ||
+      error instanceof QueueConnectionError;
+    process.stderr.write(`radar ${name} failed: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { loadConfig } from '@radar/shared/server';
+import { createLogger, type Runtime, startRuntime } from '../src';
+
+export interface TestRuntime extends Runtime {
+  database: TestDatabase;
+  dataDir: string;
+  /** Every line the server logged, to check that no secret reaches the logs. */
+  logLines: string[];
+  jwtSecret: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real server over a fresh migrated database (PostgreSQL when TEST_DATABASE_URL is set, else
+ * PGlite), with real Redis for queues when REDIS_URL is set. Nothing is mocked.
+ */
+export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
+  const database = await createTestDatabase();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-server-test-'));
+  const webDistDir = path.join(dataDir, 'web');
+  await fs.mkdir(webDistDir);
+  await fs.writeFile(path.join(webDistDir, 'index.html'), '<!doctype html><title>科研雷达</title><div id="root"></div>');
+  const jwtSecret = randomBytes(48).toString('base64url');
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: jwtSecret,
+    LOG_LEVEL: 'info',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const logLines: string[] = [];
+  const capture = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(...String(chunk).split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const runtime = await startRuntime(config, createLogger(config.logLevel, capture), {
+    database,
+    webDistDir,
+    queuePrefix: `test-${randomBytes(4).toString('hex')}`,
+  });
+  await runtime.app.ready();
+  return {
+    ...runtime,
+    database,
+    dataDir,
+    logLines,
+    jwtSecret,
+    async stop() {
+      await runtime.close();
+      await database.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
