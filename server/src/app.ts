@@ -78,22 +78,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Unknown API paths get a JSON 404; other GETs get the web app, whose router shows its own 404.
   // Rate limited so scanning for paths stays cheap.
-  app.setNotFoundHandler(
-    { preHandler: app.rateLimit({ max: 120, timeWindow: '1 minute' }) },
-    (request, reply) => {
-      if (!isApiPath(request.url) && request.method === 'GET' && hasWebApp) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
-      }
-      if (!isApiPath(request.url) && request.method === 'GET') {
-        return reply
-          .status(503)
-          .type('text/plain; charset=utf-8')
-          .send('The web app has not been built. Run `pnpm start` (it builds it) or `pnpm build`.');
-      }
-      const body: ApiError = { code: 'NOT_FOUND', message: DEFAULT_ERROR_MESSAGES.NOT_FOUND };
-      return reply.status(404).send(body);
-    },
-  );
+  app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 120, timeWindow: '1 minute' }) }, (request, reply) => {
+    if (!isApiPath(request.url) && request.method === 'GET' && hasWebApp) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    if (!isApiPath(request.url) && request.method === 'GET') {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app has not been built. Run `pnpm start` (it builds it) or `pnpm build`.');
+    }
+    const body: ApiError = { code: 'NOT_FOUND', message: DEFAULT_ERROR_MESSAGES.NOT_FOUND };
+    return reply.status(404).send(body);
+  });
 
   return app;
 }

@@ -52,9 +52,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
   const cleanups: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) {
-      await Promise.resolve(cleanup()).catch((error) =>
-        logger.error({ err: error }, 'error while shutting down'),
-      );
+      await Promise.resolve(cleanup()).catch((error) => logger.error({ err: error }, 'error while shutting down'));
     }
     cleanups.length = 0;
   };

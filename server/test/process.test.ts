@@ -73,7 +73,9 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
   };
 }
 
-async function runServerExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+async function runServerExpectingFailure(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
     cwd: REPO_ROOT,
     env: cleanEnv({ PORT: String(await freePort()), ...env }),
@@ -100,7 +102,12 @@ describe('embedded mode (no DATABASE_URL)', () => {
     const first = await startServer({ DATA_DIR: dataDir });
     try {
       const health = await (await fetch(`http://127.0.0.1:${first.port}/api/health`)).json();
-      expect(health).toMatchObject({ status: 'ok', mode: 'embedded', database: { status: 'ok' }, queue: { backend: 'postgres' } });
+      expect(health).toMatchObject({
+        status: 'ok',
+        mode: 'embedded',
+        database: { status: 'ok' },
+        queue: { backend: 'postgres' },
+      });
       expect(first.output()).toContain('(embedded mode)');
 
       const unauthorised = await fetch(`http://127.0.0.1:${first.port}/api/auth/user/`);

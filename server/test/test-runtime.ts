@@ -25,7 +25,10 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-server-test-'));
   const webDistDir = path.join(dataDir, 'web');
   await fs.mkdir(webDistDir);
-  await fs.writeFile(path.join(webDistDir, 'index.html'), '<!doctype html><title>科研雷达</title><div id="root"></div>');
+  await fs.writeFile(
+    path.join(webDistDir, 'index.html'),
+    '<!doctype html><title>科研雷达</title><div id="root"></div>',
+  );
   const jwtSecret = randomBytes(48).toString('base64url');
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -55,7 +55,11 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
   for (const schedule of SCHEDULES) {
     const queue = schedulerQueues.get(schedule.queue) ?? createQueue<unknown>(connection, schedule.queue);
     schedulerQueues.set(schedule.queue, queue);
-    await queue.upsertJobScheduler(schedule.id, { pattern: schedule.pattern }, { name: schedule.id, data: schedule.data });
+    await queue.upsertJobScheduler(
+      schedule.id,
+      { pattern: schedule.pattern },
+      { name: schedule.id, data: schedule.data },
+    );
   }
 
   logger.info({ backend: connection.backend, queues: queueNames, concurrency: options.concurrency }, 'worker started');

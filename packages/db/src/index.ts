@@ -1,3 +1,4 @@
+export { sql } from 'drizzle-orm';
 export * from './connection';
 export * from './data-dir-lock';
 export * from './embedded-postgres';
@@ -8,4 +9,3 @@ export * from './repositories/health.repository';
 export * from './repositories/paper.repository';
 export * from './repositories/user.repository';
 export * as schema from './schema';
-export { sql } from 'drizzle-orm';

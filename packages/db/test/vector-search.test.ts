@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddingRepository, type EmbeddingModelRow, PaperRepository } from '../src';
+import { type EmbeddingModelRow, EmbeddingRepository, PaperRepository } from '../src';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
@@ -87,7 +87,7 @@ describe(`similar-paper search (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' :
       expect(exact).toHaveLength(20);
       expect(approximate.map((paper) => paper.id)).toEqual(exact.map((paper) => paper.id));
       for (const paper of approximate) {
-        expect(paper.publishedAt! >= daysAgo(30)).toBe(true);
+        expect((paper.publishedAt ?? '') >= daysAgo(30)).toBe(true);
         expect([3, 4]).not.toContain(paper.jcrTier);
       }
       // Ordered by similarity, best first.

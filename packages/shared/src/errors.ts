@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Stable error codes. Every error response of the API has the shape of `apiErrorSchema`; the web app
  * shows `message` (already in Chinese) and branches on `code`, never on the text.
@@ -22,16 +20,15 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const apiErrorSchema = z.object({
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
+/** The body of every error response (validated by api/error.schema.ts). Kept free of zod for the web bundle. */
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
   /** Per-field messages, e.g. `{ password: ['密码长度至少为8位'] }`, for forms that highlight fields. */
-  fields: z.record(z.string(), z.array(z.string())).optional(),
+  fields?: Record<string, string[]>;
   /** Seconds until a rate-limited action may be retried. */
-  remaining_seconds: z.number().int().optional(),
-});
-
-export type ApiError = z.infer<typeof apiErrorSchema>;
+  remaining_seconds?: number;
+}
 
 /** Default Chinese messages per code, used when a handler does not give a more specific one. */
 export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {

@@ -1,3 +1,4 @@
+export * from './api/error.schema';
 export * from './api/health.schema';
 export * from './api/user.schema';
 export * from './date-filters';

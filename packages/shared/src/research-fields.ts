@@ -35,7 +35,13 @@ export function isResearchFieldId(value: string): value is ResearchFieldId {
   return (RESEARCH_FIELD_IDS as readonly string[]).includes(value);
 }
 
-const normalise = (text: string) => text.trim().toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9\u4e00-\u9fff]+/g, ' ').trim();
+const normalise = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9\u4e00-\u9fff]+/g, ' ')
+    .trim();
 
 const FIELD_BY_NORMALISED_NAME = new Map<string, ResearchFieldId>(
   RESEARCH_FIELDS.flatMap((field) => [

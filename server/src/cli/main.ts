@@ -1,4 +1,10 @@
-import { DatabaseConnectionError, DataDirLockedError, type DatabaseHandle, HealthRepository, openDatabase } from '@radar/db';
+import {
+  DatabaseConnectionError,
+  type DatabaseHandle,
+  DataDirLockedError,
+  HealthRepository,
+  openDatabase,
+} from '@radar/db';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, ConfigError, loadConfig } from '@radar/shared/server';
 import { createQueue, createQueueConnection, QueueConnectionError } from '@radar/worker';
@@ -36,7 +42,9 @@ const COMMANDS: Record<string, Command> = {
       await withDatabase(config, true, async (database) => {
         const health = new HealthRepository(database.pool);
         const [status, overview] = await Promise.all([health.getStatus(), health.getOverview()]);
-        out(`mode:              ${database.mode}${database.mode === 'embedded' ? ` (DATA_DIR ${config.dataDir})` : ''}`);
+        out(
+          `mode:              ${database.mode}${database.mode === 'embedded' ? ` (DATA_DIR ${config.dataDir})` : ''}`,
+        );
         out(`database:          PostgreSQL ${status.serverVersion}, pgvector ${status.pgvectorVersion ?? 'MISSING'}`);
         out(`migrations:        ${overview.migrationsApplied} applied`);
         out(`users:             ${overview.users}`);
@@ -96,7 +104,9 @@ async function main(argv: string[]): Promise<number> {
       error instanceof DatabaseConnectionError ||
       error instanceof DataDirLockedError ||
       error instanceof QueueConnectionError;
-    process.stderr.write(`radar ${name} failed: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`);
+    process.stderr.write(
+      `radar ${name} failed: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`,
+    );
     return 1;
   }
 }

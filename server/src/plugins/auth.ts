@@ -1,5 +1,5 @@
 import jwt from '@fastify/jwt';
-import { type UserRepository, type UserRow } from '@radar/db';
+import type { UserRepository, UserRow } from '@radar/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../errors';

@@ -8,7 +8,10 @@ const CHECK_TIMEOUT_MS = 3_000;
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
+      CHECK_TIMEOUT_MS,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -54,7 +57,10 @@ export class HealthService {
   }
 
   private async checkQueue(): Promise<HealthResponse['queue']> {
-    const base = { backend: this.deps.queueBackend, worker: this.deps.workerInProcess ? 'in-process' : 'separate' } as const;
+    const base = {
+      backend: this.deps.queueBackend,
+      worker: this.deps.workerInProcess ? 'in-process' : 'separate',
+    } as const;
     try {
       await withTimeout(this.deps.probeQueue.getJobCounts('waiting'), 'the queue backend');
       return { status: 'ok', ...base };

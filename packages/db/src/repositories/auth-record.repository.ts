@@ -29,10 +29,12 @@ export class AuthRecordRepository {
   }
 
   async countAll(): Promise<{ codes: number; resetTokens: number }> {
-    const [row] = await this.db.execute<{ codes: number; reset_tokens: number }>(
-      sql`SELECT (SELECT count(*)::int FROM radar.email_verification_codes) AS codes,
+    const [row] = await this.db
+      .execute<{ codes: number; reset_tokens: number }>(
+        sql`SELECT (SELECT count(*)::int FROM radar.email_verification_codes) AS codes,
                  (SELECT count(*)::int FROM radar.password_reset_tokens) AS reset_tokens`,
-    ).then((result) => result.rows);
+      )
+      .then((result) => result.rows);
     return { codes: row?.codes ?? 0, resetTokens: row?.reset_tokens ?? 0 };
   }
 }

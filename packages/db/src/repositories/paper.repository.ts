@@ -46,7 +46,10 @@ export class PaperRepository {
   async setEmbeddings(modelId: number, items: { id: number; vector: number[] }[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       for (const item of items) {
-        await tx.update(papers).set({ embedding: item.vector, embeddingModelId: modelId }).where(eq(papers.id, item.id));
+        await tx
+          .update(papers)
+          .set({ embedding: item.vector, embeddingModelId: modelId })
+          .where(eq(papers.id, item.id));
       }
     });
   }

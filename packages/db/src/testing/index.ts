@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { type DatabaseHandle, openDatabase, wrapPool } from '../connection';
+import { type DatabaseHandle, wrapPool } from '../connection';
 import { startEmbeddedPostgres } from '../embedded-postgres';
 import { MIGRATIONS_DIR, runMigrations } from '../migrate';
 
@@ -124,4 +124,3 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = testDatabaseUrl();
   return url ? createPostgresTestDatabase(url) : createPgliteTestDatabase();
 }
-

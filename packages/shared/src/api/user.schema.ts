@@ -20,7 +20,10 @@ export const userResponseSchema = z.object({
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
 const boundedText = (max: number, label: string) =>
-  z.string({ message: `${label}必须是文本` }).trim().max(max, { message: `${label}不能超过 ${max} 个字符` });
+  z
+    .string({ message: `${label}必须是文本` })
+    .trim()
+    .max(max, { message: `${label}不能超过 ${max} 个字符` });
 
 /**
  * PATCH /api/auth/user/: only these fields can change; unknown fields are dropped. research_fields may

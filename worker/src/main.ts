@@ -1,0 +1,52 @@
+import { DatabaseConnectionError, DataDirLockedError, openDatabase } from '@radar/db';
+import { ConfigError, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
+import pino from 'pino';
+import { assertRedisReachable, createQueueConnection, QueueConnectionError } from './queue-connection';
+import { startWorkerApp } from './worker-app';
+
+/**
+ * A worker as its own process (`pnpm worker`, the compose `worker` service). With the embedded
+ * database the server runs the worker itself, so this entry point is for DATABASE_URL deployments.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  if (isEmbeddedDatabase(config)) {
+    throw new ConfigError(
+      'the standalone worker needs DATABASE_URL; with the embedded database the server runs the worker in-process',
+    );
+  }
+  if (config.redisUrl) await assertRedisReachable(config.redisUrl);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.workerConcurrency + 2,
+    migrate: true,
+  });
+  const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
+  const worker = await startWorkerApp({ connection, database, concurrency: config.workerConcurrency, logger });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down: letting in-flight jobs finish');
+    await worker.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  const known =
+    error instanceof ConfigError ||
+    error instanceof DatabaseConnectionError ||
+    error instanceof DataDirLockedError ||
+    error instanceof QueueConnectionError;
+  process.stderr.write(
+    `Research Radar worker could not start: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`,
+  );
+  process.exit(1);
+});
