@@ -7,7 +7,7 @@ import { UserRepository, type UserRow } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { createLogger, type Runtime, startRuntime } from '@radar/server';
 import { loadConfig } from '@radar/shared/server';
-import { purgeRedisPrefix } from './redis-cleanup';
+import { removeRedisQueueData } from '@radar/worker';
 
 export interface E2eServer {
   /** http://127.0.0.1:<ephemeral port>, no trailing slash. */
@@ -56,7 +56,7 @@ export async function startServer({ webDistDir }: StartServerOptions): Promise<E
     const queuePrefix = `e2e-${randomBytes(4).toString('hex')}`;
     // Runs after runtime.close() (cleanups run in reverse): the worker must be gone first.
     const { redisUrl } = config;
-    if (redisUrl) cleanups.push(() => purgeRedisPrefix(redisUrl, queuePrefix));
+    if (redisUrl) cleanups.push(() => removeRedisQueueData(redisUrl, queuePrefix));
 
     const runtime = await startRuntime(config, createLogger(process.env.E2E_LOG_LEVEL || 'silent'), {
       database,

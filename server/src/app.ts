@@ -22,7 +22,7 @@ import type { HealthService } from './services/health.service';
 import { UserService } from './services/user.service';
 
 export interface AppDeps {
-  config: Pick<AppConfig, 'jwtExpiresIn'>;
+  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy'>;
   version: string;
   logger: FastifyBaseLogger;
   database: DatabaseHandle;
@@ -33,6 +33,10 @@ export interface AppDeps {
   /** The built web app; not served when undefined or not built. */
   webDistDir: string | undefined;
 }
+
+/** A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function). */
+const toFastifyTrustProxy = (value: AppConfig['trustProxy']) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 
 /** Request bodies are small JSON documents; anything larger is refused before parsing. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -45,7 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: toFastifyTrustProxy(deps.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

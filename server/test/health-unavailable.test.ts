@@ -37,7 +37,7 @@ describe('GET /api/health when the database is down', () => {
       mailer: createMailer({ smtpUrl: undefined, from: 'test', outboxDir: `${runtime.dataDir}/outbox` }),
     });
     const app = await buildApp({
-      config: { jwtExpiresIn: '1h' },
+      config: { jwtExpiresIn: '1h', trustProxy: false },
       version: 'test',
       logger: createLogger('silent'),
       database: runtime.database,

@@ -131,6 +131,25 @@ describe('routing', () => {
   });
 });
 
+describe('rate limits', () => {
+  it('count by the connecting address: a forged X-Forwarded-For does not buy more requests', async () => {
+    let lastStatus = 0;
+    let body: { code?: string; remaining_seconds?: number } = {};
+    for (let i = 0; i < 121; i++) {
+      const response = await runtime.app.inject({
+        method: 'GET',
+        url: `/api/missing-${i}`,
+        headers: { 'x-forwarded-for': `203.0.113.${i % 250}` },
+      });
+      lastStatus = response.statusCode;
+      body = response.json();
+    }
+    expect(lastStatus).toBe(429);
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(body.remaining_seconds).toBeGreaterThan(0);
+  });
+});
+
 describe('logs', () => {
   it('never contain tokens or query strings', async () => {
     const secretQuery = 'reset-token-abcdef123456';

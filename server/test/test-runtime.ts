@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { loadConfig } from '@radar/shared/server';
+import { removeRedisQueueData } from '@radar/worker';
 import { createLogger, type Runtime, startRuntime } from '../src';
 
 export interface TestRuntime extends Runtime {
@@ -44,10 +45,11 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
       callback();
     },
   });
+  const queuePrefix = `test-${randomBytes(4).toString('hex')}`;
   const runtime = await startRuntime(config, createLogger(config.logLevel, capture), {
     database,
     webDistDir,
-    queuePrefix: `test-${randomBytes(4).toString('hex')}`,
+    queuePrefix,
   });
   await runtime.app.ready();
   return {
@@ -58,6 +60,7 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     jwtSecret,
     async stop() {
       await runtime.close();
+      if (config.redisUrl) await removeRedisQueueData(config.redisUrl, queuePrefix);
       await database.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

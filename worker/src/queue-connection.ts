@@ -132,3 +132,22 @@ export function createWorker<T>(
         );
   return worker as unknown as AppWorker<T>;
 }
+
+/**
+ * Deletes every Redis key under a queue prefix. For tests, whose prefixes are unique per run: the
+ * server's worker registers a job scheduler that nothing else would remove. (On the PostgreSQL backend
+ * queue data goes with the test database.)
+ */
+export async function removeRedisQueueData(redisUrl: string, prefix: string): Promise<number> {
+  if (!/^[\w-]+$/.test(prefix) || prefix === 'radar') throw new Error(`refusing to remove queue data of "${prefix}"`);
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let deleted = 0;
+    for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 500 })) {
+      if ((keys as string[]).length) deleted += await client.del(...(keys as string[]));
+    }
+    return deleted;
+  } finally {
+    client.disconnect();
+  }
+}

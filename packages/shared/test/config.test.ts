@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('trusts no proxy unless told, and reads hops or addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY must be/);
+  });
+
   it('treats empty values as unset, as docker compose passes them', () => {
     expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ', PORT: '' })).toMatchObject({
       databaseUrl: undefined,

@@ -51,6 +51,15 @@ const urlWithProtocols = (protocols: string[], example: string) =>
 const envSchema = z.object({
   PORT: integer(3000, 1, 65535),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(false|true|\d+|[\d.:a-fA-F/]+(,[\d.:a-fA-F/]+)*)$/, {
+        message: 'must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses',
+      })
+      .default('false'),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -82,6 +91,11 @@ export type Env = z.infer<typeof envSchema>;
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * Whether X-Forwarded-For is believed. Off by default: otherwise any client could pick the address
+   * that per-IP rate limits count. Set it to the hops or addresses of your reverse proxy.
+   */
+  trustProxy: boolean | number | string;
   logLevel: Env['LOG_LEVEL'];
   /** Absolute path; embedded database, generated secrets and the mail outbox live here. */
   dataDir: string;
@@ -118,6 +132,12 @@ function describeIssues(error: z.ZodError, env: Record<string, string | undefine
   return `Invalid configuration: ${parts.join('; ')}`;
 }
 
+function parseTrustProxy(value: string): AppConfig['trustProxy'] {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, env));
@@ -125,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
