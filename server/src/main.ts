@@ -1,26 +1,10 @@
-import { DatabaseConnectionError, DataDirLockedError } from '@radar/db';
-import { ConfigError, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
-import { QueueConnectionError } from '@radar/worker';
+import { describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import { createLogger } from './logger';
 import { startRuntime } from './runtime';
 
 /** Expected start-up failures print one line saying what to fix; anything else is a bug and shows its stack. */
 function exitWithStartupError(error: unknown): never {
-  const known =
-    error instanceof ConfigError ||
-    error instanceof DatabaseConnectionError ||
-    error instanceof DataDirLockedError ||
-    error instanceof QueueConnectionError;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (known) {
-    process.stderr.write(`Research Radar could not start: ${(error as Error).message}\n`);
-  } else if (code === 'EADDRINUSE' || code === 'EACCES') {
-    process.stderr.write(
-      `Research Radar could not start: cannot listen on the configured HOST/PORT (${code}). Stop the other process or set PORT.\n`,
-    );
-  } else {
-    process.stderr.write(`Research Radar could not start: ${(error as Error)?.stack ?? String(error)}\n`);
-  }
+  process.stderr.write(`Research Radar could not start: ${describeStartupFailure(error)}\n`);
   process.exit(1);
 }
 

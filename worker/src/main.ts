@@ -1,7 +1,7 @@
-import { DatabaseConnectionError, DataDirLockedError, openDatabase } from '@radar/db';
-import { ConfigError, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
+import { openDatabase } from '@radar/db';
+import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import pino from 'pino';
-import { assertRedisReachable, createQueueConnection, QueueConnectionError } from './queue-connection';
+import { assertRedisReachable, createQueueConnection } from './queue-connection';
 import { startWorkerApp } from './worker-app';
 
 /**
@@ -40,13 +40,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const known =
-    error instanceof ConfigError ||
-    error instanceof DatabaseConnectionError ||
-    error instanceof DataDirLockedError ||
-    error instanceof QueueConnectionError;
-  process.stderr.write(
-    `Research Radar worker could not start: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`,
-  );
+  process.stderr.write(`Research Radar worker could not start: ${describeStartupFailure(error)}\n`);
   process.exit(1);
 });

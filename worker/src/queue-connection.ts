@@ -1,3 +1,4 @@
+import { ActionableError } from '@radar/shared/server';
 import {
   createPostgresBackend,
   type IQueueBackend,
@@ -24,11 +25,8 @@ export type QueueConnection =
   | { backend: 'redis'; redis: RedisOptions; prefix: string }
   | { backend: 'postgres'; postgres: pg.PoolConfig; prefix: string };
 
-export class QueueConnectionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'QueueConnectionError';
-  }
+export class QueueConnectionError extends ActionableError {
+  override name = 'QueueConnectionError';
 }
 
 /** The URL without its password, for messages and logs. */

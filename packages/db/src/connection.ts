@@ -1,3 +1,4 @@
+import { ActionableError } from '@radar/shared/server';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { DataDirLockedError, findLiveLockHolder } from './data-dir-lock';
@@ -32,11 +33,8 @@ export interface OpenDatabaseOptions {
   attachToRunningServer?: boolean;
 }
 
-export class DatabaseConnectionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseConnectionError';
-  }
+export class DatabaseConnectionError extends ActionableError {
+  override name = 'DatabaseConnectionError';
 }
 
 /** Turns driver errors into one actionable line that names the variable to fix. */

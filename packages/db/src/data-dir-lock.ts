@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ActionableError } from '@radar/shared/server';
 
 /**
  * PGlite is single-process: two processes opening the same data directory corrupt it. The embedded
@@ -19,7 +20,7 @@ export interface DataDirLockInfo {
   token: string;
 }
 
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends ActionableError {
   constructor(
     readonly dataDir: string,
     readonly holder: DataDirLockInfo,

@@ -1,13 +1,7 @@
-import {
-  DatabaseConnectionError,
-  type DatabaseHandle,
-  DataDirLockedError,
-  HealthRepository,
-  openDatabase,
-} from '@radar/db';
+import { type DatabaseHandle, HealthRepository, openDatabase } from '@radar/db';
 import { QUEUE_NAMES } from '@radar/shared';
-import { type AppConfig, ConfigError, loadConfig } from '@radar/shared/server';
-import { createQueue, createQueueConnection, QueueConnectionError } from '@radar/worker';
+import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
+import { createQueue, createQueueConnection } from '@radar/worker';
 
 /**
  * Operator commands: `pnpm radar <command>`. In embedded mode they connect to a running server
@@ -99,14 +93,7 @@ async function main(argv: string[]): Promise<number> {
     await command.run({ config: loadConfig(), args, out });
     return 0;
   } catch (error) {
-    const known =
-      error instanceof ConfigError ||
-      error instanceof DatabaseConnectionError ||
-      error instanceof DataDirLockedError ||
-      error instanceof QueueConnectionError;
-    process.stderr.write(
-      `radar ${name} failed: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`,
-    );
+    process.stderr.write(`radar ${name} failed: ${describeStartupFailure(error)}\n`);
     return 1;
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ActionableError } from './actionable-error';
 
 /**
  * The only place that reads process.env. Every process (server, worker, CLI) parses its environment
@@ -113,11 +114,8 @@ export interface AppConfig {
   mailFrom: string;
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
+export class ConfigError extends ActionableError {
+  override name = 'ConfigError';
 }
 
 /** Names the variables at fault in one line, with the offending value unless it may be a secret. */

@@ -1,1 +1,2 @@
+export * from './actionable-error';
 export * from './config';
