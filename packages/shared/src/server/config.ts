@@ -85,6 +85,22 @@ const envSchema = z.object({
   ),
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.edu:465'),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('科研雷达 <no-reply@localhost>')),
+  OPENAI_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
+  OPENAI_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  LLM_TIMEOUT_MS: integer(60_000, 1_000, 600_000),
+  LLM_SUMMARY_LANGUAGE: z.preprocess(emptyToUndefined, z.string().default('zh')),
+  EMBEDDING_MODEL: optionalString,
+  EMBEDDING_DIM: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ message: 'must be a number' }).int().min(1).max(2000, { message: 'must be at most 2000' }).optional(),
+  ),
+  EMBEDDING_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
+  EMBEDDING_API_KEY: optionalString,
+  SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().default('./config/sources.yaml')),
+  OPENALEX_API_KEY: optionalString,
+  CROSSREF_MAILTO: optionalString,
+  INGEST_ENABLED: booleanFlag(true),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -112,6 +128,29 @@ export interface AppConfig {
   webBaseUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** An OpenAI-compatible chat endpoint; the LLM is used only when llm.model is set. */
+  llm: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    timeoutMs: number;
+    /** Language of paper summaries (llm_summary), e.g. zh. */
+    summaryLanguage: string;
+  };
+  /** An OpenAI-compatible embeddings endpoint when model is set; the built-in embedder otherwise. */
+  embedding: {
+    model: string | undefined;
+    dimension: number | undefined;
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+  };
+  ingest: {
+    enabled: boolean;
+    /** Absolute path of the sources file (YAML). */
+    sourcesFile: string;
+    openAlexApiKey: string | undefined;
+    crossrefMailto: string | undefined;
+  };
 }
 
 export class ConfigError extends ActionableError {
@@ -156,6 +195,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webBaseUrl: e.WEB_BASE_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    llm: {
+      baseUrl: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      model: e.LLM_MODEL,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+      summaryLanguage: e.LLM_SUMMARY_LANGUAGE,
+    },
+    embedding: {
+      model: e.EMBEDDING_MODEL,
+      dimension: e.EMBEDDING_DIM,
+      baseUrl: e.EMBEDDING_BASE_URL ?? e.OPENAI_BASE_URL,
+      apiKey: e.EMBEDDING_API_KEY ?? e.OPENAI_API_KEY,
+    },
+    ingest: {
+      enabled: e.INGEST_ENABLED,
+      sourcesFile: path.resolve(e.SOURCES_FILE),
+      openAlexApiKey: e.OPENALEX_API_KEY,
+      crossrefMailto: e.CROSSREF_MAILTO,
+    },
   };
 }
 
