@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { type DatabaseHandle, UserRepository } from '@radar/db';
+import { AuthRecordRepository, type DatabaseHandle, UserRepository } from '@radar/db';
 import { type ApiError, DEFAULT_ERROR_MESSAGES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -12,26 +12,39 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { errors } from './errors';
+import type { Mailer } from './mail/mailer';
 import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { isApiPath, registerWebApp } from './plugins/web-app';
+import { type AuthRateLimits, accountRoutes, DEFAULT_AUTH_RATE_LIMITS } from './routes/auth/account.route';
 import { userRoutes } from './routes/auth/user.route';
 import { healthRoutes } from './routes/health.route';
+import { PasswordHasher } from './security/password-hasher';
+import { SecretCodes } from './security/secret-codes';
+import { AuthService } from './services/auth.service';
 import type { HealthService } from './services/health.service';
 import { UserService } from './services/user.service';
 
 export interface AppDeps {
-  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy'>;
+  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy' | 'webBaseUrl'>;
   version: string;
-  logger: FastifyBaseLogger;
+  logger: Logger;
   database: DatabaseHandle;
   health: HealthService;
   jwtSecret: string;
   /** Shared rate-limit counters across instances; in-memory when undefined. */
   rateLimitRedis: Redis | undefined;
+  /** Key prefix of the counters in Redis. */
+  rateLimitNamespace?: string;
   /** The built web app; not served when undefined or not built. */
   webDistDir: string | undefined;
+  mailer: Mailer;
+  /** Tests relax or tighten the limits; production uses the defaults. */
+  authRateLimits?: Partial<AuthRateLimits>;
+  /** The clock of expiry rules; tests move it. */
+  clock?: () => Date;
 }
 
 /** A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function). */
@@ -47,7 +60,8 @@ const BODY_LIMIT_BYTES = 256 * 1024;
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger,
+    // As Fastify's own logger type, so plugins typed for the default instance accept this one.
+    loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: toFastifyTrustProxy(deps.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -58,7 +72,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(rateLimit, {
     global: false,
-    ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis, nameSpace: 'radar-rate-limit:' } : {}),
+    ...(deps.rateLimitRedis
+      ? { redis: deps.rateLimitRedis, nameSpace: deps.rateLimitNamespace ?? 'radar:rate-limit:' }
+      : {}),
     // Thrown by the plugin, then shaped by our error handler like every other error.
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
@@ -75,7 +91,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const users = new UserRepository(deps.database.db);
   await app.register(authPlugin, { secret: deps.jwtSecret, expiresIn: deps.config.jwtExpiresIn, users });
 
+  const authService = new AuthService({
+    users,
+    authRecords: new AuthRecordRepository(deps.database.db),
+    hasher: new PasswordHasher(),
+    codes: new SecretCodes(deps.jwtSecret),
+    mailer: deps.mailer,
+    signToken: (user) => app.jwt.sign({ sub: user.id, ver: user.tokenVersion }),
+    webBaseUrl: deps.config.webBaseUrl,
+    logger: deps.logger,
+    now: deps.clock,
+  });
+
   await app.register(healthRoutes, { health: deps.health });
+  await app.register(accountRoutes, {
+    auth: authService,
+    limits: { ...DEFAULT_AUTH_RATE_LIMITS, ...deps.authRateLimits },
+  });
   await app.register(userRoutes, { userService: new UserService(users) });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;

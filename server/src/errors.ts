@@ -9,7 +9,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string = DEFAULT_ERROR_MESSAGES[code],
-    readonly extra: { fields?: Record<string, string[]>; remaining_seconds?: number } = {},
+    /** More members of the body: `fields`, `remaining_seconds`, and endpoint-specific ones. */
+    readonly extra: { fields?: Record<string, string[]>; remaining_seconds?: number; [member: string]: unknown } = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { buildApp } from './app';
+import { type AppDeps, buildApp } from './app';
 import { createMailer } from './mail/mailer';
 import { resolveJwtSecret } from './security/jwt-secret';
 import { HealthService } from './services/health.service';
@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   webDistDir?: string | undefined;
   /** Queue namespace; tests use a unique one per file on a shared Redis. */
   queuePrefix?: string;
+  authRateLimits?: AppDeps['authRateLimits'];
+  clock?: AppDeps['clock'];
 }
 
 /**
@@ -99,6 +101,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
       outboxDir: path.join(config.dataDir, 'outbox'),
+      logger: logger.child({ component: 'mail' }),
     });
     cleanups.push(() => mailer.close());
 
@@ -127,7 +130,11 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       health,
       jwtSecret,
       rateLimitRedis,
+      rateLimitNamespace: `${options.queuePrefix ?? 'radar'}:rate-limit:`,
       webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
+      mailer,
+      authRateLimits: options.authRateLimits,
+      clock: options.clock,
     });
     // The HTTP server closes first: in-flight requests finish before their dependencies go away.
     cleanups.push(() => app.close());

@@ -37,7 +37,7 @@ describe('GET /api/health when the database is down', () => {
       mailer: createMailer({ smtpUrl: undefined, from: 'test', outboxDir: `${runtime.dataDir}/outbox` }),
     });
     const app = await buildApp({
-      config: { jwtExpiresIn: '1h', trustProxy: false },
+      config: { jwtExpiresIn: '1h', trustProxy: false, webBaseUrl: 'http://localhost:3000' },
       version: 'test',
       logger: createLogger('silent'),
       database: runtime.database,
@@ -45,6 +45,7 @@ describe('GET /api/health when the database is down', () => {
       jwtSecret: runtime.jwtSecret,
       rateLimitRedis: undefined,
       webDistDir: undefined,
+      mailer: createMailer({ smtpUrl: undefined, from: 'test', outboxDir: `${runtime.dataDir}/outbox` }),
     });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/health' });

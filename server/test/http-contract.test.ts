@@ -71,6 +71,7 @@ describe('PATCH /api/auth/user/', () => {
       code: 'VALIDATION_ERROR',
       message: '未知的研究领域：alchemy',
       fields: { research_fields: ['alchemy'] },
+      research_fields: ['alchemy'],
     });
     const stored = await new UserRepository(runtime.database.db).findById(userId);
     expect(stored?.username).toBe('ada');
@@ -127,7 +128,19 @@ describe('routing', () => {
     const response = await runtime.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(response.statusCode).toBe(200);
     const paths = Object.keys(response.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/health', '/api/auth/user/']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/health',
+        '/api/auth/user/',
+        '/api/auth/register/',
+        '/api/auth/verify-email/',
+        '/api/auth/resend-verification-code/',
+        '/api/auth/verification-status/',
+        '/api/auth/login/',
+        '/api/auth/forgot-password/',
+        '/api/auth/reset-password/',
+      ]),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { loadConfig } from '@radar/shared/server';
 import { removeRedisQueueData } from '@radar/worker';
 import { createLogger, type Runtime, startRuntime } from '../src';
+import type { AuthRateLimits } from '../src/routes/auth/account.route';
 
 export interface TestRuntime extends Runtime {
   database: TestDatabase;
@@ -21,7 +22,35 @@ export interface TestRuntime extends Runtime {
  * The real server over a fresh migrated database (PostgreSQL when TEST_DATABASE_URL is set, else
  * PGlite), with real Redis for queues when REDIS_URL is set. Nothing is mocked.
  */
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
+export interface TestRuntimeOptions {
+  env?: Record<string, string>;
+  /** Defaults to generous limits so tests of other rules do not trip them; pass {} for the real ones. */
+  authRateLimits?: Partial<AuthRateLimits>;
+  clock?: () => Date;
+}
+
+const GENEROUS = { max: 10_000, timeWindow: '1 minute' };
+export const GENEROUS_AUTH_RATE_LIMITS: AuthRateLimits = {
+  register: GENEROUS,
+  login: GENEROUS,
+  loginPerAddress: GENEROUS,
+  verify: GENEROUS,
+  resend: GENEROUS,
+  forgot: GENEROUS,
+  forgotPerAddress: GENEROUS,
+};
+
+/** A clock tests can move forward, for expiry and cooldown rules. */
+export class TestClock {
+  private offsetMs = 0;
+  readonly now = () => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export async function startTestRuntime(options: TestRuntimeOptions = {}): Promise<TestRuntime> {
+  const env = options.env ?? {};
   const database = await createTestDatabase();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-server-test-'));
   const webDistDir = path.join(dataDir, 'web');
@@ -50,6 +79,8 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     database,
     webDistDir,
     queuePrefix,
+    authRateLimits: options.authRateLimits ?? GENEROUS_AUTH_RATE_LIMITS,
+    clock: options.clock,
   });
   await runtime.app.ready();
   return {

@@ -11,6 +11,16 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'EMAIL_ALREADY_REGISTERED',
+  'EMAIL_NOT_VERIFIED',
+  'EMAIL_ALREADY_VERIFIED',
+  'INVALID_CREDENTIALS',
+  'VERIFICATION_CODE_INVALID',
+  'VERIFICATION_CODE_EXPIRED',
+  'VERIFICATION_CODE_MISSING',
+  'VERIFICATION_LOCKED',
+  'RESET_TOKEN_INVALID',
+  'MAIL_DELIVERY_FAILED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
@@ -24,6 +34,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ApiError {
   code: ErrorCode;
   message: string;
+  /**
+   * Extra members some endpoints add, e.g. `remaining_attempts` on verify-email, `error` where the
+   * spec's client reads it, and field messages repeated at the top level (`email: [...]`) as the
+   * register page parses them.
+   */
+  [extra: string]: unknown;
   /** Per-field messages, e.g. `{ password: ['密码长度至少为8位'] }`, for forms that highlight fields. */
   fields?: Record<string, string[]>;
   /** Seconds until a rate-limited action may be retried. */
@@ -40,6 +56,16 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   FORBIDDEN: '没有权限执行此操作',
   NOT_FOUND: '请求的资源不存在',
   CONFLICT: '数据冲突，请检查输入',
+  EMAIL_ALREADY_REGISTERED: '该邮箱已注册，请直接登录或使用其他邮箱',
+  EMAIL_NOT_VERIFIED: '邮箱尚未验证，请先完成邮箱验证',
+  EMAIL_ALREADY_VERIFIED: '该邮箱已完成验证，请直接登录',
+  INVALID_CREDENTIALS: '邮箱或密码错误',
+  VERIFICATION_CODE_INVALID: '验证码错误',
+  VERIFICATION_CODE_EXPIRED: '验证码已过期，请重新发送验证码',
+  VERIFICATION_CODE_MISSING: '没有有效的验证码，请先发送验证码',
+  VERIFICATION_LOCKED: '尝试次数超限，请1小时后再试或重新发送验证码',
+  RESET_TOKEN_INVALID: '无效的重置链接，请重新申请密码重置',
+  MAIL_DELIVERY_FAILED: '邮件发送失败，请稍后重试',
   PAYLOAD_TOO_LARGE: '请求内容过大',
   UNSUPPORTED_MEDIA_TYPE: '不支持的请求格式，请使用 JSON',
   RATE_LIMITED: '请求过于频繁，请稍后再试',

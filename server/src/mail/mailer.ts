@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
 
 /**
  * The only module that sends mail. With SMTP_URL set, messages go through nodemailer's SMTP
@@ -14,6 +15,11 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The code or link the mail carries. Logged only by the outbox transport (embedded mode), so a local
+   * user can verify without a mail server; never logged when mail really leaves the machine.
+   */
+  preview?: string;
 }
 
 export interface MailStatus {
@@ -30,10 +36,15 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(options: { smtpUrl: string | undefined; from: string; outboxDir: string }): Mailer {
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  logger?: Logger;
+}): Mailer {
   return options.smtpUrl
     ? createSmtpMailer(options.smtpUrl, options.from)
-    : createOutboxMailer(options.outboxDir, options.from);
+    : createOutboxMailer(options.outboxDir, options.from, options.logger);
 }
 
 /** SMTP verification costs a round trip to the mail server; health checks reuse a recent answer. */
@@ -44,7 +55,7 @@ function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   let lastCheck: { at: number; status: MailStatus } | undefined;
   return {
     transport: 'smtp',
-    async send(mail) {
+    async send({ preview: _notSent, ...mail }) {
       const info = await transporter.sendMail({ from, ...mail });
       return { id: String(info.messageId) };
     },
@@ -66,16 +77,20 @@ function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-function createOutboxMailer(outboxDir: string, from: string): Mailer {
+function createOutboxMailer(outboxDir: string, from: string, logger: Logger | undefined): Mailer {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     transport: 'outbox',
-    async send(mail) {
+    async send({ preview, ...mail }) {
       await fs.mkdir(outboxDir, { recursive: true });
       const info = await transporter.sendMail({ from, ...mail });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outboxDir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      logger?.info(
+        { file, subject: mail.subject, preview },
+        `mail written to the outbox (no SMTP_URL): ${preview ?? mail.subject}`,
+      );
       return { id: String(info.messageId), file };
     },
     async check() {

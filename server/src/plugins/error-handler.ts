@@ -23,6 +23,21 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: ErrorCode; messag
 
 const FIELD_LABELS: Record<string, string> = { body: '请求内容', querystring: '查询参数', params: '路径参数' };
 
+/** Messages our schemas write for people (Chinese); zod's own defaults are English and technical. */
+const isHumanMessage = (message: string) => /[\u4e00-\u9fff]/.test(message);
+
+const RESERVED_MEMBERS = new Set(['code', 'message', 'fields', 'remaining_seconds', 'error']);
+
+/**
+ * The error body. Field messages are also repeated at the top level (`{ email: ['...'] }`), which is
+ * how the spec's register page reads them.
+ */
+function errorBody(code: ApiError['code'], message: string, extra: Record<string, unknown> = {}): ApiError {
+  const fields = extra.fields as Record<string, string[]> | undefined;
+  const topLevel = Object.fromEntries(Object.entries(fields ?? {}).filter(([name]) => !RESERVED_MEMBERS.has(name)));
+  return { ...topLevel, ...extra, code, message };
+}
+
 /**
  * One error shape for every failure. 4xx carry a message the UI can show; 5xx never leak internals
  * (the details go to the log with the request id).
@@ -30,8 +45,7 @@ const FIELD_LABELS: Record<string, string> = { body: '请求内容', querystring
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      const body: ApiError = { code: error.code, message: error.message, ...error.extra };
-      return reply.status(error.statusCode).send(body);
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.extra));
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -44,10 +58,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }
       const where = FIELD_LABELS[error.validationContext ?? ''] ?? '请求';
       const first = error.validation[0];
+      const firstMessage = first?.message ?? '';
       const field = first?.instancePath.replace(/^\//, '') || undefined;
-      const message = field ? `${where}字段 ${field} 无效：${first?.message}` : `${where}无效：${first?.message}`;
-      const body: ApiError = { code: 'VALIDATION_ERROR', message, fields };
-      return reply.status(400).send(body);
+      const message = isHumanMessage(firstMessage)
+        ? firstMessage
+        : field
+          ? `${where}字段 ${field} 无效：${firstMessage}`
+          : `${where}无效：${firstMessage}`;
+      return reply.status(400).send(errorBody('VALIDATION_ERROR', message, { fields }));
     }
 
     const framework = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;

@@ -29,6 +29,15 @@ export class UserRepository {
     return row;
   }
 
+  /**
+   * Creates the account, or returns undefined when the address is taken (also when a concurrent
+   * registration of the same address won the race).
+   */
+  async createIfAbsent(values: NewUserRow): Promise<UserRow | undefined> {
+    const [row] = await this.db.insert(users).values(values).onConflictDoNothing().returning();
+    return row;
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.delete(users).where(eq(users.id, id));
   }

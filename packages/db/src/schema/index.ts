@@ -2,6 +2,8 @@ export * from './async-tasks';
 export * from './auth-records';
 export * from './columns';
 export * from './content';
+export * from './embedder-states';
 export * from './embedding-models';
+export * from './ingest';
 export * from './user-content';
 export * from './users';

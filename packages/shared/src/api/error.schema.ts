@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ApiError, ERROR_CODES } from '../errors';
 
-export const apiErrorSchema = z.object({
+export const apiErrorSchema = z.looseObject({
   code: z.enum(ERROR_CODES),
   message: z.string(),
   fields: z.record(z.string(), z.array(z.string())).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../email';
 
 /** The User of spec section 3 as returned by GET /api/auth/user/. */
 export const userResponseSchema = z.object({
@@ -39,7 +40,7 @@ export const userUpdateSchema = z
       .string({ message: '邮箱必须是文本' })
       .trim()
       .max(254, { message: '邮箱地址过长' })
-      .refine((value) => value === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), { message: '邮箱格式不正确' }),
+      .refine((value) => value === '' || EMAIL_PATTERN.test(value), { message: '邮箱格式不正确' }),
     research_institution: boundedText(200, '机构'),
     research_position: boundedText(100, '职位'),
     research_fields: z.union([

@@ -93,14 +93,31 @@ const envSchema = z.object({
   EMBEDDING_MODEL: optionalString,
   EMBEDDING_DIM: z.preprocess(
     emptyToUndefined,
-    z.coerce.number({ message: 'must be a number' }).int().min(1).max(2000, { message: 'must be at most 2000' }).optional(),
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int()
+      .min(1)
+      .max(2000, { message: 'must be at most 2000' })
+      .optional(),
   ),
   EMBEDDING_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   EMBEDDING_API_KEY: optionalString,
-  SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().default('./config/sources.yaml')),
+  SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().default('./config/sources.json')),
+  INGEST_SOURCES_JSON: optionalString,
+  INGEST_DISABLED_SOURCES: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9._-]+(\s*,\s*[a-z0-9._-]+)*$/, { message: 'must be a comma-separated list of source names' })
+      .optional(),
+  ),
   OPENALEX_API_KEY: optionalString,
   CROSSREF_MAILTO: optionalString,
   INGEST_ENABLED: booleanFlag(true),
+  INGEST_ARXIV_MIN_INTERVAL_MS: integer(3_000, 0, 600_000),
+  INGEST_HTTP_TIMEOUT_MS: integer(30_000, 1_000, 600_000),
+  INGEST_MAX_ITEMS_PER_RUN: integer(1_000, 1, 100_000),
+  INGEST_MAX_FEED_BYTES: integer(20 * 1024 * 1024, 64 * 1024, 500 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -146,10 +163,21 @@ export interface AppConfig {
   };
   ingest: {
     enabled: boolean;
-    /** Absolute path of the sources file (YAML). */
+    /** Absolute path of the sources file (JSON; YAML when the `yaml` package is installed). */
     sourcesFile: string;
+    /** Replaces the sources file when set (containers without a mounted file). */
+    sourcesJson: string | undefined;
+    /** Source names switched off without editing the file. */
+    disabledSources: string[];
     openAlexApiKey: string | undefined;
     crossrefMailto: string | undefined;
+    /** Minimum time between two requests to arXiv (arXiv asks for 3 s, one connection at a time). */
+    arxivMinIntervalMs: number;
+    httpTimeoutMs: number;
+    /** Default cap on the items one source run stores. */
+    maxItemsPerRun: number;
+    /** Default cap on one response body; a longer feed is cut there with a warning. */
+    maxFeedBytes: number;
   };
 }
 
@@ -211,8 +239,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ingest: {
       enabled: e.INGEST_ENABLED,
       sourcesFile: path.resolve(e.SOURCES_FILE),
+      sourcesJson: e.INGEST_SOURCES_JSON,
+      disabledSources: (e.INGEST_DISABLED_SOURCES ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
       openAlexApiKey: e.OPENALEX_API_KEY,
       crossrefMailto: e.CROSSREF_MAILTO,
+      arxivMinIntervalMs: e.INGEST_ARXIV_MIN_INTERVAL_MS,
+      httpTimeoutMs: e.INGEST_HTTP_TIMEOUT_MS,
+      maxItemsPerRun: e.INGEST_MAX_ITEMS_PER_RUN,
+      maxFeedBytes: e.INGEST_MAX_FEED_BYTES,
     },
   };
 }

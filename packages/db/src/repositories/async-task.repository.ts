@@ -1,0 +1,96 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { asyncTasks } from '../schema';
+
+export type AsyncTaskRow = typeof asyncTasks.$inferSelect;
+
+/**
+ * User-visible background tasks. Status changes are single conditional UPDATEs, so a retried or
+ * duplicated job can never move a finished task back, and a task is completed at most once.
+ */
+export class AsyncTaskRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(values: { userId: string; kind: string; input: Record<string, unknown> }): Promise<AsyncTaskRow> {
+    const [row] = await this.db.insert(asyncTasks).values(values).returning();
+    if (!row) throw new Error('insert into async_tasks returned no row');
+    return row;
+  }
+
+  async findById(id: string): Promise<AsyncTaskRow | undefined> {
+    const [row] = await this.db.select().from(asyncTasks).where(eq(asyncTasks.id, id)).limit(1);
+    return row;
+  }
+
+  /** The task only if it belongs to the user: other users' tasks look the same as missing ones. */
+  async findOwned(id: string, userId: string): Promise<AsyncTaskRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(asyncTasks)
+      .where(and(eq(asyncTasks.id, id), eq(asyncTasks.userId, userId)))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * pending/processing -> processing, counting the attempt. Undefined when the task is already
+   * completed or failed (a duplicate or late job must then do nothing) or does not exist.
+   */
+  async startAttempt(id: string): Promise<AsyncTaskRow | undefined> {
+    const [row] = await this.db
+      .update(asyncTasks)
+      .set({
+        status: 'processing',
+        attempts: sql`${asyncTasks.attempts} + 1`,
+        startedAt: sql`coalesce(${asyncTasks.startedAt}, now())`,
+        progress: sql`greatest(${asyncTasks.progress}, 5)`,
+      })
+      .where(and(eq(asyncTasks.id, id), inArray(asyncTasks.status, ['pending', 'processing'])))
+      .returning();
+    return row;
+  }
+
+  /** Progress only moves forward, and only while processing. */
+  async reportProgress(id: string, progress: number): Promise<void> {
+    const value = Math.max(0, Math.min(99, Math.round(progress)));
+    await this.db
+      .update(asyncTasks)
+      .set({ progress: sql`greatest(${asyncTasks.progress}, ${value})` })
+      .where(and(eq(asyncTasks.id, id), eq(asyncTasks.status, 'processing')));
+  }
+
+  /** processing -> completed with the result. False when the task was not processing (already finished). */
+  async complete(id: string, resultData: unknown): Promise<boolean> {
+    const rows = await this.db
+      .update(asyncTasks)
+      .set({ status: 'completed', resultData, progress: 100, errorMessage: null, finishedAt: sql`now()` })
+      .where(and(eq(asyncTasks.id, id), eq(asyncTasks.status, 'processing')))
+      .returning({ id: asyncTasks.id });
+    return rows.length === 1;
+  }
+
+  /** pending/processing -> failed with a message for the user. False when already finished. */
+  async fail(id: string, errorMessage: string): Promise<boolean> {
+    const rows = await this.db
+      .update(asyncTasks)
+      .set({ status: 'failed', errorMessage, finishedAt: sql`now()` })
+      .where(and(eq(asyncTasks.id, id), inArray(asyncTasks.status, ['pending', 'processing'])))
+      .returning({ id: asyncTasks.id });
+    return rows.length === 1;
+  }
+
+  /** Tasks of a user created in the last `seconds`, for per-user limits. */
+  async countRecent(userId: string, kind: string, seconds: number): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(asyncTasks)
+      .where(
+        and(
+          eq(asyncTasks.userId, userId),
+          eq(asyncTasks.kind, kind),
+          sql`${asyncTasks.createdAt} > now() - make_interval(secs => ${seconds})`,
+        ),
+      );
+    return row?.count ?? 0;
+  }
+}

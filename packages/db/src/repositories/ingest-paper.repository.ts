@@ -1,0 +1,152 @@
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { papers } from '../schema';
+import type { NewPaperRow, PaperRow } from './paper.repository';
+import type { EmbeddingCandidate } from './news.repository';
+
+/** Columns dedupe and merging look at (no vector, no search document). */
+const PAPER_FIELDS = {
+  id: papers.id,
+  title: papers.title,
+  authors: papers.authors,
+  abstract: papers.abstract,
+  journalId: papers.journalId,
+  journalName: papers.journalName,
+  jcrTier: papers.jcrTier,
+  doi: papers.doi,
+  arxivId: papers.arxivId,
+  url: papers.url,
+  urlNormalized: papers.urlNormalized,
+  pdfUrl: papers.pdfUrl,
+  publishedAt: papers.publishedAt,
+  keywords: papers.keywords,
+  llmSummary: papers.llmSummary,
+  titleAuthorKey: papers.titleAuthorKey,
+  sourceIds: papers.sourceIds,
+  source: papers.source,
+  isDemo: papers.isDemo,
+};
+
+export type PaperFields = Pick<PaperRow, keyof typeof PAPER_FIELDS>;
+
+export interface DedupeKeys {
+  dois: string[];
+  arxivId?: string | undefined;
+  urlNormalized?: string | undefined;
+  titleAuthorKey?: string | undefined;
+}
+
+export interface SummaryCandidate {
+  id: number;
+  title: string;
+  abstract: string;
+}
+
+/** Paper writes of the ingestion pipeline: dedupe lookups, inserts, merges, embeddings, summaries. */
+export class IngestPaperRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Every paper sharing any of the keys (the caller picks the best match by key priority). */
+  async findDedupeCandidates(keys: DedupeKeys): Promise<PaperFields[]> {
+    const conditions = [
+      keys.dois.length ? inArray(sql`lower(${papers.doi})`, keys.dois) : undefined,
+      keys.arxivId ? eq(papers.arxivId, keys.arxivId) : undefined,
+      keys.urlNormalized ? eq(papers.urlNormalized, keys.urlNormalized) : undefined,
+      keys.titleAuthorKey ? eq(papers.titleAuthorKey, keys.titleAuthorKey) : undefined,
+    ].filter((condition) => condition !== undefined);
+    if (conditions.length === 0) return [];
+    return this.db
+      .select(PAPER_FIELDS)
+      .from(papers)
+      .where(or(...conditions))
+      .orderBy(asc(papers.id))
+      .limit(20);
+  }
+
+  async insert(row: NewPaperRow): Promise<number> {
+    const [created] = await this.db.insert(papers).values(row).returning({ id: papers.id });
+    if (!created) throw new Error('paper insert returned no row');
+    return created.id;
+  }
+
+  async update(id: number, set: Partial<NewPaperRow>): Promise<void> {
+    await this.db
+      .update(papers)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(papers.id, id));
+  }
+
+  /** Papers without a vector of this model, in id order after `afterId`; optionally only some ids. */
+  async listNeedingEmbedding(options: {
+    modelId: number;
+    ids?: number[] | undefined;
+    afterId: number;
+    limit: number;
+  }): Promise<EmbeddingCandidate[]> {
+    const rows = await this.db
+      .select({ id: papers.id, title: papers.title, abstract: papers.abstract })
+      .from(papers)
+      .where(
+        and(
+          or(isNull(papers.embeddingModelId), ne(papers.embeddingModelId, options.modelId)),
+          gt(papers.id, options.afterId),
+          options.ids ? inArray(papers.id, options.ids.length ? options.ids : [-1]) : undefined,
+        ),
+      )
+      .orderBy(asc(papers.id))
+      .limit(options.limit);
+    return rows.map((row) => ({ id: row.id, title: row.title, text: row.abstract }));
+  }
+
+  /**
+   * Papers with an abstract whose summary is missing or was made by another model or language
+   * (`summaryKey`), in id order after `afterId`: only the given ids, or those added since `createdSince`.
+   */
+  async listNeedingSummary(options: {
+    summaryKey: string;
+    ids?: number[] | undefined;
+    createdSince?: Date | undefined;
+    afterId: number;
+    limit: number;
+  }): Promise<SummaryCandidate[]> {
+    return this.db
+      .select({ id: papers.id, title: papers.title, abstract: papers.abstract })
+      .from(papers)
+      .where(
+        and(
+          ne(papers.abstract, ''),
+          or(isNull(papers.llmSummary), isNull(papers.llmSummaryModel), ne(papers.llmSummaryModel, options.summaryKey)),
+          gt(papers.id, options.afterId),
+          options.ids ? inArray(papers.id, options.ids.length ? options.ids : [-1]) : undefined,
+          options.createdSince ? gte(papers.createdAt, options.createdSince) : undefined,
+        ),
+      )
+      .orderBy(asc(papers.id))
+      .limit(options.limit);
+  }
+
+  async setSummary(id: number, summary: string, summaryKey: string): Promise<void> {
+    await this.db.update(papers).set({ llmSummary: summary, llmSummaryModel: summaryKey }).where(eq(papers.id, id));
+  }
+
+  async countWithSummary(): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(papers)
+      .where(isNotNull(papers.llmSummary));
+    return row?.count ?? 0;
+  }
+
+  async deleteDemo(): Promise<number> {
+    const rows = await this.db.delete(papers).where(eq(papers.isDemo, true)).returning({ id: papers.id });
+    return rows.length;
+  }
+
+  async countBySource(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .select({ source: papers.source, count: sql<number>`count(*)::int` })
+      .from(papers)
+      .groupBy(papers.source);
+    return new Map(rows.map((row) => [row.source, row.count]));
+  }
+}

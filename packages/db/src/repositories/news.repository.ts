@@ -1,0 +1,115 @@
+import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { institutes, newsItems } from '../schema';
+
+export type NewsItemRow = typeof newsItems.$inferSelect;
+export type NewNewsItemRow = typeof newsItems.$inferInsert;
+
+/** Columns for dedupe and merging, without the vector and search document. */
+const NEWS_FIELDS = {
+  id: newsItems.id,
+  title: newsItems.title,
+  content: newsItems.content,
+  url: newsItems.url,
+  urlNormalized: newsItems.urlNormalized,
+  instituteId: newsItems.instituteId,
+  publishDate: newsItems.publishDate,
+  source: newsItems.source,
+  isDemo: newsItems.isDemo,
+};
+export type NewsItemFields = Pick<NewsItemRow, keyof typeof NEWS_FIELDS>;
+
+export interface EmbeddingCandidate {
+  id: number;
+  title: string;
+  text: string;
+}
+
+export class NewsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The institute's id, creating the row the first time the name is seen. */
+  async ensureInstitute(name: string, homepageUrl?: string): Promise<number> {
+    await this.db
+      .insert(institutes)
+      .values({ name, homepageUrl: homepageUrl ?? null })
+      .onConflictDoNothing();
+    const [row] = await this.db.select({ id: institutes.id }).from(institutes).where(eq(institutes.name, name));
+    if (!row) throw new Error(`institute ${name} missing after insert`);
+    return row.id;
+  }
+
+  async findByUrlNormalized(urlNormalized: string): Promise<NewsItemFields | undefined> {
+    const [row] = await this.db.select(NEWS_FIELDS).from(newsItems).where(eq(newsItems.urlNormalized, urlNormalized));
+    return row;
+  }
+
+  /** Inserts unless the URL is already stored (a concurrent run); returns the new id or undefined. */
+  async insert(row: NewNewsItemRow): Promise<number | undefined> {
+    const [created] = await this.db
+      .insert(newsItems)
+      .values(row)
+      .onConflictDoNothing({ target: newsItems.urlNormalized })
+      .returning({ id: newsItems.id });
+    return created?.id;
+  }
+
+  async update(id: number, set: Partial<NewNewsItemRow>): Promise<void> {
+    await this.db
+      .update(newsItems)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(newsItems.id, id));
+  }
+
+  /** Items without a vector of this model, in id order after `afterId`; optionally only some ids. */
+  async listNeedingEmbedding(options: {
+    modelId: number;
+    ids?: number[] | undefined;
+    afterId: number;
+    limit: number;
+  }): Promise<EmbeddingCandidate[]> {
+    const rows = await this.db
+      .select({ id: newsItems.id, title: newsItems.title, content: newsItems.content })
+      .from(newsItems)
+      .where(
+        and(
+          or(isNull(newsItems.embeddingModelId), ne(newsItems.embeddingModelId, options.modelId)),
+          gt(newsItems.id, options.afterId),
+          options.ids ? inArray(newsItems.id, options.ids.length ? options.ids : [-1]) : undefined,
+        ),
+      )
+      .orderBy(asc(newsItems.id))
+      .limit(options.limit);
+    return rows.map((row) => ({ id: row.id, title: row.title, text: row.content }));
+  }
+
+  async setEmbeddings(modelId: number, items: { id: number; vector: number[] }[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const item of items) {
+        await tx
+          .update(newsItems)
+          .set({ embedding: item.vector, embeddingModelId: modelId })
+          .where(eq(newsItems.id, item.id));
+      }
+    });
+  }
+
+  async deleteDemo(): Promise<number> {
+    const rows = await this.db.delete(newsItems).where(eq(newsItems.isDemo, true)).returning({ id: newsItems.id });
+    return rows.length;
+  }
+
+  async countBySource(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .select({ source: newsItems.source, count: sql<number>`count(*)::int` })
+      .from(newsItems)
+      .groupBy(newsItems.source);
+    return new Map(rows.map((row) => [row.source, row.count]));
+  }
+
+  /** See PaperRepository.analyze(): embedded PGlite has no autovacuum. */
+  async analyze(): Promise<void> {
+    await this.db.execute(sql`ANALYZE radar.news_items`);
+    await this.db.execute(sql`ANALYZE radar.institutes`);
+  }
+}

@@ -1,0 +1,188 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+
+/**
+ * Stored vectors across the tables that have them (papers, news items, user profiles), for keeping
+ * them on the active embedding model: finding rows whose vector is missing or from another model,
+ * writing new vectors in batches, counting progress, and reading the corpus a built-in model is
+ * fitted on. Similarity search itself is in paper.repository.ts.
+ */
+
+export type VectorTarget = 'users' | 'papers' | 'news';
+export const VECTOR_TARGETS: readonly VectorTarget[] = ['users', 'papers', 'news'];
+
+/** A row to (re-)embed: the text parts the embedding is made from. */
+export interface EmbeddableRow {
+  id: string;
+  title: string;
+  body: string;
+}
+
+interface TargetColumns {
+  table: string;
+  idType: 'bigint' | 'uuid';
+  vector: string;
+  model: string;
+  title: string;
+  body: string;
+  /** Rows that should have a vector at all. */
+  eligible: string;
+  embeddedAt?: string;
+}
+
+// Constant identifiers only; values always go in as parameters.
+const TARGETS: Record<VectorTarget, TargetColumns> = {
+  papers: {
+    table: 'radar.papers',
+    idType: 'bigint',
+    vector: 'embedding',
+    model: 'embedding_model_id',
+    title: 'title',
+    body: 'abstract',
+    eligible: 'true',
+  },
+  news: {
+    table: 'radar.news_items',
+    idType: 'bigint',
+    vector: 'embedding',
+    model: 'embedding_model_id',
+    title: 'title',
+    body: 'content',
+    eligible: 'true',
+  },
+  users: {
+    table: 'radar.users',
+    idType: 'uuid',
+    vector: 'profile_embedding',
+    model: 'profile_embedding_model_id',
+    title: "''",
+    body: 'research_summary_en',
+    eligible: "research_summary_en <> ''",
+    embeddedAt: 'profile_embedded_at',
+  },
+};
+
+const raw = (text: string) => sql.raw(text);
+
+function staleCondition(target: TargetColumns, modelId: number): SQL {
+  return sql`${raw(target.eligible)} AND ${raw(target.model)} IS DISTINCT FROM ${modelId}`;
+}
+
+export class VectorRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Eligible rows whose vector is missing or made by another model, per table. */
+  async countStale(modelId: number): Promise<Record<VectorTarget, number>> {
+    const counts = {} as Record<VectorTarget, number>;
+    for (const name of VECTOR_TARGETS) {
+      const target = TARGETS[name];
+      const result = await this.db.execute<{ count: number }>(
+        sql`SELECT count(*)::int AS count FROM ${raw(target.table)} WHERE ${staleCondition(target, modelId)}`,
+      );
+      counts[name] = Number(result.rows[0]?.count ?? 0);
+    }
+    return counts;
+  }
+
+  /** Rows with a vector of this model, per table. */
+  async countCurrent(modelId: number): Promise<Record<VectorTarget, number>> {
+    const counts = {} as Record<VectorTarget, number>;
+    for (const name of VECTOR_TARGETS) {
+      const target = TARGETS[name];
+      const result = await this.db.execute<{ count: number }>(
+        sql`SELECT count(*)::int AS count FROM ${raw(target.table)} WHERE ${raw(target.model)} = ${modelId}`,
+      );
+      counts[name] = Number(result.rows[0]?.count ?? 0);
+    }
+    return counts;
+  }
+
+  /**
+   * The next batch of stale rows, newest first (highest id), strictly older than `beforeId` when
+   * given. Keyset pagination on the primary key, so each batch is an index scan.
+   */
+  async listStale(
+    name: VectorTarget,
+    modelId: number,
+    options: { limit: number; beforeId?: string | undefined },
+  ): Promise<EmbeddableRow[]> {
+    const target = TARGETS[name];
+    const before =
+      options.beforeId === undefined ? sql`` : sql` AND id < ${options.beforeId}::${raw(target.idType)}`;
+    const result = await this.db.execute<EmbeddableRow>(
+      sql`SELECT id::text AS id, ${raw(target.title)} AS title, ${raw(target.body)} AS body
+          FROM ${raw(target.table)}
+          WHERE ${staleCondition(target, modelId)}${before}
+          ORDER BY id DESC
+          LIMIT ${Math.max(1, Math.trunc(options.limit))}`,
+    );
+    return result.rows.map((row) => ({ id: String(row.id), title: row.title ?? '', body: row.body ?? '' }));
+  }
+
+  /** Writes vectors of one model in one statement. */
+  async setVectors(name: VectorTarget, modelId: number, items: { id: string; vector: number[] }[]): Promise<void> {
+    if (items.length === 0) return;
+    const target = TARGETS[name];
+    for (const item of items) {
+      if (!item.vector.every(Number.isFinite)) throw new RangeError(`vector for ${name} ${item.id} is not finite`);
+    }
+    const values = sql.join(
+      items.map((item) => sql`(${item.id}::${raw(target.idType)}, ${`[${item.vector.join(',')}]`}::vector)`),
+      sql`, `,
+    );
+    const embeddedAt = target.embeddedAt ? sql`, ${raw(target.embeddedAt)} = now()` : sql``;
+    await this.db.execute(
+      sql`UPDATE ${raw(target.table)} AS t
+          SET ${raw(target.vector)} = v.vec, ${raw(target.model)} = ${modelId}${embeddedAt}
+          FROM (VALUES ${values}) AS v(id, vec)
+          WHERE t.id = v.id`,
+    );
+  }
+
+  /** Removes profile vectors of users who no longer have a research summary. */
+  async clearVectorsOfEmptyProfiles(): Promise<number> {
+    const result = await this.db.execute(
+      sql`UPDATE radar.users SET profile_embedding = NULL, profile_embedding_model_id = NULL, profile_embedded_at = NULL
+          WHERE research_summary_en = '' AND profile_embedding IS NOT NULL`,
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async setUserVector(userId: string, modelId: number, vector: number[]): Promise<void> {
+    await this.setVectors('users', modelId, [{ id: userId, vector }]);
+  }
+
+  async clearUserVector(userId: string): Promise<void> {
+    await this.db.execute(
+      sql`UPDATE radar.users SET profile_embedding = NULL, profile_embedding_model_id = NULL, profile_embedded_at = NULL
+          WHERE id = ${userId}::uuid`,
+    );
+  }
+
+  /** Papers plus news items: the corpus a built-in model is fitted on. */
+  async corpusSize(): Promise<number> {
+    const result = await this.db.execute<{ count: number }>(
+      sql`SELECT (SELECT count(*) FROM radar.papers) + (SELECT count(*) FROM radar.news_items) AS count`,
+    );
+    return Number(result.rows[0]?.count ?? 0);
+  }
+
+  /**
+   * Texts to fit a built-in model on: the newest papers and news items (the vocabulary of what is
+   * being recommended now), at most `limit`, papers first in proportion to their share.
+   */
+  async sampleCorpus(limit: number): Promise<EmbeddableRow[]> {
+    const n = Math.max(1, Math.trunc(limit));
+    const result = await this.db.execute<EmbeddableRow>(
+      sql`(SELECT 'p' || id AS id, title, abstract AS body FROM radar.papers ORDER BY id DESC LIMIT ${n})
+          UNION ALL
+          (SELECT 'n' || id AS id, title, content AS body FROM radar.news_items ORDER BY id DESC LIMIT ${n})`,
+    );
+    const papers = result.rows.filter((row) => row.id.startsWith('p'));
+    const news = result.rows.filter((row) => row.id.startsWith('n'));
+    const total = papers.length + news.length;
+    if (total <= n) return [...papers, ...news];
+    const paperShare = Math.round((n * papers.length) / total);
+    return [...papers.slice(0, paperShare), ...news.slice(0, n - paperShare)];
+  }
+}

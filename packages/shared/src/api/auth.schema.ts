@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN } from '../email';
+import { LIMITS } from '../limits';
+import { userResponseSchema } from './user.schema';
+
+/**
+ * Request and response bodies of /api/auth (spec sections 5 and 7). The messages are the exact texts
+ * of spec section 5; the server shows the first failing rule and lists all of them per field.
+ */
+
+const requiredString = (message: string) =>
+  z.preprocess((value) => (value === undefined || value === null ? '' : value), z.string({ message }));
+
+export const registerEmailSchema = requiredString('请输入邮箱地址')
+  .pipe(z.string().trim().toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(1, { message: '请输入邮箱地址' })
+      .max(LIMITS.emailMaxLength, { message: '邮箱地址过长' })
+      .regex(EMAIL_PATTERN, { message: '请输入正确的邮箱格式' }),
+  );
+
+/** Login and other forms: spec section 5 has slightly different texts there. */
+export const loginEmailSchema = requiredString('请输入邮箱地址')
+  .pipe(z.string().trim().toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(1, { message: '请输入邮箱地址' })
+      .max(LIMITS.emailMaxLength, { message: '邮箱地址过长' })
+      .refine((value) => value.includes('@'), { message: '请输入有效的邮箱地址' })
+      .refine((value) => EMAIL_PATTERN.test(value), { message: '邮箱格式不正确' }),
+  );
+
+/** The strength rules every new password must meet; the common-password list is checked by the server. */
+export const newPasswordSchema = requiredString('请输入密码').pipe(
+  z
+    .string()
+    .min(1, { message: '请输入密码' })
+    .min(LIMITS.passwordMinLength, { message: '密码长度至少为8位' })
+    // argon2 hashes any length, but a multi-kilobyte "password" is a denial-of-service vector.
+    .max(128, { message: '密码长度不能超过128位' })
+    .regex(/[a-z]/, { message: '密码必须包含至少一个小写字母' })
+    .regex(/\d/, { message: '密码必须包含至少一个数字' }),
+);
+
+export const registerRequestSchema = z
+  .object({
+    email: registerEmailSchema,
+    password: newPasswordSchema,
+    password2: requiredString('请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
+  })
+  .refine((body) => body.password === body.password2, { message: '两次输入的密码不一致', path: ['password2'] });
+
+export const messageResponseSchema = z.object({ message: z.string() });
+
+export const registerResponseSchema = z.object({
+  message: z.string(),
+  email: z.string(),
+  /** Seconds before another code may be requested. */
+  resend_available_in: z.number().int(),
+});
+
+export const loginRequestSchema = z.object({
+  email: loginEmailSchema,
+  password: requiredString('请输入密码').pipe(
+    z.string().min(1, { message: '请输入密码' }).max(1024, { message: '密码过长' }),
+  ),
+});
+
+export const authSuccessResponseSchema = z.object({
+  token: z.string(),
+  user: userResponseSchema,
+});
+
+export const verifyEmailRequestSchema = z.object({
+  email: requiredString('请填写邮箱和验证码').pipe(
+    z.string().trim().toLowerCase().min(1, { message: '请填写邮箱和验证码' }).max(LIMITS.emailMaxLength),
+  ),
+  verification_code: requiredString('请填写邮箱和验证码').pipe(
+    z
+      .string()
+      .trim()
+      .min(1, { message: '请填写邮箱和验证码' })
+      .regex(/^\d{6}$/, { message: '验证码必须是6位数字' }),
+  ),
+});
+
+export const verifyEmailResponseSchema = z.object({
+  message: z.string(),
+  remaining_attempts: z.number().int(),
+  token: z.string(),
+  user: userResponseSchema,
+});
+
+export const emailOnlyRequestSchema = z.object({
+  email: requiredString('请输入邮箱地址').pipe(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .min(1, { message: '请输入邮箱地址' })
+      .max(LIMITS.emailMaxLength, { message: '邮箱地址过长' })
+      .refine((value) => value.includes('@'), { message: '请输入有效的邮箱地址' }),
+  ),
+});
+
+export const verificationStatusQuerySchema = emailOnlyRequestSchema;
+
+export const verificationStatusResponseSchema = z.object({
+  /** Seconds until the current code expires; 0 when there is none or it has expired. */
+  remaining_time: z.number().int(),
+  remaining_attempts: z.number().int(),
+  has_verification_code: z.boolean(),
+  /** Seconds before another code may be sent (0 when now). */
+  resend_available_in: z.number().int(),
+  is_verified: z.boolean(),
+});
+
+export const resendCodeResponseSchema = z.object({
+  message: z.string(),
+  resend_available_in: z.number().int(),
+});
+
+export const resetPasswordRequestSchema = z
+  .object({
+    token: requiredString('无效的重置链接').pipe(
+      z.string().trim().min(1, { message: '无效的重置链接' }).max(200, { message: '无效的重置链接' }),
+    ),
+    password: newPasswordSchema,
+    confirm_password: requiredString('请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
+  })
+  .refine((body) => body.password === body.confirm_password, {
+    message: '两次输入的密码不一致',
+    path: ['confirm_password'],
+  });
+
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+export type VerificationStatusResponse = z.infer<typeof verificationStatusResponseSchema>;

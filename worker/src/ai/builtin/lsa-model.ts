@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { normalizeVector } from '../embedding-text';
+import { termCounts } from './text-features';
+import { fitVocabulary, indexVocabulary, type TfidfVocabulary, vectorizeCounts } from './tfidf';
+import { truncatedSvd } from './truncated-svd';
+
+/**
+ * The built-in embedder's corpus-fitted model: tf-idf over the corpus vocabulary, projected onto the
+ * top singular vectors of the corpus (latent semantic analysis). Related terms ("neural network",
+ * "deep learning") land in the same directions, so texts that share topics but not exact words still
+ * match, which plain tf-idf misses. It needs no downloaded weights and no network; it is refitted as
+ * the corpus grows and each fit is a new model version.
+ */
+
+export interface LsaFitOptions {
+  dimension: number;
+  minDf?: number;
+  maxDfRatio?: number;
+  maxFeatures?: number;
+  powerIterations?: number;
+  seed?: number;
+}
+
+export interface LsaModelState {
+  vocabulary: TfidfVocabulary;
+  /** terms x dimension, term-major (term t's coefficients at [t * dimension, (t + 1) * dimension)). */
+  projection: Float32Array;
+  dimension: number;
+  /** Documents the model was fitted on. */
+  documentCount: number;
+}
+
+export const LSA_DEFAULTS = {
+  minDf: 2,
+  maxDfRatio: 0.5,
+  maxFeatures: 40_000,
+  powerIterations: 3,
+  seed: 20_261_121,
+} as const;
+
+/** Fewer documents than this cannot support a meaningful latent space; the hashing embedder is used instead. */
+export const LSA_MIN_DOCUMENTS = 200;
+
+export async function fitLsaModel(texts: string[], options: LsaFitOptions): Promise<LsaModelState> {
+  const counts = texts.map(termCounts);
+  const vocabulary = fitVocabulary(counts, {
+    minDf: options.minDf ?? LSA_DEFAULTS.minDf,
+    maxDfRatio: options.maxDfRatio ?? LSA_DEFAULTS.maxDfRatio,
+    maxFeatures: options.maxFeatures ?? LSA_DEFAULTS.maxFeatures,
+  });
+  const index = indexVocabulary(vocabulary);
+  const rows = counts.map((c) => vectorizeCounts(c, vocabulary, index)).filter((row) => row.indices.length > 0);
+  const terms = vocabulary.terms.length;
+  const svd = await truncatedSvd(rows, terms, {
+    rank: options.dimension,
+    powerIterations: options.powerIterations ?? LSA_DEFAULTS.powerIterations,
+    seed: options.seed ?? LSA_DEFAULTS.seed,
+  });
+  // Stored dimension is fixed even when the corpus supports fewer components (the rest stay zero).
+  const dimension = options.dimension;
+  const projection = new Float32Array(terms * dimension);
+  for (let c = 0; c < svd.rank; c++) {
+    for (let t = 0; t < terms; t++) projection[t * dimension + c] = svd.components[c * terms + t] as number;
+  }
+  return { vocabulary, projection, dimension, documentCount: rows.length };
+}
+
+export class LsaEmbedder {
+  private readonly index: Map<string, number>;
+
+  constructor(readonly state: LsaModelState) {
+    this.index = indexVocabulary(state.vocabulary);
+  }
+
+  /** A unit vector (a text-seeded direction when the text shares no term with the vocabulary). */
+  embedOne(text: string): number[] {
+    const { dimension, projection } = this.state;
+    const sparse = vectorizeCounts(termCounts(text), this.state.vocabulary, this.index);
+    const out = new Float64Array(dimension);
+    for (let k = 0; k < sparse.indices.length; k++) {
+      const offset = (sparse.indices[k] as number) * dimension;
+      const weight = sparse.values[k] as number;
+      for (let c = 0; c < dimension; c++) out[c] = (out[c] as number) + weight * (projection[offset + c] as number);
+    }
+    return normalizeVector(out, text);
+  }
+}
+
+/** A short content hash of a fitted model: the same corpus and settings give the same version. */
+export function lsaModelFingerprint(state: LsaModelState): string {
+  const hash = createHash('sha256');
+  hash.update(state.vocabulary.terms.join('\n'));
+  hash.update(Buffer.from(state.vocabulary.idf.buffer, state.vocabulary.idf.byteOffset, state.vocabulary.idf.byteLength));
+  hash.update(Buffer.from(state.projection.buffer, state.projection.byteOffset, state.projection.byteLength));
+  return hash.digest('hex').slice(0, 12);
+}

@@ -1,0 +1,82 @@
+import { termCounts } from './text-features';
+
+/** A sparse, L2-normalised tf-idf vector: parallel arrays of vocabulary indices and weights. */
+export interface SparseVector {
+  indices: Uint32Array;
+  values: Float64Array;
+}
+
+export interface TfidfVocabulary {
+  terms: string[];
+  /** Smoothed inverse document frequency per term, ln((1 + n) / (1 + df)) + 1. */
+  idf: Float32Array;
+}
+
+export interface TfidfFitOptions {
+  /** Terms in fewer documents than this are dropped (typos, one-off tokens). */
+  minDf: number;
+  /** Terms in more than this share of documents are dropped (carry no topic). */
+  maxDfRatio: number;
+  /** Keep at most this many terms, the most frequent by document frequency. */
+  maxFeatures: number;
+}
+
+export function fitVocabulary(documents: Map<string, number>[], options: TfidfFitOptions): TfidfVocabulary {
+  const df = new Map<string, number>();
+  for (const counts of documents) for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  const n = documents.length;
+  const maxDf = Math.max(options.minDf, Math.floor(options.maxDfRatio * n));
+  const kept = [...df.entries()]
+    .filter(([, count]) => count >= options.minDf && count <= maxDf)
+    // Most frequent first, ties by term, so the same corpus always gives the same vocabulary.
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, options.maxFeatures);
+  kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    terms: kept.map(([term]) => term),
+    idf: Float32Array.from(kept, ([, count]) => Math.log((1 + n) / (1 + count)) + 1),
+  };
+}
+
+export function indexVocabulary(vocabulary: TfidfVocabulary): Map<string, number> {
+  return new Map(vocabulary.terms.map((term, index) => [term, index]));
+}
+
+/** Sublinear tf (1 + ln tf) times idf, L2-normalised; terms outside the vocabulary are ignored. */
+export function vectorizeCounts(
+  counts: Map<string, number>,
+  vocabulary: TfidfVocabulary,
+  index: Map<string, number>,
+): SparseVector {
+  const entries: [number, number][] = [];
+  for (const [term, tf] of counts) {
+    const i = index.get(term);
+    if (i === undefined) continue;
+    entries.push([i, (1 + Math.log(tf)) * (vocabulary.idf[i] ?? 1)]);
+  }
+  entries.sort((a, b) => a[0] - b[0]);
+  const norm = Math.sqrt(entries.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
+  return {
+    indices: Uint32Array.from(entries, ([i]) => i),
+    values: Float64Array.from(entries, ([, w]) => w / norm),
+  };
+}
+
+export function vectorizeText(text: string, vocabulary: TfidfVocabulary, index: Map<string, number>): SparseVector {
+  return vectorizeCounts(termCounts(text), vocabulary, index);
+}
+
+/** Cosine of two L2-normalised sparse vectors (indices ascending). */
+export function sparseDot(a: SparseVector, b: SparseVector): number {
+  let i = 0;
+  let j = 0;
+  let sum = 0;
+  while (i < a.indices.length && j < b.indices.length) {
+    const ai = a.indices[i] as number;
+    const bj = b.indices[j] as number;
+    if (ai === bj) sum += (a.values[i++] as number) * (b.values[j++] as number);
+    else if (ai < bj) i++;
+    else j++;
+  }
+  return sum;
+}

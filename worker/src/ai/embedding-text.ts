@@ -1,0 +1,36 @@
+/**
+ * What text a stored vector is made from. Every producer (ingestion, re-embedding, the profile) must
+ * use these so that a paper embedded at ingestion and the same paper re-embedded later get the same
+ * vector.
+ */
+
+/** A paper: title and abstract. A news item: title and content. */
+export function documentEmbeddingText(title: string, body: string): string {
+  const head = title.trim();
+  const rest = body.trim();
+  if (!rest) return head;
+  return head ? `${head}. ${rest}` : rest;
+}
+
+/** A user's research profile is embedded from the English research summary alone. */
+export function profileEmbeddingText(researchSummaryEn: string): string {
+  return researchSummaryEn.trim();
+}
+
+/** Unit length. A zero vector (a text with no known term) becomes a fixed pseudo-random direction of the text. */
+export function normalizeVector(vector: ArrayLike<number>, text = ''): number[] {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += (vector[i] as number) ** 2;
+  norm = Math.sqrt(norm);
+  if (norm > 0 && Number.isFinite(norm)) return Array.from(vector, (value) => value / norm);
+  // pgvector's cosine distance of a zero vector is NaN; a text-seeded direction is instead nearly
+  // orthogonal to everything, which is what "shares nothing with the corpus" should mean.
+  let seed = 2166136261;
+  for (let i = 0; i < text.length; i++) seed = Math.imul(seed ^ text.charCodeAt(i), 16777619);
+  const out = Array.from({ length: vector.length }, () => {
+    seed = Math.imul(seed ^ (seed >>> 15), 2246822507) ^ Math.imul(seed ^ (seed >>> 13), 3266489909);
+    return ((seed >>> 0) / 4294967296) * 2 - 1;
+  });
+  const outNorm = Math.sqrt(out.reduce((sum, value) => sum + value * value, 0)) || 1;
+  return out.map((value) => value / outNorm);
+}

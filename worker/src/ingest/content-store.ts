@@ -1,0 +1,215 @@
+import { type Database, IngestPaperRepository, type NewPaperRow, NewsRepository } from '@radar/db';
+import { arxivIdFromDoi, normalizeDoi, normalizeUrl, parseHttpUrl, titleAuthorKey } from './identifiers';
+import { JournalResolver } from './journal-resolver';
+import { type IncomingPaper, mergePaper, pickMatch } from './paper-merge';
+import { cleanBlock, cleanInline, truncateText } from './text';
+import type { NewsDraft, PaperDraft } from './types';
+
+/** Length limits: generous for real content, bounded against absurd input. */
+export const LIMITS = {
+  title: 1_000,
+  abstract: 20_000,
+  newsContent: 50_000,
+  author: 300,
+  authors: 500,
+  keyword: 200,
+  url: 2_000,
+} as const;
+
+export type StoreOutcome =
+  | { outcome: 'added'; id: number; matchedBy?: undefined }
+  | { outcome: 'updated'; id: number; matchedBy: string; textChanged: boolean }
+  | { outcome: 'unchanged'; id: number; matchedBy: string }
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'rejected'; reason: string; detail?: string };
+
+const UNIQUE_VIOLATION = '23505';
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: string }).code === UNIQUE_VIOLATION ||
+  (error as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION;
+
+function cleanUrl(value: string | undefined): string | undefined {
+  const url = parseHttpUrl(value);
+  return url && url.toString().length <= LIMITS.url ? url.toString() : undefined;
+}
+
+/**
+ * Stores drafts: validates and normalises them, finds the same paper or news item among stored ones
+ * (dedupe across sources and versions) and inserts or merges. One item at a time, without a shared
+ * transaction, so a failing item never takes the others with it.
+ */
+export class ContentStore {
+  private readonly papers: IngestPaperRepository;
+  private readonly news: NewsRepository;
+  private readonly journals: JournalResolver;
+  private readonly institutes = new Map<string, number>();
+
+  constructor(
+    db: Database,
+    private readonly options: { source: string; isDemo?: boolean },
+  ) {
+    this.papers = new IngestPaperRepository(db);
+    this.news = new NewsRepository(db);
+    this.journals = new JournalResolver(db);
+  }
+
+  /** The normalised form of a draft, or the reason it cannot be stored. */
+  normalizePaper(draft: PaperDraft): { paper: IncomingPaper } | { reason: string; detail?: string } {
+    const title = truncateText(cleanInline(draft.title), LIMITS.title);
+    if (!title) return { reason: 'no title' };
+    let doi = normalizeDoi(draft.doi);
+    let arxivId = draft.arxivId;
+    const arxivFromDoi = arxivIdFromDoi(doi);
+    if (arxivFromDoi) {
+      // An arXiv DOI names the preprint, which the arXiv id already identifies.
+      arxivId ??= arxivFromDoi;
+      doi = undefined;
+    }
+    const landing = cleanUrl(draft.url);
+    const url = landing ?? (doi ? `https://doi.org/${doi}` : arxivId ? `https://arxiv.org/abs/${arxivId}` : '');
+    const urlNormalized = normalizeUrl(landing);
+    if (!doi && !arxivId && !urlNormalized) {
+      return { reason: 'no identifier', detail: 'neither a DOI, an arXiv id nor a URL' };
+    }
+    const authors = draft.authors
+      .map((author) => truncateText(cleanInline(author), LIMITS.author))
+      .filter(Boolean)
+      .slice(0, LIMITS.authors);
+    const relatedDois = (draft.relatedDois ?? [])
+      .map((value) => normalizeDoi(value))
+      .filter((value): value is string => Boolean(value) && value !== doi);
+    return {
+      paper: {
+        title,
+        authors,
+        abstract: truncateText(cleanBlock(draft.abstract), LIMITS.abstract),
+        doi,
+        relatedDois,
+        arxivId,
+        url,
+        urlNormalized,
+        pdfUrl: cleanUrl(draft.pdfUrl),
+        publishedAt: draft.publishedAt,
+        journalId: undefined,
+        journalName: truncateText(cleanInline(draft.journal?.name ?? ''), 500),
+        jcrTier: undefined,
+        keywords: [
+          ...new Set(draft.keywords.map((keyword) => truncateText(cleanInline(keyword), LIMITS.keyword)).filter(Boolean)),
+        ].slice(0, 40),
+        sourceIds: draft.sourceIds,
+        titleAuthorKey: titleAuthorKey(title, authors),
+        isAuthoritativeVersion: Boolean(draft.isAuthoritativeVersion),
+      },
+    };
+  }
+
+  async storePaper(draft: PaperDraft): Promise<StoreOutcome> {
+    const normalized = this.normalizePaper(draft);
+    if ('reason' in normalized) return { outcome: 'rejected', reason: normalized.reason, detail: normalized.detail };
+    const paper = normalized.paper;
+    const journal = await this.journals.resolve(draft.journal);
+    if (journal) {
+      paper.journalId = journal.id;
+      paper.jcrTier = journal.tier ?? undefined;
+    }
+    try {
+      return await this.upsertPaper(paper, draft);
+    } catch (error) {
+      // Another run stored the same paper between our lookup and write: look again, once.
+      if (!isUniqueViolation(error)) throw error;
+      return this.upsertPaper(paper, draft);
+    }
+  }
+
+  private async upsertPaper(paper: IncomingPaper, draft: PaperDraft): Promise<StoreOutcome> {
+    const candidates = await this.papers.findDedupeCandidates({
+      dois: [paper.doi, ...paper.relatedDois].filter((value): value is string => Boolean(value)),
+      arxivId: paper.arxivId,
+      urlNormalized: paper.urlNormalized,
+      titleAuthorKey: paper.titleAuthorKey,
+    });
+    const match = pickMatch(candidates, paper);
+    if (!match) {
+      if (draft.updateOnly) return { outcome: 'skipped', reason: 'replacement of a paper not in the database' };
+      const row: NewPaperRow = {
+        title: paper.title,
+        authors: paper.authors,
+        abstract: paper.abstract,
+        journalId: paper.journalId ?? null,
+        journalName: paper.journalName,
+        jcrTier: paper.jcrTier ?? null,
+        doi: paper.doi ?? null,
+        arxivId: paper.arxivId ?? null,
+        url: paper.url,
+        urlNormalized: paper.urlNormalized ?? null,
+        pdfUrl: paper.pdfUrl ?? null,
+        publishedAt: paper.publishedAt ?? null,
+        keywords: paper.keywords,
+        titleAuthorKey: paper.titleAuthorKey ?? null,
+        sourceIds: paper.sourceIds,
+        source: this.options.source,
+        isDemo: this.options.isDemo ?? false,
+      };
+      return { outcome: 'added', id: await this.papers.insert(row) };
+    }
+    const patch = mergePaper(match.row, paper, candidates);
+    if (Object.keys(patch).length === 0) return { outcome: 'unchanged', id: match.row.id, matchedBy: match.by };
+    await this.papers.update(match.row.id, patch);
+    return {
+      outcome: 'updated',
+      id: match.row.id,
+      matchedBy: match.by,
+      textChanged: patch.title !== undefined || patch.abstract !== undefined,
+    };
+  }
+
+  async storeNews(draft: NewsDraft, isRetry = false): Promise<StoreOutcome> {
+    const title = truncateText(cleanInline(draft.title), LIMITS.title);
+    if (!title) return { outcome: 'rejected', reason: 'no title' };
+    const url = cleanUrl(draft.url);
+    const urlNormalized = normalizeUrl(url);
+    if (!url || !urlNormalized) return { outcome: 'rejected', reason: 'no URL', detail: draft.url || undefined };
+    const institute = truncateText(cleanInline(draft.institute), 200);
+    if (!institute) return { outcome: 'rejected', reason: 'no institute' };
+    const content = truncateText(cleanBlock(draft.content), LIMITS.newsContent);
+
+    const existing = await this.news.findByUrlNormalized(urlNormalized);
+    if (existing) {
+      const set: { title?: string; content?: string; publishDate?: Date; embedding?: null; embeddingModelId?: null } =
+        {};
+      if (title !== existing.title) set.title = title;
+      if (content && content !== existing.content) set.content = content;
+      if (!existing.publishDate && draft.publishDate) set.publishDate = draft.publishDate;
+      if (Object.keys(set).length === 0) return { outcome: 'unchanged', id: existing.id, matchedBy: 'url' };
+      const textChanged = set.title !== undefined || set.content !== undefined;
+      if (textChanged) {
+        set.embedding = null;
+        set.embeddingModelId = null;
+      }
+      await this.news.update(existing.id, set);
+      return { outcome: 'updated', id: existing.id, matchedBy: 'url', textChanged };
+    }
+
+    let instituteId = this.institutes.get(institute);
+    if (instituteId === undefined) {
+      instituteId = await this.news.ensureInstitute(institute, cleanUrl(draft.instituteHomepage));
+      this.institutes.set(institute, instituteId);
+    }
+    const id = await this.news.insert({
+      title,
+      content,
+      url,
+      urlNormalized,
+      instituteId,
+      publishDate: draft.publishDate ?? null,
+      source: this.options.source,
+      isDemo: this.options.isDemo ?? false,
+    });
+    if (id === undefined) {
+      // Stored concurrently by another run: merge into that row instead.
+      if (isRetry) throw new Error(`news item ${urlNormalized} neither inserted nor found`);
+      return this.storeNews(draft, true);
+    }
+    return { outcome: 'added', id };
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Identifiers used to recognise the same paper across sources and versions: DOI, arXiv id without
+ * version, normalised URL, and normalised title + first author surname as the last resort.
+ */
+
+const DOI_PATTERN = /^10\.\d{4,9}\/\S+$/;
+
+/** Lower-case DOI without resolver prefix, or undefined when the value is not a DOI. */
+export function normalizeDoi(raw: string | undefined | null): string | undefined {
+  if (!raw) return undefined;
+  let value = raw.trim();
+  try {
+    if (/%[0-9a-f]{2}/i.test(value)) value = decodeURIComponent(value);
+  } catch {
+    // keep as is
+  }
+  value = value
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .replace(/^(doi|info:doi\/)\s*:?\s*/i, '')
+    .replace(/[\s.,;]+$/, '')
+    .toLowerCase();
+  return DOI_PATTERN.test(value) && value.length <= 300 ? value : undefined;
+}
+
+/**
+ * DOI prefixes of preprint servers: a paper carrying one of these is a preprint, and a journal DOI for
+ * the same paper replaces it (the preprint DOI is kept in source_ids).
+ */
+const PREPRINT_DOI_PREFIXES = [
+  '10.48550/', // arXiv
+  '10.1101/', // bioRxiv, medRxiv
+  '10.21203/', // Research Square
+  '10.20944/', // Preprints.org
+  '10.31234/', // PsyArXiv
+  '10.31219/', // OSF Preprints
+  '10.31235/', // SocArXiv
+  '10.31222/', // MetaArXiv
+  '10.2139/ssrn', // SSRN
+  '10.26434/chemrxiv', // ChemRxiv
+  '10.36227/techrxiv', // TechRxiv
+  '10.22541/', // Authorea, ESSOAr
+  '10.1002/essoar', // ESSOAr (older)
+  '10.12688/', // F1000Research etc. publish before review
+];
+
+export function isPreprintDoi(doi: string): boolean {
+  return PREPRINT_DOI_PREFIXES.some((prefix) => doi.startsWith(prefix));
+}
+
+const NEW_ARXIV_ID = /(?:^|[^\d.])(\d{4}\.\d{4,5})(v\d+)?(?![\d])/;
+const OLD_ARXIV_ID = /(?:^|[^a-z-])([a-z-]+(?:\.[a-z]{2})?\/\d{7})(v\d+)?(?!\d)/i;
+
+export interface ArxivId {
+  /** Without version, e.g. 2401.01234 or hep-th/9901001. */
+  id: string;
+  /** e.g. 2, when the value carried one. */
+  version: number | undefined;
+}
+
+/**
+ * arXiv id from an id, URL, OAI identifier or DOI (10.48550/arXiv.X). Only values that mention arXiv
+ * or are a bare id are read, so unrelated numbers in other URLs are not taken for arXiv ids.
+ */
+export function extractArxivId(raw: string | undefined | null): ArxivId | undefined {
+  if (!raw) return undefined;
+  const value = raw.trim();
+  const bare = /^(?:arxiv:)?\s*(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?\/\d{7})(v\d+)?$/i.exec(value);
+  if (bare?.[1]) return { id: normaliseOldStyle(bare[1]), version: bare[2] ? Number(bare[2].slice(1)) : undefined };
+  if (!/arxiv/i.test(value)) return undefined;
+  const viaDoi = /10\.48550\/arxiv\.([^\s?#]+)/i.exec(value);
+  if (viaDoi?.[1]) return extractArxivId(viaDoi[1]);
+  const match = NEW_ARXIV_ID.exec(value) ?? OLD_ARXIV_ID.exec(value);
+  if (!match?.[1]) return undefined;
+  return { id: normaliseOldStyle(match[1]), version: match[2] ? Number(match[2].slice(1)) : undefined };
+}
+
+// Old-style ids are archive/number with a lower-case archive (subject class upper-case: math.AG/...).
+const normaliseOldStyle = (id: string) => (id.includes('/') ? id.replace(/^[^/.]+/, (archive) => archive.toLowerCase()) : id);
+
+/** arXiv id carried by an arXiv DOI (10.48550/arxiv.2401.01234). */
+export function arxivIdFromDoi(doi: string | undefined): string | undefined {
+  return doi && /^10\.48550\/arxiv\./i.test(doi) ? extractArxivId(doi)?.id : undefined;
+}
+
+const TRACKING_PARAMETER =
+  /^(utm_[a-z_]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|_hsenc|_hsmi|_hsmkt|ref|ref_src|rss|cmpid|spm|share_token|sharesource|source|from)$/i;
+
+/** http(s) URL or undefined. */
+export function parseHttpUrl(raw: string | undefined | null, base?: string): URL | undefined {
+  if (!raw) return undefined;
+  const value = raw.trim();
+  if (!value) return undefined;
+  try {
+    const url = new URL(value, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Scheme-less, lower-cased URL without `www.`, fragment, default port, tracking parameters or trailing
+ * slash, with the remaining query parameters sorted: the same page reached through http/https or a
+ * newsletter link gets the same key.
+ */
+export function normalizeUrl(raw: string | undefined | null): string | undefined {
+  const url = parseHttpUrl(raw);
+  if (!url) return undefined;
+  const host = url.hostname.toLowerCase().replace(/^www\./, '');
+  const port = url.port && url.port !== '80' && url.port !== '443' ? `:${url.port}` : '';
+  const path = url.pathname.replace(/\/+$/, '') || '';
+  const params = [...url.searchParams.entries()]
+    .filter(([key]) => !TRACKING_PARAMETER.test(key))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
+  return `${host}${port}${path}${query}`.toLowerCase().slice(0, 2000);
+}
+
+/** ISSN without hyphen, upper-case check digit, or undefined when the value is not an ISSN. */
+export function normalizeIssn(raw: string | undefined | null): string | undefined {
+  if (!raw) return undefined;
+  const value = raw
+    .replace(/^\s*e?-?issn[:\s]*/i, '')
+    .replace(/[\s-]/g, '')
+    .toUpperCase();
+  return /^\d{7}[\dX]$/.test(value) ? value : undefined;
+}
+
+/** Every ISSN in a list such as "22138595, 22138587" or ["0925-2312", "1872-8286"], without repeats. */
+export function collectIssns(values: (string | undefined | null)[]): string[] {
+  const issns = new Set<string>();
+  for (const value of values) {
+    for (const part of (value ?? '').split(/[,;|/\s]+/)) {
+      const issn = normalizeIssn(part);
+      if (issn) issns.add(issn);
+    }
+  }
+  return [...issns];
+}
+
+/** Lower-case, accents removed, punctuation to spaces; letters of every script kept. */
+function foldText(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Journal title key: "The Lancet Diabetes & Endocrinology" and "Lancet Diabetes and Endocrinology" match. */
+export function normalizeJournalTitle(title: string): string {
+  return foldText(title).replace(/^the /, '');
+}
+
+export function normalizeTitle(title: string): string {
+  return foldText(title);
+}
+
+/** Surname of "Given Family", "Family, Given" or a CJK name written without spaces (family name first). */
+export function surnameOf(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.includes(',')) return foldText(trimmed.split(',')[0] ?? '');
+  if (/^[\p{Script=Han}\p{Script=Hangul}]+$/u.test(trimmed.replace(/\s/g, ''))) return trimmed.replace(/\s/g, '')[0] ?? '';
+  const tokens = foldText(trimmed).split(' ').filter(Boolean);
+  return tokens.at(-1) ?? '';
+}
+
+/**
+ * Dedupe key of last resort: normalised title and first author's surname. Short titles ("Editorial",
+ * "Reply") are too common to identify a paper and get no key.
+ */
+export function titleAuthorKey(title: string, authors: readonly string[]): string | undefined {
+  const normalized = normalizeTitle(title);
+  const first = authors[0];
+  if (normalized.length < 12 || !first) return undefined;
+  const surname = surnameOf(first);
+  return surname ? `${normalized.slice(0, 400)}|${surname}` : undefined;
+}

@@ -1,0 +1,64 @@
+import type { Database, JournalRow } from '@radar/db';
+import { JournalRepository } from '@radar/db';
+import { normalizeJournalTitle } from './identifiers';
+import { cleanInline, truncateText } from './text';
+import type { JournalRef } from './types';
+
+export interface ResolvedJournal {
+  id: number;
+  tier: number | null;
+}
+
+/**
+ * Finds the journal row of a paper's venue by ISSN (print or electronic), else by normalised title,
+ * creating a row without tier when the journal is new, so a later tier import reaches its papers.
+ * Preprint servers get no row. Results are cached for the run.
+ */
+export class JournalResolver {
+  private readonly journals: JournalRepository;
+  private readonly cache = new Map<string, ResolvedJournal | undefined>();
+
+  constructor(db: Database) {
+    this.journals = new JournalRepository(db);
+  }
+
+  async resolve(ref: JournalRef | undefined): Promise<ResolvedJournal | undefined> {
+    if (!ref || ref.isPreprintServer) return undefined;
+    const name = truncateText(cleanInline(ref.name), 500);
+    const titleNormalized = normalizeJournalTitle(name);
+    if (!titleNormalized && ref.issns.length === 0) return undefined;
+    const cacheKey = `${ref.issns.join(',')}|${titleNormalized}`;
+    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey);
+    const resolved = await this.lookup(name, titleNormalized, ref);
+    this.cache.set(cacheKey, resolved);
+    return resolved;
+  }
+
+  private async lookup(name: string, titleNormalized: string, ref: JournalRef): Promise<ResolvedJournal | undefined> {
+    const toResolved = (row: JournalRow) => ({ id: row.id, tier: row.tier });
+    const [issn, eissn] = ref.issns;
+    const byIssn = await this.journals.findByIssns(ref.issns);
+    if (byIssn[0]) return toResolved(byIssn.find((row) => row.tier !== null) ?? byIssn[0]);
+    if (titleNormalized) {
+      const byTitle = await this.journals.findByTitleNormalized(titleNormalized);
+      // A title match is trusted only when the stored journal's ISSNs do not say it is another journal.
+      const match = byTitle.find((row) => ref.issns.length === 0 || (!row.issn && !row.eissn));
+      if (match) {
+        if (ref.issns.length) await this.journals.fillIssns(match.id, issn, eissn);
+        return toResolved(match);
+      }
+    }
+    if (!name) return undefined;
+    const created = await this.journals.create({
+      title: name,
+      titleNormalized,
+      issn: issn ?? null,
+      eissn: eissn ?? null,
+      publisher: ref.publisher ? truncateText(cleanInline(ref.publisher), 300) : null,
+    });
+    if (created) return toResolved(created);
+    // A concurrent run created it first.
+    const again = await this.journals.findByIssns(ref.issns);
+    return again[0] ? toResolved(again[0]) : undefined;
+  }
+}

@@ -1,0 +1,168 @@
+import type { NewPaperRow, PaperFields } from '@radar/db';
+import { isPreprintDoi } from './identifiers';
+
+/**
+ * How an incoming paper meets the papers already stored: which row is the same paper, and what the
+ * incoming copy adds to it. Pure functions, so the rules are tested without a database.
+ *
+ * Rules: the first stored copy keeps its text unless the incoming one is a newer version from the
+ * authority (arXiv); missing fields are filled; a preprint meeting its journal version takes the
+ * journal, its tier and the journal DOI (the preprint DOI is kept in source_ids); identifiers are
+ * added when no other row holds them; changed text drops the vector and summary so both are redone.
+ */
+
+export interface IncomingPaper {
+  title: string;
+  authors: string[];
+  abstract: string;
+  doi: string | undefined;
+  relatedDois: string[];
+  arxivId: string | undefined;
+  url: string;
+  urlNormalized: string | undefined;
+  pdfUrl: string | undefined;
+  publishedAt: string | undefined;
+  journalId: number | undefined;
+  journalName: string;
+  jcrTier: number | undefined;
+  keywords: string[];
+  sourceIds: Record<string, string>;
+  titleAuthorKey: string | undefined;
+  /** A new version from the source that owns the text (arXiv): its title and abstract win. */
+  isAuthoritativeVersion: boolean;
+}
+
+export type MatchKey = 'doi' | 'arxiv' | 'url' | 'title-author';
+
+export interface PaperMatch {
+  row: PaperFields;
+  by: MatchKey;
+}
+
+const MAX_KEYWORDS = 40;
+
+/** Two journal DOIs that differ belong to different works (a preprint DOI never conflicts). */
+function doisConflict(a: string | null | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const left = a.toLowerCase();
+  return left !== b && !isPreprintDoi(left) && !isPreprintDoi(b);
+}
+
+/** The stored row that is the same paper, by key priority: DOI, arXiv id, URL, title + first author. */
+export function pickMatch(candidates: PaperFields[], incoming: IncomingPaper): PaperMatch | undefined {
+  const dois = new Set([incoming.doi, ...incoming.relatedDois].filter(Boolean));
+  const byDoi = candidates.find((row) => row.doi && dois.has(row.doi.toLowerCase()));
+  if (byDoi) return { row: byDoi, by: 'doi' };
+  const byArxiv = incoming.arxivId ? candidates.find((row) => row.arxivId === incoming.arxivId) : undefined;
+  if (byArxiv) return { row: byArxiv, by: 'arxiv' };
+  const byUrl = incoming.urlNormalized
+    ? candidates.find((row) => row.urlNormalized === incoming.urlNormalized && !doisConflict(row.doi, incoming.doi))
+    : undefined;
+  if (byUrl) return { row: byUrl, by: 'url' };
+  const byTitle = incoming.titleAuthorKey
+    ? candidates.find(
+        (row) =>
+          row.titleAuthorKey === incoming.titleAuthorKey &&
+          !doisConflict(row.doi, incoming.doi) &&
+          !(row.arxivId && incoming.arxivId && row.arxivId !== incoming.arxivId),
+      )
+    : undefined;
+  return byTitle ? { row: byTitle, by: 'title-author' } : undefined;
+}
+
+const sameStrings = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
+
+const sameRecord = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
+
+/**
+ * The update that brings `existing` up to date with `incoming`; an empty object when nothing changes.
+ * `others` are the other candidate rows: an identifier one of them holds is not copied (unique keys).
+ */
+export function mergePaper(
+  existing: PaperFields,
+  incoming: IncomingPaper,
+  others: readonly PaperFields[] = [],
+): Partial<NewPaperRow> {
+  const patch: Partial<NewPaperRow> = {};
+  const sourceIds: Record<string, string> = { ...incoming.sourceIds, ...existing.sourceIds };
+
+  // arXiv versions: the text of the newest version wins; an older version never overwrites a newer one.
+  const storedVersion = Number(existing.sourceIds.arxivVersion ?? 0);
+  const incomingVersion = Number(incoming.sourceIds.arxivVersion ?? 0);
+  const isNewerVersion =
+    incoming.isAuthoritativeVersion &&
+    Boolean(incoming.arxivId) &&
+    existing.arxivId === incoming.arxivId &&
+    incomingVersion >= storedVersion;
+  if (isNewerVersion && incoming.sourceIds.arxivVersion) sourceIds.arxivVersion = incoming.sourceIds.arxivVersion;
+
+  // Identifiers.
+  const heldByOther = (predicate: (row: PaperFields) => boolean) => others.some((row) => row.id !== existing.id && predicate(row));
+  if (incoming.doi && !heldByOther((row) => row.doi?.toLowerCase() === incoming.doi)) {
+    if (!existing.doi) {
+      patch.doi = incoming.doi;
+    } else if (isPreprintDoi(existing.doi.toLowerCase()) && !isPreprintDoi(incoming.doi)) {
+      patch.doi = incoming.doi;
+      sourceIds.preprintDoi = existing.doi;
+    }
+  }
+  if (incoming.arxivId && !existing.arxivId && !heldByOther((row) => row.arxivId === incoming.arxivId)) {
+    patch.arxivId = incoming.arxivId;
+  }
+
+  // Text.
+  if ((isNewerVersion || !existing.title) && incoming.title && incoming.title !== existing.title) {
+    patch.title = incoming.title;
+  }
+  if (incoming.abstract && (!existing.abstract || (isNewerVersion && incoming.abstract !== existing.abstract))) {
+    patch.abstract = incoming.abstract;
+  }
+  if (
+    incoming.authors.length &&
+    (existing.authors.length === 0 || (isNewerVersion && !sameStrings(existing.authors, incoming.authors)))
+  ) {
+    patch.authors = incoming.authors;
+  }
+
+  // Journal: a stored copy without a journal row (a preprint, or a feed without ISSN) takes the
+  // incoming journal and its tier.
+  if (incoming.journalId !== undefined && existing.journalId === null) {
+    patch.journalId = incoming.journalId;
+    patch.journalName = incoming.journalName;
+    patch.jcrTier = incoming.jcrTier ?? null;
+  } else if (!existing.journalName && incoming.journalName) {
+    patch.journalName = incoming.journalName;
+  }
+  if (
+    existing.journalId !== null &&
+    existing.journalId === incoming.journalId &&
+    (incoming.jcrTier ?? null) !== existing.jcrTier
+  ) {
+    patch.jcrTier = incoming.jcrTier ?? null;
+  }
+
+  // Fill what is missing.
+  if (!existing.publishedAt && incoming.publishedAt) patch.publishedAt = incoming.publishedAt;
+  if (!existing.pdfUrl && incoming.pdfUrl) patch.pdfUrl = incoming.pdfUrl;
+  if (!existing.url && incoming.url) patch.url = incoming.url;
+  if (!existing.urlNormalized && incoming.urlNormalized) patch.urlNormalized = incoming.urlNormalized;
+  const keywords = [...new Set([...existing.keywords, ...incoming.keywords])].slice(0, MAX_KEYWORDS);
+  if (keywords.length > existing.keywords.length) patch.keywords = keywords;
+  if (!sameRecord(sourceIds, existing.sourceIds)) patch.sourceIds = sourceIds;
+
+  const titleChanged = patch.title !== undefined;
+  const abstractChanged = patch.abstract !== undefined;
+  if (titleChanged || (!existing.titleAuthorKey && incoming.titleAuthorKey)) {
+    patch.titleAuthorKey = incoming.titleAuthorKey ?? null;
+  }
+  if (titleChanged || abstractChanged) {
+    // The vector and the summary were made from the old text.
+    patch.embedding = null;
+    patch.embeddingModelId = null;
+    patch.llmSummary = null;
+    patch.llmSummaryModel = null;
+  }
+  return patch;
+}

@@ -1,0 +1,174 @@
+import { type Database, type NewIngestReject, SourceStateRepository } from '@radar/db';
+import { ContentStore } from './content-store';
+import { TransientSourceError, type IngestEntry } from './types';
+
+export interface IngestCounts {
+  /** Entries read from the source (items, rejects and skips; not feed-level warnings). */
+  seen: number;
+  added: number;
+  updated: number;
+  /** Already stored and nothing new: part of `skipped` in summaries. */
+  unchanged: number;
+  skipped: number;
+  rejected: number;
+}
+
+export interface IngestSummary {
+  source: string;
+  counts: IngestCounts;
+  /** Why items were not stored although valid (unchanged duplicates, replacements of unknown papers ...). */
+  skippedReasons: Record<string, number>;
+  rejectedReasons: Record<string, number>;
+  /** Caveats on stored items (no abstract, no date ...). */
+  notes: Record<string, number>;
+  /** About the feed as a whole: "reason: detail". */
+  warnings: string[];
+  newPaperIds: number[];
+  /** Papers whose title or abstract changed (their vector and summary are redone). */
+  changedPaperIds: number[];
+  newNewsIds: number[];
+  changedNewsIds: number[];
+  durationMs: number;
+}
+
+export interface IngestProgress extends IngestCounts {
+  /** What the source said it has (or the run's cap), when known. */
+  total: number | undefined;
+}
+
+/** Most reject/warning rows one run writes; the counts in the summary stay complete. */
+const MAX_RECORDS_PER_RUN = 500;
+/** Item failures in a row that mean the store itself is failing, not the items. */
+const MAX_CONSECUTIVE_ITEM_ERRORS = 5;
+
+const bump = (counts: Record<string, number>, key: string) => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
+
+export interface ConsumeOptions {
+  source: string;
+  isDemo?: boolean;
+  onProgress?: ((progress: IngestProgress) => void) | undefined;
+  /** Updated by adapters that learn the size of the source. */
+  total?: { value: number | undefined };
+}
+
+/**
+ * Reads a source's entries and stores them. Every entry ends as added, updated, skipped (with a reason)
+ * or rejected (with a reason, recorded in radar.ingest_rejects); a bad item never stops the run. The
+ * generator's return value (the source's new cursor) is handed back with the summary.
+ */
+export async function consumeEntries<R>(
+  db: Database,
+  entries: AsyncGenerator<IngestEntry, R>,
+  options: ConsumeOptions,
+): Promise<{ summary: IngestSummary; result: R }> {
+  const started = Date.now();
+  const store = new ContentStore(db, { source: options.source, isDemo: options.isDemo });
+  const states = new SourceStateRepository(db);
+  const records: NewIngestReject[] = [];
+  const record = (row: Omit<NewIngestReject, 'source'>) => {
+    if (records.length < MAX_RECORDS_PER_RUN) {
+      records.push({ ...row, source: options.source, detail: row.detail?.slice(0, 2_000) ?? null });
+    }
+  };
+  const summary: IngestSummary = {
+    source: options.source,
+    counts: { seen: 0, added: 0, updated: 0, unchanged: 0, skipped: 0, rejected: 0 },
+    skippedReasons: {},
+    rejectedReasons: {},
+    notes: {},
+    warnings: [],
+    newPaperIds: [],
+    changedPaperIds: [],
+    newNewsIds: [],
+    changedNewsIds: [],
+    durationMs: 0,
+  };
+  const { counts } = summary;
+  const progress = () => options.onProgress?.({ ...counts, total: options.total?.value });
+
+  let consecutiveErrors = 0;
+  let result: R;
+  try {
+    for (;;) {
+      const next = await entries.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      const entry = next.value;
+      if (entry.type === 'warning') {
+        summary.warnings.push(entry.detail ? `${entry.reason}: ${entry.detail}` : entry.reason);
+        record({ severity: 'warning', itemKey: entry.key ?? null, reason: entry.reason, detail: entry.detail });
+        continue;
+      }
+      counts.seen++;
+      if (entry.type === 'reject') {
+        counts.rejected++;
+        bump(summary.rejectedReasons, entry.reason);
+        record({ severity: 'rejected', itemKey: entry.key, reason: entry.reason, detail: entry.detail });
+      } else if (entry.type === 'skip') {
+        counts.skipped++;
+        bump(summary.skippedReasons, entry.reason);
+      } else {
+        const key = entry.draft.key;
+        try {
+          const outcome =
+            entry.type === 'paper' ? await store.storePaper(entry.draft) : await store.storeNews(entry.draft);
+          consecutiveErrors = 0;
+          switch (outcome.outcome) {
+            case 'added':
+              counts.added++;
+              (entry.type === 'paper' ? summary.newPaperIds : summary.newNewsIds).push(outcome.id);
+              for (const note of entry.draft.notes) {
+                bump(summary.notes, note);
+                record({ severity: 'warning', itemKey: key, reason: note });
+              }
+              break;
+            case 'updated':
+              counts.updated++;
+              if (outcome.textChanged) {
+                (entry.type === 'paper' ? summary.changedPaperIds : summary.changedNewsIds).push(outcome.id);
+              }
+              break;
+            case 'unchanged':
+              counts.unchanged++;
+              counts.skipped++;
+              bump(summary.skippedReasons, 'already stored, nothing new');
+              break;
+            case 'skipped':
+              counts.skipped++;
+              bump(summary.skippedReasons, outcome.reason);
+              break;
+            case 'rejected':
+              counts.rejected++;
+              bump(summary.rejectedReasons, outcome.reason);
+              record({ severity: 'rejected', itemKey: key, reason: outcome.reason, detail: outcome.detail });
+              break;
+          }
+        } catch (error) {
+          counts.rejected++;
+          bump(summary.rejectedReasons, 'could not be stored');
+          record({ severity: 'rejected', itemKey: key, reason: 'could not be stored', detail: (error as Error).message });
+          if (++consecutiveErrors >= MAX_CONSECUTIVE_ITEM_ERRORS) {
+            throw new TransientSourceError(
+              `${MAX_CONSECUTIVE_ITEM_ERRORS} items in a row could not be stored; last error: ${(error as Error).message}`,
+            );
+          }
+        }
+      }
+      progress();
+    }
+  } finally {
+    summary.durationMs = Date.now() - started;
+    await states
+      .recordRejects(records)
+      .then(() => states.pruneRejects(options.source))
+      .catch(() => {
+        // Recording is best effort: a database that refuses it already failed the run above.
+      });
+  }
+  progress();
+  return { summary, result };
+}

@@ -1,0 +1,285 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ActionableError } from '@radar/shared/server';
+import { z } from 'zod';
+import { collectIssns } from './identifiers';
+import type { SourceKind } from './types';
+
+/**
+ * The sources file (config/sources.json; documented in config/README.md): every content source the
+ * worker fetches, one entry each, with its schedule. Parsed with zod so a mistake names the entry and
+ * field at fault. `INGEST_SOURCES_JSON` replaces the file, `INGEST_DISABLED_SOURCES` switches entries off.
+ */
+
+export class SourcesConfigError extends ActionableError {
+  override name = 'SourcesConfigError';
+}
+
+/** When a source runs if its entry gives no schedule (cron, server time zone unless `timezone`). */
+export const DEFAULT_SCHEDULES: Record<SourceKind, string> = {
+  arxiv: '10 */6 * * *',
+  'arxiv-rss': '20 */6 * * *',
+  openalex: '30 3 * * *',
+  crossref: '40 3 * * *',
+  rss: '50 */4 * * *',
+  'news-rss': '5 */2 * * *',
+};
+
+const cron = z
+  .string()
+  .trim()
+  .regex(/^(\S+\s+){4,5}\S+$/, { message: 'must be a cron pattern with 5 or 6 fields, e.g. "0 */6 * * *"' })
+  .refine((value) => /^[\d*/,\-?LW#A-Za-z\s]+$/.test(value), { message: 'has characters a cron pattern cannot have' });
+
+const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+const issnList = z
+  .array(z.string())
+  .transform((values, context) => {
+    const issns = collectIssns(values);
+    if (issns.length !== values.length) {
+      context.addIssue({ code: 'custom', message: 'every entry must be an ISSN like 1476-4687' });
+    }
+    return issns;
+  });
+
+const common = {
+  /** Unique; used in `pnpm radar ingest <name>`, job ids and papers.source. */
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, { message: 'must be lower-case letters, digits, ".", "_" or "-"' }),
+  enabled: z.boolean().default(true),
+  schedule: cron.optional(),
+  /** IANA time zone of the schedule, e.g. Asia/Shanghai. */
+  timezone: z.string().optional(),
+  /** Most items one run stores (newest first where the source can sort). */
+  maxItems: z.number().int().min(1).max(100_000).optional(),
+  timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  /** Largest response body read; a longer feed is cut there (with a warning). */
+  maxBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(500 * 1024 * 1024)
+    .optional(),
+};
+
+const arxivSource = z
+  .object({
+    ...common,
+    kind: z.literal('arxiv'),
+    /** arXiv categories such as cs.AI, q-bio.NC; OR-ed. */
+    categories: z.array(z.string().regex(/^[a-zA-Z-]+(\.[a-zA-Z-]+)?$/, { message: 'must be like cs.AI' })).default([]),
+    /** Extra arXiv search_query clause, AND-ed: e.g. abs:"graph neural". */
+    query: z.string().optional(),
+    /** How far back the first run (or a run after a long pause) looks. */
+    lookbackDays: z.number().int().min(1).max(365).default(3),
+    pageSize: z.number().int().min(1).max(2000).default(100),
+    baseUrl: httpUrl.default('https://export.arxiv.org/api/query'),
+  })
+  .refine((source) => source.categories.length > 0 || Boolean(source.query?.trim()), {
+    message: 'needs categories or a query',
+  });
+
+const arxivRssSource = z
+  .object({
+    ...common,
+    kind: z.literal('arxiv-rss'),
+    categories: z.array(z.string().regex(/^[a-zA-Z-]+(\.[a-zA-Z-]+)?$/)).default([]),
+    /** A full feed URL instead of categories. */
+    url: httpUrl.optional(),
+    /** Also store replaced (re-versioned) papers not yet in the database. */
+    includeReplacements: z.boolean().default(false),
+    baseUrl: httpUrl.default('https://rss.arxiv.org/rss/'),
+  })
+  .refine((source) => source.categories.length > 0 || Boolean(source.url), { message: 'needs categories or url' });
+
+const openAlexSource = z
+  .object({
+    ...common,
+    kind: z.literal('openalex'),
+    /** Journals by ISSN (print or electronic). */
+    issns: issnList.default([]),
+    /** OpenAlex topic ids (T10036) and concept ids (C41008148, being retired by OpenAlex). */
+    topics: z.array(z.string().regex(/^(https:\/\/openalex\.org\/)?T\d+$/i)).default([]),
+    concepts: z.array(z.string().regex(/^(https:\/\/openalex\.org\/)?C\d+$/i)).default([]),
+    /** Further OpenAlex filter clauses, AND-ed, e.g. "type:article,language:en". */
+    filter: z.string().optional(),
+    search: z.string().optional(),
+    lookbackDays: z.number().int().min(1).max(365).default(7),
+    perPage: z.number().int().min(1).max(100).default(100),
+    baseUrl: httpUrl.default('https://api.openalex.org'),
+  })
+  .refine(
+    (source) =>
+      source.issns.length + source.topics.length + source.concepts.length > 0 ||
+      Boolean(source.filter?.trim() || source.search?.trim()),
+    { message: 'needs issns, topics, concepts, filter or search' },
+  );
+
+const crossrefSource = z.object({
+  ...common,
+  kind: z.literal('crossref'),
+  issns: issnList.refine((issns) => issns.length > 0, { message: 'needs at least one ISSN' }),
+  lookbackDays: z.number().int().min(1).max(365).default(14),
+  rows: z.number().int().min(1).max(1000).default(100),
+  baseUrl: httpUrl.default('https://api.crossref.org'),
+});
+
+const journalRef = z.union([
+  z.string().min(1),
+  z.object({
+    name: z.string().min(1),
+    issn: z.string().optional(),
+    eissn: z.string().optional(),
+    publisher: z.string().optional(),
+  }),
+]);
+
+const rssSource = z.object({
+  ...common,
+  kind: z.literal('rss'),
+  url: httpUrl,
+  /** The journal of the feed (name, and ISSNs for the tier); else taken from the feed. */
+  journal: journalRef.optional(),
+  /** The feed is a preprint server's (bioRxiv, ...): no journal tier. */
+  isPreprintServer: z.boolean().default(false),
+});
+
+const newsRssSource = z.object({
+  ...common,
+  kind: z.literal('news-rss'),
+  url: httpUrl,
+  /** Shown on every news item of this feed. */
+  institute: z.string().min(1).max(200),
+  homepage: httpUrl.optional(),
+});
+
+export const sourceConfigSchema = z.discriminatedUnion('kind', [
+  arxivSource,
+  arxivRssSource,
+  openAlexSource,
+  crossrefSource,
+  rssSource,
+  newsRssSource,
+]);
+
+export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+export type SourceConfigOf<K extends SourceKind> = Extract<SourceConfig, { kind: K }>;
+
+const sourcesFileSchema = z.object({
+  sources: z.array(sourceConfigSchema),
+});
+
+export interface LoadedSources {
+  sources: SourceConfig[];
+  /** Where they came from, for messages: a path, 'INGEST_SOURCES_JSON', or 'none'. */
+  origin: string;
+}
+
+export interface SourcesLocation {
+  sourcesFile: string;
+  sourcesJson?: string | undefined;
+  disabledSources?: readonly string[];
+}
+
+function formatIssues(error: z.ZodError, document: unknown): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const [first, index, ...rest] = issue.path;
+      let where = issue.path.join('.');
+      if (first === 'sources' && typeof index === 'number') {
+        const entry = (document as { sources?: { name?: unknown }[] }).sources?.[index];
+        const name = typeof entry?.name === 'string' ? ` "${entry.name}"` : '';
+        where = `sources[${index}]${name}${rest.length ? `.${rest.join('.')}` : ''}`;
+      }
+      return `${where || 'file'}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+async function parseDocument(text: string, file: string): Promise<unknown> {
+  if (/\.ya?ml$/i.test(file)) {
+    // YAML is read when the `yaml` package is installed; JSON is valid YAML, so it is the fallback.
+    const specifier = 'yaml';
+    try {
+      const yaml = (await import(specifier)) as { parse(text: string): unknown };
+      return yaml.parse(text);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') {
+        throw new SourcesConfigError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      }
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new SourcesConfigError(
+          `${file}: YAML sources files need the "yaml" package, which is not installed; write the file as JSON (see config/sources.example.json)`,
+        );
+      }
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SourcesConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function parseSourcesDocument(document: unknown, origin: string): SourceConfig[] {
+  const parsed = sourcesFileSchema.safeParse(document);
+  if (!parsed.success) throw new SourcesConfigError(`${origin}: ${formatIssues(parsed.error, document)}`);
+  const names = new Set<string>();
+  for (const source of parsed.data.sources) {
+    if (names.has(source.name)) throw new SourcesConfigError(`${origin}: two sources are named "${source.name}"`);
+    names.add(source.name);
+  }
+  return parsed.data.sources;
+}
+
+/** Reads the sources; a missing file means no sources (the worker then schedules none). */
+export async function loadSources(location: SourcesLocation): Promise<LoadedSources> {
+  let sources: SourceConfig[];
+  let origin: string;
+  if (location.sourcesJson) {
+    origin = 'INGEST_SOURCES_JSON';
+    let document: unknown;
+    try {
+      document = JSON.parse(location.sourcesJson);
+    } catch (error) {
+      throw new SourcesConfigError(`INGEST_SOURCES_JSON is not valid JSON: ${(error as Error).message}`);
+    }
+    sources = parseSourcesDocument(document, origin);
+  } else {
+    let text: string;
+    try {
+      text = await fs.readFile(location.sourcesFile, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sources: [], origin: 'none' };
+      throw new SourcesConfigError(`cannot read SOURCES_FILE ${location.sourcesFile}: ${(error as Error).message}`);
+    }
+    origin = path.relative(process.cwd(), location.sourcesFile) || location.sourcesFile;
+    sources = parseSourcesDocument(await parseDocument(text, location.sourcesFile), origin);
+  }
+  const disabled = new Set(location.disabledSources ?? []);
+  return {
+    sources: sources.map((source) => (disabled.has(source.name) ? { ...source, enabled: false } : source)),
+    origin,
+  };
+}
+
+export function scheduleOf(source: SourceConfig): string {
+  return source.schedule ?? DEFAULT_SCHEDULES[source.kind];
+}
+
+/** The journal an `rss` source declares, normalised. */
+export function declaredJournal(
+  source: SourceConfigOf<'rss'>,
+): { name: string; issns: string[]; publisher?: string } | undefined {
+  if (!source.journal) return undefined;
+  if (typeof source.journal === 'string') return { name: source.journal, issns: [] };
+  return {
+    name: source.journal.name,
+    issns: collectIssns([source.journal.issn, source.journal.eissn]),
+    ...(source.journal.publisher ? { publisher: source.journal.publisher } : {}),
+  };
+}

@@ -1,0 +1,79 @@
+/** What adapters produce and the pipeline stores. */
+
+export const SOURCE_KINDS = ['arxiv', 'arxiv-rss', 'openalex', 'crossref', 'rss', 'news-rss'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export function isSourceKind(value: string): value is SourceKind {
+  return (SOURCE_KINDS as readonly string[]).includes(value);
+}
+
+export interface JournalRef {
+  name: string;
+  /** ISSNs without hyphens (print and electronic, in any order). */
+  issns: string[];
+  publisher?: string | undefined;
+  /** arXiv, bioRxiv ...: shown as the venue, never given a journal row or tier. */
+  isPreprintServer?: boolean;
+}
+
+export interface PaperDraft {
+  /** How the source identifies the item, for messages (DOI, arXiv id, URL or position). */
+  key: string;
+  title: string;
+  authors: string[];
+  abstract: string;
+  doi?: string | undefined;
+  arxivId?: string | undefined;
+  /** Landing page. */
+  url?: string | undefined;
+  pdfUrl?: string | undefined;
+  /** YYYY-MM-DD. */
+  publishedAt?: string | undefined;
+  journal?: JournalRef | undefined;
+  keywords: string[];
+  /** Ids in each source: { arxiv: '2401.01234', openalex: 'W123', crossref: '10.1/x' }. */
+  sourceIds: Record<string, string>;
+  /** Further DOIs of the same work (its preprint's), used only to find an existing row. */
+  relatedDois?: string[] | undefined;
+  /** The source is the authority for title and abstract (a new arXiv version replaces the old text). */
+  isAuthoritativeVersion?: boolean | undefined;
+  /** Update an existing row but never create one (arXiv RSS replacements of old papers). */
+  updateOnly?: boolean | undefined;
+  /** Caveats kept with the item (no abstract, date taken from the feed ...). */
+  notes: string[];
+}
+
+export interface NewsDraft {
+  key: string;
+  title: string;
+  /** Plain text. */
+  content: string;
+  url: string;
+  publishDate?: Date | undefined;
+  institute: string;
+  instituteHomepage?: string | undefined;
+  notes: string[];
+}
+
+export type IngestEntry =
+  | { type: 'paper'; draft: PaperDraft }
+  | { type: 'news'; draft: NewsDraft }
+  /** Not stored, with the reason (bad input). */
+  | { type: 'reject'; key: string; reason: string; detail?: string | undefined }
+  /** Deliberately not stored (replacement of an unknown paper, retracted work ...). */
+  | { type: 'skip'; key: string; reason: string }
+  /** Something about the feed as a whole (malformed XML recovered, truncated at the size cap ...). */
+  | { type: 'warning'; key?: string | undefined; reason: string; detail?: string | undefined };
+
+/** What a source remembers between runs (ingest_sources.cursor). */
+export type SourceCursor = Record<string, unknown>;
+
+/** A source failure a retry cannot fix (bad configuration, 4xx, not a feed): the job is not retried. */
+export class PermanentSourceError extends Error {
+  override name = 'PermanentSourceError';
+}
+
+/** A source failure worth retrying later (5xx, 429 after waiting, time-out, network). */
+export class TransientSourceError extends Error {
+  override name = 'TransientSourceError';
+}
