@@ -99,6 +99,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
 
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
+      tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,
       from: config.mailFrom,
       outboxDir: path.join(config.dataDir, 'outbox'),
       logger: logger.child({ component: 'mail' }),

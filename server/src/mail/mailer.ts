@@ -41,17 +41,29 @@ export function createMailer(options: {
   from: string;
   outboxDir: string;
   logger?: Logger;
+  /** false accepts a self-signed server certificate. */
+  tlsRejectUnauthorized?: boolean;
 }): Mailer {
   return options.smtpUrl
-    ? createSmtpMailer(options.smtpUrl, options.from)
+    ? createSmtpMailer(options.smtpUrl, options.from, options.tlsRejectUnauthorized ?? true)
     : createOutboxMailer(options.outboxDir, options.from, options.logger);
 }
 
 /** SMTP verification costs a round trip to the mail server; health checks reuse a recent answer. */
 const CHECK_CACHE_MS = 60_000;
 
-function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transporter: Transporter = nodemailer.createTransport(smtpUrl, { from });
+/**
+ * smtps:// connects with TLS; smtp:// upgrades with STARTTLS when the server offers it. Timeouts keep a
+ * hung mail server from holding a registration request open.
+ */
+function createSmtpMailer(smtpUrl: string, from: string, tlsRejectUnauthorized: boolean): Mailer {
+  const transporter: Transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    tls: { rejectUnauthorized: tlsRejectUnauthorized },
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
   let lastCheck: { at: number; status: MailStatus } | undefined;
   return {
     transport: 'smtp',

@@ -71,6 +71,7 @@ const envSchema = z.object({
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
   RUN_WORKER: booleanFlag(true),
   WORKER_CONCURRENCY: integer(2, 1, 64),
+  JOB_LOCK_MS: integer(30_000, 1_000, 600_000),
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.preprocess(
     emptyToUndefined,
@@ -85,11 +86,14 @@ const envSchema = z.object({
   ),
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.edu:465'),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('科研雷达 <no-reply@localhost>')),
+  SMTP_TLS_REJECT_UNAUTHORIZED: booleanFlag(true),
   OPENAI_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   OPENAI_API_KEY: optionalString,
   LLM_MODEL: optionalString,
   LLM_TIMEOUT_MS: integer(60_000, 1_000, 600_000),
   LLM_SUMMARY_LANGUAGE: z.preprocess(emptyToUndefined, z.string().default('zh')),
+  LLM_JSON_MODE: z.preprocess(emptyToUndefined, z.enum(['json_object', 'json_schema', 'prompt']).default('json_object')),
+  LLM_MAX_RETRIES: integer(2, 0, 10),
   EMBEDDING_MODEL: optionalString,
   EMBEDDING_DIM: z.preprocess(
     emptyToUndefined,
@@ -140,10 +144,18 @@ export interface AppConfig {
   redisUrl: string | undefined;
   runWorker: boolean;
   workerConcurrency: number;
+  /**
+   * How long a worker's claim on a job lasts without renewal, and how often workers look for jobs whose
+   * worker died (BullMQ lockDuration and stalledInterval): a crashed worker's job is retried within about
+   * twice this.
+   */
+  jobLockMs: number;
   jwtSecret: string | undefined;
   jwtExpiresIn: string;
   webBaseUrl: string;
   smtpUrl: string | undefined;
+  /** false accepts a self-signed certificate on the mail server (some campus relays). */
+  smtpTlsRejectUnauthorized: boolean;
   mailFrom: string;
   /** An OpenAI-compatible chat endpoint; the LLM is used only when llm.model is set. */
   llm: {
@@ -153,6 +165,10 @@ export interface AppConfig {
     timeoutMs: number;
     /** Language of paper summaries (llm_summary), e.g. zh. */
     summaryLanguage: string;
+    /** How JSON answers are requested: response_format json_object (widest support), json_schema, or prompt only. */
+    jsonMode: 'json_object' | 'json_schema' | 'prompt';
+    /** Retries of one call on 429, 5xx and dropped connections (exponential backoff); 4xx are never retried. */
+    maxRetries: number;
   };
   /** An OpenAI-compatible embeddings endpoint when model is set; the built-in embedder otherwise. */
   embedding: {
@@ -218,10 +234,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     runWorker: e.RUN_WORKER,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    jobLockMs: e.JOB_LOCK_MS,
     jwtSecret: e.JWT_SECRET,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
     webBaseUrl: e.WEB_BASE_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
+    smtpTlsRejectUnauthorized: e.SMTP_TLS_REJECT_UNAUTHORIZED,
     mailFrom: e.MAIL_FROM,
     llm: {
       baseUrl: e.OPENAI_BASE_URL,
@@ -229,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.LLM_MODEL,
       timeoutMs: e.LLM_TIMEOUT_MS,
       summaryLanguage: e.LLM_SUMMARY_LANGUAGE,
+      jsonMode: e.LLM_JSON_MODE,
+      maxRetries: e.LLM_MAX_RETRIES,
     },
     embedding: {
       model: e.EMBEDDING_MODEL,
