@@ -19,6 +19,7 @@ import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { isApiPath, registerWebApp } from './plugins/web-app';
 import { type AuthRateLimits, accountRoutes, DEFAULT_AUTH_RATE_LIMITS } from './routes/auth/account.route';
+import { type ResearchDeps, registerResearchRoutes } from './routes/auth/research-direction.plugin';
 import { userRoutes } from './routes/auth/user.route';
 import { healthRoutes } from './routes/health.route';
 import { PasswordHasher } from './security/password-hasher';
@@ -45,6 +46,8 @@ export interface AppDeps {
   authRateLimits?: Partial<AuthRateLimits>;
   /** The clock of expiry rules; tests move it. */
   clock?: () => Date;
+  /** AI providers and producers for the research-profile endpoints; those routes are absent without them. */
+  research?: ResearchDeps;
 }
 
 /** A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function). */
@@ -109,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { ...DEFAULT_AUTH_RATE_LIMITS, ...deps.authRateLimits },
   });
   await app.register(userRoutes, { userService: new UserService(users) });
+  if (deps.research)
+    await registerResearchRoutes(app, { ...deps.research, database: deps.database, logger: deps.logger });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 

@@ -2,13 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DatabaseHandle, openDatabase } from '@radar/db';
-import { QUEUE_NAMES } from '@radar/shared';
+import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import {
   type AppQueue,
   assertRedisReachable,
+  createAiServices,
   createQueue,
   createQueueConnection,
+  ingestSettingsFromConfig,
   startWorkerApp,
   type WorkerApp,
 } from '@radar/worker';
@@ -78,8 +80,11 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     const queueConnection = createQueueConnection({
       redisUrl: config.redisUrl,
       postgres: database.connectionConfig,
-      prefix: options.queuePrefix,
+      prefix: options.queuePrefix ?? config.queuePrefix,
     });
+
+    // LLM and embedding providers, shared by the HTTP routes and the in-process worker.
+    const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
 
     let worker: WorkerApp | undefined;
     if (config.runWorker) {
@@ -88,6 +93,9 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         database,
         concurrency: config.workerConcurrency,
         logger: logger.child({ component: 'worker' }),
+        ai,
+        lockDurationMs: config.jobLockMs,
+        ingest: ingestSettingsFromConfig(config),
       });
       cleanups.push(() => worker?.close());
     } else if (embedded) {
@@ -96,6 +104,10 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
 
     const probeQueue: AppQueue<unknown> = createQueue(queueConnection, QUEUE_NAMES.maintenance);
     cleanups.push(() => probeQueue.close());
+    const researchQueue = createQueue<ResearchProfileJob>(queueConnection, QUEUE_NAMES.researchProfile);
+    cleanups.push(() => researchQueue.close());
+    const embeddingsQueue = createQueue<EmbeddingsJob>(queueConnection, QUEUE_NAMES.embeddings);
+    cleanups.push(() => embeddingsQueue.close());
 
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
@@ -131,11 +143,12 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       health,
       jwtSecret,
       rateLimitRedis,
-      rateLimitNamespace: `${options.queuePrefix ?? 'radar'}:rate-limit:`,
+      rateLimitNamespace: `${options.queuePrefix ?? config.queuePrefix}:rate-limit:`,
       webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
       mailer,
       authRateLimits: options.authRateLimits,
       clock: options.clock,
+      research: { ai, researchQueue, embeddingsQueue, syncTimeoutMs: config.llm.timeoutMs },
     });
     // The HTTP server closes first: in-flight requests finish before their dependencies go away.
     cleanups.push(() => app.close());

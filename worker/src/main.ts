@@ -1,6 +1,8 @@
 import { openDatabase } from '@radar/db';
 import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import pino from 'pino';
+import { createAiServices } from './ai';
+import { ingestSettingsFromConfig } from './ingest/settings';
 import { assertRedisReachable, createQueueConnection } from './queue-connection';
 import { startWorkerApp } from './worker-app';
 
@@ -23,8 +25,20 @@ async function main(): Promise<void> {
     poolMax: config.workerConcurrency + 2,
     migrate: true,
   });
-  const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
-  const worker = await startWorkerApp({ connection, database, concurrency: config.workerConcurrency, logger });
+  const connection = createQueueConnection({
+    redisUrl: config.redisUrl,
+    postgres: database.connectionConfig,
+    prefix: config.queuePrefix,
+  });
+  const worker = await startWorkerApp({
+    connection,
+    database,
+    concurrency: config.workerConcurrency,
+    logger,
+    ingest: ingestSettingsFromConfig(config),
+    ai: createAiServices(config, database, logger.child({ component: 'ai' })),
+    lockDurationMs: config.jobLockMs,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

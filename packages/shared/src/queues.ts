@@ -6,6 +6,11 @@ import { z } from 'zod';
  */
 export const QUEUE_NAMES = {
   maintenance: 'maintenance',
+  researchProfile: 'research-profile',
+  embeddings: 'embeddings',
+  ingest: 'ingest',
+  contentEmbed: 'content-embed',
+  paperSummary: 'paper-summary',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -16,6 +21,49 @@ export const maintenanceJobSchema = z.object({
 });
 export type MaintenanceJob = z.infer<typeof maintenanceJobSchema>;
 
+/** Analyse a research-direction task (radar.async_tasks); the pasted text is in the task row, not the payload. */
+export const researchProfileJobSchema = z.object({
+  taskId: z.uuid(),
+});
+export type ResearchProfileJob = z.infer<typeof researchProfileJobSchema>;
+
+export const embeddingsJobSchema = z.discriminatedUnion('task', [
+  /**
+   * Keep every stored vector on the configured model: switch the active model when the
+   * configuration changed, refit the built-in model when the corpus has grown (or when forced), and
+   * re-embed rows whose vector is missing or from another model.
+   */
+  z.object({ task: z.literal('maintain'), forceRefit: z.boolean().optional() }),
+  /** (Re)compute one user's profile vector, when doing it inside the request failed. */
+  z.object({ task: z.literal('embed-profile'), userId: z.uuid() }),
+]);
+export type EmbeddingsJob = z.infer<typeof embeddingsJobSchema>;
+
+/** Run one configured content source (config/sources.json) by name; `since` overrides its cursor. */
+export const ingestJobSchema = z.object({
+  source: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/),
+  since: z.iso.date().optional(),
+});
+export type IngestJob = z.infer<typeof ingestJobSchema>;
+
+/** Embed newly stored or changed papers or news items with the active embedding provider. */
+export const contentEmbedJobSchema = z.object({
+  target: z.enum(['papers', 'news']),
+  ids: z.array(z.number().int().positive()).min(1).max(500),
+});
+export type ContentEmbedJob = z.infer<typeof contentEmbedJobSchema>;
+
+/** LLM summaries (llm_summary) of these papers, or, without ids, of recent papers that lack one. */
+export const paperSummaryJobSchema = z.object({
+  ids: z.array(z.number().int().positive()).min(1).max(500).optional(),
+});
+export type PaperSummaryJob = z.infer<typeof paperSummaryJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
+  [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
+  [QUEUE_NAMES.embeddings]: embeddingsJobSchema,
+  [QUEUE_NAMES.ingest]: ingestJobSchema,
+  [QUEUE_NAMES.contentEmbed]: contentEmbedJobSchema,
+  [QUEUE_NAMES.paperSummary]: paperSummaryJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;

@@ -2,6 +2,8 @@ import { type DatabaseHandle, HealthRepository, openDatabase } from '@radar/db';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
 import { createQueue, createQueueConnection } from '@radar/worker';
+import { runDemoCommand, runIngestCommand, runJournalsCommand, runSourcesCommand } from './ingest.command';
+import { runReembed } from './reembed.command';
 
 /**
  * Operator commands: `pnpm radar <command>`. In embedded mode they connect to a running server
@@ -66,6 +68,37 @@ const COMMANDS: Record<string, Command> = {
         const overview = await new HealthRepository(database.pool).getOverview();
         out(`migrations up to date: ${overview.migrationsApplied} applied (${database.mode} database)`);
       });
+    },
+  },
+  ingest: {
+    summary: 'run a content source now, or import a saved file: ingest <source|kind> [--since DATE] [--file PATH]',
+    async run({ config, args, out }) {
+      await withDatabase(config, true, (database) => runIngestCommand(config, database, args, out));
+    },
+  },
+  sources: {
+    summary: 'list content sources with their schedule, last run, items added and last error',
+    async run({ config, args, out }) {
+      await withDatabase(config, true, (database) => runSourcesCommand(config, database, args, out));
+    },
+  },
+  journals: {
+    summary: 'journals import <file.csv> [--label NAME]: import a journal tier table (SCImago or issn,title,tier)',
+    async run({ config, args, out }) {
+      await withDatabase(config, true, (database) => runJournalsCommand(config, database, args, out));
+    },
+  },
+  demo: {
+    summary: 'load (or with --remove, delete) the built-in demo corpus: papers and news in all 21 fields',
+    async run({ config, args, out }) {
+      await withDatabase(config, true, (database) => runDemoCommand(config, database, args, out));
+    },
+  },
+  reembed: {
+    summary:
+      'bring every stored vector onto the active embedding model, with progress (--refit: refit the built-in model first)',
+    async run({ config, args, out }) {
+      await withDatabase(config, true, (database) => runReembed(config, database, args, out));
     },
   },
 };

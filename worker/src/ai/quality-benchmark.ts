@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { sparseDot, type SparseVector } from './builtin/tfidf';
+import { type SparseVector, sparseDot } from './builtin/tfidf';
 
 /**
  * Recommendation quality on a labelled set (../shared/fixtures/eval): each document in turn is the

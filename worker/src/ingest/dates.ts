@@ -33,7 +33,10 @@ const ZONE_OFFSETS: Record<string, string> = {
 const pad = (value: number) => String(value).padStart(2, '0');
 
 function utcDate(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): Date | undefined {
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) return undefined;
+  // Years before 1800 are placeholders (0001-01-01); Date.UTC would also read 0-99 as 1900-1999.
+  if (year < 1800 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) {
+    return undefined;
+  }
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   // Rejects 2024-02-31 rather than rolling it over to March.
   return date.getUTCDate() === day ? date : undefined;

@@ -1,3 +1,5 @@
+import { TextDecoder } from 'node:util';
+
 /**
  * Bytes to text for feeds and files in whatever encoding they use. The encoding comes from a byte-order
  * mark, then the XML declaration, then the HTTP charset, else UTF-8. Bytes that are not valid in the

@@ -145,7 +145,9 @@ export function mergePaper(
 
   // Fill what is missing.
   if (!existing.publishedAt && incoming.publishedAt) patch.publishedAt = incoming.publishedAt;
-  if (!existing.pdfUrl && incoming.pdfUrl) patch.pdfUrl = incoming.pdfUrl;
+  if (incoming.pdfUrl && (!existing.pdfUrl || (isNewerVersion && incoming.pdfUrl !== existing.pdfUrl))) {
+    patch.pdfUrl = incoming.pdfUrl;
+  }
   if (!existing.url && incoming.url) patch.url = incoming.url;
   if (!existing.urlNormalized && incoming.urlNormalized) patch.urlNormalized = incoming.urlNormalized;
   const keywords = [...new Set([...existing.keywords, ...incoming.keywords])].slice(0, MAX_KEYWORDS);

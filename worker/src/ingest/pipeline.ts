@@ -56,13 +56,14 @@ export interface ConsumeOptions {
 /**
  * Reads a source's entries and stores them. Every entry ends as added, updated, skipped (with a reason)
  * or rejected (with a reason, recorded in radar.ingest_rejects); a bad item never stops the run. The
- * generator's return value (the source's new cursor) is handed back with the summary.
+ * generator's return value (the source's new cursor) is handed back with the summary; when the source
+ * itself fails, `failure` holds the error and the summary counts what was stored before it.
  */
 export async function consumeEntries<R>(
   db: Database,
   entries: AsyncGenerator<IngestEntry, R>,
   options: ConsumeOptions,
-): Promise<{ summary: IngestSummary; result: R }> {
+): Promise<{ summary: IngestSummary; result: R | undefined; failure: unknown }> {
   const started = Date.now();
   const store = new ContentStore(db, { source: options.source, isDemo: options.isDemo });
   const states = new SourceStateRepository(db);
@@ -89,10 +90,18 @@ export async function consumeEntries<R>(
   const progress = () => options.onProgress?.({ ...counts, total: options.total?.value });
 
   let consecutiveErrors = 0;
-  let result: R;
+  let result: R | undefined;
+  let failure: unknown;
   try {
     for (;;) {
-      const next = await entries.next();
+      let next: IteratorResult<IngestEntry, R>;
+      try {
+        next = await entries.next();
+      } catch (error) {
+        // The source failed (network, 5xx, not a feed): what was stored so far stays, and is counted.
+        failure = error;
+        break;
+      }
       if (next.done) {
         result = next.value;
         break;
@@ -152,9 +161,11 @@ export async function consumeEntries<R>(
           bump(summary.rejectedReasons, 'could not be stored');
           record({ severity: 'rejected', itemKey: key, reason: 'could not be stored', detail: (error as Error).message });
           if (++consecutiveErrors >= MAX_CONSECUTIVE_ITEM_ERRORS) {
-            throw new TransientSourceError(
+            failure = new TransientSourceError(
               `${MAX_CONSECUTIVE_ITEM_ERRORS} items in a row could not be stored; last error: ${(error as Error).message}`,
             );
+            await entries.return(undefined as R).catch(() => {});
+            break;
           }
         }
       }
@@ -170,5 +181,5 @@ export async function consumeEntries<R>(
       });
   }
   progress();
-  return { summary, result };
+  return { summary, result, failure };
 }

@@ -118,20 +118,24 @@ const BOILERPLATE_LINES = [
 export function htmlToText(html: string, options: { inline?: boolean } = {}): string {
   const parts: string[] = [];
   let skipDepth = 0;
+  let preDepth = 0;
   const parser = new Parser(
     {
       onopentag(name) {
         const local = localName(name);
         if (SKIPPED_ELEMENTS.has(local)) skipDepth++;
         else if (skipDepth === 0 && BLOCK_ELEMENTS.has(local)) parts.push('\n');
+        if (local === 'pre') preDepth++;
       },
       onclosetag(name) {
         const local = localName(name);
         if (SKIPPED_ELEMENTS.has(local)) skipDepth = Math.max(0, skipDepth - 1);
         else if (skipDepth === 0 && BLOCK_ELEMENTS.has(local)) parts.push('\n');
+        if (local === 'pre') preDepth = Math.max(0, preDepth - 1);
       },
       ontext(text) {
-        if (skipDepth === 0) parts.push(text);
+        // As in a browser, line breaks in markup are spaces; only block elements (and <pre>) break lines.
+        if (skipDepth === 0) parts.push(preDepth > 0 ? text : text.replace(/\s+/g, ' '));
       },
     },
     { decodeEntities: true, recognizeSelfClosing: true },

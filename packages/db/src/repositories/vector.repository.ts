@@ -12,11 +12,11 @@ export type VectorTarget = 'users' | 'papers' | 'news';
 export const VECTOR_TARGETS: readonly VectorTarget[] = ['users', 'papers', 'news'];
 
 /** A row to (re-)embed: the text parts the embedding is made from. */
-export interface EmbeddableRow {
+export type EmbeddableRow = {
   id: string;
   title: string;
   body: string;
-}
+};
 
 interface TargetColumns {
   table: string;
@@ -107,13 +107,13 @@ export class VectorRepository {
     options: { limit: number; beforeId?: string | undefined },
   ): Promise<EmbeddableRow[]> {
     const target = TARGETS[name];
-    const before =
-      options.beforeId === undefined ? sql`` : sql` AND id < ${options.beforeId}::${raw(target.idType)}`;
+    const before = options.beforeId === undefined ? sql`` : sql` AND t.id < ${options.beforeId}::${raw(target.idType)}`;
+    // Ordered by the table's id column (t.id), not the text alias: '99' > '240' as text.
     const result = await this.db.execute<EmbeddableRow>(
-      sql`SELECT id::text AS id, ${raw(target.title)} AS title, ${raw(target.body)} AS body
-          FROM ${raw(target.table)}
+      sql`SELECT t.id::text AS id, ${raw(target.title)} AS title, ${raw(target.body)} AS body
+          FROM ${raw(target.table)} AS t
           WHERE ${staleCondition(target, modelId)}${before}
-          ORDER BY id DESC
+          ORDER BY t.id DESC
           LIMIT ${Math.max(1, Math.trunc(options.limit))}`,
     );
     return result.rows.map((row) => ({ id: String(row.id), title: row.title ?? '', body: row.body ?? '' }));

@@ -72,6 +72,13 @@ const envSchema = z.object({
   RUN_WORKER: booleanFlag(true),
   WORKER_CONCURRENCY: integer(2, 1, 64),
   JOB_LOCK_MS: integer(30_000, 1_000, 600_000),
+  QUEUE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\w-]{1,50}$/, { message: 'must be letters, digits, _ or - (at most 50)' })
+      .default('radar'),
+  ),
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.preprocess(
     emptyToUndefined,
@@ -92,7 +99,10 @@ const envSchema = z.object({
   LLM_MODEL: optionalString,
   LLM_TIMEOUT_MS: integer(60_000, 1_000, 600_000),
   LLM_SUMMARY_LANGUAGE: z.preprocess(emptyToUndefined, z.string().default('zh')),
-  LLM_JSON_MODE: z.preprocess(emptyToUndefined, z.enum(['json_object', 'json_schema', 'prompt']).default('json_object')),
+  LLM_JSON_MODE: z.preprocess(
+    emptyToUndefined,
+    z.enum(['json_object', 'json_schema', 'prompt']).default('json_object'),
+  ),
   LLM_MAX_RETRIES: integer(2, 0, 10),
   EMBEDDING_MODEL: optionalString,
   EMBEDDING_DIM: z.preprocess(
@@ -150,6 +160,8 @@ export interface AppConfig {
    * twice this.
    */
   jobLockMs: number;
+  /** Namespace of the queues (Redis key prefix); instances sharing one Redis need different ones. */
+  queuePrefix: string;
   jwtSecret: string | undefined;
   jwtExpiresIn: string;
   webBaseUrl: string;
@@ -235,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorker: e.RUN_WORKER,
     workerConcurrency: e.WORKER_CONCURRENCY,
     jobLockMs: e.JOB_LOCK_MS,
+    queuePrefix: e.QUEUE_PREFIX,
     jwtSecret: e.JWT_SECRET,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
     webBaseUrl: e.WEB_BASE_URL.replace(/\/+$/, ''),

@@ -57,7 +57,12 @@ export class HashingEmbeddingProvider implements EmbeddingProvider {
 }
 
 export function lsaIdentity(state: LsaModelState): EmbeddingModelIdentity {
-  return { provider: BUILTIN_PROVIDER, name: LSA_KIND, version: lsaModelFingerprint(state), dimension: state.dimension };
+  return {
+    provider: BUILTIN_PROVIDER,
+    name: LSA_KIND,
+    version: lsaModelFingerprint(state),
+    dimension: state.dimension,
+  };
 }
 
 export class LsaEmbeddingProvider implements EmbeddingProvider {

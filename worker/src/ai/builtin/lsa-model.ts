@@ -90,7 +90,9 @@ export class LsaEmbedder {
 export function lsaModelFingerprint(state: LsaModelState): string {
   const hash = createHash('sha256');
   hash.update(state.vocabulary.terms.join('\n'));
-  hash.update(Buffer.from(state.vocabulary.idf.buffer, state.vocabulary.idf.byteOffset, state.vocabulary.idf.byteLength));
+  hash.update(
+    Buffer.from(state.vocabulary.idf.buffer, state.vocabulary.idf.byteOffset, state.vocabulary.idf.byteLength),
+  );
   hash.update(Buffer.from(state.projection.buffer, state.projection.byteOffset, state.projection.byteLength));
   return hash.digest('hex').slice(0, 12);
 }

@@ -177,7 +177,7 @@ export async function symmetricEigen(
   const order = Array.from({ length: size }, (_, i) => i).sort((x, y) => at(y, y) - at(x, x));
   const values = Float64Array.from(order, (i) => at(i, i));
   const vectors = new Float64Array(size * size);
-  order.forEach((from, to) => vectors.set(v.subarray(from * size, (from + 1) * size), to * size));
+  for (const [to, from] of order.entries()) vectors.set(v.subarray(from * size, (from + 1) * size), to * size);
   return { values, vectors };
 }
 

@@ -100,7 +100,16 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '数值分析',
       '统计学',
     ],
-    weak: ['theorem', 'convex optimization', 'statistical', 'differential equation', 'stochastic', '优化', '统计', '方程'],
+    weak: [
+      'theorem',
+      'convex optimization',
+      'statistical',
+      'differential equation',
+      'stochastic',
+      '优化',
+      '统计',
+      '方程',
+    ],
   },
   'physics-astronomy': {
     strong: [
@@ -150,7 +159,18 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '无机',
       '分子合成',
     ],
-    weak: ['molecule', 'molecular', 'reaction', 'synthesis', 'polymer', 'electrolyte', '分子', '反应', '合成', '聚合物'],
+    weak: [
+      'molecule',
+      'molecular',
+      'reaction',
+      'synthesis',
+      'polymer',
+      'electrolyte',
+      '分子',
+      '反应',
+      '合成',
+      '聚合物',
+    ],
   },
   'materials-science': {
     strong: [
@@ -173,7 +193,19 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '复合材料',
       '冶金',
     ],
-    weak: ['nanostructure', 'crystal', 'perovskite', 'graphene', 'battery', 'coating', '纳米', '晶体', '钙钛矿', '石墨烯', '电池'],
+    weak: [
+      'nanostructure',
+      'crystal',
+      'perovskite',
+      'graphene',
+      'battery',
+      'coating',
+      '纳米',
+      '晶体',
+      '钙钛矿',
+      '石墨烯',
+      '电池',
+    ],
   },
   biology: {
     strong: [
@@ -264,7 +296,20 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '通信',
       '电路',
     ],
-    weak: ['sensor', 'vehicle', 'structural', 'device', 'embedded', 'antenna', 'energy system', '传感器', '车辆', '结构', '器件', '能源'],
+    weak: [
+      'sensor',
+      'vehicle',
+      'structural',
+      'device',
+      'embedded',
+      'antenna',
+      'energy system',
+      '传感器',
+      '车辆',
+      '结构',
+      '器件',
+      '能源',
+    ],
   },
   'earth-sciences': {
     strong: [
@@ -359,7 +404,17 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '会计',
       '创业',
     ],
-    weak: ['firm', 'firms', 'corporate', 'innovation management', 'decision making', 'logistics', '企业', '决策', '物流'],
+    weak: [
+      'firm',
+      'firms',
+      'corporate',
+      'innovation management',
+      'decision making',
+      'logistics',
+      '企业',
+      '决策',
+      '物流',
+    ],
   },
   economics: {
     strong: [
@@ -437,7 +492,19 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '政治学',
       '社会政策',
     ],
-    weak: ['society', 'social', 'inequality', 'migration', 'gender', 'urbanization', '社会', '不平等', '移民', '性别', '城镇化'],
+    weak: [
+      'society',
+      'social',
+      'inequality',
+      'migration',
+      'gender',
+      'urbanization',
+      '社会',
+      '不平等',
+      '移民',
+      '性别',
+      '城镇化',
+    ],
   },
   philosophy: {
     strong: [

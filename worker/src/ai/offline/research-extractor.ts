@@ -73,7 +73,23 @@ export function findEmail(text: string): string {
 const CHINESE_SURNAMES = new Set(
   `王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫阎段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝官封谈匡鞠惠荆乐冀郁胥南班储原栗燕楚鄢劳谌奚皮粟冼蔺楼盘满闻位厉伊仝区郜海阚花权强帅屠豆朴盖练廉禹井祖漆巴丰支卿国狄平计索宣晋相初门云容敬来扈晁芮都普阙浦戈伏鹿薄邸雍辜羊母裘亓修邰赫杭况那宿鲜印逯隆茹诸战慕危玉银亢嵇公湛宾戎勾茅利於呼居揭干但尉冶斯元束檀衣信展阴昝智幸奉植衡富尧`,
 );
-const COMPOUND_SURNAMES = ['欧阳', '司马', '上官', '诸葛', '东方', '皇甫', '尉迟', '公孙', '慕容', '长孙', '宇文', '司徒', '令狐', '夏侯', '端木'];
+const COMPOUND_SURNAMES = [
+  '欧阳',
+  '司马',
+  '上官',
+  '诸葛',
+  '东方',
+  '皇甫',
+  '尉迟',
+  '公孙',
+  '慕容',
+  '长孙',
+  '宇文',
+  '司徒',
+  '令狐',
+  '夏侯',
+  '端木',
+];
 
 const CHINESE_NAME_STOP = /[教授老师博士学院大学系所研究主页简介个人实验室中心课题组团队首页]/;
 
@@ -132,13 +148,16 @@ export function findName(text: string): string {
       if (sub.length >= 2 && isChineseName(sub)) return sub;
     }
   }
-  const nameThenDetails = /(?:^|\n)\s*([\u4e00-\u9fa5]{2,4})\s*[，,、]\s*(?:[男女]|[^\n]{0,30}(?:大学|学院|研究所|研究院|教授|研究员|讲师))/g;
+  const nameThenDetails =
+    /(?:^|\n)\s*([\u4e00-\u9fa5]{2,4})\s*[，,、]\s*(?:[男女]|[^\n]{0,30}(?:大学|学院|研究所|研究院|教授|研究员|讲师))/g;
   for (const match of text.matchAll(nameThenDetails)) {
     const candidate = match[1] ?? '';
     if (isChineseName(candidate)) return candidate;
   }
   for (const line of lines.slice(0, 5)) {
-    const heading = /^([\u4e00-\u9fa5]{2,4})(?:\s*(?:的个人主页|个人主页|个人简介|简介|主页|老师|教授|博士))?$/.exec(line);
+    const heading = /^([\u4e00-\u9fa5]{2,4})(?:\s*(?:的个人主页|个人主页|个人简介|简介|主页|老师|教授|博士))?$/.exec(
+      line,
+    );
     if (heading?.[1] && isChineseName(heading[1])) return heading[1];
   }
 
@@ -281,9 +300,11 @@ interface Candidate {
 
 const ORG_LABEL = /(?:affiliation|institution|organi[sz]ation|employer|单位|工作单位|所在单位|任职单位)\s*[:：]?\s*$/i;
 const EDUCATION_CONTEXT =
-  /(?:毕业|学位|获得|获|本科|硕士|学士|留学|访问学者|访学|ph\.?\s?d\.?|doctorate|degree|b\.?s\.?|m\.?s\.?|b\.?sc|m\.?sc|graduated|received|studied|alumn|visiting|postdoc(?:toral)? (?:at|with))[^.。\n]{0,40}$/i;
-const FORMER_CONTEXT = /(?:\bwas an?\b|\bwere\b|previously|formerly|\bbefore\b|曾在|曾任|曾经|此前|先后)[^.。\n]{0,50}$/i;
-const EMPLOYMENT_CONTEXT = /(?:现任|现为|任职于|就职于|工作于|供职于|任|担任|is an?|is the|works? at|at|joined|现在)\s*$/i;
+  /(?:毕业|学位|获得|获|本科|硕士|学士|留学|访问学者|访学|ph\.?\s?d\.?|doctorate|degree|b\.?s\.?|m\.?s\.?|b\.?sc|m\.?sc|graduated|received|studied|alumn|visiting|postdoc(?:toral)? (?:at|with))[^.。,，;；\n]{0,40}$/i;
+const FORMER_CONTEXT =
+  /(?:\bwas an?\b|\bwere\b|previously|formerly|\bbefore\b|曾在|曾任|曾经|此前|先后)[^.。,，;；\n]{0,50}$/i;
+const EMPLOYMENT_CONTEXT =
+  /(?:现任|现为|任职于|就职于|工作于|供职于|任|担任|is an?|is the|works? at|at|joined|现在)\s*$/i;
 
 const ENGLISH_ORG_STOP_PREFIX =
   /^(?:(?:The|At|In|From|Of|And|Professor|Prof\.?|Dr\.?|Associate|Assistant|Department|Dept\.?|School|Faculty|Lab|Laboratory|Group|Center|Centre|Computer|Science|Engineering|Currently|I|He|She|We|My|Our|Visiting|Joined|Since|Before)\s+)+/;
@@ -326,9 +347,11 @@ function englishOrganisations(text: string): Candidate[] {
 
 const CHINESE_ORG = /(?:大学|科学院|工程院|研究院|研究所|学院|研究中心|实验室)/g;
 const CHINESE_SUB_UNIT = /(?:学院|系|研究所|研究院|实验室|研究中心|中心|学部|研究室|课题组)/g;
-const CHINESE_ORG_PREFIX_VERBS = /^.*(?:毕业于|任职于|就职于|工作于|供职于|来自|现任|现为|目前在|目前|担任|加入|曾在|曾任|先后在|于|在|任)/;
+const CHINESE_ORG_PREFIX_VERBS =
+  /^.*(?:毕业于|任职于|就职于|工作于|供职于|来自|现任|现为|目前在|目前|担任|加入|曾在|曾任|先后在|于|在|任)/;
 const CHINESE_BAD_PREFIX = /^(?:该|本|各|多所|国内外|国内|国外|知名|著名|一流|世界|海外|其)/;
-const CHINESE_POSITION_TAIL = /(?:讲席|特聘|长聘|准聘|助理|副)?(?:教授|研究员|讲师|院士|博士后|工程师|主任|院长|所长|副院长|博士生导师|硕士生导师)$/;
+const CHINESE_POSITION_TAIL =
+  /(?:讲席|特聘|长聘|准聘|助理|副)?(?:教授|研究员|讲师|院士|博士后|工程师|主任|院长|所长|副院长|博士生导师|硕士生导师)$/;
 
 function chineseOrganisations(text: string): Candidate[] {
   const found: Candidate[] = [];
@@ -372,9 +395,7 @@ export function findInstitution(text: string): string {
     if (candidate.index < early) candidate.score += 1;
     // Mentions of the same organisation count for it, and for a more specific form of it
     // ("清华大学计算机系" gets the mentions of "清华大学").
-    const related = candidates.filter(
-      (other) => other !== candidate && candidate.value.startsWith(other.value),
-    ).length;
+    const related = candidates.filter((other) => other !== candidate && candidate.value.startsWith(other.value)).length;
     candidate.score += Math.min(related, 2) * 0.5;
     if (candidates.some((other) => other.value !== candidate.value && candidate.value.startsWith(other.value))) {
       candidate.score += 0.25;
@@ -434,10 +455,12 @@ const RESEARCH_CUE =
 const BIOGRAPHY_CUE =
   /\b(?:received|graduated|joined|was born|award(?:ed|s)?|recipient|fellowship|fellow of|served as|prior to|before (?:joining|moving)|(?:I|he|she) was an?|ph\.?\s?d\.? (?:from|in|degree)|b\.?s\.? (?:from|in)|m\.?s\.? (?:from|in)|editor|member of|is an? (?:\w+ ){0,3}(?:professor|lecturer|scientist|fellow|researcher|reader)\b)/i;
 /** A biography sentence still counts when it says what the research is about. */
-const RESEARCH_TOPIC = /\b(?:(?:my|our|his|her|their) research|research (?:focuses|interests?|areas?|topics?|program))\b/i;
+const RESEARCH_TOPIC =
+  /\b(?:(?:my|our|his|her|their) research|research (?:focuses|interests?|areas?|topics?|program))\b/i;
 const CITATION =
   /\bet al\b|\bIn Proc|\bProceedings\b|\bvol\.|\bpp\.|\bdoi\b|arXiv:|\bIEEE Trans|\bACM Trans|\bJournal of\b.*\b(?:19|20)\d{2}\b|^\s*\[\d+\]|^\s*\d+\.\s+[A-Z][a-z]+,\s+[A-Z]\./;
-const NOISE = /@|https?:\/\/|www\.|copyright|all rights reserved|\bclick\b|\bphone\b|\btel\b|\bfax\b|\boffice\b|\broom\b/i;
+const NOISE =
+  /@|https?:\/\/|www\.|copyright|all rights reserved|\bclick\b|\bphone\b|\btel\b|\bfax\b|\boffice\b|\broom\b/i;
 
 /** Menus ("Home | Research | Contact") and headings ("School of Biological Sciences") are not prose. */
 function isProse(sentence: string): boolean {
@@ -465,8 +488,7 @@ function isEnglishSentence(sentence: string): boolean {
 
 export function buildEnglishSummary(text: string): { summary: string; englishResearchWords: number } {
   const sentences = splitSentences(text).filter(
-    (sentence) =>
-      isEnglishSentence(sentence) && isProse(sentence) && !CITATION.test(sentence) && !NOISE.test(sentence),
+    (sentence) => isEnglishSentence(sentence) && isProse(sentence) && !CITATION.test(sentence) && !NOISE.test(sentence),
   );
   const research = sentences.filter((sentence) => {
     const aboutResearch = RESEARCH_CUE.test(sentence) || scoreResearchFields(sentence).size > 0;

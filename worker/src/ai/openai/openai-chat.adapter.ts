@@ -1,5 +1,8 @@
 import type OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { AiProviderError } from '../ai-errors';
 import type { LanguageModel, LlmGenerateOptions } from '../providers';

@@ -1,11 +1,11 @@
-import { daysBefore, parseDateString, parseDateTime } from '../dates';
+import { daysBefore, parseDateString, parseDateTime, toDateString } from '../dates';
 import { readFeedItem } from '../feed-item';
 import { readFeedEntries } from '../feed-reader';
 import { asChunks } from '../http';
 import { extractArxivId, normalizeDoi } from '../identifiers';
 import type { SourceConfigOf } from '../sources-config';
 import { cleanInline } from '../text';
-import { type IngestEntry, type PaperDraft, PermanentSourceError } from '../types';
+import { type IngestEntry, type JournalRef, type PaperDraft, PermanentSourceError } from '../types';
 import { childrenNamed, childText, firstChild, type XmlNode } from '../xml-feed';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
 
@@ -19,7 +19,7 @@ import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
 export const ARXIV_POLITENESS_KEY = 'arxiv';
 /** arXiv announces papers up to a few days after submission (weekends, holidays): look back that far. */
 const ANNOUNCEMENT_LAG_DAYS = 4;
-const ARXIV_VENUE = { name: 'arXiv', issns: [], isPreprintServer: true } as const;
+const arxivVenue = (): JournalRef => ({ name: 'arXiv', issns: [], isPreprintServer: true });
 
 function pdfLink(links: XmlNode[]): string | undefined {
   const href = (link: XmlNode | undefined) => link?.attrs.href?.trim() || undefined;
@@ -66,7 +66,7 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
     url: `https://arxiv.org/abs/${arxiv.id}`,
     pdfUrl: pdfLink(links) ?? `https://arxiv.org/pdf/${arxiv.id}${arxiv.version ? `v${arxiv.version}` : ''}`,
     publishedAt: published,
-    journal: ARXIV_VENUE,
+    journal: arxivVenue(),
     keywords: [...new Set(categories)],
     sourceIds: {
       arxiv: arxiv.id,
@@ -118,7 +118,7 @@ export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: b
       url: `https://arxiv.org/abs/${arxiv.id}`,
       pdfUrl: `https://arxiv.org/pdf/${arxiv.id}${arxiv.version ? `v${arxiv.version}` : ''}`,
       publishedAt: published,
-      journal: ARXIV_VENUE,
+      journal: arxivVenue(),
       keywords: item.categories,
       sourceIds: { arxiv: arxiv.id, ...(arxiv.version ? { arxivVersion: String(arxiv.version) } : {}) },
       isAuthoritativeVersion: true,
@@ -207,7 +207,7 @@ export async function* fetchArxiv(source: SourceConfigOf<'arxiv'>, ctx: SourceRu
       start += pageItems;
       if (stored >= ctx.maxItems || !Number.isFinite(total) || start >= total) break;
     }
-    return { ...(newestSeen ? { newestSubmitted: newestSeen.toISOString() } : {}), lastQuery: searchQuery };
+    return { ...(newestSeen ? { newestSubmitted: toDateString(newestSeen) } : {}), lastQuery: searchQuery };
   } finally {
     await release();
   }
@@ -241,6 +241,9 @@ export function readArxivApiFile(bytes: AsyncIterable<Uint8Array>, options: File
   return readArxivApi(bytes, { maxItems: options.maxItems });
 }
 
-export function readArxivRssFile(bytes: AsyncIterable<Uint8Array>, options: FileReadOptions) {
-  return readArxivRss(bytes, { maxItems: options.maxItems, includeReplacements: true });
+export function readArxivRssFile(
+  bytes: AsyncIterable<Uint8Array>,
+  options: FileReadOptions & { includeReplacements: boolean },
+) {
+  return readArxivRss(bytes, { maxItems: options.maxItems, includeReplacements: options.includeReplacements });
 }

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { userResponseSchema } from './user.schema';
+
+/**
+ * Research-direction analysis, profile confirmation, profile vector and recommendation stats
+ * (spec sections 3, 4, 5 and 7).
+ */
+
+export const RESEARCH_DESCRIPTION_EMPTY_MESSAGE = '研究方向不能为空';
+
+/** POST /api/auth/research-direction/process-async/ and .../process/. */
+export const researchDescriptionRequestSchema = z.object({
+  research_description: z
+    .string({ message: '研究方向描述必须是文本' })
+    .trim()
+    .min(1, { message: RESEARCH_DESCRIPTION_EMPTY_MESSAGE })
+    .max(3000, { message: '研究方向描述不能超过 3000 个字符' }),
+});
+export type ResearchDescriptionRequest = z.infer<typeof researchDescriptionRequestSchema>;
+
+/** What the analysis extracted: the six profile fields, plus how it was made. */
+export const researchProfileResultSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  institution: z.string(),
+  position: z.string(),
+  /** Field ids of the 21 fields; names the analysis gave that are not among them are kept as given. */
+  research_fields: z.array(z.string()),
+  research_summary_en: z.string(),
+  /** 'llm' (an OpenAI-compatible model) or 'offline' (the built-in rules). */
+  source: z.enum(['llm', 'offline']),
+  /** The LLM's model name, or 'offline-rules'. */
+  model: z.string(),
+  /** Remarks for the user (Chinese), e.g. that the text had no English research description. */
+  notices: z.array(z.string()),
+});
+export type ResearchProfileResult = z.infer<typeof researchProfileResultSchema>;
+
+export const ASYNC_TASK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export type AsyncTaskStatusValue = (typeof ASYNC_TASK_STATUSES)[number];
+
+export const taskSubmittedResponseSchema = z.object({
+  task_id: z.string(),
+  status: z.enum(ASYNC_TASK_STATUSES),
+});
+export type TaskSubmittedResponse = z.infer<typeof taskSubmittedResponseSchema>;
+
+/** GET /api/auth/tasks/{id}/status/. */
+export const taskStatusResponseSchema = z.object({
+  task_id: z.string(),
+  status: z.enum(ASYNC_TASK_STATUSES),
+  /** 0-100. */
+  progress: z.number().int(),
+  error_message: z.string().nullable(),
+  result_data: researchProfileResultSchema.nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type TaskStatusResponse = z.infer<typeof taskStatusResponseSchema>;
+
+export const taskIdParamsSchema = z.object({ id: z.string().max(100) });
+
+/** POST /api/auth/research-direction/process/ (synchronous). */
+export const researchProcessResponseSchema = z.object({
+  task_id: z.string(),
+  status: z.literal('completed'),
+  result_data: researchProfileResultSchema,
+});
+export type ResearchProcessResponse = z.infer<typeof researchProcessResponseSchema>;
+
+const boundedText = (max: number, label: string) =>
+  z
+    .string({ message: `${label}必须是文本` })
+    .trim()
+    .max(max, { message: `${label}不能超过 ${max} 个字符` });
+
+/**
+ * POST /api/auth/research-direction/confirm/: the six profile fields; any may be left out (kept as
+ * stored). research_fields: a comma-separated string or a list of ids, English or Chinese labels.
+ * research_email may use the '(at)' form, which is saved as '@'.
+ */
+export const researchConfirmRequestSchema = z
+  .object({
+    research_name: boundedText(100, '姓名'),
+    research_email: boundedText(254, '邮箱'),
+    research_institution: boundedText(200, '机构'),
+    research_position: boundedText(100, '职位'),
+    research_fields: z.union([
+      z.string({ message: '研究领域必须是文本或列表' }).max(2000, { message: '研究领域过长' }),
+      z.array(z.string().max(100, { message: '研究领域名称过长' })).max(30, { message: '研究领域过多' }),
+    ]),
+    research_summary_en: boundedText(5000, '英文研究摘要'),
+  })
+  .partial();
+export type ResearchConfirmRequest = z.infer<typeof researchConfirmRequestSchema>;
+
+export const researchConfirmResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user: userResponseSchema,
+  /** Field names that are not among the 21 fields: saved as given and shown back. */
+  unmapped_research_fields: z.array(z.string()),
+  /** Whether the profile now has a vector of the active embedding model. */
+  has_vector: z.boolean(),
+});
+export type ResearchConfirmResponse = z.infer<typeof researchConfirmResponseSchema>;
+
+/** POST /api/auth/vector/update/. */
+export const vectorUpdateResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  has_vector: z.boolean(),
+  model_name: z.string(),
+  model_version: z.string(),
+  vector_dimension: z.number().int(),
+  updated_at: z.string().nullable(),
+});
+export type VectorUpdateResponse = z.infer<typeof vectorUpdateResponseSchema>;
+
+/** GET /api/auth/recommendations/stats/. */
+export const recommendationStatsResponseSchema = z.object({
+  current_user: z.object({
+    has_vector: z.boolean(),
+    /** Papers that have a vector of the active model, i.e. can be recommended. */
+    available_recommendations: z.number().int(),
+    has_research_summary: z.boolean(),
+    vector_updated_at: z.string().nullable(),
+  }),
+  service_status: z.object({
+    /** The active embedding model. */
+    model_name: z.string(),
+    model_version: z.string(),
+    vector_dimension: z.number().int(),
+    /** 'builtin' or 'openai-compatible'. */
+    embedding_provider: z.string(),
+    /** 'llm' when an OpenAI-compatible chat model is configured, else 'offline'. */
+    llm_provider: z.enum(['llm', 'offline']),
+    llm_model: z.string(),
+    /** Stored vectors (users, papers, news) not yet on the active model: re-embedding in progress. */
+    vectors_pending_reembed: z.number().int(),
+  }),
+});
+export type RecommendationStatsResponse = z.infer<typeof recommendationStatsResponseSchema>;

@@ -1,0 +1,101 @@
+import {
+  apiErrorSchema,
+  researchConfirmRequestSchema,
+  researchConfirmResponseSchema,
+  researchDescriptionRequestSchema,
+  researchProcessResponseSchema,
+  taskIdParamsSchema,
+  taskStatusResponseSchema,
+  taskSubmittedResponseSchema,
+} from '@radar/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errors } from '../../errors';
+import { requireUser } from '../../plugins/auth';
+import type { ResearchDirectionService } from '../../services/research-direction.service';
+
+/** Analyses per user: each may call an LLM, which costs money and time. */
+export const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };
+
+const guarded = { tags: ['research'], security: [{ bearerAuth: [] }] };
+
+export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: ResearchDirectionService }> = async (
+  app,
+  { research },
+) => {
+  // Keyed by user (after authentication), so one account cannot run up the LLM bill from many addresses.
+  const checkAnalysisLimit = app.createRateLimit({
+    ...RESEARCH_ANALYSIS_LIMIT,
+    keyGenerator: (request: FastifyRequest) => `research-analysis:${request.currentUser?.id ?? request.ip}`,
+  });
+  const analysisLimit = async (request: FastifyRequest) => {
+    const result = await checkAnalysisLimit(request);
+    if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(Math.max(1, result.ttlInSeconds));
+  };
+
+  app.post(
+    '/api/auth/research-direction/process-async/',
+    {
+      onRequest: app.authenticate,
+      preHandler: analysisLimit,
+      schema: {
+        ...guarded,
+        summary: 'Queue an analysis of pasted homepage text; poll the task for the result',
+        body: researchDescriptionRequestSchema,
+        response: { 202: taskSubmittedResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send(await research.submit(requireUser(request), request.body.research_description)),
+  );
+
+  app.post(
+    '/api/auth/research-direction/process/',
+    {
+      onRequest: app.authenticate,
+      preHandler: analysisLimit,
+      schema: {
+        ...guarded,
+        summary: 'Analyse pasted homepage text within this request (with a deadline)',
+        body: researchDescriptionRequestSchema,
+        response: {
+          200: researchProcessResponseSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          429: apiErrorSchema,
+          502: apiErrorSchema,
+          504: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => research.processNow(requireUser(request), request.body.research_description),
+  );
+
+  app.get(
+    '/api/auth/tasks/:id/status/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        summary: "A task's status, progress, error message and result; visible to its owner only",
+        params: taskIdParamsSchema,
+        response: { 200: taskStatusResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => research.status(requireUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/auth/research-direction/confirm/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        summary: 'Save the research profile fields and recompute the profile vector',
+        body: researchConfirmRequestSchema,
+        response: { 200: researchConfirmResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => research.confirm(requireUser(request), request.body),
+  );
+};

@@ -1,0 +1,101 @@
+import type { UserRepository, UserRow } from '@radar/db';
+import type { EmbeddingsJob, RecommendationStatsResponse, VectorUpdateResponse } from '@radar/shared';
+import type { AiServices, AppQueue } from '@radar/worker';
+import type { Logger } from 'pino';
+import { errors } from '../errors';
+
+export const VECTOR_UPDATE_FAILED_MESSAGE = '更新用户向量失败，请稍后重试';
+export const STATS_FAILED_MESSAGE = '获取推荐统计失败';
+export const RESEARCH_DIRECTION_NOT_SET_MESSAGE = '请先设置研究方向：通过研究方向分析生成英文研究摘要';
+
+/**
+ * The user's profile vector (embedding of the English research summary with the active model), and
+ * the recommendation statistics that depend on it.
+ */
+export class ProfileEmbeddingService {
+  constructor(
+    private readonly deps: {
+      ai: AiServices;
+      users: UserRepository;
+      embeddingsQueue: AppQueue<EmbeddingsJob>;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Recomputes the vector after a profile change. A provider failure does not fail the save: the
+   * vector is then computed by a background job (with retries) and this returns false.
+   */
+  async refreshAfterSave(user: UserRow): Promise<boolean> {
+    try {
+      return (await this.deps.ai.embeddings.embedProfile(user.id, user.researchSummaryEn)).hasVector;
+    } catch (error) {
+      this.deps.logger.warn(
+        { userId: user.id, err: (error as Error).message },
+        'profile vector failed; retrying in the background',
+      );
+      await this.deps.embeddingsQueue
+        .add(
+          'embed-profile',
+          { task: 'embed-profile', userId: user.id },
+          { deduplication: { id: `embed-profile:${user.id}` } },
+        )
+        .catch((queueError: Error) =>
+          this.deps.logger.error({ userId: user.id, err: queueError.message }, 'could not queue profile vector'),
+        );
+      return false;
+    }
+  }
+
+  /** POST /api/auth/vector/update/. */
+  async update(user: UserRow): Promise<VectorUpdateResponse> {
+    if (!user.researchSummaryEn.trim()) throw errors.badRequest(RESEARCH_DIRECTION_NOT_SET_MESSAGE);
+    let model: Awaited<ReturnType<AiServices['embeddings']['activeModel']>>;
+    try {
+      await this.deps.ai.embeddings.embedProfile(user.id, user.researchSummaryEn);
+      model = await this.deps.ai.embeddings.activeModel();
+    } catch (error) {
+      this.deps.logger.error({ userId: user.id, err: (error as Error).message }, 'profile vector update failed');
+      throw errors.unavailable(VECTOR_UPDATE_FAILED_MESSAGE);
+    }
+    const updated = await this.deps.users.findById(user.id);
+    return {
+      success: true,
+      message: '用户向量已更新',
+      has_vector: updated?.profileEmbeddingModelId === model.id,
+      model_name: model.name,
+      model_version: model.version,
+      vector_dimension: model.dimension,
+      updated_at: updated?.profileEmbeddedAt?.toISOString() ?? null,
+    };
+  }
+
+  /** GET /api/auth/recommendations/stats/. */
+  async stats(user: UserRow): Promise<RecommendationStatsResponse> {
+    const { ai } = this.deps;
+    try {
+      const { model, pending } = await ai.embeddings.countPending();
+      const available = await ai.embeddings.countRecommendable();
+      return {
+        current_user: {
+          has_vector: user.profileEmbeddingModelId === model.id,
+          available_recommendations: available,
+          has_research_summary: user.researchSummaryEn.trim() !== '',
+          vector_updated_at: user.profileEmbeddedAt?.toISOString() ?? null,
+        },
+        service_status: {
+          model_name: model.name,
+          model_version: model.version,
+          vector_dimension: model.dimension,
+          embedding_provider: model.provider,
+          llm_provider: ai.languageModel ? 'llm' : 'offline',
+          llm_model: ai.researchExtractor.model,
+          vectors_pending_reembed: pending.users + pending.papers + pending.news,
+        },
+      };
+    } catch (error) {
+      this.deps.logger.error({ err: (error as Error).message }, 'recommendation stats failed');
+      throw errors.unavailable(STATS_FAILED_MESSAGE);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import { readArxivApi, readArxivRss } from './src/ingest/adapters/arxiv';
+import { readOpenAlex } from './src/ingest/adapters/openalex';
+import { readCrossref } from './src/ingest/adapters/crossref';
+import { readJournalFeed, readNewsFeed } from './src/ingest/adapters/feeds';
+import { parseTierTable } from './src/ingest/tier-table';
+const R = '/work/shared/fixtures/real/';
+const stream = (f: string) => fs.createReadStream(R + f);
+async function dump(name: string, gen: AsyncGenerator<any, any>) {
+  const entries: any[] = [];
+  for await (const e of gen) entries.push(e);
+  const types: Record<string, number> = {};
+  for (const e of entries) types[e.type] = (types[e.type] ?? 0) + 1;
+  console.log('==', name, JSON.stringify(types));
+  for (const e of entries.slice(0, 2)) console.log(JSON.stringify(e).slice(0, 900));
+  for (const e of entries.filter((e) => e.type !== 'paper' && e.type !== 'news')) console.log('  ', JSON.stringify(e).slice(0, 300));
+}
+await dump('arxiv new', readArxivApi(stream('arxiv/rsxiv_query.xml'), { maxItems: 100 }));
+await dump('arxiv legacy', readArxivApi(stream('arxiv/rsxiv_query_legacy_format_2025-08.xml'), { maxItems: 100 }));
+await dump('arxiv missing', readArxivApi(stream('arxiv/rsxiv_query_missing_id.xml'), { maxItems: 100 }));
+await dump('arxiv empty', readArxivApi(stream('arxiv/rsxiv_query_empty.xml'), { maxItems: 100 }));
+await dump('arxiv rss', readArxivRss(stream('arxiv/distill_arxiv_rss_cs.AI_2026-04-27_3items_trimmed.xml'), { maxItems: 100, includeReplacements: false }));
+await dump('arxiv rss empty', readArxivRss(stream('arxiv/albatros_arxiv_rss_cs_empty_weekend_2026-03-29.xml'), { maxItems: 100, includeReplacements: false }));
+await dump('openalex', readOpenAlex(stream('openalex/openalex_works_search_full_schema_3results_fastpaper.json'), { maxItems: 100 }));
+await dump('crossref single', readCrossref(stream('crossref/crossref_work_single_10.1371_journal.pone.0033693.json'), { maxItems: 100 }));
+await dump('crossref list', readCrossref(stream('crossref/crossref_journal_2167-8359_works_query_ecology_20items.json'), { maxItems: 100 }));
+await dump('nature', readJournalFeed(stream('journal-feeds/nature_rss1.0_rdf_75items_2024-07-18.rss'), { maxItems: 100 }));
+await dump('sciencedaily', readNewsFeed(stream('news-feeds/sciencedaily_all_rss2_2020-02-10.xml'), { maxItems: 100, institute: 'ScienceDaily' }));
+const t = parseTierTable(fs.readFileSync(R + 'journal-tiers/scimago_endocrinology_2024_dreaydemir.csv', 'utf8'));
+console.log(t.format, t.label, t.rows.length, t.rejects, t.rows.slice(0, 2));

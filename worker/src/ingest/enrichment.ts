@@ -1,0 +1,45 @@
+import { type ContentEmbedJob, type PaperSummaryJob, QUEUE_NAMES } from '@radar/shared';
+import type { IngestSummary } from './pipeline';
+
+/** Adds a job to one of the enrichment queues (a BullMQ queue's `add`, bound by the caller). */
+export type EnqueueJob = (
+  queue: typeof QUEUE_NAMES.contentEmbed | typeof QUEUE_NAMES.paperSummary,
+  name: string,
+  data: ContentEmbedJob | PaperSummaryJob,
+) => Promise<unknown>;
+
+const EMBED_CHUNK = 200;
+const SUMMARY_CHUNK = 50;
+
+function chunks(ids: number[], size: number): number[][] {
+  const result: number[][] = [];
+  for (let start = 0; start < ids.length; start += size) result.push(ids.slice(start, start + size));
+  return result;
+}
+
+/**
+ * After a run: vectors for new and changed items, summaries for new and changed papers. Jobs carry
+ * ids only; the processors skip rows that are already done, so a repeated enqueue is harmless.
+ */
+export async function enqueueEnrichment(
+  enqueue: EnqueueJob,
+  summary: Pick<IngestSummary, 'newPaperIds' | 'changedPaperIds' | 'newNewsIds' | 'changedNewsIds'>,
+): Promise<{ embedJobs: number; summaryJobs: number }> {
+  const paperIds = [...new Set([...summary.newPaperIds, ...summary.changedPaperIds])];
+  const newsIds = [...new Set([...summary.newNewsIds, ...summary.changedNewsIds])];
+  let embedJobs = 0;
+  let summaryJobs = 0;
+  for (const ids of chunks(paperIds, EMBED_CHUNK)) {
+    await enqueue(QUEUE_NAMES.contentEmbed, 'embed-papers', { target: 'papers', ids });
+    embedJobs++;
+  }
+  for (const ids of chunks(newsIds, EMBED_CHUNK)) {
+    await enqueue(QUEUE_NAMES.contentEmbed, 'embed-news', { target: 'news', ids });
+    embedJobs++;
+  }
+  for (const ids of chunks(paperIds, SUMMARY_CHUNK)) {
+    await enqueue(QUEUE_NAMES.paperSummary, 'summarize-papers', { ids });
+    summaryJobs++;
+  }
+  return { embedJobs, summaryJobs };
+}

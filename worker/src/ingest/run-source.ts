@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import { type Database, NewsRepository, PaperRepository, SourceStateRepository } from '@radar/db';
+import { fetchSource, readSourceFile } from './adapters';
+import { ARXIV_POLITENESS_KEY } from './adapters/arxiv';
+import { HttpClient, type PolitenessLease } from './http';
+import { DatabasePolitenessLease } from './lease';
+import { consumeEntries, type IngestProgress, type IngestSummary } from './pipeline';
+import type { IngestSettings } from './settings';
+import type { SourceConfig } from './sources-config';
+import { PermanentSourceError, type SourceCursor, type SourceKind } from './types';
+
+/**
+ * Running a source now (scheduled job or `pnpm radar ingest`) and importing a local file in a source's
+ * format. Both store through the same pipeline; a run also records its state (last run, counts, error,
+ * cursor) in radar.ingest_sources.
+ */
+
+export interface IngestDeps {
+  db: Database;
+  settings: IngestSettings;
+  /** Replaces the database lease (tests of one process). */
+  lease?: PolitenessLease;
+}
+
+export interface RunSourceOptions {
+  /** YYYY-MM-DD: fetch from this date instead of where the last run got to. */
+  since?: string | undefined;
+  onProgress?: ((progress: IngestProgress) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  now?: Date;
+}
+
+/** The summary without id lists, as stored in ingest_sources.last_summary. */
+export function compactSummary(summary: IngestSummary): Record<string, unknown> {
+  return {
+    counts: summary.counts,
+    skippedReasons: summary.skippedReasons,
+    rejectedReasons: summary.rejectedReasons,
+    notes: summary.notes,
+    warnings: summary.warnings.slice(0, 20),
+    durationMs: summary.durationMs,
+  };
+}
+
+export function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.slice(0, 1_000);
+}
+
+async function analyzeAfterLoad(db: Database, summary: IngestSummary): Promise<void> {
+  // Embedded PGlite has no autovacuum: refresh planner statistics after loading rows.
+  if (summary.newPaperIds.length) await new PaperRepository(db).analyze();
+  if (summary.newNewsIds.length) await new NewsRepository(db).analyze();
+}
+
+export class SourceRunError extends Error {
+  override name = 'SourceRunError';
+  constructor(
+    message: string,
+    readonly summary: IngestSummary,
+    readonly isPermanent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export async function runSource(deps: IngestDeps, source: SourceConfig, options: RunSourceOptions = {}): Promise<IngestSummary> {
+  const { db, settings } = deps;
+  const states = new SourceStateRepository(db);
+  const previous = await states.get(source.name);
+  await states.markRunning(source.name, source.kind);
+  const cursor: SourceCursor = previous?.cursor ?? {};
+  const total: { value: number | undefined } = { value: undefined };
+  const http = new HttpClient({
+    userAgent: settings.userAgent,
+    timeoutMs: source.timeoutMs ?? settings.httpTimeoutMs,
+    maxAttempts: settings.httpMaxAttempts,
+    retryBaseDelayMs: settings.httpRetryBaseDelayMs,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
+  });
+  const lease =
+    deps.lease ??
+    new DatabasePolitenessLease(db, {
+      minIntervalMs: (key) => (key === ARXIV_POLITENESS_KEY ? settings.arxivMinIntervalMs : 0),
+      waitMs: settings.leaseWaitMs,
+    });
+  const entries = fetchSource(source, {
+    settings,
+    http,
+    lease,
+    cursor,
+    since: options.since,
+    now: options.now ?? new Date(),
+    maxItems: source.maxItems ?? settings.maxItemsPerRun,
+    maxBytes: source.maxBytes ?? settings.maxFeedBytes,
+    signal: options.signal,
+    reportTotal: (value) => {
+      total.value = value;
+    },
+  });
+
+  let outcome: Awaited<ReturnType<typeof consumeEntries<SourceCursor>>>;
+  try {
+    outcome = await consumeEntries(db, entries, { source: source.name, onProgress: options.onProgress, total });
+  } catch (error) {
+    await states.recordFailure(source.name, source.kind, describeError(error));
+    throw error;
+  }
+  const { summary, result, failure } = outcome;
+  await analyzeAfterLoad(db, summary);
+  if (failure) {
+    await states.recordFailure(source.name, source.kind, describeError(failure), summary.counts.added);
+    throw new SourceRunError(describeError(failure), summary, failure instanceof PermanentSourceError);
+  }
+  await states.recordSuccess(source.name, {
+    added: summary.counts.added,
+    updated: summary.counts.updated,
+    skipped: summary.counts.skipped,
+    rejected: summary.counts.rejected,
+    summary: compactSummary(summary),
+    cursor: result ?? cursor,
+  });
+  return summary;
+}
+
+export interface ImportFileOptions {
+  kind: SourceKind;
+  filePath: string;
+  /** The configured source the file belongs to (its journal, institute and name). */
+  source?: SourceConfig | undefined;
+  institute?: string | undefined;
+  journal?: string | undefined;
+  maxItems?: number | undefined;
+  onProgress?: ((progress: IngestProgress) => void) | undefined;
+}
+
+/**
+ * Imports a local file in a source's format (air-gapped servers). Items are stored under the source's
+ * name, or "<kind>-file"; the source's cursor is left alone.
+ */
+export async function importSourceFile(deps: IngestDeps, options: ImportFileOptions): Promise<IngestSummary> {
+  const sourceName = options.source?.name ?? `${options.kind}-file`;
+  const total: { value: number | undefined } = { value: undefined };
+  const stream = fs.createReadStream(options.filePath);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  await opened.catch((error: NodeJS.ErrnoException) => {
+    throw new PermanentSourceError(`cannot read ${options.filePath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  const entries = readSourceFile(options.kind, stream, {
+    maxItems: options.maxItems ?? 1_000_000,
+    source: options.source,
+    institute: options.institute,
+    journal: options.journal,
+    reportTotal: (value) => {
+      total.value = value;
+    },
+  });
+  const { summary, failure } = await consumeEntries(deps.db, entries, {
+    source: sourceName,
+    onProgress: options.onProgress,
+    total,
+  });
+  stream.destroy();
+  await analyzeAfterLoad(deps.db, summary);
+  if (failure) throw new SourceRunError(describeError(failure), summary, true);
+  return summary;
+}

@@ -1,0 +1,142 @@
+import {
+  type Database,
+  type EmbeddingCandidate,
+  EmbeddingRepository,
+  IngestPaperRepository,
+  type NewIngestReject,
+  NewsRepository,
+  PaperRepository,
+  SourceStateRepository,
+} from '@radar/db';
+import { type ContentEmbedJob, contentEmbedJobSchema } from '@radar/shared';
+import { UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { documentEmbeddingText } from '../ai/embedding-text';
+import type { EmbeddingProvider } from '../ai/providers';
+import { truncateText } from '../ingest/text';
+
+/**
+ * Embeds newly stored papers and news items (queue `content-embed`) with the active embedding provider,
+ * in batches. A batch the provider refuses is retried item by item, so one bad item (too long, odd
+ * characters) never keeps the others from their vectors; its failure is recorded in
+ * radar.ingest_rejects (source "content-embed"). Idempotent: rows that already have a vector of this
+ * model are not selected again.
+ */
+
+export const EMBED_BATCH_SIZE = 32;
+/** Characters of title + body sent to the provider (long abstracts are cut, not rejected). */
+const MAX_EMBEDDING_TEXT = 8_000;
+const REJECT_SOURCE = 'content-embed';
+
+export interface EmbedContentResult {
+  outcome: 'success' | 'skipped';
+  reason?: string;
+  embedded: number;
+  failed: number;
+}
+
+function isUsableVector(vector: unknown, dimension: number): vector is number[] {
+  return Array.isArray(vector) && vector.length === dimension && vector.every((value) => Number.isFinite(value));
+}
+
+export async function embedContent(
+  db: Database,
+  embedder: EmbeddingProvider | undefined,
+  request: ContentEmbedJob,
+  options: { batchSize?: number; logger?: Logger | undefined } = {},
+): Promise<EmbedContentResult> {
+  if (!embedder) return { outcome: 'skipped', reason: 'no embedding provider configured', embedded: 0, failed: 0 };
+  const model = await new EmbeddingRepository(db).registerModel(embedder.model);
+  const papers = new IngestPaperRepository(db);
+  const news = new NewsRepository(db);
+  const repository = request.target === 'papers' ? papers : news;
+  const failures: NewIngestReject[] = [];
+  let embedded = 0;
+  let afterId = 0;
+  let lastError: Error | undefined;
+
+  const embedOne = async (rows: EmbeddingCandidate[]): Promise<{ id: number; vector: number[] }[]> => {
+    const texts = rows.map((row) => truncateText(documentEmbeddingText(row.title, row.text), MAX_EMBEDDING_TEXT));
+    const vectors = await embedder.embed(texts);
+    if (vectors.length !== rows.length) {
+      throw new Error(`the provider returned ${vectors.length} vectors for ${rows.length} texts`);
+    }
+    return rows.map((row, index) => {
+      const vector = vectors[index];
+      if (!isUsableVector(vector, model.dimension)) {
+        throw new Error(`vector for ${request.target} ${row.id} is not ${model.dimension} finite numbers`);
+      }
+      return { id: row.id, vector };
+    });
+  };
+
+  for (;;) {
+    const rows = await repository.listNeedingEmbedding({
+      modelId: model.id,
+      ids: request.ids,
+      afterId,
+      limit: options.batchSize ?? EMBED_BATCH_SIZE,
+    });
+    if (rows.length === 0) break;
+    afterId = rows.at(-1)?.id ?? afterId;
+    let results: { id: number; vector: number[] }[] = [];
+    try {
+      results = await embedOne(rows);
+    } catch (batchError) {
+      lastError = batchError as Error;
+      if (rows.length === 1) {
+        failures.push({
+          source: REJECT_SOURCE,
+          severity: 'rejected',
+          itemKey: `${request.target} ${rows[0]?.id}`,
+          reason: 'embedding failed',
+          detail: lastError.message.slice(0, 1_000),
+        });
+      } else {
+        for (const row of rows) {
+          try {
+            results.push(...(await embedOne([row])));
+          } catch (itemError) {
+            lastError = itemError as Error;
+            failures.push({
+              source: REJECT_SOURCE,
+              severity: 'rejected',
+              itemKey: `${request.target} ${row.id}`,
+              reason: 'embedding failed',
+              detail: lastError.message.slice(0, 1_000),
+            });
+          }
+        }
+      }
+    }
+    if (results.length) {
+      if (request.target === 'papers') await new PaperRepository(db).setEmbeddings(model.id, results);
+      else await news.setEmbeddings(model.id, results);
+      embedded += results.length;
+    }
+  }
+
+  if (failures.length) {
+    await new SourceStateRepository(db).recordRejects(failures).catch(() => {});
+    options.logger?.warn({ target: request.target, failed: failures.length, err: lastError?.message }, 'embedding failures');
+  }
+  // Nothing at all worked: the provider is down, not the items. Let the job retry later.
+  if (embedded === 0 && failures.length > 0) {
+    throw new Error(`embedding failed for all ${failures.length} items: ${lastError?.message ?? 'unknown error'}`);
+  }
+  return { outcome: 'success', embedded, failed: failures.length };
+}
+
+export function createContentEmbedProcessor(deps: {
+  db: Database;
+  /** Asked per job: the active model can change between jobs (a refit activates a new version). */
+  embedder: (() => Promise<EmbeddingProvider | undefined>) | undefined;
+  logger?: Logger | undefined;
+}) {
+  return async (job: { data: unknown }) => {
+    const parsed = contentEmbedJobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`invalid content-embed payload: ${parsed.error.message}`);
+    const embedder = await deps.embedder?.();
+    return embedContent(deps.db, embedder, parsed.data, { logger: deps.logger });
+  };
+}
