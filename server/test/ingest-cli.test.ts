@@ -55,7 +55,12 @@ beforeAll(async () => {
     sourcesFile,
     JSON.stringify({
       sources: [
-        { name: 'ecology', kind: 'rss', url: `${baseUrl}/feeds/ecology.rdf`, journal: { name: 'Frontiers of Demo Ecology', issn: '2167-8359' } },
+        {
+          name: 'ecology',
+          kind: 'rss',
+          url: `${baseUrl}/feeds/ecology.rdf`,
+          journal: { name: 'Frontiers of Demo Ecology', issn: '2167-8359' },
+        },
         { name: 'nowhere', kind: 'news-rss', url: `${baseUrl}/feeds/missing.xml`, institute: 'Nowhere' },
       ],
     }),
@@ -72,7 +77,9 @@ describe('pnpm radar (ingestion commands)', () => {
     const demo = await radar(['demo']);
     expect(demo.stderr).toBe('');
     expect(demo.code).toBe(0);
-    expect(demo.stdout).toMatch(/demo corpus loaded \(marked as demo\): 294 papers and 105 news items across 21 research fields/);
+    expect(demo.stdout).toMatch(
+      /demo corpus loaded \(marked as demo\): 294 papers and 105 news items across 21 research fields/,
+    );
     const status = await radar(['status']);
     expect(status.stdout).toMatch(/papers:\s+294/);
     expect(status.stdout).toMatch(/news items:\s+105/);
@@ -110,7 +117,9 @@ describe('pnpm radar (ingestion commands)', () => {
   it('explains mistakes in one line', async () => {
     const unknown = await radar(['ingest', 'no-such-source']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/no configured source named or of kind "no-such-source".*configured: ecology, nowhere/);
+    expect(unknown.stderr).toMatch(
+      /no configured source named or of kind "no-such-source".*configured: ecology, nowhere/,
+    );
     const badDate = await radar(['ingest', 'ecology', '--since', 'yesterday']);
     expect(badDate.stderr).toMatch(/--since must be a date like 2026-01-31/);
   });

@@ -85,6 +85,22 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
     }
   });
 
+  it('documents the endpoints in the OpenAPI description', async () => {
+    const response = await runtime.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json().paths);
+    for (const path of [
+      '/api/auth/research-direction/process-async/',
+      '/api/auth/research-direction/process/',
+      '/api/auth/research-direction/confirm/',
+      '/api/auth/tasks/{id}/status/',
+      '/api/auth/vector/update/',
+      '/api/auth/recommendations/stats/',
+    ]) {
+      expect(paths).toContain(path);
+    }
+  });
+
   it('refuses an empty, blank, missing, non-text or too long description with the spec message', async () => {
     for (const text of ['', '   \n ', undefined, 42]) {
       const response = await submit(runtime, owner.headers, text);

@@ -45,7 +45,10 @@ beforeAll(async () => {
   embedder = new TestEmbeddingProvider(ai.baseUrl);
   llm = new TestLanguageModel(ai.baseUrl);
   const deps = { db: database.db, settings: defaultIngestSettings() };
-  const papers = await importSourceFile(deps, { kind: 'arxiv', filePath: path.join(FIXTURES, 'arxiv-api-2025-11.xml') });
+  const papers = await importSourceFile(deps, {
+    kind: 'arxiv',
+    filePath: path.join(FIXTURES, 'arxiv-api-2025-11.xml'),
+  });
   await importSourceFile(deps, {
     kind: 'news-rss',
     filePath: path.join(FIXTURES, 'news-wordpress-rss2.xml'),
@@ -80,7 +83,12 @@ describe('embedding new items', () => {
     const result = await embedContent(database.db, embedder, { target: 'papers', ids: paperIds }, { batchSize: 2 });
     expect(result).toEqual({ outcome: 'success', embedded: 4, failed: 1 });
     const state = await paperState();
-    expect(state.filter((row) => row.embedded).map((row) => row.dims)).toEqual([TEST_DIMENSION, TEST_DIMENSION, TEST_DIMENSION, TEST_DIMENSION]);
+    expect(state.filter((row) => row.embedded).map((row) => row.dims)).toEqual([
+      TEST_DIMENSION,
+      TEST_DIMENSION,
+      TEST_DIMENSION,
+      TEST_DIMENSION,
+    ]);
     expect(state.find((row) => row.id === poisonId)?.embedded).toBe(false);
     const rejects = await database.db.execute<{ item_key: string; reason: string; detail: string }>(
       sql`SELECT item_key, reason, detail FROM radar.ingest_rejects WHERE source = 'content-embed'`,
@@ -96,14 +104,23 @@ describe('embedding new items', () => {
 
   it('is idempotent: embedded rows are not sent again', async () => {
     const before = ai.calls.embeddedTexts;
-    const result = await embedContent(database.db, embedder, { target: 'papers', ids: paperIds.filter((id) => id !== poisonId) });
+    const result = await embedContent(database.db, embedder, {
+      target: 'papers',
+      ids: paperIds.filter((id) => id !== poisonId),
+    });
     expect(result).toEqual({ outcome: 'success', embedded: 0, failed: 0 });
     expect(ai.calls.embeddedTexts).toBe(before);
   });
 
   it('embeds news items', async () => {
-    const ids = (await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.news_items`)).rows.map((row) => row.id);
-    expect(await embedContent(database.db, embedder, { target: 'news', ids })).toEqual({ outcome: 'success', embedded: ids.length, failed: 0 });
+    const ids = (await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.news_items`)).rows.map(
+      (row) => row.id,
+    );
+    expect(await embedContent(database.db, embedder, { target: 'news', ids })).toEqual({
+      outcome: 'success',
+      embedded: ids.length,
+      failed: 0,
+    });
   });
 
   it('fails the job (to be retried) when the provider is down for every item', async () => {
@@ -160,9 +177,19 @@ describe('LLM summaries', () => {
       sql`SELECT id::int AS id, llm_summary, embedding FROM radar.papers WHERE arxiv_id = '2501.01234'`,
     );
     expect(changed.rows[0]).toMatchObject({ llm_summary: null, embedding: null });
-    const again = await summarizePapers(database.db, llm, { ids: paperIds.filter((id) => id !== poisonId) }, { language: 'zh' });
+    const again = await summarizePapers(
+      database.db,
+      llm,
+      { ids: paperIds.filter((id) => id !== poisonId) },
+      { language: 'zh' },
+    );
     expect(again.summarized).toBe(1);
-    const english = await summarizePapers(database.db, llm, { ids: paperIds.filter((id) => id !== poisonId) }, { language: 'en' });
+    const english = await summarizePapers(
+      database.db,
+      llm,
+      { ids: paperIds.filter((id) => id !== poisonId) },
+      { language: 'en' },
+    );
     expect(english.summarized).toBe(3);
     const rows = (await paperState()).filter((row) => row.llm_summary_model === 'test-chat|en');
     expect(rows[0]?.llm_summary).toMatch(/^This paper studies /);

@@ -8,7 +8,12 @@ import { loadDemoCorpus, removeDemoContent } from '../src/demo/load-demo';
 import { importSourceFile } from '../src/ingest/run-source';
 import { defaultIngestSettings } from '../src/ingest/settings';
 import { embedContent } from '../src/jobs/embed-content.job';
-import { type OpenAiTestServer, startOpenAiTestServer, TestEmbeddingProvider, testVector } from './helpers/openai-test-server';
+import {
+  type OpenAiTestServer,
+  startOpenAiTestServer,
+  TestEmbeddingProvider,
+  testVector,
+} from './helpers/openai-test-server';
 
 let database: TestDatabase;
 let ai: OpenAiTestServer;
@@ -60,22 +65,26 @@ describe('demo corpus', () => {
       sql`SELECT jcr_tier AS tier, count(*)::int AS count FROM radar.papers WHERE is_demo GROUP BY jcr_tier ORDER BY jcr_tier NULLS LAST`,
     );
     expect(stats.rows.map((row) => row.tier)).toEqual([1, 2, 3, 4, null]);
-    const institutes = await database.db.execute<{ count: number }>(sql`SELECT count(*)::int AS count FROM radar.institutes`);
+    const institutes = await database.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM radar.institutes`,
+    );
     expect(institutes.rows[0]?.count).toBe(21);
 
     const second = await loadDemoCorpus(database.db, { today: TODAY });
     expect(second).toMatchObject({ removedPapers: 294, removedNews: 105 });
     expect(second.content.counts.added).toBe(399);
     expect(second.journals).toMatchObject({ journalsAdded: 0, journalsUpdated: 0 });
-    const real = await database.db.execute<{ count: number }>(sql`SELECT count(*)::int AS count FROM radar.papers WHERE NOT is_demo`);
+    const real = await database.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM radar.papers WHERE NOT is_demo`,
+    );
     expect(real.rows[0]?.count).toBe(4);
   });
 
   it('gives recommendations once embedded, without any network beyond the local provider', async () => {
     const embedder = new TestEmbeddingProvider(ai.baseUrl);
-    const ids = (await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.papers WHERE is_demo`)).rows.map(
-      (row) => row.id,
-    );
+    const ids = (
+      await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.papers WHERE is_demo`)
+    ).rows.map((row) => row.id);
     for (let start = 0; start < ids.length; start += 500) {
       await embedContent(database.db, embedder, { target: 'papers', ids: ids.slice(start, start + 500) });
     }

@@ -104,14 +104,23 @@ describe('dedupe across sources and versions', () => {
       title: 'Graph Diffusion Models for Molecule Generation',
     });
     expect(rows[0]?.source_ids.openalex).toBe('W4400000001');
-    expect((await papers(sql`source_ids->>'openalex' = 'W4400000002'`)).map((row) => row.arxiv_id)).toEqual(['2501.01234']);
+    expect((await papers(sql`source_ids->>'openalex' = 'W4400000002'`)).map((row) => row.arxiv_id)).toEqual([
+      '2501.01234',
+    ]);
   });
 
   it('updates a known paper from an RSS replacement and skips replacements of unknown papers', async () => {
     const summary = await importSourceFile(deps(), {
       kind: 'arxiv-rss',
       filePath: path.join(FIXTURES, 'arxiv-rss-cs.IR.xml'),
-      source: { name: 'arxiv-ir', kind: 'arxiv-rss', enabled: true, categories: ['cs.IR'], includeReplacements: false, baseUrl: 'https://rss.arxiv.org/rss/' },
+      source: {
+        name: 'arxiv-ir',
+        kind: 'arxiv-rss',
+        enabled: true,
+        categories: ['cs.IR'],
+        includeReplacements: false,
+        baseUrl: 'https://rss.arxiv.org/rss/',
+      },
     });
     expect(summary.counts).toMatchObject({ added: 2, updated: 1 });
     expect(summary.skippedReasons).toEqual({ 'replacement of a paper not in the database': 1 });
@@ -153,7 +162,12 @@ describe('dedupe across sources and versions', () => {
 
   it('records rejected items and warnings with their reasons', async () => {
     await load('news-rss', 'malformed-feed.xml', { institute: 'Bad Feed' });
-    const rejects = await database.db.execute<{ source: string; severity: string; reason: string; item_key: string | null }>(
+    const rejects = await database.db.execute<{
+      source: string;
+      severity: string;
+      reason: string;
+      item_key: string | null;
+    }>(
       sql`SELECT source, severity, reason, item_key FROM radar.ingest_rejects WHERE source = 'news-rss-file' ORDER BY id`,
     );
     const reasons = rejects.rows.map((row) => `${row.severity}:${row.reason}`);

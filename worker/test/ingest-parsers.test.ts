@@ -41,9 +41,14 @@ describe('arXiv API (Atom)', () => {
       sourceIds: { arxiv: '2501.01234', arxivVersion: '1' },
       journal: { name: 'arXiv', isPreprintServer: true },
     });
-    expect(first?.abstract).toMatch(/^We study retrieval over documents with tens of thousands of tokens\. Dense attention/);
+    expect(first?.abstract).toMatch(
+      /^We study retrieval over documents with tens of thousands of tokens\. Dense attention/,
+    );
     expect(first?.abstract).not.toContain('\n');
-    expect(second).toMatchObject({ doi: '10.5555/irj.2025.0007', sourceIds: { journalRef: 'Information Retrieval Journal 28 (2025) 7' } });
+    expect(second).toMatchObject({
+      doi: '10.5555/irj.2025.0007',
+      sourceIds: { journalRef: 'Information Retrieval Journal 28 (2025) 7' },
+    });
   });
 
   it('reads the format in use since November 2025: the PDF link by type, then title, then /pdf/ in the URL', async () => {
@@ -81,7 +86,8 @@ describe('arXiv RSS', () => {
     ]);
     expect(papers[0]).toMatchObject({
       authors: ['Priya Sharma', 'David Kim', 'Emma Johnson'],
-      abstract: 'Click logs are noisy. We model position bias and trust bias jointly and learn rankers that are robust to both.',
+      abstract:
+        'Click logs are noisy. We model position bias and trust bias jointly and learn rankers that are robust to both.',
       publishedAt: '2025-02-11',
       pdfUrl: 'https://arxiv.org/pdf/2502.00001v1',
     });
@@ -96,14 +102,22 @@ describe('OpenAlex', () => {
     expect(papers[0]).toMatchObject({
       doi: '10.5555/jccl.2025.777',
       arxivId: '2501.05678',
-      abstract: 'Diffusion over molecular graphs generates valid molecules with desired properties. We also report wet-lab validation.',
-      journal: { name: 'Journal of Computational Chemistry Letters', issns: ['20493630', '20493649'], isPreprintServer: false },
+      abstract:
+        'Diffusion over molecular graphs generates valid molecules with desired properties. We also report wet-lab validation.',
+      journal: {
+        name: 'Journal of Computational Chemistry Letters',
+        issns: ['20493630', '20493649'],
+        isPreprintServer: false,
+      },
       pdfUrl: 'https://jccl.example.org/777.pdf',
       sourceIds: { openalex: 'W4400000001' },
     });
     // An arXiv DOI names the preprint: it becomes the arXiv id, not the paper's DOI.
     expect(papers[1]).toMatchObject({ arxivId: '2501.01234', doi: undefined, journal: { isPreprintServer: true } });
-    expect(papers[2]).toMatchObject({ publishedAt: '2024-01-01', notes: ['year only: dated January 1', 'no abstract'] });
+    expect(papers[2]).toMatchObject({
+      publishedAt: '2024-01-01',
+      notes: ['year only: dated January 1', 'no abstract'],
+    });
     expect(others).toEqual([{ type: 'skip', key: '10.5555/retracted.1', reason: 'retracted' }]);
     expect(rebuildAbstract({ b: [1], a: [0], c: [2, 3] })).toBe('a b c c');
     expect(rebuildAbstract(null)).toBe('');
@@ -117,7 +131,8 @@ describe('Crossref', () => {
     expect(papers[0]).toMatchObject({
       doi: '10.5555/jmlrl.2025.0042',
       arxivId: '2501.01234',
-      abstract: 'We study retrieval over documents with tens of thousands of tokens using block-sparse attention.\nCost grows linearly with length.',
+      abstract:
+        'We study retrieval over documents with tens of thousands of tokens using block-sparse attention.\nCost grows linearly with length.',
       publishedAt: '2025-03-01',
       url: 'https://jmlrl.example.org/articles/42',
       pdfUrl: 'https://jmlrl.example.org/articles/42.pdf',
@@ -140,11 +155,25 @@ describe('Crossref', () => {
       '{"DOI": "10.5555/a.2", "title": [',
       JSON.stringify({ DOI: '10.5555/a.3', type: 'journal-article', title: ['Third'] }),
     ].join('\n');
-    const { papers, others } = await collect(readCrossref((async function* () { yield Buffer.from(lines); })(), { maxItems: 100 }));
+    const { papers, others } = await collect(
+      readCrossref(
+        (async function* () {
+          yield Buffer.from(lines);
+        })(),
+        { maxItems: 100 },
+      ),
+    );
     expect(papers.map((paper) => paper.doi)).toEqual(['10.5555/a.1', '10.5555/a.3']);
     expect(others).toMatchObject([{ type: 'reject', key: 'line 2', reason: 'malformed JSON' }]);
     await expect(
-      collect(readCrossref((async function* () { yield Buffer.from('{"message": '); })(), { maxItems: 100 })),
+      collect(
+        readCrossref(
+          (async function* () {
+            yield Buffer.from('{"message": ');
+          })(),
+          { maxItems: 100 },
+        ),
+      ),
     ).rejects.toThrow(/malformed JSON/);
   });
 });
@@ -163,12 +192,17 @@ describe('journal feeds', () => {
     // The description only repeats the title: no abstract.
     expect(papers[1]).toMatchObject({ abstract: '', publishedAt: '2025-06-02' });
     expect(papers[1]?.notes).toEqual(["no date in the item: the feed's date was used", 'no abstract']);
-    expect(others).toEqual([{ type: 'reject', key: 'https://ecology-letters.example.org/articles/e3', reason: 'no title' }]);
+    expect(others).toEqual([
+      { type: 'reject', key: 'https://ecology-letters.example.org/articles/e3', reason: 'no title' },
+    ]);
   });
 
   it('reads Atom text constructs: HTML and scripts become text, "<" in plain text stays, XHTML keeps paragraphs', async () => {
     const { papers } = await collect(
-      readJournalFeed(file('journal-atom.xml'), { maxItems: 100, journal: { name: 'Demo Physics Letters', issns: [] } }),
+      readJournalFeed(file('journal-atom.xml'), {
+        maxItems: 100,
+        journal: { name: 'Demo Physics Letters', issns: [] },
+      }),
     );
     expect(papers[0]).toMatchObject({
       title: 'Observation of Majorana modes in nanowires',
@@ -179,14 +213,22 @@ describe('journal feeds', () => {
       journal: { name: 'Demo Physics Letters' },
     });
     expect(JSON.stringify(papers)).not.toMatch(/script|alert|evil/);
-    expect(papers[1]).toMatchObject({ title: 'Precision tests of a < b inequalities', abstract: 'We test whether a < b holds for all sampled pairs.' });
-    expect(papers[2]).toMatchObject({ title: 'Quantum sensing with spins', abstract: 'First paragraph.\nSecond paragraph.' });
+    expect(papers[1]).toMatchObject({
+      title: 'Precision tests of a < b inequalities',
+      abstract: 'We test whether a < b holds for all sampled pairs.',
+    });
+    expect(papers[2]).toMatchObject({
+      title: 'Quantum sensing with spins',
+      abstract: 'First paragraph.\nSecond paragraph.',
+    });
   });
 });
 
 describe('news feeds', () => {
   it('turns WordPress content:encoded into clean text and rejects items without title or URL', async () => {
-    const { news, others } = await collect(readNewsFeed(file('news-wordpress-rss2.xml'), { maxItems: 100, institute: 'Demo Institute' }));
+    const { news, others } = await collect(
+      readNewsFeed(file('news-wordpress-rss2.xml'), { maxItems: 100, institute: 'Demo Institute' }),
+    );
     expect(news[0]).toMatchObject({
       title: 'Lab team wins national award for quantum sensing',
       content:

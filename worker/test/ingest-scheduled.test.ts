@@ -11,7 +11,12 @@ import { type AppQueue, createQueue, type QueueConnection, startWorkerApp, type 
 import { DatabasePolitenessLease } from '../src/ingest/lease';
 import { defaultIngestSettings, type IngestSettings } from '../src/ingest/settings';
 import { type LocalHttpServer, startLocalHttpServer } from './helpers/local-http';
-import { type OpenAiTestServer, startOpenAiTestServer, TestEmbeddingProvider, TestLanguageModel } from './helpers/openai-test-server';
+import {
+  type OpenAiTestServer,
+  startOpenAiTestServer,
+  TestEmbeddingProvider,
+  TestLanguageModel,
+} from './helpers/openai-test-server';
 import { testQueueConnection } from './queue-helpers';
 
 /**
@@ -46,8 +51,20 @@ function sourcesFile(base: string, options: { withNews: boolean }) {
   const every = '*/3 * * * * *';
   return {
     sources: [
-      { name: 'arxiv-ir', kind: 'arxiv', categories: ['cs.IR', 'cs.LG'], schedule: every, baseUrl: `${base}/arxiv/api/query` },
-      { name: 'arxiv-ir-rss', kind: 'arxiv-rss', categories: ['cs.IR'], schedule: every, baseUrl: `${base}/arxiv-rss/` },
+      {
+        name: 'arxiv-ir',
+        kind: 'arxiv',
+        categories: ['cs.IR', 'cs.LG'],
+        schedule: every,
+        baseUrl: `${base}/arxiv/api/query`,
+      },
+      {
+        name: 'arxiv-ir-rss',
+        kind: 'arxiv-rss',
+        categories: ['cs.IR'],
+        schedule: every,
+        baseUrl: `${base}/arxiv-rss/`,
+      },
       { name: 'openalex-chem', kind: 'openalex', issns: ['2049-3630'], schedule: every, baseUrl: `${base}/openalex` },
       { name: 'crossref-jmlrl', kind: 'crossref', issns: ['1234-5679'], schedule: every, baseUrl: `${base}/crossref` },
       {
@@ -58,9 +75,24 @@ function sourcesFile(base: string, options: { withNews: boolean }) {
         schedule: every,
       },
       ...(options.withNews
-        ? [{ name: 'institute-news', kind: 'news-rss', url: `${base}/feeds/news.xml`, institute: 'Demo Institute', schedule: every }]
+        ? [
+            {
+              name: 'institute-news',
+              kind: 'news-rss',
+              url: `${base}/feeds/news.xml`,
+              institute: 'Demo Institute',
+              schedule: every,
+            },
+          ]
         : []),
-      { name: 'slow', kind: 'news-rss', url: `${base}/feeds/slow.xml`, institute: 'Slow', schedule: every, timeoutMs: 500 },
+      {
+        name: 'slow',
+        kind: 'news-rss',
+        url: `${base}/feeds/slow.xml`,
+        institute: 'Slow',
+        schedule: every,
+        timeoutMs: 500,
+      },
       { name: 'broken', kind: 'news-rss', url: `${base}/feeds/broken.xml`, institute: 'Broken', schedule: every },
       { name: 'flaky', kind: 'rss', url: `${base}/feeds/always-503.xml`, schedule: every },
       { name: 'switched-off', kind: 'rss', url: `${base}/feeds/ecology.rdf`, enabled: false },
@@ -121,7 +153,9 @@ beforeAll(async () => {
     },
     '/openalex/works': async (_request, response) => {
       if (hits.openalex429++ === 0) {
-        response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":"rate limit"}');
+        response
+          .writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' })
+          .end('{"error":"rate limit"}');
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end(await fixture('openalex-works.json'));
@@ -130,13 +164,16 @@ beforeAll(async () => {
       const cursor = url.searchParams.get('cursor');
       response.writeHead(200, { 'content-type': 'application/json' });
       if (cursor === '*') response.end(await fixture('crossref-journal-works.json'));
-      else response.end(JSON.stringify({ status: 'ok', message: { 'total-results': 4, items: [], 'next-cursor': null } }));
+      else
+        response.end(JSON.stringify({ status: 'ok', message: { 'total-results': 4, items: [], 'next-cursor': null } }));
     },
     '/feeds/ecology.rdf': async (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/rdf+xml' }).end(await fixture('journal-rss1.rdf'));
     },
     '/feeds/news.xml': async (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/rss+xml; charset=UTF-8' }).end(await fixture('news-wordpress-rss2.xml'));
+      response
+        .writeHead(200, { 'content-type': 'application/rss+xml; charset=UTF-8' })
+        .end(await fixture('news-wordpress-rss2.xml'));
     },
     '/feeds/slow.xml': async (_request, response) => {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -181,7 +218,17 @@ describe('scheduled ingestion', () => {
   it('upserts one job scheduler per enabled source', async () => {
     const keys = (await ingestQueue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key).sort();
     expect(keys).toEqual(
-      ['arxiv-ir', 'arxiv-ir-rss', 'broken', 'crossref-jmlrl', 'ecology', 'flaky', 'institute-news', 'openalex-chem', 'slow']
+      [
+        'arxiv-ir',
+        'arxiv-ir-rss',
+        'broken',
+        'crossref-jmlrl',
+        'ecology',
+        'flaky',
+        'institute-news',
+        'openalex-chem',
+        'slow',
+      ]
         .map((name) => `source:${name}`)
         .sort(),
     );
@@ -210,12 +257,16 @@ describe('scheduled ingestion', () => {
     const linked = await database.db.execute<{ doi: string; journal_name: string }>(
       sql`SELECT doi, journal_name FROM radar.papers WHERE arxiv_id = '2501.01234'`,
     );
-    expect(linked.rows).toEqual([{ doi: '10.5555/jmlrl.2025.0042', journal_name: 'Journal of Machine Learning Research Letters' }]);
+    expect(linked.rows).toEqual([
+      { doi: '10.5555/jmlrl.2025.0042', journal_name: 'Journal of Machine Learning Research Letters' },
+    ]);
   });
 
   it('asks again with the ETag and takes 304 as nothing new', async () => {
     await waitFor('a conditional request to the arXiv feed', async () =>
-      http.requests.some((request) => request.path.startsWith('/arxiv-rss/') && request.headers['if-none-match'] === '"rss-v1"'),
+      http.requests.some(
+        (request) => request.path.startsWith('/arxiv-rss/') && request.headers['if-none-match'] === '"rss-v1"',
+      ),
     );
   });
 
@@ -281,7 +332,9 @@ describe('scheduled ingestion', () => {
     await app.close();
     settings = { ...settings, enabled: false };
     app = await startApp();
-    expect((await ingestQueue.getJobSchedulers(0, -1)).filter((scheduler) => scheduler.key.startsWith('source:'))).toEqual([]);
+    expect(
+      (await ingestQueue.getJobSchedulers(0, -1)).filter((scheduler) => scheduler.key.startsWith('source:')),
+    ).toEqual([]);
   });
 });
 
@@ -306,7 +359,9 @@ describe('arXiv lease across processes', () => {
   });
 
   it('gives up (for a later retry) when the lease stays taken', async () => {
-    const holder = await new DatabasePolitenessLease(database.db, { minIntervalMs: () => 0, waitMs: 1_000 }).acquire('arxiv-busy');
+    const holder = await new DatabasePolitenessLease(database.db, { minIntervalMs: () => 0, waitMs: 1_000 }).acquire(
+      'arxiv-busy',
+    );
     await expect(
       new DatabasePolitenessLease(database.db, { minIntervalMs: () => 0, waitMs: 1_500 }).acquire('arxiv-busy'),
     ).rejects.toThrow(/another process is fetching from arxiv-busy/);

@@ -22,7 +22,9 @@ describe('text', () => {
     const html =
       '<p>First &amp; <b>bold</b>&nbsp;text</p><script>alert("x")</script><style>p{}</style><!-- hidden --><ul><li>one</li><li>two</li></ul>';
     expect(htmlToText(html)).toBe('First & bold text\none\ntwo');
-    expect(htmlToText('<h1>Title</h1>\n   with\n   wrapped   words', { inline: true })).toBe('Title with wrapped words');
+    expect(htmlToText('<h1>Title</h1>\n   with\n   wrapped   words', { inline: true })).toBe(
+      'Title with wrapped words',
+    );
   });
 
   it('removes WordPress footers and keeps the article', () => {
@@ -124,12 +126,20 @@ describe('decoding', () => {
   it('uses the XML declaration, across chunk boundaries that split characters', async () => {
     const utf8 = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><t>科研雷达 ünïcode</t>');
     expect((await readAll(utf8, 3)).text).toContain('科研雷达 ünïcode');
-    const latin = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><t>'), Buffer.from([0xe9]), Buffer.from('</t>')]);
+    const latin = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><t>'),
+      Buffer.from([0xe9]),
+      Buffer.from('</t>'),
+    ]);
     expect((await readAll(latin)).text).toContain('<t>é</t>');
   });
 
   it('recovers from bytes that are not the declared UTF-8, with a warning', async () => {
-    const bytes = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="UTF-8"?><t>Caf'), Buffer.from([0xe9]), Buffer.from('</t>')]);
+    const bytes = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="UTF-8"?><t>Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('</t>'),
+    ]);
     const { text, warnings } = await readAll(bytes, 2048);
     expect(text).toContain('Café');
     expect(warnings.map((warning) => warning.reason)).toEqual(['invalid encoding']);

@@ -63,7 +63,12 @@ describe('journal tiers', () => {
     expect(await tierOf(sql`journal_name = 'Frontiers of Demo Ecology'`)).toEqual([3, 3]);
     // Preprints have no tier, and keep none.
     expect(await tierOf(sql`journal_name = 'arXiv'`)).toEqual([null, null, null]);
-    const journals = await database.db.execute<{ title: string; issn: string | null; eissn: string | null; tier: number }>(
+    const journals = await database.db.execute<{
+      title: string;
+      issn: string | null;
+      eissn: string | null;
+      tier: number;
+    }>(
       sql`SELECT title, issn, eissn, tier FROM radar.journals WHERE title = 'Journal of Computational Chemistry Letters'`,
     );
     expect(journals.rows).toEqual([

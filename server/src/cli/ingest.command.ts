@@ -50,7 +50,8 @@ function parseFlags(args: string[], allowed: string[]): { positional: string[]; 
       continue;
     }
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name} (expected ${allowed.map((flag) => `--${flag}`).join(', ')})`);
+    if (!allowed.includes(name))
+      throw new UsageError(`unknown option --${name} (expected ${allowed.map((flag) => `--${flag}`).join(', ')})`);
     const value = inline ?? args[++index];
     if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
     flags.set(name, value);
@@ -59,7 +60,11 @@ function parseFlags(args: string[], allowed: string[]): { positional: string[]; 
 }
 
 /** Adds jobs to the enrichment queues of this installation (run by the server's or a worker's process). */
-async function withProducers<T>(config: AppConfig, database: DatabaseHandle, use: (enqueue: EnqueueJob, queue: (name: string) => AppQueue<unknown>) => Promise<T>): Promise<T> {
+async function withProducers<T>(
+  config: AppConfig,
+  database: DatabaseHandle,
+  use: (enqueue: EnqueueJob, queue: (name: string) => AppQueue<unknown>) => Promise<T>,
+): Promise<T> {
   const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
   const queues = new Map<string, AppQueue<unknown>>();
   const queue = (name: string) => {
@@ -134,13 +139,22 @@ async function queueEnrichment(config: AppConfig, database: DatabaseHandle, summ
     newNewsIds: summaries.flatMap((summary) => summary.newNewsIds),
     changedNewsIds: summaries.flatMap((summary) => summary.changedNewsIds),
   };
-  const { embedJobs, summaryJobs } = await withProducers(config, database, (enqueue) => enqueueEnrichment(enqueue, merged));
+  const { embedJobs, summaryJobs } = await withProducers(config, database, (enqueue) =>
+    enqueueEnrichment(enqueue, merged),
+  );
   if (embedJobs + summaryJobs > 0) {
-    out(`queued ${embedJobs} embedding and ${summaryJobs} summary jobs; the worker runs them (in the server with the embedded database)`);
+    out(
+      `queued ${embedJobs} embedding and ${summaryJobs} summary jobs; the worker runs them (in the server with the embedded database)`,
+    );
   }
 }
 
-export async function runIngestCommand(config: AppConfig, database: DatabaseHandle, args: string[], out: Out): Promise<void> {
+export async function runIngestCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
   const { positional, flags } = parseFlags(args, ['since', 'file', 'institute', 'journal']);
   const [target, ...extra] = positional;
   if (!target || extra.length) {
@@ -149,7 +163,8 @@ export async function runIngestCommand(config: AppConfig, database: DatabaseHand
     );
   }
   const since = flags.get('since');
-  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new UsageError('--since must be a date like 2026-01-31');
+  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
+    throw new UsageError('--since must be a date like 2026-01-31');
   const settings = ingestSettingsFromConfig(config);
   const { sources, origin } = await loadSources(settings);
   const deps = { db: database.db, settings };
@@ -158,7 +173,8 @@ export async function runIngestCommand(config: AppConfig, database: DatabaseHand
   if (filePath) {
     const source = sources.find((candidate) => candidate.name === target);
     const kind = source?.kind ?? (isSourceKind(target) ? target : undefined);
-    if (!kind) throw new UsageError(`"${target}" is neither a configured source nor a kind (${SOURCE_KINDS.join(', ')})`);
+    if (!kind)
+      throw new UsageError(`"${target}" is neither a configured source nor a kind (${SOURCE_KINDS.join(', ')})`);
     const bar = progressBar(source?.name ?? `${kind} file`);
     let summary: IngestSummary;
     try {
@@ -214,7 +230,12 @@ export async function runIngestCommand(config: AppConfig, database: DatabaseHand
 
 const formatTime = (date: Date | null | undefined) => (date ? date.toISOString().replace('T', ' ').slice(0, 16) : '-');
 
-export async function runSourcesCommand(config: AppConfig, database: DatabaseHandle, args: string[], out: Out): Promise<void> {
+export async function runSourcesCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
   if (args.length) throw new UsageError('usage: pnpm radar sources');
   const settings = ingestSettingsFromConfig(config);
   const { sources, origin } = await loadSources(settings);
@@ -224,7 +245,9 @@ export async function runSourcesCommand(config: AppConfig, database: DatabaseHan
     return new Map(list.map((scheduler) => [scheduler.key, scheduler]));
   });
 
-  out(`sources file: ${origin === 'none' ? `${settings.sourcesFile} (missing: no sources)` : origin}; scheduled runs ${settings.enabled ? 'on' : 'off (INGEST_ENABLED=false)'}`);
+  out(
+    `sources file: ${origin === 'none' ? `${settings.sourcesFile} (missing: no sources)` : origin}; scheduled runs ${settings.enabled ? 'on' : 'off (INGEST_ENABLED=false)'}`,
+  );
   const rows = [
     ['NAME', 'KIND', 'SCHEDULE', 'NEXT RUN', 'LAST RUN', 'STATUS', 'ADDED', 'TOTAL', 'LAST ERROR'],
     ...sources.map((source) => {
@@ -256,7 +279,12 @@ export async function runSourcesCommand(config: AppConfig, database: DatabaseHan
         state.status === 'failed' ? (state.lastError ?? '') : '',
       ]),
   ];
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => Math.min((row[column] ?? '').length, 40)))) ?? [];
+  if (rows.length === 1) {
+    out('no sources configured: copy config/sources.example.json to config/sources.json (see config/README.md)');
+    return;
+  }
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => Math.min((row[column] ?? '').length, 40)))) ?? [];
   for (const row of rows) {
     out(
       row
@@ -265,17 +293,24 @@ export async function runSourcesCommand(config: AppConfig, database: DatabaseHan
         .trimEnd(),
     );
   }
-  if (sources.length === 0) out('no sources configured: copy config/sources.example.json to config/sources.json (see config/README.md)');
 }
 
-export async function runJournalsCommand(config: AppConfig, database: DatabaseHandle, args: string[], out: Out): Promise<void> {
+export async function runJournalsCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
   const { positional, flags } = parseFlags(args, ['label']);
   const [subcommand, file, ...extra] = positional;
   if (subcommand !== 'import' || !file || extra.length) {
     throw new UsageError('usage: pnpm radar journals import <file.csv> [--label NAME]');
   }
   void config;
-  const bar = new cliProgress.SingleBar({ format: 'journals [{bar}] {value}/{total}', hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: 'journals [{bar}] {value}/{total}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   let summary: Awaited<ReturnType<typeof importTierTableFile>>;
   try {
@@ -295,13 +330,19 @@ export async function runJournalsCommand(config: AppConfig, database: DatabaseHa
   out(
     `journals: ${summary.journalsAdded} added, ${summary.journalsUpdated} updated, ${summary.journalsUnchanged} unchanged; rows skipped: ${summary.rejects.length}`,
   );
-  for (const reject of summary.rejects.slice(0, 10)) out(`  line ${reject.line}: ${reject.reason}${reject.detail ? ` (${reject.detail})` : ''}`);
+  for (const reject of summary.rejects.slice(0, 10))
+    out(`  line ${reject.line}: ${reject.reason}${reject.detail ? ` (${reject.detail})` : ''}`);
   if (summary.rejects.length > 10) out(`  ... ${summary.rejects.length - 10} more`);
   for (const warning of summary.warnings) out(`  warning: ${warning}`);
   out(`papers: ${summary.papersLinked} linked to a journal by title, ${summary.papersRetiered} with a changed tier`);
 }
 
-export async function runDemoCommand(config: AppConfig, database: DatabaseHandle, args: string[], out: Out): Promise<void> {
+export async function runDemoCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
   if (args.some((arg) => arg !== '--remove')) throw new UsageError('usage: pnpm radar demo [--remove]');
   if (args.includes('--remove')) {
     const removed = await removeDemoContent(database.db);
@@ -325,7 +366,11 @@ export async function runDemoCommand(config: AppConfig, database: DatabaseHandle
   await withProducers(config, database, async (enqueue, queue) => {
     await enqueueEnrichment(enqueue, content);
     // The built-in embedder is fitted on the corpus: let the worker refit it now the corpus changed.
-    await queue(QUEUE_NAMES.embeddings).add('maintain-embeddings', { task: 'maintain' }, { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } });
+    await queue(QUEUE_NAMES.embeddings).add(
+      'maintain-embeddings',
+      { task: 'maintain' },
+      { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } },
+    );
   });
   out('vectors and summaries are computed by the worker: with the embedded database, start the server (pnpm start)');
   out('remove it again with: pnpm radar demo --remove');

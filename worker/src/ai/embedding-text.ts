@@ -4,17 +4,30 @@
  * vector.
  */
 
+/**
+ * Longest text embedded, in characters: far above a paper abstract, and within the input limits of
+ * remote embedding models (about 8k tokens). Longer texts are cut at a word boundary.
+ */
+export const MAX_EMBEDDING_TEXT_CHARS = 8_000;
+
+function capLength(text: string): string {
+  if (text.length <= MAX_EMBEDDING_TEXT_CHARS) return text;
+  const cut = text.slice(0, MAX_EMBEDDING_TEXT_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return space > MAX_EMBEDDING_TEXT_CHARS * 0.8 ? cut.slice(0, space) : cut;
+}
+
 /** A paper: title and abstract. A news item: title and content. */
 export function documentEmbeddingText(title: string, body: string): string {
   const head = title.trim();
   const rest = body.trim();
-  if (!rest) return head;
-  return head ? `${head}. ${rest}` : rest;
+  if (!rest) return capLength(head);
+  return capLength(head ? `${head}. ${rest}` : rest);
 }
 
 /** A user's research profile is embedded from the English research summary alone. */
 export function profileEmbeddingText(researchSummaryEn: string): string {
-  return researchSummaryEn.trim();
+  return capLength(researchSummaryEn.trim());
 }
 
 /** Unit length. A zero vector (a text with no known term) becomes a fixed pseudo-random direction of the text. */

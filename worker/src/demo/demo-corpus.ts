@@ -46,12 +46,19 @@ const pick = <T>(values: readonly T[], index: number): T => values[index % value
 
 const TITLE_TEMPLATES = [
   (v: { topic: string; method: string; setting: string }) => `${capitalise(v.method)} for ${v.topic} ${v.setting}`,
-  (v: { topic: string; method: string; setting: string }) => `${capitalise(v.topic)} ${v.setting}: a study with ${v.method}`,
+  (v: { topic: string; method: string; setting: string }) =>
+    `${capitalise(v.topic)} ${v.setting}: a study with ${v.method}`,
   (v: { topic: string; method: string; setting: string }) => `Rethinking ${v.topic} through ${v.method}`,
   (v: { topic: string; method: string; setting: string }) => `What ${v.method} reveals about ${v.topic} ${v.setting}`,
 ];
 
-function paperAbstract(vocabulary: FieldVocabulary, index: number, topic: string, method: string, setting: string): string {
+function paperAbstract(
+  vocabulary: FieldVocabulary,
+  index: number,
+  topic: string,
+  method: string,
+  setting: string,
+): string {
   const finding = pick(vocabulary.findings, index);
   const data = pick(vocabulary.data, index + 1);
   const other = pick(vocabulary.topics, index + 2);
@@ -81,13 +88,15 @@ export function generateDemoCorpus(today: Date = new Date()): DemoCorpus {
   for (const field of RESEARCH_FIELDS) {
     const id: ResearchFieldId = field.id;
     const vocabulary = DEMO_VOCABULARY[id];
-    vocabulary.journals.forEach((title, tierIndex) => journals.push({ title, tier: tierIndex + 1 }));
+    for (const [tierIndex, title] of vocabulary.journals.entries()) journals.push({ title, tier: tierIndex + 1 });
 
     // Every combination of topic, method, setting and title form, in a seeded random order: the
     // first ones give the field's papers, all different.
     const combinations = vocabulary.topics.flatMap((topic) =>
       vocabulary.methods.flatMap((method) =>
-        vocabulary.settings.flatMap((setting) => TITLE_TEMPLATES.map((template) => ({ topic, method, setting, template }))),
+        vocabulary.settings.flatMap((setting) =>
+          TITLE_TEMPLATES.map((template) => ({ topic, method, setting, template })),
+        ),
       ),
     );
     for (let index = combinations.length - 1; index > 0; index--) {

@@ -26,7 +26,13 @@ export async function loadDemoCorpus(
   const journals = await importTierTable(db, {
     format: 'plain',
     label: DEMO_TIER_LABEL,
-    rows: corpus.journals.map((journal, index) => ({ line: index + 2, title: journal.title, issns: [], tier: journal.tier, publisher: 'Research Radar demo' })),
+    rows: corpus.journals.map((journal, index) => ({
+      line: index + 2,
+      title: journal.title,
+      issns: [],
+      tier: journal.tier,
+      publisher: 'Research Radar demo',
+    })),
     rejects: [],
   });
   async function* entries(): AsyncGenerator<IngestEntry, undefined> {

@@ -94,7 +94,9 @@ export class ContentStore {
         journalName: truncateText(cleanInline(draft.journal?.name ?? ''), 500),
         jcrTier: undefined,
         keywords: [
-          ...new Set(draft.keywords.map((keyword) => truncateText(cleanInline(keyword), LIMITS.keyword)).filter(Boolean)),
+          ...new Set(
+            draft.keywords.map((keyword) => truncateText(cleanInline(keyword), LIMITS.keyword)).filter(Boolean),
+          ),
         ].slice(0, 40),
         sourceIds: draft.sourceIds,
         titleAuthorKey: titleAuthorKey(title, authors),

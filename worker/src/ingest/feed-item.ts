@@ -113,8 +113,7 @@ export function readFeedItem(node: XmlNode, baseUrl?: string): FeedItem {
     description: childText(node, 'description', 'rss:description', 'atom:summary', 'dc:description'),
     content: childText(node, 'content:encoded', 'atom:content'),
     date:
-      childText(node, 'pubDate', 'dc:date', 'atom:published', 'prism:publicationDate', 'prism:coverDate') ||
-      undefined,
+      childText(node, 'pubDate', 'dc:date', 'atom:published', 'prism:publicationDate', 'prism:coverDate') || undefined,
     updated: childText(node, 'atom:updated', 'dcterms:modified', 'lastBuildDate') || undefined,
     authors,
     categories: [...new Set(categories)],

@@ -1,6 +1,6 @@
 import { type DecodeWarning, decodeByteStream } from './decode';
 import { type IngestEntry, PermanentSourceError } from './types';
-import { type XmlNode, XmlFeedReader } from './xml-feed';
+import { XmlFeedReader, type XmlNode } from './xml-feed';
 
 export interface ReadFeedOptions {
   httpCharset?: string | undefined;
@@ -10,7 +10,11 @@ export interface ReadFeedOptions {
   maxItems: number;
 }
 
-export type EntryMapper = (node: XmlNode, reader: XmlFeedReader, index: number) => IngestEntry | IngestEntry[] | undefined;
+export type EntryMapper = (
+  node: XmlNode,
+  reader: XmlFeedReader,
+  index: number,
+) => IngestEntry | IngestEntry[] | undefined;
 
 /**
  * Streams a feed through the XML reader and a mapper, turning every problem into an entry the
@@ -38,7 +42,12 @@ export async function* readFeedEntries(
       mapped = map(node, reader, position);
     } catch (error) {
       if (error instanceof PermanentSourceError) throw error;
-      mapped = { type: 'reject', key: `entry ${position + 1}`, reason: 'unreadable entry', detail: (error as Error).message };
+      mapped = {
+        type: 'reject',
+        key: `entry ${position + 1}`,
+        reason: 'unreadable entry',
+        detail: (error as Error).message,
+      };
     }
     for (const entry of Array.isArray(mapped) ? mapped : mapped ? [mapped] : []) {
       yield entry;

@@ -150,7 +150,8 @@ export class HttpClient {
     try {
       const headers: Record<string, string> = {
         'user-agent': this.settings.userAgent,
-        accept: 'application/atom+xml, application/rss+xml, application/rdf+xml, application/xml, application/json;q=0.9, text/xml;q=0.9, */*;q=0.5',
+        accept:
+          'application/atom+xml, application/rss+xml, application/rdf+xml, application/xml, application/json;q=0.9, text/xml;q=0.9, */*;q=0.5',
         ...options.headers,
       };
       if (options.etag) headers['if-none-match'] = options.etag;
@@ -160,7 +161,11 @@ export class HttpClient {
         response = await fetch(url, { headers, signal: controller.signal, redirect: 'follow' });
       } catch (error) {
         if (controller.signal.aborted && !options.signal?.aborted) {
-          return { kind: 'retry', error: new Error(`${host}: no answer within ${timeoutMs} ms`), retryAfterMs: undefined };
+          return {
+            kind: 'retry',
+            error: new Error(`${host}: no answer within ${timeoutMs} ms`),
+            retryAfterMs: undefined,
+          };
         }
         throw new Error(`${host}: ${describeFetchError(error)}`);
       }

@@ -75,7 +75,8 @@ export function extractArxivId(raw: string | undefined | null): ArxivId | undefi
 }
 
 // Old-style ids are archive/number with a lower-case archive (subject class upper-case: math.AG/...).
-const normaliseOldStyle = (id: string) => (id.includes('/') ? id.replace(/^[^/.]+/, (archive) => archive.toLowerCase()) : id);
+const normaliseOldStyle = (id: string) =>
+  id.includes('/') ? id.replace(/^[^/.]+/, (archive) => archive.toLowerCase()) : id;
 
 /** arXiv id carried by an arXiv DOI (10.48550/arxiv.2401.01234). */
 export function arxivIdFromDoi(doi: string | undefined): string | undefined {
@@ -162,7 +163,8 @@ export function normalizeTitle(title: string): string {
 export function surnameOf(name: string): string {
   const trimmed = name.trim();
   if (trimmed.includes(',')) return foldText(trimmed.split(',')[0] ?? '');
-  if (/^[\p{Script=Han}\p{Script=Hangul}]+$/u.test(trimmed.replace(/\s/g, ''))) return trimmed.replace(/\s/g, '')[0] ?? '';
+  if (/^[\p{Script=Han}\p{Script=Hangul}]+$/u.test(trimmed.replace(/\s/g, '')))
+    return trimmed.replace(/\s/g, '')[0] ?? '';
   const tokens = foldText(trimmed).split(' ').filter(Boolean);
   return tokens.at(-1) ?? '';
 }

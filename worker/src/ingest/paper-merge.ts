@@ -99,7 +99,8 @@ export function mergePaper(
   if (isNewerVersion && incoming.sourceIds.arxivVersion) sourceIds.arxivVersion = incoming.sourceIds.arxivVersion;
 
   // Identifiers.
-  const heldByOther = (predicate: (row: PaperFields) => boolean) => others.some((row) => row.id !== existing.id && predicate(row));
+  const heldByOther = (predicate: (row: PaperFields) => boolean) =>
+    others.some((row) => row.id !== existing.id && predicate(row));
   if (incoming.doi && !heldByOther((row) => row.doi?.toLowerCase() === incoming.doi)) {
     if (!existing.doi) {
       patch.doi = incoming.doi;

@@ -1,6 +1,6 @@
 import { type Database, type NewIngestReject, SourceStateRepository } from '@radar/db';
 import { ContentStore } from './content-store';
-import { TransientSourceError, type IngestEntry } from './types';
+import { type IngestEntry, TransientSourceError } from './types';
 
 export interface IngestCounts {
   /** Entries read from the source (items, rejects and skips; not feed-level warnings). */
@@ -159,7 +159,12 @@ export async function consumeEntries<R>(
         } catch (error) {
           counts.rejected++;
           bump(summary.rejectedReasons, 'could not be stored');
-          record({ severity: 'rejected', itemKey: key, reason: 'could not be stored', detail: (error as Error).message });
+          record({
+            severity: 'rejected',
+            itemKey: key,
+            reason: 'could not be stored',
+            detail: (error as Error).message,
+          });
           if (++consecutiveErrors >= MAX_CONSECUTIVE_ITEM_ERRORS) {
             failure = new TransientSourceError(
               `${MAX_CONSECUTIVE_ITEM_ERRORS} items in a row could not be stored; last error: ${(error as Error).message}`,

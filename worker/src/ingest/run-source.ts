@@ -64,7 +64,11 @@ export class SourceRunError extends Error {
   }
 }
 
-export async function runSource(deps: IngestDeps, source: SourceConfig, options: RunSourceOptions = {}): Promise<IngestSummary> {
+export async function runSource(
+  deps: IngestDeps,
+  source: SourceConfig,
+  options: RunSourceOptions = {},
+): Promise<IngestSummary> {
   const { db, settings } = deps;
   const states = new SourceStateRepository(db);
   const previous = await states.get(source.name);
@@ -147,7 +151,9 @@ export async function importSourceFile(deps: IngestDeps, options: ImportFileOpti
     stream.once('error', reject);
   });
   await opened.catch((error: NodeJS.ErrnoException) => {
-    throw new PermanentSourceError(`cannot read ${options.filePath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new PermanentSourceError(
+      `cannot read ${options.filePath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+    );
   });
   const entries = readSourceFile(options.kind, stream, {
     maxItems: options.maxItems ?? 1_000_000,

@@ -32,15 +32,13 @@ const cron = z
   .refine((value) => /^[\d*/,\-?LW#A-Za-z\s]+$/.test(value), { message: 'has characters a cron pattern cannot have' });
 
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
-const issnList = z
-  .array(z.string())
-  .transform((values, context) => {
-    const issns = collectIssns(values);
-    if (issns.length !== values.length) {
-      context.addIssue({ code: 'custom', message: 'every entry must be an ISSN like 1476-4687' });
-    }
-    return issns;
-  });
+const issnList = z.array(z.string()).transform((values, context) => {
+  const issns = collectIssns(values);
+  if (issns.length !== values.length) {
+    context.addIssue({ code: 'custom', message: 'every entry must be an ISSN like 1476-4687' });
+  }
+  return issns;
+});
 
 const common = {
   /** Unique; used in `pnpm radar ingest <name>`, job ids and papers.source. */

@@ -70,7 +70,9 @@ const BLOCK_ELEMENTS = new Set([
 ]);
 
 // C0 controls except tab and line breaks, DEL, C1 controls, lone surrogates, and non-characters.
-const UNWANTED_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNWANTED_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the purpose
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Removes characters that cannot or should not be stored, and normalises to NFC. */
 export function sanitizeText(value: string): string {
@@ -92,7 +94,8 @@ export function cleanBlock(value: string): string {
     .join('\n');
 }
 
-const HTML_HINT = /<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>|<!--|&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/;
+const HTML_HINT =
+  /<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>|<!--|&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/;
 
 /** True when the value carries markup or entities; plain text such as "a < b" is left alone. */
 export function looksLikeHtml(value: string): boolean {

@@ -66,7 +66,8 @@ export async function importTierTable(
   let unchanged = 0;
   const apply = (journal: PendingJournal, row: TierRow) => {
     // Same table (same label): keep the best tier across its rows; another table replaces the tier.
-    const tier = journal.tierSource === table.label && journal.tier !== null ? Math.min(journal.tier, row.tier) : row.tier;
+    const tier =
+      journal.tierSource === table.label && journal.tier !== null ? Math.min(journal.tier, row.tier) : row.tier;
     let changed = false;
     if (journal.tier !== tier || journal.tierSource !== table.label) {
       journal.tier = tier;
@@ -146,14 +147,17 @@ export async function importTierTable(
       publisher: journal.publisher,
     }));
   const insertedIds = await repository.applyTierChanges(updates, inserts);
-  journals.filter((journal) => journal.id === undefined).forEach((journal, position) => {
-    journal.id = insertedIds[position];
-  });
+  journals
+    .filter((journal) => journal.id === undefined)
+    .forEach((journal, position) => {
+      journal.id = insertedIds[position];
+    });
 
   // Papers whose venue name matches a journal now known (no ISSN was given for them).
   let papersLinked = 0;
   const titleIndex = new Map<string, PendingJournal>();
-  for (const journal of journals) if (journal.tier !== null && journal.id !== undefined) titleIndex.set(journal.titleNormalized, journal);
+  for (const journal of journals)
+    if (journal.tier !== null && journal.id !== undefined) titleIndex.set(journal.titleNormalized, journal);
   for (const name of await repository.listUnlinkedPaperJournalNames()) {
     const journal = titleIndex.get(normalizeJournalTitle(name));
     if (journal?.id !== undefined) papersLinked += await repository.linkPapersByJournalName(name, journal.id);

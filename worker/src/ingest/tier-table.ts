@@ -33,7 +33,17 @@ export class TierTableError extends Error {
 }
 
 const COLUMN_NAMES = {
-  title: ['title', 'journal', 'journal title', 'journal name', 'source title', 'full journal title', '期刊名称', '刊名', '期刊'],
+  title: [
+    'title',
+    'journal',
+    'journal title',
+    'journal name',
+    'source title',
+    'full journal title',
+    '期刊名称',
+    '刊名',
+    '期刊',
+  ],
   issn: ['issn', 'print issn', 'issn (print)', 'pissn', 'p-issn', 'issns'],
   eissn: ['eissn', 'e-issn', 'electronic issn', 'issn (online)', 'online issn'],
   tier: [
@@ -71,9 +81,17 @@ function detectDelimiter(text: string): string {
   return counts[0] && counts[0].count > 0 ? counts[0].delimiter : ',';
 }
 
-const normaliseHeader = (value: string) => value.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+const normaliseHeader = (value: string) =>
+  value
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 
-export function parseTierTable(text: string, options: { label?: string | undefined; fileName?: string } = {}): TierTable {
+export function parseTierTable(
+  text: string,
+  options: { label?: string | undefined; fileName?: string } = {},
+): TierTable {
   const delimiter = detectDelimiter(text);
   let records: { record: string[]; info: { lines: number } }[];
   try {
@@ -104,7 +122,10 @@ export function parseTierTable(text: string, options: { label?: string | undefin
   const isScimago = headers.includes('sourceid') && headers.some((name) => name.startsWith('sjr'));
   if (columns.tier < 0) {
     throw new TierTableError(
-      `no tier column: expected one of ${COLUMN_NAMES.tier.slice(0, 4).map((name) => `"${name}"`).join(', ')} (got ${header.record.join(', ')})`,
+      `no tier column: expected one of ${COLUMN_NAMES.tier
+        .slice(0, 4)
+        .map((name) => `"${name}"`)
+        .join(', ')} (got ${header.record.join(', ')})`,
     );
   }
   if (columns.issn < 0 && columns.eissn < 0 && columns.title < 0) {

@@ -185,7 +185,7 @@ export function childrenNamed(node: XmlNode, ...names: string[]): XmlNode[] {
 export function childText(node: XmlNode, ...names: string[]): string {
   for (const name of names) {
     const child = node.children.find((candidate) => candidate.name === name);
-    if (child && child.text.trim()) return child.text.trim();
+    if (child?.text.trim()) return child.text.trim();
   }
   return '';
 }

@@ -118,7 +118,10 @@ export async function embedContent(
 
   if (failures.length) {
     await new SourceStateRepository(db).recordRejects(failures).catch(() => {});
-    options.logger?.warn({ target: request.target, failed: failures.length, err: lastError?.message }, 'embedding failures');
+    options.logger?.warn(
+      { target: request.target, failed: failures.length, err: lastError?.message },
+      'embedding failures',
+    );
   }
   // Nothing at all worked: the provider is down, not the items. Let the job retry later.
   if (embedded === 0 && failures.length > 0) {

@@ -50,8 +50,7 @@ export function createIngestProcessor(deps: {
       return { outcome: 'success', ...report(summary) };
     } catch (error) {
       if (error instanceof SourceRunError) await enqueueEnrichment(deps.enqueue, error.summary).catch(() => {});
-      const permanent =
-        error instanceof PermanentSourceError || (error instanceof SourceRunError && error.isPermanent);
+      const permanent = error instanceof PermanentSourceError || (error instanceof SourceRunError && error.isPermanent);
       deps.logger?.warn({ source: source.name, permanent, err: describeError(error) }, 'source run failed');
       if (permanent) throw new UnrecoverableError(describeError(error));
       throw error;

@@ -2,7 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { z } from 'zod';
-import type { EmbeddingModelIdentity, EmbeddingProvider, LanguageModel, LlmGenerateOptions } from '../../src/ai/providers';
+import type {
+  EmbeddingModelIdentity,
+  EmbeddingProvider,
+  LanguageModel,
+  LlmGenerateOptions,
+} from '../../src/ai/providers';
 
 /**
  * A local OpenAI-compatible server (POST /v1/embeddings, POST /v1/chat/completions, OpenAI wire
@@ -49,7 +54,9 @@ export async function startOpenAiTestServer(): Promise<OpenAiTestServer> {
       calls.embeddings++;
       const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
       if (input.some((text) => text.includes('POISON-EMBED'))) {
-        return send(400, { error: { message: 'input contains forbidden text', type: 'invalid_request_error', code: null } });
+        return send(400, {
+          error: { message: 'input contains forbidden text', type: 'invalid_request_error', code: null },
+        });
       }
       calls.embeddedTexts += input.length;
       return send(200, {
@@ -72,7 +79,8 @@ export async function startOpenAiTestServer(): Promise<OpenAiTestServer> {
       const messages = (body.messages as { role: string; content: string }[]) ?? [];
       const user = messages.find((message) => message.role === 'user')?.content ?? '';
       const system = messages.find((message) => message.role === 'system')?.content ?? '';
-      if (user.includes('POISON-SUMMARY')) return send(500, { error: { message: 'model crashed', type: 'server_error' } });
+      if (user.includes('POISON-SUMMARY'))
+        return send(500, { error: { message: 'model crashed', type: 'server_error' } });
       const title = /Title: (.*)/.exec(user)?.[1] ?? '';
       const content = system.includes('Chinese')
         ? `**摘要：** 本文研究了“${title}”。作者提出了新的方法。实验表明该方法有效。`

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { papers } from '../schema';
-import type { NewPaperRow, PaperRow } from './paper.repository';
 import type { EmbeddingCandidate } from './news.repository';
+import type { NewPaperRow, PaperRow } from './paper.repository';
 
 /** Columns dedupe and merging look at (no vector, no search document). */
 const PAPER_FIELDS = {

@@ -6,7 +6,10 @@ export type JournalRow = typeof journals.$inferSelect;
 export type NewJournalRow = typeof journals.$inferInsert;
 
 /** The fields tier import and paper mapping work with. */
-export type JournalKeyRow = Pick<JournalRow, 'id' | 'title' | 'titleNormalized' | 'issn' | 'eissn' | 'tier' | 'tierSource'>;
+export type JournalKeyRow = Pick<
+  JournalRow,
+  'id' | 'title' | 'titleNormalized' | 'issn' | 'eissn' | 'tier' | 'tierSource'
+>;
 
 /** Journals and their tiers; keeps papers.jcr_tier in step with the journal's tier. */
 export class JournalRepository {

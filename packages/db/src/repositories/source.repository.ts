@@ -69,7 +69,15 @@ export class SourceStateRepository {
     const now = new Date();
     await this.db
       .insert(ingestSources)
-      .values({ name, kind, status: 'failed', lastRunAt: now, lastFinishedAt: now, lastError: message, lastErrorAt: now })
+      .values({
+        name,
+        kind,
+        status: 'failed',
+        lastRunAt: now,
+        lastFinishedAt: now,
+        lastError: message,
+        lastErrorAt: now,
+      })
       .onConflictDoUpdate({
         target: ingestSources.name,
         set: {

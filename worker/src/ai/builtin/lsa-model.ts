@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { normalizeVector } from '../embedding-text';
 import { termCounts } from './text-features';
-import { fitVocabulary, indexVocabulary, type TfidfVocabulary, vectorizeCounts } from './tfidf';
-import { truncatedSvd } from './truncated-svd';
+import { fitVocabulary, indexVocabulary, type SparseVector, type TfidfVocabulary, vectorizeCounts } from './tfidf';
+import { createYielder, truncatedSvd } from './truncated-svd';
 
 /**
  * The built-in embedder's corpus-fitted model: tf-idf over the corpus vocabulary, projected onto the
@@ -42,14 +42,31 @@ export const LSA_DEFAULTS = {
 export const LSA_MIN_DOCUMENTS = 200;
 
 export async function fitLsaModel(texts: string[], options: LsaFitOptions): Promise<LsaModelState> {
-  const counts = texts.map(termCounts);
-  const vocabulary = fitVocabulary(counts, {
-    minDf: options.minDf ?? LSA_DEFAULTS.minDf,
-    maxDfRatio: options.maxDfRatio ?? LSA_DEFAULTS.maxDfRatio,
-    maxFeatures: options.maxFeatures ?? LSA_DEFAULTS.maxFeatures,
-  });
+  // Every loop gives the event loop a turn now and then: in embedded mode the HTTP server shares the process.
+  const pause = createYielder();
+  const counts: Map<string, number>[] = [];
+  for (const text of texts) {
+    await pause();
+    counts.push(termCounts(text));
+  }
+  const vocabulary = await fitVocabulary(
+    counts,
+    {
+      minDf: options.minDf ?? LSA_DEFAULTS.minDf,
+      maxDfRatio: options.maxDfRatio ?? LSA_DEFAULTS.maxDfRatio,
+      maxFeatures: options.maxFeatures ?? LSA_DEFAULTS.maxFeatures,
+    },
+    pause,
+  );
   const index = indexVocabulary(vocabulary);
-  const rows = counts.map((c) => vectorizeCounts(c, vocabulary, index)).filter((row) => row.indices.length > 0);
+  const rows: SparseVector[] = [];
+  for (const documentCounts of counts) {
+    await pause();
+    const row = vectorizeCounts(documentCounts, vocabulary, index);
+    if (row.indices.length > 0) rows.push(row);
+  }
+  // Millions of map entries: let them go before the long SVD, so garbage collection pauses stay short.
+  counts.length = 0;
   const terms = vocabulary.terms.length;
   const svd = await truncatedSvd(rows, terms, {
     rank: options.dimension,
@@ -60,6 +77,7 @@ export async function fitLsaModel(texts: string[], options: LsaFitOptions): Prom
   const dimension = options.dimension;
   const projection = new Float32Array(terms * dimension);
   for (let c = 0; c < svd.rank; c++) {
+    await pause();
     for (let t = 0; t < terms; t++) projection[t * dimension + c] = svd.components[c * terms + t] as number;
   }
   return { vocabulary, projection, dimension, documentCount: rows.length };

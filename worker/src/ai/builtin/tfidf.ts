@@ -21,13 +21,25 @@ export interface TfidfFitOptions {
   maxFeatures: number;
 }
 
-export function fitVocabulary(documents: Map<string, number>[], options: TfidfFitOptions): TfidfVocabulary {
+export async function fitVocabulary(
+  documents: Map<string, number>[],
+  options: TfidfFitOptions,
+  pause: () => Promise<void> = async () => {},
+): Promise<TfidfVocabulary> {
   const df = new Map<string, number>();
-  for (const counts of documents) for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  for (const counts of documents) {
+    await pause();
+    for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  }
   const n = documents.length;
   const maxDf = Math.max(options.minDf, Math.floor(options.maxDfRatio * n));
-  const kept = [...df.entries()]
-    .filter(([, count]) => count >= options.minDf && count <= maxDf)
+  const candidates: [string, number][] = [];
+  let seen = 0;
+  for (const entry of df) {
+    if (++seen % 50_000 === 0) await pause();
+    if (entry[1] >= options.minDf && entry[1] <= maxDf) candidates.push(entry);
+  }
+  const kept = candidates
     // Most frequent first, ties by term, so the same corpus always gives the same vocabulary.
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, options.maxFeatures);

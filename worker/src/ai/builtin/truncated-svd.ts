@@ -44,7 +44,7 @@ function gaussian(random: () => number): number {
  * A fit takes seconds to a minute on a large corpus, and in embedded mode the HTTP server shares the
  * process: the loops call this often, and it gives the event loop a turn every ~20 ms.
  */
-function createYielder(): () => Promise<void> {
+export function createYielder(): () => Promise<void> {
   let last = performance.now();
   return async () => {
     if (performance.now() - last < 20) return;
@@ -53,7 +53,7 @@ function createYielder(): () => Promise<void> {
   };
 }
 
-type Yielder = () => Promise<void>;
+export type Yielder = () => Promise<void>;
 
 /** rows x cols product A * M, with A sparse (rows) and M dense terms x cols. */
 async function multiply(
@@ -193,7 +193,10 @@ export async function truncatedSvd(
   const random = seededRandom(options.seed ?? 42);
 
   const omega = new Float64Array(terms * width);
-  for (let i = 0; i < omega.length; i++) omega[i] = gaussian(random);
+  for (let c = 0; c < width; c++) {
+    await pause();
+    for (let i = c * terms; i < (c + 1) * terms; i++) omega[i] = gaussian(random);
+  }
   let q = await multiply(rows, omega, terms, width, pause);
   await orthonormalize(q, n, width, pause);
   for (let iteration = 0; iteration < (options.powerIterations ?? 4); iteration++) {

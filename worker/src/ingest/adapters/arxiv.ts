@@ -39,9 +39,7 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
   }
   const links = childrenNamed(node, 'atom:link');
   const arxiv =
-    extractArxivId(idText) ??
-    links.map((link) => extractArxivId(link.attrs.href)).find(Boolean) ??
-    undefined;
+    extractArxivId(idText) ?? links.map((link) => extractArxivId(link.attrs.href)).find(Boolean) ?? undefined;
   const title = cleanInline(childText(node, 'atom:title'));
   if (!arxiv) return { type: 'reject', key: idText || `entry ${index + 1}`, reason: 'no arXiv id', detail: title };
 
@@ -71,7 +69,9 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
     sourceIds: {
       arxiv: arxiv.id,
       ...(arxiv.version ? { arxivVersion: String(arxiv.version) } : {}),
-      ...(childText(node, 'arxiv:journal_ref') ? { journalRef: cleanInline(childText(node, 'arxiv:journal_ref')) } : {}),
+      ...(childText(node, 'arxiv:journal_ref')
+        ? { journalRef: cleanInline(childText(node, 'arxiv:journal_ref')) }
+        : {}),
     },
     isAuthoritativeVersion: true,
     notes,
@@ -87,7 +87,8 @@ export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: b
     extractArxivId(item.guid) ??
     extractArxivId(item.link) ??
     extractArxivId(/arXiv:\S+/i.exec(description)?.[0] ?? undefined);
-  if (!arxiv) return { type: 'reject', key: item.link ?? `entry ${index + 1}`, reason: 'no arXiv id', detail: item.title };
+  if (!arxiv)
+    return { type: 'reject', key: item.link ?? `entry ${index + 1}`, reason: 'no arXiv id', detail: item.title };
   const announceType = (
     childText(node, 'arxiv:announce_type') ||
     /Announce Type:\s*([\w-]+)/i.exec(description)?.[1] ||
@@ -130,7 +131,10 @@ export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: b
 }
 
 /** An arXiv API answer from bytes (a page fetched, or a saved file). */
-export function readArxivApi(bytes: AsyncIterable<Uint8Array>, options: { maxItems: number; httpCharset?: string; truncatedAtBytes?: number }) {
+export function readArxivApi(
+  bytes: AsyncIterable<Uint8Array>,
+  options: { maxItems: number; httpCharset?: string; truncatedAtBytes?: number },
+) {
   return readFeedEntries(bytes, options, (node, reader, index) => mapArxivApiEntry(node, reader, index));
 }
 
@@ -149,11 +153,14 @@ function arxivTimestamp(date: Date): string {
 export async function* fetchArxiv(source: SourceConfigOf<'arxiv'>, ctx: SourceRunContext): SourceRun {
   const release = await ctx.lease.acquire(ARXIV_POLITENESS_KEY, ctx.signal);
   try {
-    const newest = typeof ctx.cursor.newestSubmitted === 'string' ? parseDateTime(ctx.cursor.newestSubmitted) : undefined;
+    const newest =
+      typeof ctx.cursor.newestSubmitted === 'string' ? parseDateTime(ctx.cursor.newestSubmitted) : undefined;
     const since = ctx.since ? parseDateTime(ctx.since) : undefined;
-    const from = since ?? (newest ? daysBefore(newest, ANNOUNCEMENT_LAG_DAYS) : daysBefore(ctx.now, source.lookbackDays));
+    const from =
+      since ?? (newest ? daysBefore(newest, ANNOUNCEMENT_LAG_DAYS) : daysBefore(ctx.now, source.lookbackDays));
     const clauses: string[] = [];
-    if (source.categories.length) clauses.push(`(${source.categories.map((category) => `cat:${category}`).join(' OR ')})`);
+    if (source.categories.length)
+      clauses.push(`(${source.categories.map((category) => `cat:${category}`).join(' OR ')})`);
     if (source.query?.trim()) clauses.push(`(${source.query.trim()})`);
     clauses.push(`submittedDate:[${arxivTimestamp(from)} TO ${arxivTimestamp(ctx.now)}]`);
     const searchQuery = clauses.join(' AND ');

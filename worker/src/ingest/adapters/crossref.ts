@@ -34,7 +34,11 @@ const NOT_PAPERS = new Set([
   'standard-series',
 ]);
 
-function crossrefDate(work: Record<string, unknown>): { date: string | undefined; partial: boolean; fromCreated: boolean } {
+function crossrefDate(work: Record<string, unknown>): {
+  date: string | undefined;
+  partial: boolean;
+  fromCreated: boolean;
+} {
   for (const field of ['published', 'published-online', 'published-print', 'issued']) {
     const value = work[field];
     if (!isRecord(value)) continue;

@@ -41,7 +41,12 @@ export interface JournalFeedOptions {
   baseUrl?: string | undefined;
 }
 
-export function mapJournalFeedItem(node: XmlNode, reader: XmlFeedReader, index: number, options: JournalFeedOptions): IngestEntry {
+export function mapJournalFeedItem(
+  node: XmlNode,
+  reader: XmlFeedReader,
+  index: number,
+  options: JournalFeedOptions,
+): IngestEntry {
   const item = readFeedItem(node, options.baseUrl);
   const key = item.doi ?? item.link ?? item.guid ?? `entry ${index + 1}`;
   if (!item.title) return { type: 'reject', key, reason: 'no title' };
@@ -55,7 +60,8 @@ export function mapJournalFeedItem(node: XmlNode, reader: XmlFeedReader, index: 
   if (!abstract) notes.push('no abstract');
 
   const feedIssns = collectIssns([reader.meta['prism:issn'], reader.meta['prism:eIssn']]);
-  const name = options.journal?.name ?? item.publicationName ?? reader.meta['prism:publicationName'] ?? reader.meta.title;
+  const name =
+    options.journal?.name ?? item.publicationName ?? reader.meta['prism:publicationName'] ?? reader.meta.title;
   const journal: JournalRef | undefined = name
     ? {
         name,
@@ -92,7 +98,12 @@ export interface NewsFeedOptions {
   baseUrl?: string | undefined;
 }
 
-export function mapNewsFeedItem(node: XmlNode, reader: XmlFeedReader, index: number, options: NewsFeedOptions): IngestEntry {
+export function mapNewsFeedItem(
+  node: XmlNode,
+  reader: XmlFeedReader,
+  index: number,
+  options: NewsFeedOptions,
+): IngestEntry {
   const item = readFeedItem(node, options.baseUrl);
   const key = item.link ?? item.guid ?? `entry ${index + 1}`;
   if (!item.title) return { type: 'reject', key, reason: 'no title' };

@@ -140,7 +140,8 @@ const hyphenated = (issn: string) => `${issn.slice(0, 4)}-${issn.slice(4)}`;
 /** First day to ask for: --since, else the last successful run minus the look-back (indexing lags). */
 export function windowStart(source: { lookbackDays: number }, ctx: SourceRunContext): string {
   if (ctx.since) return ctx.since;
-  const last = typeof ctx.cursor.lastSuccessDate === 'string' ? new Date(`${ctx.cursor.lastSuccessDate}T00:00:00Z`) : undefined;
+  const last =
+    typeof ctx.cursor.lastSuccessDate === 'string' ? new Date(`${ctx.cursor.lastSuccessDate}T00:00:00Z`) : undefined;
   const anchor = last && last < ctx.now ? last : ctx.now;
   return toDateString(daysBefore(anchor, source.lookbackDays));
 }
@@ -166,7 +167,11 @@ export async function* fetchOpenAlex(source: SourceConfigOf<'openalex'>, ctx: So
       url.searchParams.set('per-page', String(Math.min(source.perPage, ctx.maxItems - stored)));
       url.searchParams.set('cursor', cursor);
       if (ctx.settings.openAlexApiKey) url.searchParams.set('api_key', ctx.settings.openAlexApiKey);
-      const body = await ctx.http.get(url.toString(), { politeness: POLITENESS, maxBytes: ctx.maxBytes, signal: ctx.signal });
+      const body = await ctx.http.get(url.toString(), {
+        politeness: POLITENESS,
+        maxBytes: ctx.maxBytes,
+        signal: ctx.signal,
+      });
       if (body.truncated) throw new Error(`an OpenAlex page is larger than ${ctx.maxBytes} bytes (maxBytes)`);
       let pageItems = 0;
       const page = readOpenAlex(asChunks(body.bytes), { maxItems: ctx.maxItems - stored, httpCharset: body.charset });
