@@ -63,6 +63,8 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
   const config = loadConfig({
     DATA_DIR: dataDir,
     JWT_SECRET: jwtSecret,
+    // Never schedule fetches of a developer's own config/sources.json from a test.
+    INGEST_ENABLED: 'false',
     LOG_LEVEL: 'info',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,

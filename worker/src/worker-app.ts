@@ -161,8 +161,9 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
 }
 
 /**
- * One job scheduler per enabled source of the sources file (cron from the file). A broken file is
- * logged and leaves the existing schedulers as they were: the server still starts.
+ * One job scheduler per enabled source of the sources file (cron from the file). A broken file (or a
+ * failure to reach the queue) is logged and leaves the existing schedulers as they were: the server
+ * still starts.
  */
 async function syncSources(
   queue: AppQueue<IngestJob>,
@@ -177,6 +178,6 @@ async function syncSources(
       logger.info({ sources: origin, scheduled: sync.scheduled, removed: sync.removed }, 'content sources scheduled');
     }
   } catch (error) {
-    logger.error({ err: (error as Error).message }, 'content sources not scheduled: the sources file is invalid');
+    logger.error({ err: (error as Error).message }, 'content sources not scheduled');
   }
 }

@@ -7,7 +7,14 @@ import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { QUEUE_NAMES } from '@radar/shared';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppQueue, createQueue, type QueueConnection, startWorkerApp, type WorkerApp } from '../src';
+import {
+  type AppQueue,
+  createQueue,
+  type QueueConnection,
+  removeRedisQueueData,
+  startWorkerApp,
+  type WorkerApp,
+} from '../src';
 import { DatabasePolitenessLease } from '../src/ingest/lease';
 import { defaultIngestSettings, type IngestSettings } from '../src/ingest/settings';
 import { type LocalHttpServer, startLocalHttpServer } from './helpers/local-http';
@@ -85,6 +92,13 @@ function sourcesFile(base: string, options: { withNews: boolean }) {
             },
           ]
         : []),
+      {
+        name: 'malformed',
+        kind: 'news-rss',
+        url: `${base}/feeds/malformed.xml`,
+        institute: 'Bad Feed',
+        schedule: every,
+      },
       {
         name: 'slow',
         kind: 'news-rss',
@@ -175,6 +189,9 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'application/rss+xml; charset=UTF-8' })
         .end(await fixture('news-wordpress-rss2.xml'));
     },
+    '/feeds/malformed.xml': async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/rss+xml' }).end(await fixture('malformed-feed.xml'));
+    },
     '/feeds/slow.xml': async (_request, response) => {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       if (!response.destroyed) response.writeHead(200).end(await fixture('news-wordpress-rss2.xml'));
@@ -208,6 +225,8 @@ afterAll(async () => {
   await app?.close();
   await ingestQueue?.obliterate({ force: true }).catch(() => {});
   await ingestQueue?.close();
+  // The app's fixed schedulers would stay in a shared Redis; the PostgreSQL backend goes with the database.
+  if (process.env.REDIS_URL && connection) await removeRedisQueueData(process.env.REDIS_URL, connection.prefix);
   await http?.close();
   await ai?.close();
   await database?.close();
@@ -226,6 +245,7 @@ describe('scheduled ingestion', () => {
         'ecology',
         'flaky',
         'institute-news',
+        'malformed',
         'openalex-chem',
         'slow',
       ]
@@ -235,7 +255,15 @@ describe('scheduled ingestion', () => {
   });
 
   it('runs every source on schedule, through 429 and 503 answers, and remembers each run', async () => {
-    for (const name of ['arxiv-ir', 'arxiv-ir-rss', 'openalex-chem', 'crossref-jmlrl', 'ecology', 'institute-news']) {
+    for (const name of [
+      'arxiv-ir',
+      'arxiv-ir-rss',
+      'openalex-chem',
+      'crossref-jmlrl',
+      'ecology',
+      'institute-news',
+      'malformed',
+    ]) {
       const state = await waitFor(`${name} to succeed`, async () => {
         const row = await sourceState(name);
         return row?.lastSuccessAt ? row : undefined;
@@ -252,8 +280,13 @@ describe('scheduled ingestion', () => {
     const counts = await database.db.execute<{ papers: number; news: number }>(
       sql`SELECT (SELECT count(*)::int FROM radar.papers) AS papers, (SELECT count(*)::int FROM radar.news_items) AS news`,
     );
-    // arXiv 4 + RSS 2 new + OpenAlex 1 new (the others are copies) + Crossref 1 new + ecology 2; news 2.
-    expect(counts.rows[0]).toEqual({ papers: 10, news: 2 });
+    // arXiv 4 + RSS 2 new + OpenAlex 1 new (the others are copies) + Crossref 1 new + ecology 2;
+    // news: 2 from the institute, 2 kept from the malformed feed.
+    expect(counts.rows[0]).toEqual({ papers: 10, news: 4 });
+    // A malformed, truncated feed is a successful run that says what was wrong with it.
+    const malformed = await sourceState('malformed');
+    expect(malformed?.lastSummary).toMatchObject({ rejectedReasons: { 'incomplete entry at end of feed': 1 } });
+    expect(JSON.stringify(malformed?.lastSummary)).toMatch(/malformed XML: line 7/);
     const linked = await database.db.execute<{ doi: string; journal_name: string }>(
       sql`SELECT doi, journal_name FROM radar.papers WHERE arxiv_id = '2501.01234'`,
     );
