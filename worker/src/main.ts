@@ -30,7 +30,9 @@ async function main(): Promise<void> {
     postgres: database.connectionConfig,
     prefix: config.queuePrefix,
   });
-  const worker = await startWorkerApp({
+  // Workers take jobs as soon as they are created, before start-up has finished (schedulers), so the
+  // signal handlers are in place first: a SIGTERM during start-up must not kill a job in flight.
+  const starting = startWorkerApp({
     connection,
     database,
     concurrency: config.workerConcurrency,
@@ -39,18 +41,19 @@ async function main(): Promise<void> {
     ai: createAiServices(config, database, logger.child({ component: 'ai' })),
     lockDurationMs: config.jobLockMs,
   });
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker shutting down: letting in-flight jobs finish');
-    await worker.close();
+    const worker = await starting.catch(() => undefined);
+    await worker?.close();
     await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  await starting;
 }
 
 main().catch((error: unknown) => {
