@@ -16,7 +16,28 @@ async function main(): Promise<void> {
     exitWithStartupError(error);
   }
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, logger).catch(exitWithStartupError);
+  // The in-process worker can take jobs while start-up is still running, so the signal handlers go in
+  // first: a SIGTERM at any point waits for start-up, then lets in-flight requests and jobs finish.
+  const starting = startRuntime(config, logger);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    const forceExit = setTimeout(() => {
+      logger.error('shutdown took longer than 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    forceExit.unref();
+    const runtime = await starting.catch(() => undefined);
+    await runtime?.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const runtime = await starting.catch(exitWithStartupError);
+  if (stopping) return;
   await runtime.app.listen({ port: config.port, host: config.host }).catch(async (error) => {
     await runtime.close();
     exitWithStartupError(error);
@@ -33,22 +54,6 @@ async function main(): Promise<void> {
     },
     `Research Radar listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${embedded ? 'embedded' : 'external'} mode)`,
   );
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    const forceExit = setTimeout(() => {
-      logger.error('shutdown took longer than 30 s; exiting');
-      process.exit(1);
-    }, 30_000);
-    forceExit.unref();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 void main();
