@@ -1,16 +1,14 @@
 /**
  * `pnpm bench:quality [file.csv]`: precision@20 of the active embedder and of a plain tf-idf cosine
- * baseline on the labelled dev set (default ../shared/fixtures/eval/arxiv_cs_4class_balanced_800.csv;
+ * baseline on the labelled dev set (default <shared fixtures>/eval/arxiv_cs_4class_balanced_800.csv, where the
+ * shared fixtures are ../shared/fixtures or RADAR_SHARED_FIXTURES;
  * columns title, summary, category). Each paper's title and abstract is the profile, every other paper
  * is ranked, relevant means same category. Record results in docs/benchmarks.md.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 // Imported from the worker package, where its dependencies resolve (the repository root has none).
 import { runQualityBenchmark } from '../worker/src/ai/quality-benchmark.runner';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const file = path.resolve(
-  process.argv[2] ?? path.join(root, '../shared/fixtures/eval/arxiv_cs_4class_balanced_800.csv'),
-);
+const file = path.resolve(process.argv[2] ?? path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
 process.exitCode = await runQualityBenchmark(file, (text) => process.stdout.write(text));

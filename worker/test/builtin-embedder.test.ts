@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { sharedFixturesDir } from '@radar/db/testing';
 import { describe, expect, it } from 'vitest';
 import { HashingEmbeddingProvider, LsaEmbeddingProvider, lsaIdentity } from '../src/ai/builtin/builtin-embedders';
 import { fitLsaModel } from '../src/ai/builtin/lsa-model';
@@ -77,11 +79,11 @@ describe('hashing bootstrap embedder', () => {
   });
 });
 
-const DEV_SET = new URL('../../../shared/fixtures/eval/arxiv_cs_4class_balanced_800.csv', import.meta.url);
+const DEV_SET = path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv');
 
 describe.runIf(fs.existsSync(DEV_SET))('ranking quality on the labelled dev set (../shared/fixtures/eval)', () => {
   it('the built-in embedder ranks at least as well as plain tf-idf cosine (precision@20)', async () => {
-    const documents = await readLabelledCsv(DEV_SET.pathname);
+    const documents = await readLabelledCsv(DEV_SET);
     const baseline = tfidfBaselinePrecision(documents);
     const texts = documents.map((d) => d.text);
     const embedder = new LsaEmbeddingProvider(await fitLsaModel(texts, { dimension: 128 }));

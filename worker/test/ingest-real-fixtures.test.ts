@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedFixturesDir } from '@radar/db/testing';
 import { describe, expect, it } from 'vitest';
 import { readArxivApi, readArxivRss } from '../src/ingest/adapters/arxiv';
 import { readCrossref } from '../src/ingest/adapters/crossref';
@@ -16,7 +16,7 @@ import type { IngestEntry, NewsDraft, PaperDraft } from '../src/ingest/types';
  * file, so a field that is silently dropped fails the test.
  */
 
-const REAL = path.resolve(fileURLToPath(new URL('../..', import.meta.url)), '../shared/fixtures/real');
+const REAL = path.join(sharedFixturesDir(), 'real');
 const hasRealFixtures = fs.existsSync(REAL);
 if (!hasRealFixtures) {
   console.warn(`skipping the real-world fixture suite: ${REAL} does not exist (CI has it)`);

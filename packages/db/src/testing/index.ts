@@ -124,3 +124,4 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = testDatabaseUrl();
   return url ? createPostgresTestDatabase(url) : createPgliteTestDatabase();
 }
+export * from './fixtures';
