@@ -15,7 +15,7 @@ import {
 } from '@radar/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errors } from '../../errors';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import { emailFingerprint } from '../../security/secret-codes';
 import type { AuthService } from '../../services/auth.service';
 
@@ -58,18 +58,6 @@ export const accountRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limits: A
   app,
   { auth, limits },
 ) => {
-  /**
-   * A second limit on top of a route's per-IP one. (The plugin runs only one of its own hooks per
-   * request, so this one checks through createRateLimit and answers like every other 429.)
-   */
-  const perAddressLimit = (bucket: string, limit: { max: number; timeWindow: string }) => {
-    const check = app.createRateLimit({ ...limit, keyGenerator: addressKey(bucket) });
-    return async (request: FastifyRequest) => {
-      const result = await check(request);
-      if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(Math.max(1, result.ttlInSeconds));
-    };
-  };
-
   app.post(
     '/api/auth/register/',
     {
@@ -130,7 +118,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limits: A
     '/api/auth/login/',
     {
       config: { rateLimit: limits.login },
-      preHandler: perAddressLimit('login', limits.loginPerAddress),
+      preHandler: keyedRateLimit(app, limits.loginPerAddress, addressKey('login')),
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password; returns a bearer token',
@@ -145,7 +133,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limits: A
     '/api/auth/forgot-password/',
     {
       config: { rateLimit: limits.forgot },
-      preHandler: perAddressLimit('forgot', limits.forgotPerAddress),
+      preHandler: keyedRateLimit(app, limits.forgotPerAddress, addressKey('forgot')),
       schema: {
         tags: ['auth'],
         summary: 'Mail a reset link; the answer is the same whether or not the address has an account',

@@ -8,10 +8,9 @@ import {
   taskStatusResponseSchema,
   taskSubmittedResponseSchema,
 } from '@radar/shared';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errors } from '../../errors';
 import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { ResearchDirectionService } from '../../services/research-direction.service';
 
 /** Analyses per user: each may call an LLM, which costs money and time. */
@@ -24,14 +23,11 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
   { research },
 ) => {
   // Keyed by user (after authentication), so one account cannot run up the LLM bill from many addresses.
-  const checkAnalysisLimit = app.createRateLimit({
-    ...RESEARCH_ANALYSIS_LIMIT,
-    keyGenerator: (request: FastifyRequest) => `research-analysis:${request.currentUser?.id ?? request.ip}`,
-  });
-  const analysisLimit = async (request: FastifyRequest) => {
-    const result = await checkAnalysisLimit(request);
-    if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(Math.max(1, result.ttlInSeconds));
-  };
+  const analysisLimit = keyedRateLimit(
+    app,
+    RESEARCH_ANALYSIS_LIMIT,
+    (request) => `research-analysis:${request.currentUser?.id ?? request.ip}`,
+  );
 
   app.post(
     '/api/auth/research-direction/process-async/',
