@@ -1,6 +1,7 @@
 import { type DatabaseHandle, SourceStateRepository } from '@radar/db';
 import { type IngestJob, QUEUE_NAMES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
+import { ActionableError } from '@radar/shared/server';
 import {
   type AppQueue,
   createQueue,
@@ -36,7 +37,8 @@ import cliProgress from 'cli-progress';
 
 type Out = (line: string) => void;
 
-export class UsageError extends Error {
+/** A wrong command line: printed as one line, like every operator-fixable error. */
+export class UsageError extends ActionableError {
   override name = 'UsageError';
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ActionableError } from '@radar/shared/server';
 import { parse } from 'csv-parse/sync';
 import { collectIssns } from './identifiers';
 import { cleanInline } from './text';
@@ -28,7 +29,8 @@ export interface TierTable {
   rejects: { line: number; reason: string; detail?: string }[];
 }
 
-export class TierTableError extends Error {
+/** A tier table that cannot be read as a whole (wrong shape, no usable columns): the operator fixes the file. */
+export class TierTableError extends ActionableError {
   override name = 'TierTableError';
 }
 

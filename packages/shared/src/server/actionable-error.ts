@@ -10,8 +10,12 @@ export class ActionableError extends Error {
 /** One line for an actionable error; the stack for anything else. */
 export function describeStartupFailure(error: unknown): string {
   if (error instanceof ActionableError) return error.message;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE' || code === 'EACCES') {
+  const { code, path: filePath, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (filePath && (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')) {
+    const reason = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory' }[code];
+    return `cannot read ${filePath}: ${reason}`;
+  }
+  if ((code === 'EADDRINUSE' || code === 'EACCES') && syscall === 'listen') {
     return `cannot listen on the configured HOST/PORT (${code}). Stop the other process or set PORT.`;
   }
   return (error as Error | undefined)?.stack ?? String(error);
