@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddingModelRow, EmbeddingRepository, PaperRepository } from '../src';
+import { type EmbeddingModelRow, EmbeddingRepository, PaperRepository, VectorRepository } from '../src';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
@@ -44,13 +44,19 @@ beforeAll(async () => {
     })),
   );
   const [firstHalf, secondHalf] = [rows.slice(0, 760), rows.slice(760)];
-  await papers.setEmbeddings(
+  const vectors = new VectorRepository(database.db);
+  await vectors.setVectors(
+    'papers',
     model.id,
-    firstHalf.map((row, index) => ({ id: row.id, vector: vectorNear(topics[index % topics.length] ?? [], 0.6) })),
+    firstHalf.map((row, index) => ({
+      id: String(row.id),
+      vector: vectorNear(topics[index % topics.length] ?? [], 0.6),
+    })),
   );
-  await papers.setEmbeddings(
+  await vectors.setVectors(
+    'papers',
     otherModel.id,
-    secondHalf.map((row) => ({ id: row.id, vector: Array.from({ length: 8 }, () => rand()) })),
+    secondHalf.map((row) => ({ id: String(row.id), vector: Array.from({ length: 8 }, () => rand()) })),
   );
   await papers.analyze();
 });

@@ -1,12 +1,10 @@
 import {
   type Database,
-  type EmbeddingCandidate,
+  type EmbeddableRow,
   EmbeddingRepository,
-  IngestPaperRepository,
   type NewIngestReject,
-  NewsRepository,
-  PaperRepository,
   SourceStateRepository,
+  VectorRepository,
 } from '@radar/db';
 import { type ContentEmbedJob, contentEmbedJobSchema } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
@@ -20,7 +18,8 @@ import { truncateText } from '../ingest/text';
  * in batches. A batch the provider refuses is retried item by item, so one bad item (too long, odd
  * characters) never keeps the others from their vectors; its failure is recorded in
  * radar.ingest_rejects (source "content-embed"). Idempotent: rows that already have a vector of this
- * model are not selected again.
+ * model are not selected again. Selection and writes are VectorRepository's, shared with the
+ * re-embedding of everything after a model change (reembed.job.ts).
  */
 
 export const EMBED_BATCH_SIZE = 32;
@@ -47,16 +46,15 @@ export async function embedContent(
 ): Promise<EmbedContentResult> {
   if (!embedder) return { outcome: 'skipped', reason: 'no embedding provider configured', embedded: 0, failed: 0 };
   const model = await new EmbeddingRepository(db).registerModel(embedder.model);
-  const papers = new IngestPaperRepository(db);
-  const news = new NewsRepository(db);
-  const repository = request.target === 'papers' ? papers : news;
+  // The same queries that keep every vector on the active model (reembed), restricted to the new ids.
+  const vectors = new VectorRepository(db);
   const failures: NewIngestReject[] = [];
   let embedded = 0;
-  let afterId = 0;
+  let beforeId: string | undefined;
   let lastError: Error | undefined;
 
-  const embedOne = async (rows: EmbeddingCandidate[]): Promise<{ id: number; vector: number[] }[]> => {
-    const texts = rows.map((row) => truncateText(documentEmbeddingText(row.title, row.text), MAX_EMBEDDING_TEXT));
+  const embedOne = async (rows: EmbeddableRow[]): Promise<{ id: string; vector: number[] }[]> => {
+    const texts = rows.map((row) => truncateText(documentEmbeddingText(row.title, row.body), MAX_EMBEDDING_TEXT));
     const vectors = await embedder.embed(texts);
     if (vectors.length !== rows.length) {
       throw new Error(`the provider returned ${vectors.length} vectors for ${rows.length} texts`);
@@ -71,15 +69,14 @@ export async function embedContent(
   };
 
   for (;;) {
-    const rows = await repository.listNeedingEmbedding({
-      modelId: model.id,
-      ids: request.ids,
-      afterId,
+    const rows = await vectors.listStale(request.target, model.id, {
+      ids: request.ids?.map(String),
+      beforeId,
       limit: options.batchSize ?? EMBED_BATCH_SIZE,
     });
     if (rows.length === 0) break;
-    afterId = rows.at(-1)?.id ?? afterId;
-    let results: { id: number; vector: number[] }[] = [];
+    beforeId = rows.at(-1)?.id ?? beforeId;
+    let results: { id: string; vector: number[] }[] = [];
     try {
       results = await embedOne(rows);
     } catch (batchError) {
@@ -110,8 +107,7 @@ export async function embedContent(
       }
     }
     if (results.length) {
-      if (request.target === 'papers') await new PaperRepository(db).setEmbeddings(model.id, results);
-      else await news.setEmbeddings(model.id, results);
+      await vectors.setVectors(request.target, model.id, results);
       embedded += results.length;
     }
   }

@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { papers } from '../schema';
-import type { EmbeddingCandidate } from './news.repository';
 import type { NewPaperRow, PaperRow } from './paper.repository';
 
 /** Columns dedupe and merging look at (no vector, no search document). */
@@ -74,28 +73,6 @@ export class IngestPaperRepository {
       .update(papers)
       .set({ ...set, updatedAt: new Date() })
       .where(eq(papers.id, id));
-  }
-
-  /** Papers without a vector of this model, in id order after `afterId`; optionally only some ids. */
-  async listNeedingEmbedding(options: {
-    modelId: number;
-    ids?: number[] | undefined;
-    afterId: number;
-    limit: number;
-  }): Promise<EmbeddingCandidate[]> {
-    const rows = await this.db
-      .select({ id: papers.id, title: papers.title, abstract: papers.abstract })
-      .from(papers)
-      .where(
-        and(
-          or(isNull(papers.embeddingModelId), ne(papers.embeddingModelId, options.modelId)),
-          gt(papers.id, options.afterId),
-          options.ids ? inArray(papers.id, options.ids.length ? options.ids : [-1]) : undefined,
-        ),
-      )
-      .orderBy(asc(papers.id))
-      .limit(options.limit);
-    return rows.map((row) => ({ id: row.id, title: row.title, text: row.abstract }));
   }
 
   /**

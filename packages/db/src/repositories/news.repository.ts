@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { institutes, newsItems } from '../schema';
 
@@ -18,12 +18,6 @@ const NEWS_FIELDS = {
   isDemo: newsItems.isDemo,
 };
 export type NewsItemFields = Pick<NewsItemRow, keyof typeof NEWS_FIELDS>;
-
-export interface EmbeddingCandidate {
-  id: number;
-  title: string;
-  text: string;
-}
 
 export class NewsRepository {
   constructor(private readonly db: Database) {}
@@ -59,39 +53,6 @@ export class NewsRepository {
       .update(newsItems)
       .set({ ...set, updatedAt: new Date() })
       .where(eq(newsItems.id, id));
-  }
-
-  /** Items without a vector of this model, in id order after `afterId`; optionally only some ids. */
-  async listNeedingEmbedding(options: {
-    modelId: number;
-    ids?: number[] | undefined;
-    afterId: number;
-    limit: number;
-  }): Promise<EmbeddingCandidate[]> {
-    const rows = await this.db
-      .select({ id: newsItems.id, title: newsItems.title, content: newsItems.content })
-      .from(newsItems)
-      .where(
-        and(
-          or(isNull(newsItems.embeddingModelId), ne(newsItems.embeddingModelId, options.modelId)),
-          gt(newsItems.id, options.afterId),
-          options.ids ? inArray(newsItems.id, options.ids.length ? options.ids : [-1]) : undefined,
-        ),
-      )
-      .orderBy(asc(newsItems.id))
-      .limit(options.limit);
-    return rows.map((row) => ({ id: row.id, title: row.title, text: row.content }));
-  }
-
-  async setEmbeddings(modelId: number, items: { id: number; vector: number[] }[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      for (const item of items) {
-        await tx
-          .update(newsItems)
-          .set({ embedding: item.vector, embeddingModelId: modelId })
-          .where(eq(newsItems.id, item.id));
-      }
-    });
   }
 
   async deleteDemo(): Promise<number> {

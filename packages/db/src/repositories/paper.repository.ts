@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../connection';
 import { papers } from '../schema';
 import type { EmbeddingModelRow } from './embedding.repository';
@@ -41,17 +41,6 @@ export class PaperRepository {
   async insertMany(rows: NewPaperRow[]): Promise<PaperRow[]> {
     if (rows.length === 0) return [];
     return this.db.insert(papers).values(rows).returning();
-  }
-
-  async setEmbeddings(modelId: number, items: { id: number; vector: number[] }[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      for (const item of items) {
-        await tx
-          .update(papers)
-          .set({ embedding: item.vector, embeddingModelId: modelId })
-          .where(eq(papers.id, item.id));
-      }
-    });
   }
 
   /**

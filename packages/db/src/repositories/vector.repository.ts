@@ -99,20 +99,26 @@ export class VectorRepository {
 
   /**
    * The next batch of stale rows, newest first (highest id), strictly older than `beforeId` when
-   * given. Keyset pagination on the primary key, so each batch is an index scan.
+   * given. Keyset pagination on the primary key, so each batch is an index scan. `ids` restricts the
+   * batch to those rows (new items right after ingestion).
    */
   async listStale(
     name: VectorTarget,
     modelId: number,
-    options: { limit: number; beforeId?: string | undefined },
+    options: { limit: number; beforeId?: string | undefined; ids?: readonly string[] | undefined },
   ): Promise<EmbeddableRow[]> {
     const target = TARGETS[name];
+    if (options.ids?.length === 0) return [];
     const before = options.beforeId === undefined ? sql`` : sql` AND t.id < ${options.beforeId}::${raw(target.idType)}`;
+    // One text parameter (drizzle would expand an array into a list); ids are numbers or uuids.
+    const only = options.ids
+      ? sql` AND t.id = ANY(string_to_array(${options.ids.join(',')}, ',')::${raw(target.idType)}[])`
+      : sql``;
     // Ordered by the table's id column (t.id), not the text alias: '99' > '240' as text.
     const result = await this.db.execute<EmbeddableRow>(
       sql`SELECT t.id::text AS id, ${raw(target.title)} AS title, ${raw(target.body)} AS body
           FROM ${raw(target.table)} AS t
-          WHERE ${staleCondition(target, modelId)}${before}
+          WHERE ${staleCondition(target, modelId)}${before}${only}
           ORDER BY t.id DESC
           LIMIT ${Math.max(1, Math.trunc(options.limit))}`,
     );
