@@ -1,4 +1,4 @@
-import type { AppConfig } from '@radar/shared/server';
+import { type AppConfig, loadConfig } from '@radar/shared/server';
 
 /** What ingestion needs from the configuration; tests build it directly with faster timings. */
 export interface IngestSettings {
@@ -54,24 +54,11 @@ export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
   };
 }
 
-/** Settings for code paths that have no configuration (tests of other features): nothing scheduled. */
+/**
+ * Settings for code paths that have no configuration (tests of other features): the configuration's
+ * own defaults, with nothing scheduled and no sources file.
+ */
 export function defaultIngestSettings(overrides: Partial<IngestSettings> = {}): IngestSettings {
-  return {
-    enabled: false,
-    sourcesFile: '/nonexistent/sources.json',
-    disabledSources: [],
-    arxivMinIntervalMs: 3_000,
-    httpTimeoutMs: 30_000,
-    maxItemsPerRun: 1_000,
-    maxFeedBytes: 20 * 1024 * 1024,
-    userAgent: DEFAULT_USER_AGENT,
-    summaryLanguage: 'zh',
-    httpMaxAttempts: 4,
-    httpRetryBaseDelayMs: 2_000,
-    maxRetryAfterMs: 120_000,
-    jobAttempts: 4,
-    jobBackoffMs: 60_000,
-    leaseWaitMs: 10 * 60_000,
-    ...overrides,
-  };
+  const config = loadConfig({ INGEST_ENABLED: 'false', SOURCES_FILE: '/nonexistent/sources.json' });
+  return { ...ingestSettingsFromConfig(config), userAgent: DEFAULT_USER_AGENT, ...overrides };
 }

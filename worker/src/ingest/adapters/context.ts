@@ -1,4 +1,4 @@
-import type { HttpClient, PolitenessLease } from '../http';
+import { asChunks, type HttpClient, type PolitenessLease } from '../http';
 import type { IngestSettings } from '../settings';
 import type { IngestEntry, SourceCursor } from '../types';
 
@@ -28,4 +28,40 @@ export interface FileReadOptions {
   maxItems: number;
   /** The size of what was read, when the format says. */
   reportTotal?(total: number): void;
+}
+
+/**
+ * One page of a cursor-paged JSON API (OpenAlex, Crossref): fetched within the run's size cap and read
+ * with the format's reader; its entries are passed on, and the page document comes back for the
+ * next cursor and the total. `counts` says which entries use up the run's item budget.
+ */
+export async function* fetchJsonPage(
+  ctx: SourceRunContext,
+  request: {
+    url: URL;
+    politeness: { key: string; minIntervalMs: number };
+    label: string;
+    read: (
+      bytes: AsyncIterable<Uint8Array>,
+      options: FileReadOptions & { httpCharset?: string },
+    ) => AsyncGenerator<IngestEntry, { document: unknown }>;
+    maxItems: number;
+    counts: (entry: IngestEntry) => boolean;
+  },
+): AsyncGenerator<IngestEntry, { document: unknown; items: number }> {
+  const body = await ctx.http.get(request.url.toString(), {
+    politeness: request.politeness,
+    maxBytes: ctx.maxBytes,
+    signal: ctx.signal,
+  });
+  if (body.truncated) throw new Error(`${request.label} page is larger than ${ctx.maxBytes} bytes (maxBytes)`);
+  const page = request.read(asChunks(body.bytes), { maxItems: request.maxItems, httpCharset: body.charset });
+  let items = 0;
+  let next = await page.next();
+  while (!next.done) {
+    if (request.counts(next.value)) items++;
+    yield next.value;
+    next = await page.next();
+  }
+  return { document: next.value.document, items };
 }

@@ -1,11 +1,10 @@
 import { dateFromParts, toDateString } from '../dates';
-import { asChunks } from '../http';
 import { arxivIdFromDoi, collectIssns, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
 import type { SourceConfigOf } from '../sources-config';
 import { cleanInline, toPlainText } from '../text';
 import { type IngestEntry, type PaperDraft, PermanentSourceError } from '../types';
-import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
+import { type FileReadOptions, fetchJsonPage, type SourceRun, type SourceRunContext } from './context';
 import { windowStart } from './openalex';
 
 /**
@@ -171,21 +170,14 @@ export async function* fetchCrossref(source: SourceConfigOf<'crossref'>, ctx: So
         url.searchParams.set('rows', String(Math.min(source.rows, ctx.maxItems - stored)));
         url.searchParams.set('cursor', cursor);
         if (ctx.settings.crossrefMailto) url.searchParams.set('mailto', ctx.settings.crossrefMailto);
-        const body = await ctx.http.get(url.toString(), {
+        const { document, items: pageItems } = yield* fetchJsonPage(ctx, {
+          url,
           politeness: POLITENESS,
-          maxBytes: ctx.maxBytes,
-          signal: ctx.signal,
+          label: 'a Crossref',
+          read: readCrossref,
+          maxItems: ctx.maxItems - stored,
+          counts: (entry) => entry.type === 'paper' || entry.type === 'skip',
         });
-        if (body.truncated) throw new Error(`a Crossref page is larger than ${ctx.maxBytes} bytes (maxBytes)`);
-        let pageItems = 0;
-        const page = readCrossref(asChunks(body.bytes), { maxItems: ctx.maxItems - stored, httpCharset: body.charset });
-        let next = await page.next();
-        while (!next.done) {
-          if (next.value.type === 'paper' || next.value.type === 'skip') pageItems++;
-          yield next.value;
-          next = await page.next();
-        }
-        const document = next.value.document;
         const message = isRecord(document) && isRecord(document.message) ? document.message : {};
         if (cursor === '*' && typeof message['total-results'] === 'number') {
           total += message['total-results'];

@@ -1,11 +1,10 @@
 import { daysBefore, parseDateString, toDateString } from '../dates';
-import { asChunks } from '../http';
 import { arxivIdFromDoi, collectIssns, extractArxivId, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
 import type { SourceConfigOf } from '../sources-config';
 import { cleanInline, toPlainText } from '../text';
 import type { IngestEntry, PaperDraft } from '../types';
-import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
+import { type FileReadOptions, fetchJsonPage, type SourceRun, type SourceRunContext } from './context';
 
 /**
  * OpenAlex works: filtered by journal ISSN, topic or concept and publication date, paged with cursors.
@@ -167,21 +166,14 @@ export async function* fetchOpenAlex(source: SourceConfigOf<'openalex'>, ctx: So
       url.searchParams.set('per-page', String(Math.min(source.perPage, ctx.maxItems - stored)));
       url.searchParams.set('cursor', cursor);
       if (ctx.settings.openAlexApiKey) url.searchParams.set('api_key', ctx.settings.openAlexApiKey);
-      const body = await ctx.http.get(url.toString(), {
+      const { document, items: pageItems } = yield* fetchJsonPage(ctx, {
+        url,
         politeness: POLITENESS,
-        maxBytes: ctx.maxBytes,
-        signal: ctx.signal,
+        label: 'an OpenAlex',
+        read: readOpenAlex,
+        maxItems: ctx.maxItems - stored,
+        counts: (entry) => entry.type === 'paper',
       });
-      if (body.truncated) throw new Error(`an OpenAlex page is larger than ${ctx.maxBytes} bytes (maxBytes)`);
-      let pageItems = 0;
-      const page = readOpenAlex(asChunks(body.bytes), { maxItems: ctx.maxItems - stored, httpCharset: body.charset });
-      let next = await page.next();
-      while (!next.done) {
-        if (next.value.type === 'paper') pageItems++;
-        yield next.value;
-        next = await page.next();
-      }
-      const document = next.value.document;
       const meta = isRecord(document) && isRecord(document.meta) ? document.meta : {};
       if (cursor === '*' && typeof meta.count === 'number') {
         total += meta.count;
