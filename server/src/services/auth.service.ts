@@ -87,7 +87,7 @@ export class AuthService {
         resend_available_in: Math.ceil(waitMs / SECOND),
       };
     }
-    await this.sendVerificationCode(user, now);
+    await this.sendVerificationCode(user, now, waitMs);
     return {
       message: '注册成功，验证码已发送到你的邮箱',
       email: user.email,
@@ -162,7 +162,8 @@ export class AuthService {
     const consumed = await this.deps.authRecords.consumeVerificationCode(code, now, ACCOUNT_RULES.maxCodeAttempts);
     // Another request used the same code a moment earlier: one code, one success.
     if (!consumed) throw new AppError(400, 'VERIFICATION_CODE_MISSING', '验证码已使用，请直接登录或重新发送验证码');
-    const verified = (await this.deps.users.findById(user.id)) ?? user;
+    // consumeVerificationCode marked the account verified in the same transaction.
+    const verified: UserRow = { ...user, isEmailVerified: true };
     return {
       message: '邮箱验证成功',
       remaining_attempts: this.remainingAttempts(code, now),
@@ -245,9 +246,12 @@ export class AuthService {
     return { message: '密码重置成功，请使用新密码登录' };
   }
 
-  /** Sends a new code unless the cooldown or the hourly/daily caps say wait (429 with the seconds). */
-  private async sendVerificationCode(user: UserRow, now: Date): Promise<void> {
-    const waitMs = await this.msUntilNextCode(user.id, now);
+  /**
+   * Sends a new code unless the cooldown or the hourly/daily caps say wait (429 with the seconds).
+   * `waitMs` is passed when the caller has just computed it.
+   */
+  private async sendVerificationCode(user: UserRow, now: Date, knownWaitMs?: number): Promise<void> {
+    const waitMs = knownWaitMs ?? (await this.msUntilNextCode(user.id, now));
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / SECOND);
       throw errors.rateLimited(seconds, `请在 ${seconds} 秒后重新发送验证码`);

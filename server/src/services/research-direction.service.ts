@@ -8,7 +8,6 @@ import {
   type ResearchProfileResult,
   type TaskStatusResponse,
   type TaskSubmittedResponse,
-  toResearchFieldId,
 } from '@radar/shared';
 import {
   type AiServices,
@@ -23,7 +22,7 @@ import type { Logger } from 'pino';
 import { AppError, errors } from '../errors';
 import type { ProfileEmbeddingService } from './profile-embedding.service';
 import { presentUser } from './user.presenter';
-import { splitResearchFields } from './user.service';
+import { mapResearchFields } from './user.service';
 
 export const RESEARCH_MESSAGES = {
   queueUnavailable: '研究方向处理服务暂时不可用，请稍后重试',
@@ -45,21 +44,6 @@ export function presentTask(task: AsyncTaskRow): TaskStatusResponse {
     created_at: task.createdAt.toISOString(),
     finished_at: task.finishedAt?.toISOString() ?? null,
   };
-}
-
-/** Maps field names to ids; names that are not among the 21 fields are kept as given (spec section 5). */
-export function mapResearchFields(value: string | string[]): { ids: string[]; unmapped: string[] } {
-  const ids: string[] = [];
-  const unmapped: string[] = [];
-  for (const name of splitResearchFields(value)) {
-    const id = toResearchFieldId(name);
-    if (id) {
-      if (!ids.includes(id)) ids.push(id);
-    } else if (!unmapped.some((kept) => kept.toLowerCase() === name.toLowerCase())) {
-      unmapped.push(name);
-    }
-  }
-  return { ids, unmapped };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { UserRepository, UserRow } from '@radar/db';
-import { type ResearchFieldId, toResearchFieldId, type UserUpdate } from '@radar/shared';
+import { toResearchFieldId, type UserUpdate } from '@radar/shared';
 import { errors } from '../errors';
 
 /** Splits the web app's comma-separated form (or a list) into trimmed, non-empty names. */
@@ -8,19 +8,33 @@ export function splitResearchFields(value: string | string[]): string[] {
   return parts.map((part) => part.trim()).filter(Boolean);
 }
 
+/** Maps field names to ids; names that are not among the 21 fields are kept as given (spec section 5). */
+export function mapResearchFields(value: string | string[]): { ids: string[]; unmapped: string[] } {
+  const ids: string[] = [];
+  const unmapped: string[] = [];
+  for (const name of splitResearchFields(value)) {
+    const id = toResearchFieldId(name);
+    if (id) {
+      if (!ids.includes(id)) ids.push(id);
+    } else if (!unmapped.some((kept) => kept.toLowerCase() === name.toLowerCase())) {
+      unmapped.push(name);
+    }
+  }
+  return { ids, unmapped };
+}
+
 export class UserService {
   constructor(private readonly users: UserRepository) {}
 
   /** Applies a profile patch. Research fields must all be known here; unknown ones are a 400. */
   async updateProfile(user: UserRow, update: UserUpdate): Promise<UserRow> {
-    let researchFields: ResearchFieldId[] | undefined;
+    let researchFields: string[] | undefined;
     if (update.research_fields !== undefined) {
-      const names = splitResearchFields(update.research_fields);
-      const unknown = names.filter((name) => !toResearchFieldId(name));
-      if (unknown.length) {
-        throw errors.validation(`未知的研究领域：${unknown.join('、')}`, { research_fields: unknown });
+      const { ids, unmapped } = mapResearchFields(update.research_fields);
+      if (unmapped.length) {
+        throw errors.validation(`未知的研究领域：${unmapped.join('、')}`, { research_fields: unmapped });
       }
-      researchFields = [...new Set(names.map((name) => toResearchFieldId(name) as ResearchFieldId))];
+      researchFields = ids;
     }
     const changes = {
       username: update.username,
