@@ -14,9 +14,14 @@ import {
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { errors } from './errors';
+import { type HttpTimeouts, httpServerOptions } from './http-timeouts';
 import type { Mailer } from './mail/mailer';
 import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
+import { LoginLimiter } from './plugins/login-limiter';
+import { createRateLimitStore, fastifyRateLimitStore } from './plugins/rate-limit-store';
+import { registerRouteCatalog } from './plugins/route-catalog';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { isApiPath, registerWebApp } from './plugins/web-app';
 import { type AuthRateLimits, accountRoutes, DEFAULT_AUTH_RATE_LIMITS } from './routes/auth/account.route';
 import { type ResearchDeps, registerResearchRoutes } from './routes/auth/research-direction.plugin';
@@ -29,13 +34,13 @@ import type { HealthService } from './services/health.service';
 import { UserService } from './services/user.service';
 
 export interface AppDeps {
-  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy' | 'webBaseUrl'>;
+  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy' | 'webBaseUrl'> & Partial<Pick<AppConfig, 'operatorToken'>>;
   version: string;
   logger: Logger;
   database: DatabaseHandle;
   health: HealthService;
   jwtSecret: string;
-  /** Shared rate-limit counters across instances; in-memory when undefined. */
+  /** Rate-limit counters in Redis, shared by every instance; in PostgreSQL (`database`) when undefined. */
   rateLimitRedis: Redis | undefined;
   /** Key prefix of the counters in Redis. */
   rateLimitNamespace?: string;
@@ -44,6 +49,10 @@ export interface AppDeps {
   mailer: Mailer;
   /** Tests relax or tighten the limits; production uses the defaults. */
   authRateLimits?: Partial<AuthRateLimits>;
+  /** Waits before a failed login's answer (login-limiter.ts); tests record the delay instead. */
+  loginFailureDelay?: (ms: number) => Promise<unknown>;
+  /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** The clock of expiry rules; tests move it. */
   clock?: () => Date;
   /** AI providers and producers for the research-profile endpoints; those routes are absent without them. */
@@ -68,19 +77,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: toFastifyTrustProxy(deps.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    ...httpServerOptions(deps.httpTimeouts, deps.research?.syncTimeoutMs ?? 0),
   }).withTypeProvider<ZodTypeProvider>();
+  registerRouteCatalog(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  await registerSecurityHeaders(app);
 
+  // Every limiter counts in one store outside the process (Redis or PostgreSQL), so limits survive
+  // restarts and hold across instances; an unreachable store refuses limited requests (503).
+  const rateLimitStore = createRateLimitStore({
+    redis: deps.rateLimitRedis,
+    namespace: deps.rateLimitNamespace ?? 'radar:rate-limit:',
+    database: deps.database,
+    logger: deps.logger,
+  });
+  app.decorate('rateLimitStore', rateLimitStore);
+  app.addHook('onClose', () => rateLimitStore.close());
   await app.register(rateLimit, {
     global: false,
-    ...(deps.rateLimitRedis
-      ? { redis: deps.rateLimitRedis, nameSpace: deps.rateLimitNamespace ?? 'radar:rate-limit:' }
-      : {}),
+    store: fastifyRateLimitStore(rateLimitStore),
+    skipOnError: false,
     // Thrown by the plugin, then shaped by our error handler like every other error.
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
+  const authRateLimits: AuthRateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...deps.authRateLimits };
+  const loginLimiter = new LoginLimiter(rateLimitStore, authRateLimits, deps.loginFailureDelay);
 
   await app.register(swagger, {
     openapi: {
@@ -104,26 +127,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webBaseUrl: deps.config.webBaseUrl,
     logger: deps.logger,
     now: deps.clock,
+    loginLimiter,
   });
 
-  await app.register(healthRoutes, { health: deps.health });
-  await app.register(accountRoutes, {
-    auth: authService,
-    limits: { ...DEFAULT_AUTH_RATE_LIMITS, ...deps.authRateLimits },
-  });
+  await app.register(healthRoutes, { health: deps.health, operatorToken: deps.config.operatorToken });
+  await app.register(accountRoutes, { auth: authService, limits: authRateLimits, loginLimiter });
   await app.register(userRoutes, { userService: new UserService(users) });
   if (deps.research)
     await registerResearchRoutes(app, { ...deps.research, database: deps.database, logger: deps.logger });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 
-  // Unknown API paths get a JSON 404; other GETs get the web app, whose router shows its own 404.
-  // Rate limited so scanning for paths stays cheap.
+  // Unknown API paths (and other methods) get a JSON 404; the web app answers every other GET itself,
+  // without a limit (web-app.ts). Rate limited so scanning for paths stays cheap.
   app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 120, timeWindow: '1 minute' }) }, (request, reply) => {
-    if (!isApiPath(request.url) && request.method === 'GET' && hasWebApp) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    if (!isApiPath(request.url) && request.method === 'GET') {
+    if (!isApiPath(request.url) && request.method === 'GET' && !hasWebApp) {
       return reply
         .status(503)
         .type('text/plain; charset=utf-8')

@@ -1,7 +1,8 @@
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DatabaseHandle, openDatabase } from '@radar/db';
+import { AsyncTaskRepository, type DatabaseHandle, openDatabase } from '@radar/db';
 import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import {
@@ -10,6 +11,7 @@ import {
   createAiServices,
   createQueue,
   createQueueConnection,
+  failInterruptedResearchTasks,
   ingestSettingsFromConfig,
   startWorkerApp,
   type WorkerApp,
@@ -45,7 +47,9 @@ export interface RuntimeOptions {
   /** Queue namespace; tests use a unique one per file on a shared Redis. */
   queuePrefix?: string;
   authRateLimits?: AppDeps['authRateLimits'];
+  loginFailureDelay?: AppDeps['loginFailureDelay'];
   clock?: AppDeps['clock'];
+  httpTimeouts?: AppDeps['httpTimeouts'];
 }
 
 /**
@@ -106,6 +110,16 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     cleanups.push(() => probeQueue.close());
     const researchQueue = createQueue<ResearchProfileJob>(queueConnection, QUEUE_NAMES.researchProfile);
     cleanups.push(() => researchQueue.close());
+    // Synchronous research requests cut by the previous process's end left their tasks 'processing'.
+    // Alone on an embedded database nothing else can be running them; otherwise the usual margin applies.
+    await failInterruptedResearchTasks({
+      tasks: new AsyncTaskRepository(database.db),
+      jobs: researchQueue,
+      ...(embedded ? { withoutJobAfterMs: 0 } : {}),
+    }).then(
+      (failed) => failed && logger.warn({ failed }, 'interrupted research tasks marked failed'),
+      (error: Error) => logger.warn({ err: error.message }, 'interrupted research tasks not checked'),
+    );
     const embeddingsQueue = createQueue<EmbeddingsJob>(queueConnection, QUEUE_NAMES.embeddings);
     cleanups.push(() => embeddingsQueue.close());
 
@@ -124,6 +138,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       rateLimitRedis.on('error', (error) => logger.warn({ err: error.message }, 'rate-limit redis error'));
       const client = rateLimitRedis;
       cleanups.push(() => void client.disconnect());
+      // Without an offline queue, a request counted before the connection is up would be refused (503).
+      if (client.status !== 'ready') await once(client, 'ready');
     }
 
     const version = await readAppVersion();
@@ -147,7 +163,9 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
       mailer,
       authRateLimits: options.authRateLimits,
+      loginFailureDelay: options.loginFailureDelay,
       clock: options.clock,
+      httpTimeouts: options.httpTimeouts,
       research: { ai, researchQueue, embeddingsQueue, syncTimeoutMs: config.llm.timeoutMs },
     });
     // The HTTP server closes first: in-flight requests finish before their dependencies go away.

@@ -23,12 +23,15 @@ let sourcesFile: string;
 let server: http.Server;
 let baseUrl: string;
 
-async function radar(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+async function radar(
+  args: string[],
+  overrides: { dataDir?: string } = {},
+): Promise<{ stdout: string; stderr: string; code: number }> {
   const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, ...env } = process.env;
   try {
     const { stdout, stderr } = await execute(process.execPath, ['--import', 'tsx', CLI_MAIN, ...args], {
       cwd: REPO_ROOT,
-      env: { ...env, DATA_DIR: dataDir, SOURCES_FILE: sourcesFile, LOG_LEVEL: 'silent' },
+      env: { ...env, DATA_DIR: overrides.dataDir ?? dataDir, SOURCES_FILE: sourcesFile, LOG_LEVEL: 'silent' },
       timeout: 120_000,
     });
     return { stdout, stderr, code: 0 };
@@ -111,7 +114,41 @@ describe('pnpm radar (ingestion commands)', () => {
     expect(result.stdout).toMatch(
       /crossref-file: added 2, updated 0, skipped 1 \(not a paper \(journal-issue\): 1\), rejected 1 \(no DOI: 1\)/,
     );
-    expect(result.stdout).toMatch(/queued \d+ embedding and \d+ summary jobs/);
+    // No LLM_MODEL here: vectors are queued, summaries are not (they would only be skipped).
+    expect(result.stdout).toMatch(/queued 1 embedding job; .*no summaries: no LLM is configured \(LLM_MODEL\)/);
+  });
+
+  it('ingest --file: a missing, empty or other-kind file is refused in one line, before any data is created', async () => {
+    const untouched = path.join(dataDir, 'never-created');
+    const empty = path.join(dataDir, 'empty.xml');
+    await fs.writeFile(empty, '');
+    const runs = await Promise.all([
+      radar(['ingest', 'rss', '--file', path.join(dataDir, 'missing.xml')], { dataDir: untouched }),
+      radar(['ingest', 'news-rss', '--file', empty, '--institute', 'Demo'], { dataDir: untouched }),
+      radar(['ingest', 'news-rss', '--file', path.join(FIXTURES, 'arxiv-api-2025-11.xml')], { dataDir: untouched }),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([1, 1, 1]);
+    for (const run of runs) {
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    }
+    expect(runs[0]?.stderr).toMatch(/^radar ingest failed: cannot read .*missing\.xml: no such file$/m);
+    expect(runs[1]?.stderr).toMatch(/empty\.xml is empty: nothing to import/);
+    expect(runs[2]?.stderr).toMatch(
+      /arxiv-api-2025-11\.xml looks like an arXiv API answer .*not a news feed: import it with pnpm radar ingest arxiv --file/,
+    );
+    await expect(fs.stat(untouched)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('status: says that nothing is there instead of creating an empty database', async () => {
+    const nowhere = path.join(dataDir, 'no-data-here');
+    const status = await radar(['status'], { dataDir: nowhere });
+    expect(status.code).toBe(1);
+    expect(status.stdout).toBe('');
+    expect(status.stderr.trim()).toBe(
+      `radar status: no Research Radar data at ${nowhere} (no server running, no database there yet): start it with \`pnpm start\`, or set DATABASE_URL to use a PostgreSQL server`,
+    );
+    await expect(fs.stat(nowhere)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('explains mistakes in one line', async () => {

@@ -127,7 +127,8 @@ describe('embedded mode (no DATABASE_URL)', () => {
       });
       expect(stdout).toContain('mode:              embedded');
       expect(stdout).toMatch(/users:\s+0/);
-      expect(stdout).toMatch(/queue:\s+postgres; maintenance: .*1 delayed/); // the daily maintenance schedule
+      // The maintenance schedules (daily auth records, hourly stale accounts, 5-minute interrupted tasks).
+      expect(stdout).toMatch(/queue:\s+postgres; maintenance: .*\b[1-9]\d* delayed/);
     } finally {
       expect(await first.stop()).toBe(0);
     }
@@ -136,7 +137,7 @@ describe('embedded mode (no DATABASE_URL)', () => {
     const script = `
       import { openDatabase, UserRepository } from '@radar/db';
       const db = await openDatabase({ databaseUrl: undefined, dataDir: ${JSON.stringify(dataDir)}, poolMax: 2, migrate: true });
-      await new UserRepository(db.db).create({ email: 'kept@example.org' });
+      await new UserRepository(db.db).create({ email: 'kept@example.org', passwordHash: 'not-a-real-hash' });
       await db.close();`;
     await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: path.join(REPO_ROOT, 'server'),

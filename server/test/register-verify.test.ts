@@ -126,22 +126,23 @@ describe('POST /api/auth/register/', () => {
   });
 
   it('re-sends a code to an unverified address instead of failing, honouring the cooldown', async () => {
-    expect((await register('again@example.org')).statusCode).toBe(201);
+    const first = await register('again@example.org');
+    expect(first.statusCode).toBe(201);
     await smtp.waitForMail('again@example.org', 1);
-    // Within the cooldown: success, no second mail, and when a new one can be asked for.
-    const soon = await register('again@example.org', 'an0ther-passphrase');
+    // Within the cooldown: the same answer as the first time, and no second mail.
+    const soon = await register('again@example.org');
     expect(soon.statusCode).toBe(201);
-    expect(soon.json().resend_available_in).toBeGreaterThan(50);
+    expect(soon.json()).toEqual(first.json());
     expect(smtp.mailsTo('again@example.org')).toHaveLength(1);
 
     clock.advance(61 * SECOND);
-    const later = await register('again@example.org', 'an0ther-passphrase');
+    const later = await register('again@example.org');
     expect(later.statusCode).toBe(201);
     const second = await smtp.waitForMail('again@example.org', 2);
-    // The latest password wins for an unverified account.
+    // Registering again with the same password (a double submit) keeps it.
     const verified = await verify('again@example.org', codeFrom(second));
     expect(verified.statusCode).toBe(200);
-    const login = await post('/api/auth/login/', { email: 'again@example.org', password: 'an0ther-passphrase' });
+    const login = await post('/api/auth/login/', { email: 'again@example.org', password: 'tr0ub4dor-horse' });
     expect(login.statusCode).toBe(200);
   });
 });
@@ -166,8 +167,9 @@ describe('POST /api/auth/verify-email/', () => {
     });
     expect(me.statusCode).toBe(200);
     const again = await verify('verify.me@example.org', code);
+    // Answered like any address without a code: verify-email does not tell who is verified.
     expect(again.statusCode).toBe(400);
-    expect(again.json().code).toBe('EMAIL_ALREADY_VERIFIED');
+    expect(again.json().code).toBe('VERIFICATION_CODE_MISSING');
   });
 
   it('counts wrong codes down, then locks for an hour even for the right code; a new code unlocks', async () => {
@@ -202,7 +204,7 @@ describe('POST /api/auth/verify-email/', () => {
     await register('slow@example.org');
     const code = codeFrom(await smtp.waitForMail('slow@example.org'));
     const before = await status('slow@example.org');
-    expect(before).toMatchObject({ has_verification_code: true, remaining_attempts: 5, is_verified: false });
+    expect(before).toMatchObject({ has_verification_code: true, remaining_attempts: 5 });
     expect(before.remaining_time).toBeGreaterThan(290);
     expect(before.remaining_time).toBeLessThanOrEqual(300);
 
@@ -275,13 +277,8 @@ describe('POST /api/auth/resend-verification-code/', () => {
     const twentyFirst = await post('/api/auth/resend-verification-code/', { email });
     expect(twentyFirst.statusCode).toBe(429);
     expect(twentyFirst.json().remaining_seconds).toBeGreaterThan(10 * 60 * 60);
+    // Resend mails after answering: wait for the twentieth, then check there is no twenty-first.
+    await smtp.waitForMail(email, 20);
     expect(smtp.mailsTo(email)).toHaveLength(20);
-  });
-
-  it('says so for an unknown or already verified address', async () => {
-    expect((await post('/api/auth/resend-verification-code/', { email: 'ghost@example.org' })).statusCode).toBe(400);
-    const verified = await post('/api/auth/resend-verification-code/', { email: 'verify.me@example.org' });
-    expect(verified.statusCode).toBe(400);
-    expect(verified.json().code).toBe('EMAIL_ALREADY_VERIFIED');
   });
 });

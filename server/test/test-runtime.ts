@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { loadConfig } from '@radar/shared/server';
 import { removeRedisQueueData } from '@radar/worker';
 import { createLogger, type Runtime, startRuntime } from '../src';
+import type { HttpTimeouts } from '../src/http-timeouts';
 import type { AuthRateLimits } from '../src/routes/auth/account.route';
 
 export interface TestRuntime extends Runtime {
@@ -15,6 +16,7 @@ export interface TestRuntime extends Runtime {
   /** Every line the server logged, to check that no secret reaches the logs. */
   logLines: string[];
   jwtSecret: string;
+  queuePrefix: string;
   stop(): Promise<void>;
 }
 
@@ -27,13 +29,23 @@ export interface TestRuntimeOptions {
   /** Defaults to generous limits so tests of other rules do not trip them; pass {} for the real ones. */
   authRateLimits?: Partial<AuthRateLimits>;
   clock?: () => Date;
+  /** Short HTTP timeouts, for tests of slow clients against a listening server. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** Records a failed login's delay instead of waiting it out. */
+  loginFailureDelay?: (ms: number) => Promise<unknown>;
+  /**
+   * Another server process over this runtime's database, Redis namespace and JWT secret (a second
+   * instance, or a restart). Its stop() leaves those to the first.
+   */
+  shareWith?: TestRuntime;
 }
 
 const GENEROUS = { max: 10_000, timeWindow: '1 minute' };
 export const GENEROUS_AUTH_RATE_LIMITS: AuthRateLimits = {
   register: GENEROUS,
   login: GENEROUS,
-  loginPerAddress: GENEROUS,
+  loginPerAccountAndClient: GENEROUS,
+  loginFailureDelay: { freeFailures: 10_000, firstDelayMs: 0, maxDelayMs: 0, timeWindow: '1 minute' },
   verify: GENEROUS,
   resend: GENEROUS,
   forgot: GENEROUS,
@@ -51,7 +63,8 @@ export class TestClock {
 
 export async function startTestRuntime(options: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const env = options.env ?? {};
-  const database = await createTestDatabase();
+  const shared = options.shareWith;
+  const database = shared?.database ?? (await createTestDatabase());
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-server-test-'));
   const webDistDir = path.join(dataDir, 'web');
   await fs.mkdir(webDistDir);
@@ -59,7 +72,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     path.join(webDistDir, 'index.html'),
     '<!doctype html><title>科研雷达</title><div id="root"></div>',
   );
-  const jwtSecret = randomBytes(48).toString('base64url');
+  const jwtSecret = shared?.jwtSecret ?? randomBytes(48).toString('base64url');
   const config = loadConfig({
     DATA_DIR: dataDir,
     JWT_SECRET: jwtSecret,
@@ -76,13 +89,15 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
       callback();
     },
   });
-  const queuePrefix = `test-${randomBytes(4).toString('hex')}`;
+  const queuePrefix = shared?.queuePrefix ?? `test-${randomBytes(4).toString('hex')}`;
   const runtime = await startRuntime(config, createLogger(config.logLevel, capture), {
     database,
     webDistDir,
     queuePrefix,
     authRateLimits: options.authRateLimits ?? GENEROUS_AUTH_RATE_LIMITS,
+    loginFailureDelay: options.loginFailureDelay,
     clock: options.clock,
+    httpTimeouts: options.httpTimeouts,
   });
   await runtime.app.ready();
   return {
@@ -91,10 +106,13 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     dataDir,
     logLines,
     jwtSecret,
+    queuePrefix,
     async stop() {
       await runtime.close();
-      if (config.redisUrl) await removeRedisQueueData(config.redisUrl, queuePrefix);
-      await database.close();
+      if (!shared) {
+        if (config.redisUrl) await removeRedisQueueData(config.redisUrl, queuePrefix);
+        await database.close();
+      }
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

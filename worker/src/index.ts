@@ -1,5 +1,6 @@
 export * from './ai';
 export * from './ingest';
+export * from './jobs/maintenance.job';
 export * from './jobs/reembed.job';
 export * from './jobs/research-profile.job';
 export * from './queue-connection';

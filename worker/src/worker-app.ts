@@ -44,12 +44,15 @@ type ProcessorFactory = (
     ingest: IngestSettings;
     content: ContentAiProviders;
     enqueue: EnqueueJob;
+    /** A producer for another queue (closed with the app). */
+    queue: (name: QueueName) => AppQueue<unknown>;
   },
 ) => (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
 
 /** One processor per queue; start-up refuses a queue without one. */
 const PROCESSORS: Record<QueueName, ProcessorFactory> = {
-  [QUEUE_NAMES.maintenance]: ({ database }) => createMaintenanceProcessor(database),
+  [QUEUE_NAMES.maintenance]: ({ database, queue, logger }) =>
+    createMaintenanceProcessor(database, { researchJobs: queue(QUEUE_NAMES.researchProfile), logger }),
   [QUEUE_NAMES.researchProfile]: ({ database, ai, logger }) =>
     createResearchProfileProcessor({ database, extractor: ai.researchExtractor, logger }),
   [QUEUE_NAMES.embeddings]: ({ database, ai, logger }) =>
@@ -76,6 +79,18 @@ const SCHEDULES = [
     id: 'purge-expired-auth-records',
     pattern: '17 3 * * *', // daily at 03:17
     data: { task: 'purge-expired-auth-records' },
+  },
+  {
+    queue: QUEUE_NAMES.maintenance,
+    id: 'purge-stale-unverified-accounts',
+    pattern: '47 * * * *', // hourly: registrations nobody verified within the pending window, placeholders
+    data: { task: 'purge-stale-unverified-accounts' },
+  },
+  {
+    queue: QUEUE_NAMES.maintenance,
+    id: 'fail-interrupted-tasks',
+    pattern: '*/5 * * * *', // research tasks a dead process left unfinished
+    data: { task: 'fail-interrupted-tasks' },
   },
   {
     queue: QUEUE_NAMES.embeddings,
@@ -119,7 +134,7 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     const worker = createWorker<unknown>(
       connection,
       name,
-      PROCESSORS[name]({ ...options, ai, ingest, content, enqueue }),
+      PROCESSORS[name]({ ...options, ai, ingest, content, enqueue, queue: producer }),
       {
         concurrency: Math.min(options.concurrency, CONCURRENCY_LIMITS[name] ?? options.concurrency),
         ...lock,

@@ -179,7 +179,9 @@ describe('dedupe across sources and versions', () => {
   });
 
   it('gives a file that is not a feed one clear error', async () => {
-    await expect(load('news-rss', 'not-a-feed.html', { institute: 'x' })).rejects.toThrow(/not an RSS or Atom feed/);
+    await expect(load('news-rss', 'not-a-feed.html', { institute: 'x' })).rejects.toThrow(
+      /not-a-feed\.html looks like an HTML page, not a news feed: save the feed itself/,
+    );
     await expect(load('rss', 'does-not-exist.xml')).rejects.toThrow(/no such file/);
   });
 });

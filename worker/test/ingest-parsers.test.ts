@@ -132,7 +132,7 @@ describe('Crossref', () => {
       doi: '10.5555/jmlrl.2025.0042',
       arxivId: '2501.01234',
       abstract:
-        'We study retrieval over documents with tens of thousands of tokens using block-sparse attention.\nCost grows linearly with length.',
+        'We study retrieval over documents with tens of thousands of tokens using block-sparse attention.\n\nCost grows linearly with length.',
       publishedAt: '2025-03-01',
       url: 'https://jmlrl.example.org/articles/42',
       pdfUrl: 'https://jmlrl.example.org/articles/42.pdf',
@@ -206,7 +206,7 @@ describe('journal feeds', () => {
     );
     expect(papers[0]).toMatchObject({
       title: 'Observation of Majorana modes in nanowires',
-      abstract: 'We report zero-bias peaks that survive magnetic field rotation.\nData and code are available.',
+      abstract: 'We report zero-bias peaks that survive magnetic field rotation.\n\nData and code are available.',
       pdfUrl: 'https://demo-physics.example.org/articles/101.pdf',
       publishedAt: '2025-06-30',
       keywords: ['Condensed matter'],
@@ -219,7 +219,7 @@ describe('journal feeds', () => {
     });
     expect(papers[2]).toMatchObject({
       title: 'Quantum sensing with spins',
-      abstract: 'First paragraph.\nSecond paragraph.',
+      abstract: 'First paragraph.\n\nSecond paragraph.',
     });
   });
 });

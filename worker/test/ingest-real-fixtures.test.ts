@@ -7,6 +7,7 @@ import { readCrossref } from '../src/ingest/adapters/crossref';
 import { readJournalFeed, readNewsFeed } from '../src/ingest/adapters/feeds';
 import { readOpenAlex } from '../src/ingest/adapters/openalex';
 import { collectIssns, normalizeDoi } from '../src/ingest/identifiers';
+import { sniffPayload } from '../src/ingest/sniff';
 import { parseTierTable } from '../src/ingest/tier-table';
 import type { IngestEntry, NewsDraft, PaperDraft } from '../src/ingest/types';
 
@@ -79,6 +80,66 @@ describe.skipIf(!hasRealFixtures)('real-world payloads', () => {
       });
     });
   }
+
+  it('arXiv API: journal_ref names the venue, abstracts are one paragraph of joined lines', async () => {
+    const { papers } = await collect(readArxivApi(file('arxiv/rsxiv_query.xml'), { maxItems: 100 }));
+    const withRef = papers.filter((paper) => paper.sourceIds.journalRef);
+    expect(withRef).toHaveLength(countOf(raw('arxiv/rsxiv_query.xml'), /<arxiv:journal_ref>/g));
+    // In file order; "AIPConf.Proc.1017:10-17,2008" has no name before its numbers: arXiv stays.
+    expect(withRef.map((paper) => paper.journal?.name)).toEqual([
+      'CERN Yellow Report',
+      'arXiv',
+      'Phys. Rev. D',
+      'arXiv',
+      'Eur. Phys. J. A',
+      'Phys.Rev.A',
+    ]);
+    // A whole citation as journal_ref: arXiv stays the venue, the journal is offered for matching.
+    const citation = withRef.find((paper) => /^Li, Y\./.test(paper.sourceIds.journalRef ?? ''));
+    expect(citation?.journal).toMatchObject({ name: 'arXiv', isPreprintServer: true });
+    expect(citation?.journal?.alternativeNames).toContain('Physical Review Accelerators and Beams');
+    const legacy = await collect(readArxivApi(file('arxiv/rsxiv_query_legacy_format_2025-08.xml'), { maxItems: 100 }));
+    for (const paper of legacy.papers) expect(paper.abstract).not.toContain('\n');
+  });
+
+  it('format sniffing recognises every real payload', () => {
+    const formats = Object.fromEntries(
+      [
+        'arxiv/rsxiv_query_legacy_format_2025-08.xml',
+        'arxiv/rsxiv_query.xml',
+        'arxiv/rsxiv_query_missing_id.xml',
+        'arxiv/rsxiv_query_empty.xml',
+        'arxiv/distill_arxiv_rss_cs.AI_2026-04-27_3items_trimmed.xml',
+        'arxiv/albatros_arxiv_rss_cs_empty_weekend_2026-03-29.xml',
+        'openalex/openalex_works_search_full_schema_3results_fastpaper.json',
+        'crossref/crossref_work_single_10.1371_journal.pone.0033693.json',
+        'crossref/crossref_journal_2167-8359_works_query_ecology_20items.json',
+        'journal-feeds/nature_rss1.0_rdf_75items_2024-07-18.rss',
+        'news-feeds/sciencedaily_all_rss2_2020-02-10.xml',
+        'journal-tiers/scimago_endocrinology_2024_dreaydemir.csv',
+      ].map((name) => {
+        const payload = sniffPayload(raw(name).slice(0, 64 * 1024));
+        return [
+          path.basename(name),
+          `${payload.format}${payload.isJournalFeed ? ' journal' : ''}${payload.isBlogFeed ? ' blog' : ''}`,
+        ];
+      }),
+    );
+    expect(formats).toEqual({
+      'rsxiv_query_legacy_format_2025-08.xml': 'arxiv-api',
+      'rsxiv_query.xml': 'arxiv-api',
+      'rsxiv_query_missing_id.xml': 'arxiv-api',
+      'rsxiv_query_empty.xml': 'arxiv-api',
+      'distill_arxiv_rss_cs.AI_2026-04-27_3items_trimmed.xml': 'arxiv-rss',
+      'albatros_arxiv_rss_cs_empty_weekend_2026-03-29.xml': 'arxiv-rss',
+      'openalex_works_search_full_schema_3results_fastpaper.json': 'openalex',
+      'crossref_work_single_10.1371_journal.pone.0033693.json': 'crossref',
+      'crossref_journal_2167-8359_works_query_ecology_20items.json': 'crossref',
+      'nature_rss1.0_rdf_75items_2024-07-18.rss': 'rss1 journal',
+      'sciencedaily_all_rss2_2020-02-10.xml': 'rss2',
+      'scimago_endocrinology_2024_dreaydemir.csv': 'csv',
+    });
+  });
 
   it('arXiv RSS: three items with announce types, and an empty weekend feed', async () => {
     const name = 'arxiv/distill_arxiv_rss_cs.AI_2026-04-27_3items_trimmed.xml';

@@ -216,6 +216,8 @@ beforeAll(async () => {
     jobAttempts: 2,
     jobBackoffMs: 200,
     leaseWaitMs: 10_000,
+    // The app gets a language model below: new papers get summary jobs.
+    summariesEnabled: true,
   });
   ingestQueue = createQueue<unknown>(connection, QUEUE_NAMES.ingest);
   app = await startApp();

@@ -236,6 +236,23 @@ describe('merging a paper into the stored copy', () => {
     expect(older.abstract).toBeUndefined();
   });
 
+  it('gives a preprint stored under arXiv the journal a new version names, but never another server', () => {
+    const published = incoming({
+      doi: undefined,
+      journalId: undefined,
+      journalName: 'Phys. Rev. B',
+      journalIsPreprintServer: false,
+      jcrTier: undefined,
+      isAuthoritativeVersion: true,
+      sourceIds: { arxiv: '2501.01234', arxivVersion: '2' },
+    });
+    expect(mergePaper(stored(), published).journalName).toBe('Phys. Rev. B');
+    expect(
+      mergePaper(stored(), { ...published, journalName: 'bioRxiv', journalIsPreprintServer: true }).journalName,
+    ).toBeUndefined();
+    expect(mergePaper(stored({ journalName: 'Nature' }), published).journalName).toBeUndefined();
+  });
+
   it('is empty when nothing is new', () => {
     const same = stored();
     expect(

@@ -61,8 +61,8 @@ describe('journal tiers', () => {
     expect(summary.papersRetiered).toBe(4);
     expect(await tierOf(sql`journal_name = 'Journal of Machine Learning Research Letters'`)).toEqual([1, 1]);
     expect(await tierOf(sql`journal_name = 'Frontiers of Demo Ecology'`)).toEqual([3, 3]);
-    // Preprints have no tier, and keep none.
-    expect(await tierOf(sql`journal_name = 'arXiv'`)).toEqual([null, null, null]);
+    // Preprints have no tier, and keep none (the fourth arXiv paper names its journal: see below).
+    expect(await tierOf(sql`journal_name = 'arXiv'`)).toEqual([null, null]);
     const journals = await database.db.execute<{
       title: string;
       issn: string | null;
@@ -109,6 +109,53 @@ describe('journal tiers', () => {
     // The Crossref work is the journal version of arXiv:2501.05678 (same title and first author).
     expect(summary.counts).toMatchObject({ added: 0, updated: 1 });
     expect(await tierOf(sql`doi = '10.5555/jccl.2025.777' AND arxiv_id = '2501.05678'`)).toEqual([2]);
+  });
+
+  it('decodes entities in table titles and reads a Spanish header: the journal is matched, not duplicated', async () => {
+    const feed = path.join(tmp, 'energy.xml');
+    await fs.writeFile(
+      feed,
+      `<rss version="2.0"><channel><title>Energy</title><item><title>Soot formation in demo flames</title>
+       <link>https://energy.example.org/articles/1</link><pubDate>Mon, 02 Jun 2025 00:00:00 GMT</pubDate></item></channel></rss>`,
+    );
+    await importSourceFile(
+      { db: database.db, settings: defaultIngestSettings() },
+      { kind: 'rss', filePath: feed, journal: 'Energy & Fuels' },
+    );
+    const table = path.join(tmp, 'cuartiles.csv');
+    await fs.writeFile(table, 'Título;ISSN;Cuartil\nEnergy &amp; Fuels;;Q2\n');
+    const summary = await importTierTableFile(database.db, table);
+    expect(summary).toMatchObject({ rows: 1, journalsAdded: 0, journalsUpdated: 1 });
+    expect(await tierOf(sql`journal_name = 'Energy & Fuels'`)).toEqual([2]);
+    const titles = await database.db.execute<{ title: string }>(
+      sql`SELECT title FROM radar.journals WHERE title LIKE 'Energy%' ORDER BY id`,
+    );
+    expect(titles.rows).toEqual([{ title: 'Energy & Fuels' }]);
+  });
+
+  it("gives an arXiv paper the journal its journal_ref names, with that journal's tier", async () => {
+    const table = path.join(tmp, 'ir.csv');
+    await fs.writeFile(table, 'title,issn,tier\nInformation Retrieval Journal,,Q1\n');
+    await importTierTableFile(database.db, table);
+    const journalsBefore = await database.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM radar.journals`,
+    );
+    await importSourceFile(
+      { db: database.db, settings: defaultIngestSettings() },
+      { kind: 'arxiv', filePath: path.join(FIXTURES, 'arxiv-api-2025-08-legacy.xml') },
+    );
+    const rows = await database.db.execute<{ arxiv_id: string; journal_name: string; jcr_tier: number | null }>(
+      sql`SELECT arxiv_id, journal_name, jcr_tier FROM radar.papers WHERE arxiv_id IN ('2412.09999', 'cond-mat/0501001') ORDER BY arxiv_id`,
+    );
+    expect(rows.rows).toEqual([
+      { arxiv_id: '2412.09999', journal_name: 'Information Retrieval Journal', jcr_tier: 1 },
+      // "Phys. Rev. B 71, 000001 (2005)": shown as published there; no journal row made from free text.
+      { arxiv_id: 'cond-mat/0501001', journal_name: 'Phys. Rev. B', jcr_tier: null },
+    ]);
+    const journalsAfter = await database.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM radar.journals`,
+    );
+    expect(journalsAfter.rows).toEqual(journalsBefore.rows);
   });
 
   it('explains a file that is not a tier table', async () => {

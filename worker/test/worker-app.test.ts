@@ -27,7 +27,13 @@ afterAll(async () => {
 describe('worker app', () => {
   it('registers the daily maintenance scheduler', async () => {
     const schedulers = await queue.getJobSchedulers();
-    expect(schedulers.map((scheduler) => scheduler.key)).toContain('purge-expired-auth-records');
+    expect(schedulers.map((scheduler) => scheduler.key)).toEqual(
+      expect.arrayContaining([
+        'purge-expired-auth-records',
+        'purge-stale-unverified-accounts',
+        'fail-interrupted-tasks',
+      ]),
+    );
   });
 
   it('purges expired auth records, and a second run purges nothing more', async () => {

@@ -12,6 +12,7 @@ export * from './repositories/ingest-paper.repository';
 export * from './repositories/journal.repository';
 export * from './repositories/news.repository';
 export * from './repositories/paper.repository';
+export * from './repositories/rate-limit.repository';
 export * from './repositories/source.repository';
 export * from './repositories/user.repository';
 export * from './repositories/vector.repository';

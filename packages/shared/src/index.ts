@@ -2,6 +2,7 @@ export * from './api/auth.schema';
 export * from './api/error.schema';
 export * from './api/health.schema';
 export * from './api/research.schema';
+export * from './api/text.schema';
 export * from './api/user.schema';
 export * from './date-filters';
 export * from './email';

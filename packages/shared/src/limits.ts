@@ -9,6 +9,8 @@ export const LIMITS = {
   verificationMaxAttempts: 5,
   verificationLockSeconds: 60 * 60,
   verificationResendCooldownSeconds: 60,
+  /** An unverified registration lasts this long; then the address is free again (docs/decisions.md). */
+  pendingRegistrationSeconds: 24 * 60 * 60,
   paperSearchPageSize: 50,
   newsPageSize: 20,
 } as const;

@@ -17,7 +17,7 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 export const maintenanceJobSchema = z.object({
   /** Which housekeeping task to run. */
-  task: z.enum(['purge-expired-auth-records']),
+  task: z.enum(['purge-expired-auth-records', 'purge-stale-unverified-accounts', 'fail-interrupted-tasks']),
 });
 export type MaintenanceJob = z.infer<typeof maintenanceJobSchema>;
 

@@ -33,6 +33,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes an optional OPERATOR_TOKEN of at least 16 characters, never echoing a short one', () => {
+    expect(loadConfig({}).operatorToken).toBeUndefined();
+    expect(loadConfig({ OPERATOR_TOKEN: '' }).operatorToken).toBeUndefined();
+    expect(loadConfig({ OPERATOR_TOKEN: 'a'.repeat(16) }).operatorToken).toBe('a'.repeat(16));
+    expect(() => loadConfig({ OPERATOR_TOKEN: 'short-secret' })).toThrow(/OPERATOR_TOKEN must be at least 16/);
+    expect(() => loadConfig({ OPERATOR_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
+  });
+
   it('names every bad variable in one line, without echoing URLs or secrets', () => {
     let message = '';
     try {

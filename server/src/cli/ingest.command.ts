@@ -13,6 +13,7 @@ import {
   importSourceFile,
   importTierTableFile,
   ingestSettingsFromConfig,
+  inspectSourceFile,
   isSourceKind,
   loadDemoCorpus,
   loadSources,
@@ -21,6 +22,8 @@ import {
   runSource,
   SOURCE_KINDS,
   SOURCE_SCHEDULER_PREFIX,
+  type SourceConfig,
+  type SourceKind,
   SourceRunError,
   scheduleOf,
 } from '@radar/worker';
@@ -141,22 +144,46 @@ async function queueEnrichment(config: AppConfig, database: DatabaseHandle, summ
     newNewsIds: summaries.flatMap((summary) => summary.newNewsIds),
     changedNewsIds: summaries.flatMap((summary) => summary.changedNewsIds),
   };
+  const withSummaries = ingestSettingsFromConfig(config).summariesEnabled;
   const { embedJobs, summaryJobs } = await withProducers(config, database, (enqueue) =>
-    enqueueEnrichment(enqueue, merged),
+    enqueueEnrichment(enqueue, merged, { summaries: withSummaries }),
   );
   if (embedJobs + summaryJobs > 0) {
-    out(
-      `queued ${embedJobs} embedding and ${summaryJobs} summary jobs; the worker runs them (in the server with the embedded database)`,
-    );
+    const jobs = (count: number, what: string) => `${count} ${what} job${count === 1 ? '' : 's'}`;
+    const queued = withSummaries
+      ? `${jobs(embedJobs, 'embedding')} and ${jobs(summaryJobs, 'summary')}`
+      : jobs(embedJobs, 'embedding');
+    const noLlm =
+      !withSummaries && merged.newPaperIds.length + merged.changedPaperIds.length > 0
+        ? '; no summaries: no LLM is configured (LLM_MODEL)'
+        : '';
+    out(`queued ${queued}; the worker runs them (in the server with the embedded database)${noLlm}`);
   }
 }
 
-export async function runIngestCommand(
-  config: AppConfig,
-  database: DatabaseHandle,
-  args: string[],
-  out: Out,
-): Promise<void> {
+/** Some configured sources failed; each was reported on its own line already. */
+export class SourcesFailedError extends ActionableError {
+  override name = 'SourcesFailedError';
+}
+
+/** What `pnpm radar ingest` will do, checked before the database is opened. */
+export type IngestPlan =
+  | {
+      mode: 'file';
+      kind: SourceKind;
+      filePath: string;
+      source: SourceConfig | undefined;
+      institute: string | undefined;
+      journal: string | undefined;
+    }
+  | { mode: 'run'; sources: SourceConfig[]; since: string | undefined };
+
+/**
+ * Reads the command line, the sources file and, for --file, the start of the file: every mistake
+ * (unknown source, bad date, missing or empty file, a file of another kind) is reported in one line
+ * before the database is opened, so nothing is created or stored.
+ */
+export async function planIngestCommand(config: AppConfig, args: string[]): Promise<IngestPlan> {
   const { positional, flags } = parseFlags(args, ['since', 'file', 'institute', 'journal']);
   const [target, ...extra] = positional;
   if (!target || extra.length) {
@@ -167,9 +194,7 @@ export async function runIngestCommand(
   const since = flags.get('since');
   if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
     throw new UsageError('--since must be a date like 2026-01-31');
-  const settings = ingestSettingsFromConfig(config);
-  const { sources, origin } = await loadSources(settings);
-  const deps = { db: database.db, settings };
+  const { sources, origin } = await loadSources(ingestSettingsFromConfig(config));
 
   const filePath = flags.get('file');
   if (filePath) {
@@ -177,27 +202,8 @@ export async function runIngestCommand(
     const kind = source?.kind ?? (isSourceKind(target) ? target : undefined);
     if (!kind)
       throw new UsageError(`"${target}" is neither a configured source nor a kind (${SOURCE_KINDS.join(', ')})`);
-    const bar = progressBar(source?.name ?? `${kind} file`);
-    let summary: IngestSummary;
-    try {
-      summary = await importSourceFile(deps, {
-        kind,
-        filePath,
-        source,
-        institute: flags.get('institute'),
-        journal: flags.get('journal'),
-        onProgress: (progress) => bar.update(progress),
-      });
-    } catch (error) {
-      bar.stop();
-      if (error instanceof SourceRunError) printSummary(error.summary, out);
-      throw error;
-    } finally {
-      bar.stop();
-    }
-    printSummary(summary, out);
-    await queueEnrichment(config, database, [summary], out);
-    return;
+    await inspectSourceFile(kind, filePath);
+    return { mode: 'file', kind, filePath, source, institute: flags.get('institute'), journal: flags.get('journal') };
   }
 
   const selected = sources.filter((source) => source.name === target || source.kind === target);
@@ -207,12 +213,51 @@ export async function runIngestCommand(
       `no configured source named or of kind "${target}" in ${origin} (configured: ${names}); to import a saved file give --file`,
     );
   }
+  return { mode: 'run', sources: selected, since };
+}
+
+export async function runIngestCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  plan: IngestPlan,
+  out: Out,
+): Promise<void> {
+  const deps = { db: database.db, settings: ingestSettingsFromConfig(config) };
+
+  if (plan.mode === 'file') {
+    const bar = progressBar(plan.source?.name ?? `${plan.kind} file`);
+    let summary: IngestSummary;
+    try {
+      summary = await importSourceFile(deps, {
+        kind: plan.kind,
+        filePath: plan.filePath,
+        source: plan.source,
+        institute: plan.institute,
+        journal: plan.journal,
+        onProgress: (progress) => bar.update(progress),
+      });
+    } catch (error) {
+      bar.stop();
+      // What was read before the file turned out unreadable; a file refused outright has nothing to show.
+      if (error instanceof SourceRunError && error.summary.counts.seen > 0) printSummary(error.summary, out);
+      throw error;
+    } finally {
+      bar.stop();
+    }
+    printSummary(summary, out);
+    await queueEnrichment(config, database, [summary], out);
+    return;
+  }
+
   const summaries: IngestSummary[] = [];
   const failures: string[] = [];
-  for (const source of selected) {
+  for (const source of plan.sources) {
     const bar = progressBar(source.name);
     try {
-      const summary = await runSource(deps, source, { since, onProgress: (progress) => bar.update(progress) });
+      const summary = await runSource(deps, source, {
+        since: plan.since,
+        onProgress: (progress) => bar.update(progress),
+      });
       bar.stop();
       printSummary(summary, out);
       summaries.push(summary);
@@ -227,7 +272,7 @@ export async function runIngestCommand(
     }
   }
   await queueEnrichment(config, database, summaries, out);
-  if (failures.length) throw new Error(`${failures.length} of ${selected.length} sources failed`);
+  if (failures.length) throw new SourcesFailedError(`${failures.length} of ${plan.sources.length} sources failed`);
 }
 
 const formatTime = (date: Date | null | undefined) => (date ? date.toISOString().replace('T', ' ').slice(0, 16) : '-');
@@ -366,7 +411,7 @@ export async function runDemoCommand(
     `demo corpus loaded (marked as demo): ${content.newPaperIds.length} papers and ${content.newNewsIds.length} news items across 21 research fields, ${journals.journalsAdded + journals.journalsUpdated + journals.journalsUnchanged} journals with tiers 1-4, dated up to 45 days back from today`,
   );
   await withProducers(config, database, async (enqueue, queue) => {
-    await enqueueEnrichment(enqueue, content);
+    await enqueueEnrichment(enqueue, content, { summaries: ingestSettingsFromConfig(config).summariesEnabled });
     // The built-in embedder is fitted on the corpus: let the worker refit it now the corpus changed.
     await queue(QUEUE_NAMES.embeddings).add(
       'maintain-embeddings',

@@ -1,8 +1,16 @@
-import { type DatabaseHandle, HealthRepository, openDatabase } from '@radar/db';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type DatabaseHandle, findLiveLockHolder, HealthRepository, openDatabase } from '@radar/db';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
 import { createQueue, createQueueConnection } from '@radar/worker';
-import { runDemoCommand, runIngestCommand, runJournalsCommand, runSourcesCommand } from './ingest.command';
+import {
+  planIngestCommand,
+  runDemoCommand,
+  runIngestCommand,
+  runJournalsCommand,
+  runSourcesCommand,
+} from './ingest.command';
 import { runReembed } from './reembed.command';
 
 /**
@@ -13,7 +21,25 @@ import { runReembed } from './reembed.command';
 
 interface Command {
   summary: string;
-  run(context: { config: AppConfig; args: string[]; out: (line: string) => void }): Promise<void>;
+  run(context: {
+    config: AppConfig;
+    args: string[];
+    out: (line: string) => void;
+    err: (line: string) => void;
+    /** An answer that is not success but no failure either (nothing there): ends with this code. */
+    setExitCode: (code: number) => void;
+  }): Promise<void>;
+}
+
+/**
+ * Embedded mode, no server holding DATA_DIR and no database files in it: nothing was ever stored
+ * there. Opening the database would create an empty one (and the directory), so `status` says so
+ * instead. `pgdata` is where startEmbeddedPostgres keeps PGlite's files.
+ */
+async function hasNoEmbeddedData(config: AppConfig): Promise<boolean> {
+  if (config.databaseUrl) return false;
+  if (await findLiveLockHolder(config.dataDir)) return false;
+  return !fs.existsSync(path.join(config.dataDir, 'pgdata'));
 }
 
 async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: DatabaseHandle) => Promise<T>) {
@@ -33,8 +59,16 @@ async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: Da
 
 const COMMANDS: Record<string, Command> = {
   status: {
-    summary: 'show the database, queue and content counts',
-    async run({ config, out }) {
+    summary:
+      'show the database, queue and content counts (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
+    async run({ config, out, err, setExitCode }) {
+      if (await hasNoEmbeddedData(config)) {
+        err(
+          `radar status: no Research Radar data at ${path.resolve(config.dataDir)} (no server running, no database there yet): start it with \`pnpm start\`, or set DATABASE_URL to use a PostgreSQL server`,
+        );
+        setExitCode(1);
+        return;
+      }
       await withDatabase(config, true, async (database) => {
         const health = new HealthRepository(database.pool);
         const [status, overview] = await Promise.all([health.getStatus(), health.getOverview()]);
@@ -73,7 +107,9 @@ const COMMANDS: Record<string, Command> = {
   ingest: {
     summary: 'run a content source now, or import a saved file: ingest <source|kind> [--since DATE] [--file PATH]',
     async run({ config, args, out }) {
-      await withDatabase(config, true, (database) => runIngestCommand(config, database, args, out));
+      // Arguments and the file are checked first: a mistake is one line and creates nothing.
+      const plan = await planIngestCommand(config, args);
+      await withDatabase(config, true, (database) => runIngestCommand(config, database, plan, out));
     },
   },
   sources: {
@@ -122,9 +158,14 @@ async function main(argv: string[]): Promise<number> {
     printHelp((line) => process.stderr.write(`${line}\n`));
     return 2;
   }
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  let exitCode = 0;
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
   try {
-    await command.run({ config: loadConfig(), args, out });
-    return 0;
+    await command.run({ config: loadConfig(), args, out, err, setExitCode });
+    return exitCode;
   } catch (error) {
     process.stderr.write(`radar ${name} failed: ${describeStartupFailure(error)}\n`);
     return 1;

@@ -15,11 +15,6 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
-  /**
-   * The code or link the mail carries. Logged only by the outbox transport (embedded mode), so a local
-   * user can verify without a mail server; never logged when mail really leaves the machine.
-   */
-  preview?: string;
 }
 
 export interface MailStatus {
@@ -67,7 +62,7 @@ function createSmtpMailer(smtpUrl: string, from: string, tlsRejectUnauthorized: 
   let lastCheck: { at: number; status: MailStatus } | undefined;
   return {
     transport: 'smtp',
-    async send({ preview: _notSent, ...mail }) {
+    async send(mail) {
       const info = await transporter.sendMail({ from, ...mail });
       return { id: String(info.messageId) };
     },
@@ -93,16 +88,14 @@ function createOutboxMailer(outboxDir: string, from: string, logger: Logger | un
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     transport: 'outbox',
-    async send({ preview, ...mail }) {
+    async send(mail) {
       await fs.mkdir(outboxDir, { recursive: true });
       const info = await transporter.sendMail({ from, ...mail });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outboxDir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      logger?.info(
-        { file, subject: mail.subject, preview },
-        `mail written to the outbox (no SMTP_URL): ${preview ?? mail.subject}`,
-      );
+      // Where, never what: codes and reset links stay in the file (mode 0600), out of the logs.
+      logger?.info({ file, subject: mail.subject }, 'mail written to the outbox (no SMTP_URL)');
       return { id: String(info.messageId), file };
     },
     async check() {

@@ -22,12 +22,23 @@ function layout(title: string, bodyHtml: string): string {
 </body></html>`;
 }
 
-export function verificationCodeMail(to: string, code: string, validMinutes: number): OutgoingMail {
+/**
+ * The code mail also goes to people who did not register (anyone can type an address), and to owners
+ * whose pending registration someone repeated with another password: it says what to do in both cases.
+ */
+export function verificationCodeMail(
+  to: string,
+  code: string,
+  validMinutes: number,
+  pendingHours: number,
+): OutgoingMail {
   const subject = `${PRODUCT}：邮箱验证码`;
+  const ignore = `如果你没有注册${PRODUCT}，请忽略这封邮件：未完成验证的注册会在 ${pendingHours} 小时后自动删除。`;
+  const repeated =
+    '为保护账户安全，如果该邮箱在验证前被再次注册且两次设置的密码不同，两个密码都不会生效：验证后请通过“忘记密码”设置新密码。';
   return {
     to,
     subject,
-    preview: `verification code ${code}`,
     text: [
       `你好！`,
       ``,
@@ -35,15 +46,19 @@ export function verificationCodeMail(to: string, code: string, validMinutes: num
       ``,
       `验证码 ${validMinutes} 分钟内有效，请勿告诉他人。`,
       ``,
+      repeated,
+      ``,
       `—— ${PRODUCT}`,
-      `如果这不是你本人的操作，请忽略这封邮件。`,
+      ignore,
     ].join('\n'),
     html: layout(
       subject,
       `<p>你好！</p>
     <p>你正在注册${PRODUCT}。你的邮箱验证码是：</p>
     <p style="font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;margin:16px 0">${escapeHtml(code)}</p>
-    <p>验证码 ${validMinutes} 分钟内有效，请勿告诉他人。</p>`,
+    <p>验证码 ${validMinutes} 分钟内有效，请勿告诉他人。</p>
+    <p style="font-size:13px;color:#4b5563">${escapeHtml(repeated)}</p>
+    <p style="font-size:13px;color:#4b5563">${escapeHtml(ignore)}</p>`,
     ),
   };
 }
@@ -53,7 +68,6 @@ export function passwordResetMail(to: string, link: string, validMinutes: number
   return {
     to,
     subject,
-    preview: `reset link ${link}`,
     text: [
       `你好！`,
       ``,

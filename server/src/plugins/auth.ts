@@ -21,7 +21,7 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler for guarded routes: verifies the bearer token and loads the user. */
+    /** onRequest hook of guarded routes (before the body is read and validated): verifies the bearer token and loads the user. */
     authenticate(request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {

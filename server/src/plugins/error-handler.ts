@@ -38,6 +38,59 @@ function errorBody(code: ApiError['code'], message: string, extra: Record<string
   return { ...topLevel, ...extra, code, message };
 }
 
+/** Quoted parts of a message: where PostgreSQL, JSON.parse and others quote the value they refused. */
+const QUOTED = /"[^"]*"|'[^']*'/g;
+const MAX_LOGGED_MESSAGE_LENGTH = 300;
+/** Our queries select every column by name: long, and worth having whole. */
+const MAX_LOGGED_QUERY_LENGTH = 4000;
+const MAX_LOGGED_STACK_FRAMES = 15;
+
+/** The first line of a message, with quoted values blanked: the rest can carry the request's data. */
+const sanitizeMessage = (message: unknown) =>
+  typeof message === 'string'
+    ? (message.split('\n', 1)[0] ?? '').replace(QUOTED, '"…"').slice(0, MAX_LOGGED_MESSAGE_LENGTH)
+    : undefined;
+
+/** Stack frames only: the stack's first lines repeat the message, data included. */
+const stackFrames = (stack: unknown) =>
+  typeof stack === 'string'
+    ? stack
+        .split('\n')
+        .filter((line) => line.trimStart().startsWith('at '))
+        .slice(0, MAX_LOGGED_STACK_FRAMES)
+        .map((line) => line.trim())
+    : undefined;
+
+type ErrorLike = Record<string, unknown> & { message?: unknown; stack?: unknown; cause?: unknown };
+
+/**
+ * What the log gets of an unexpected error: its type, code, a sanitized message and the stack frames,
+ * and the same of its cause. Never the whole error: Drizzle's DrizzleQueryError carries the query's
+ * parameters (the request's e-mail, text, ...) in its message and its `params`, and PostgreSQL's
+ * errors quote the value they refused and carry the row in `detail`.
+ */
+function describeServerError(error: unknown, depth = 0): Record<string, unknown> | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const err = error as ErrorLike;
+  const isFailedQuery = typeof err.query === 'string' && Array.isArray(err.params);
+  return {
+    type: err.constructor?.name ?? typeof error,
+    ...(typeof err.code === 'string' ? { code: err.code } : {}),
+    // The SQL of a failed query has placeholders, not values; its parameters are left out.
+    message: isFailedQuery
+      ? `Failed query: ${(err.query as string).slice(0, MAX_LOGGED_QUERY_LENGTH)}`
+      : sanitizeMessage(err.message),
+    // PostgreSQL names the object at fault; identifiers, not data.
+    ...Object.fromEntries(
+      ['severity', 'constraint', 'table', 'column', 'routine']
+        .filter((key) => typeof err[key] === 'string')
+        .map((key) => [key, err[key]]),
+    ),
+    stack: stackFrames(err.stack),
+    ...(err.cause !== undefined && depth < 3 ? { cause: describeServerError(err.cause, depth + 1) } : {}),
+  };
+}
+
 /**
  * One error shape for every failure. 4xx carry a message the UI can show; 5xx never leak internals
  * (the details go to the log with the request id).
@@ -79,14 +132,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(429).send(body);
     }
 
+    // Logged under `error`: pino's `err` serializer takes anything with a message for an error and rebuilds it.
     if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, route: request.routeOptions.url }, 'response did not match its schema');
+      const issues = error.cause.issues.map(({ code, path, message }) => ({ code, path, message }));
+      request.log.error({ route: request.routeOptions.url, issues }, 'response did not match its schema');
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Another client error raised by a plugin: keep its status, give our shape.
       const body: ApiError = { code: 'BAD_REQUEST', message: DEFAULT_ERROR_MESSAGES.BAD_REQUEST };
       return reply.status(error.statusCode).send(body);
     } else {
-      request.log.error({ err: error }, 'unhandled error');
+      request.log.error({ route: request.routeOptions.url, error: describeServerError(error) }, 'unhandled error');
     }
     const body: ApiError = { code: 'INTERNAL_ERROR', message: DEFAULT_ERROR_MESSAGES.INTERNAL_ERROR };
     return reply.status(500).send(body);

@@ -1,19 +1,44 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors';
+import type { RateLimitStore } from './rate-limit-store';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The counters every limiter uses (see rate-limit-store.ts). */
+    rateLimitStore: RateLimitStore;
+  }
+}
+
+export interface RateLimit {
+  max: number;
+  /** As @fastify/rate-limit writes it: '1 minute', '15 minutes', '1 hour'. */
+  timeWindow: string;
+}
+
+const UNIT_MS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** '15 minutes' -> 900000. Limits are constants in code, so a typo fails at start-up. */
+export function windowMs(timeWindow: string): number {
+  const match = /^(\d+)\s*(second|minute|hour|day)s?$/.exec(timeWindow.trim());
+  const unit = match?.[2] ? UNIT_MS[match[2]] : undefined;
+  if (!match || !unit) throw new Error(`unsupported rate-limit window: ${timeWindow}`);
+  return Number(match[1]) * unit;
+}
+
+export const secondsLeft = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
 
 /**
- * A preHandler that limits requests per key (an account, an address) on top of a route's per-IP limit.
- * @fastify/rate-limit runs only one of its own hooks per request, so this checks through
- * createRateLimit and answers like every other 429 (`remaining_seconds`).
+ * A preHandler that limits requests per key (an account, a user) on top of a route's per-IP limit,
+ * counting in the shared store and answering like every other 429 (`remaining_seconds`).
  */
 export function keyedRateLimit(
   app: FastifyInstance,
-  limit: { max: number; timeWindow: string },
+  limit: RateLimit,
   keyGenerator: (request: FastifyRequest) => string,
 ) {
-  const check = app.createRateLimit({ ...limit, keyGenerator });
+  const window = windowMs(limit.timeWindow);
   return async (request: FastifyRequest) => {
-    const result = await check(request);
-    if (!result.isAllowed && result.isExceeded) throw errors.rateLimited(Math.max(1, result.ttlInSeconds));
+    const { hits, ttlMs } = await app.rateLimitStore.increment(keyGenerator(request), window);
+    if (hits > limit.max) throw errors.rateLimited(secondsLeft(ttlMs));
   };
 }

@@ -14,6 +14,9 @@ export const isApiPath = (url: string) => {
 /**
  * Serves the built web app (web/dist): its files, and index.html for every other GET that is not an
  * API path, so deep links like /papers work. Returns false when the web app has not been built.
+ *
+ * Page loads are not rate limited: a campus behind one NAT address loads many pages a minute. Unknown
+ * API paths go on to the not-found handler, which is rate limited so scanning for paths stays cheap.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
   const indexFile = path.join(distDir, 'index.html');
@@ -29,6 +32,11 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
     },
+  });
+  // Every GET no other route matches: API routes, the files above and /api/docs are more specific.
+  app.get('/*', { schema: { hide: true }, config: { rateLimit: false } }, (request, reply) => {
+    if (isApiPath(request.url)) return reply.callNotFound();
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   return true;
 }

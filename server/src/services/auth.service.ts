@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AuthRecordRepository, UserRepository, UserRow, VerificationCodeRow } from '@radar/db';
 import {
   LIMITS,
@@ -33,9 +34,27 @@ export const ACCOUNT_RULES = {
   resetTokenTtlMs: 30 * MINUTE,
   /** Reset mails per account per hour; more requests are answered the same but send nothing. */
   resetMailsPerHour: 3,
+  /**
+   * How long a registration waits for verification. Inside it, registering the address again cannot
+   * set the password; after it, the unverified account counts as absent (replaced by the next
+   * registration, deleted by the maintenance job).
+   */
+  pendingRegistrationMs: LIMITS.pendingRegistrationSeconds * SECOND,
 } as const;
 
+const PENDING_HOURS = ACCOUNT_RULES.pendingRegistrationMs / HOUR;
 const COMMON_PASSWORD_MESSAGE = '密码过于简单，请使用更复杂的密码';
+
+const alreadyRegistered = () =>
+  new AppError(409, 'EMAIL_ALREADY_REGISTERED', undefined, { fields: { email: ['该邮箱已注册'] } });
+
+const resendLater = (waitMs: number) => {
+  const seconds = Math.ceil(waitMs / SECOND);
+  return errors.rateLimited(seconds, `请在 ${seconds} 秒后重新发送验证码`);
+};
+
+/** Shaped like a stored code hash, but of 256 random bits: no 6-digit code can match it. */
+const decoyCodeHash = () => randomBytes(32).toString('hex');
 
 export interface AuthServiceDeps {
   users: UserRepository;
@@ -48,81 +67,105 @@ export interface AuthServiceDeps {
   logger: Logger;
   /** The one clock every expiry rule uses; tests move it. */
   now?: () => Date;
+  /** Forgets an account's login-guessing counts after a password reset (plugins/login-limiter.ts). */
+  loginLimiter?: { clearAccount(email: string): Promise<void> };
 }
 
 const secondsUntil = (time: Date, now: Date) => Math.max(0, Math.ceil((time.getTime() - now.getTime()) / SECOND));
 
 export class AuthService {
   private readonly now: () => Date;
+  private unknowableHash: Promise<string> | undefined;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /**
+   * Registers an address, or repeats the registration of one that is waiting for verification. The
+   * answer is the same either way (only a verified address is refused, as the register page needs);
+   * a code is mailed unless one was sent moments ago or the per-address caps are reached.
+   */
   async register(input: RegisterRequest): Promise<{ message: string; email: string; resend_available_in: number }> {
     if (isCommonPassword(input.password)) {
       throw errors.validation(COMMON_PASSWORD_MESSAGE, { password: [COMMON_PASSWORD_MESSAGE] });
     }
-    const passwordHash = await this.deps.hasher.hash(input.password);
-    let user = await this.deps.users.findByEmail(input.email);
-    if (!user) {
+    const now = this.now();
+    let user: UserRow | undefined;
+    let passwordHash: string | undefined;
+    // A simultaneous request may create the row between the lookup and the insert: then look again.
+    for (let attempt = 1; !user; attempt++) {
+      const existing = await this.deps.users.findByEmail(input.email);
+      if (existing?.isEmailVerified) throw alreadyRegistered();
+      if (existing && this.isPendingRegistration(existing, now)) {
+        await this.repeatRegistration(existing, input.password);
+        user = existing;
+        continue;
+      }
+      // A placeholder (codes were only asked for) or a registration nobody verified in time: the
+      // address is free again, and that row's password and codes go with it.
+      if (existing) await this.deps.users.deleteUnverified(existing.id);
+      passwordHash ??= await this.deps.hasher.hash(input.password);
       user = await this.deps.users.createIfAbsent({ email: input.email, passwordHash });
-      // Lost a race with a simultaneous registration of the same address: continue as a re-registration.
-      user ??= await this.deps.users.findByEmail(input.email);
-      if (!user) throw new Error('user vanished during registration');
-    } else if (user.isEmailVerified) {
-      throw new AppError(409, 'EMAIL_ALREADY_REGISTERED', undefined, { fields: { email: ['该邮箱已注册'] } });
-    } else {
-      // Unverified: whoever proves the address with the code owns the account, with the latest password.
-      user = (await this.deps.users.update(user.id, { passwordHash })) ?? user;
+      if (!user && attempt >= 3) throw new Error('registration kept losing races for the address');
     }
 
-    const now = this.now();
-    const waitMs = await this.msUntilNextCode(user.id, now);
-    if (waitMs > 0 && (await this.hasUsableCode(user.id, now))) {
-      // A code sent moments ago is still valid: do not send another, say when one can be requested.
-      return {
-        message: '验证码已发送，请查收邮件',
-        email: user.email,
-        resend_available_in: Math.ceil(waitMs / SECOND),
-      };
-    }
-    await this.sendVerificationCode(user, now, waitMs);
+    const codes = await this.deps.authRecords.recentVerificationCodesByEmail(input.email, ACCOUNT_RULES.codesPerDay);
+    // Otherwise the code sent moments ago still works, or the caps say wait (resend answers with the seconds).
+    if (this.msUntilNextCode(codes, now) === 0) await this.sendVerificationCode(user, now);
     return {
       message: '注册成功，验证码已发送到你的邮箱',
-      email: user.email,
+      email: input.email,
       resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND,
     };
   }
 
+  /**
+   * Resend, verification-status and verify-email answer alike for an address with no account, a
+   * registration waiting for verification and a verified account, so they cannot tell which it is.
+   * Every address keeps the same state (cooldown, caps, attempts): where no code is due (no account,
+   * already verified, or a registration past the pending window) a decoy code is stored that no
+   * input can match and no mail carries. The mail itself is sent after answering.
+   */
   async resendVerificationCode(email: string): Promise<{ message: string; resend_available_in: number }> {
-    const user = await this.deps.users.findByEmail(email);
-    if (!user) throw errors.badRequest('该邮箱尚未注册，请先注册');
-    if (user.isEmailVerified) throw new AppError(400, 'EMAIL_ALREADY_VERIFIED');
-    await this.sendVerificationCode(user, this.now());
+    const now = this.now();
+    const [user, codes] = await Promise.all([
+      this.deps.users.findByEmail(email),
+      this.deps.authRecords.recentVerificationCodesByEmail(email, ACCOUNT_RULES.codesPerDay),
+    ]);
+    const waitMs = this.msUntilNextCode(codes, now);
+    if (waitMs > 0) throw resendLater(waitMs);
+
+    const lifetime = { createdAt: now, expiresAt: new Date(now.getTime() + ACCOUNT_RULES.codeTtlMs) };
+    if (user && this.isPendingRegistration(user, now)) {
+      const code = this.deps.codes.newVerificationCode();
+      await this.deps.authRecords.createVerificationCode({
+        userId: user.id,
+        codeHash: this.deps.codes.hashVerificationCode(user.id, code),
+        ...lifetime,
+      });
+      const mail = verificationCodeMail(user.email, code, ACCOUNT_RULES.codeTtlMs / MINUTE, PENDING_HOURS);
+      // Kept if the mail fails: it counts against the cooldown like a delivered one, as for any address.
+      this.afterAnswer('code mail failed', email, () => this.deps.mailer.send(mail));
+    } else if (user) {
+      await this.deps.authRecords.createVerificationCode({ userId: user.id, codeHash: decoyCodeHash(), ...lifetime });
+    } else {
+      await this.deps.authRecords.createPlaceholderWithCode({ email, codeHash: decoyCodeHash(), ...lifetime });
+    }
     return { message: '验证码已发送，请查收邮件', resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND };
   }
 
+  /** The latest code of the address, whoever holds it (see resendVerificationCode). */
   async verificationStatus(email: string): Promise<VerificationStatusResponse> {
     const now = this.now();
-    const user = await this.deps.users.findByEmail(email);
-    if (!user) {
-      return {
-        remaining_time: 0,
-        remaining_attempts: 0,
-        has_verification_code: false,
-        resend_available_in: 0,
-        is_verified: false,
-      };
-    }
-    const code = await this.deps.authRecords.latestVerificationCode(user.id);
+    const codes = await this.deps.authRecords.recentVerificationCodesByEmail(email, ACCOUNT_RULES.codesPerDay);
+    const code = codes[0];
     const hasCode = Boolean(code && !code.consumedAt);
     return {
       remaining_time: hasCode && code ? secondsUntil(code.expiresAt, now) : 0,
       remaining_attempts: hasCode && code ? this.remainingAttempts(code, now) : 0,
       has_verification_code: hasCode,
-      resend_available_in: user.isEmailVerified ? 0 : Math.ceil((await this.msUntilNextCode(user.id, now)) / SECOND),
-      is_verified: user.isEmailVerified,
+      resend_available_in: Math.ceil(this.msUntilNextCode(codes, now) / SECOND),
     };
   }
 
@@ -133,10 +176,10 @@ export class AuthService {
     user: UserResponse;
   }> {
     const now = this.now();
-    const user = await this.deps.users.findByEmail(input.email);
-    if (user?.isEmailVerified) throw new AppError(400, 'EMAIL_ALREADY_VERIFIED');
-    const code = user ? await this.deps.authRecords.latestVerificationCode(user.id) : undefined;
-    if (!user || !code || code.consumedAt) throw new AppError(400, 'VERIFICATION_CODE_MISSING');
+    // The address's latest code, so a verified account or an unknown address answers like any other:
+    // no code, or a decoy that counts wrong guesses the same way.
+    const [code] = await this.deps.authRecords.recentVerificationCodesByEmail(input.email, 1);
+    if (!code || code.consumedAt) throw new AppError(400, 'VERIFICATION_CODE_MISSING');
     if (code.lockedUntil && code.lockedUntil > now) throw this.lockedError(code, now);
     if (code.expiresAt <= now) {
       throw new AppError(400, 'VERIFICATION_CODE_EXPIRED', undefined, {
@@ -144,7 +187,7 @@ export class AuthService {
       });
     }
 
-    if (!this.deps.codes.matchesVerificationCode(user.id, input.verification_code, code.codeHash)) {
+    if (!this.deps.codes.matchesVerificationCode(code.userId, input.verification_code, code.codeHash)) {
       const lockUntil = new Date(now.getTime() + ACCOUNT_RULES.codeLockMs);
       const updated = await this.deps.authRecords.recordFailedAttempt(
         code.id,
@@ -163,7 +206,8 @@ export class AuthService {
     // Another request used the same code a moment earlier: one code, one success.
     if (!consumed) throw new AppError(400, 'VERIFICATION_CODE_MISSING', '验证码已使用，请直接登录或重新发送验证码');
     // consumeVerificationCode marked the account verified in the same transaction.
-    const verified: UserRow = { ...user, isEmailVerified: true };
+    const verified = await this.deps.users.findById(code.userId);
+    if (!verified) throw new AppError(400, 'VERIFICATION_CODE_MISSING');
     return {
       message: '邮箱验证成功',
       remaining_attempts: this.remainingAttempts(code, now),
@@ -205,30 +249,32 @@ export class AuthService {
   }
 
   /**
-   * Answers the same whether or not the address has an account, and takes the same time: the mail is
-   * sent after the answer, and unknown addresses cost nothing observable.
+   * Answers at once, the same for every address: the lookup, the per-account cap and the mail all
+   * happen after the answer, so neither the body nor the time taken says whether an account exists.
    */
   async forgotPassword(email: string): Promise<{ message: string }> {
-    const answer = { message: '如果该邮箱已注册，我们已向其发送重置密码邮件，请查收' };
-    const user = await this.deps.users.findByEmail(email);
-    if (!user) return answer;
-    const now = this.now();
-    const recent = await this.deps.authRecords.resetTokensCreatedSince(user.id, new Date(now.getTime() - HOUR));
-    if (recent >= ACCOUNT_RULES.resetMailsPerHour) return answer;
+    this.afterAnswer('password reset mail failed', email, () => this.mailResetLink(email));
+    return { message: '如果该邮箱已注册，我们已向其发送重置密码邮件，请查收' };
+  }
 
+  private async mailResetLink(email: string): Promise<void> {
+    const user = await this.deps.users.findByEmail(email);
+    // A placeholder (no account, only codes were asked for) gets nothing, like an unknown address.
+    if (!user || (!user.isEmailVerified && !user.passwordHash)) return;
+    const now = this.now();
     const token = this.deps.codes.newResetToken();
-    await this.deps.authRecords.createResetToken({
-      userId: user.id,
-      tokenHash: this.deps.codes.hashResetToken(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + ACCOUNT_RULES.resetTokenTtlMs),
-    });
+    const stored = await this.deps.authRecords.createResetTokenWithinCap(
+      {
+        userId: user.id,
+        tokenHash: this.deps.codes.hashResetToken(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + ACCOUNT_RULES.resetTokenTtlMs),
+      },
+      { since: new Date(now.getTime() - HOUR), max: ACCOUNT_RULES.resetMailsPerHour },
+    );
+    if (!stored) return;
     const link = `${this.deps.webBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    const mail = passwordResetMail(user.email, link, ACCOUNT_RULES.resetTokenTtlMs / MINUTE);
-    void this.deps.mailer.send(mail).catch((error: Error) => {
-      this.deps.logger.error({ email: emailFingerprint(email), err: error.message }, 'password reset mail failed');
-    });
-    return answer;
+    await this.deps.mailer.send(passwordResetMail(user.email, link, ACCOUNT_RULES.resetTokenTtlMs / MINUTE));
   }
 
   async resetPassword(input: ResetPasswordRequest): Promise<{ message: string }> {
@@ -243,19 +289,62 @@ export class AuthService {
     );
     if (!userId) throw new AppError(400, 'RESET_TOKEN_INVALID');
     this.deps.logger.info({ event: 'auth.password_reset', user: userId }, 'password reset; older sessions ended');
+    // Guesses at the old password must not keep the owner out; the reset itself has succeeded either way.
+    const user = await this.deps.users.findById(userId);
+    if (user && this.deps.loginLimiter) {
+      await this.deps.loginLimiter.clearAccount(user.email).catch((error: Error) => {
+        this.deps.logger.warn({ user: userId, err: error.message }, 'login limits not cleared after a password reset');
+      });
+    }
     return { message: '密码重置成功，请使用新密码登录' };
   }
 
   /**
-   * Sends a new code unless the cooldown or the hourly/daily caps say wait (429 with the seconds).
-   * `waitMs` is passed when the caller has just computed it.
+   * A registration waiting for verification: it has a password and is inside the pending window.
+   * Anything else unverified is a placeholder or stale, and counts as no account.
    */
-  private async sendVerificationCode(user: UserRow, now: Date, knownWaitMs?: number): Promise<void> {
-    const waitMs = knownWaitMs ?? (await this.msUntilNextCode(user.id, now));
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / SECOND);
-      throw errors.rateLimited(seconds, `请在 ${seconds} 秒后重新发送验证码`);
-    }
+  private isPendingRegistration(user: UserRow, now: Date): boolean {
+    return (
+      !user.isEmailVerified &&
+      user.passwordHash !== null &&
+      now.getTime() - user.createdAt.getTime() < ACCOUNT_RULES.pendingRegistrationMs
+    );
+  }
+
+  /**
+   * Someone registers an address that is already waiting for verification. Whoever proves the mailbox
+   * with a code activates the account, so no registrant may choose its password here: the same password
+   * keeps the registration as it is; a different one leaves a password nobody knows, and the mailbox
+   * owner sets one with forgot-password after verifying (the code mail says so). Costs one argon2
+   * operation, like a first registration.
+   */
+  private async repeatRegistration(user: UserRow, password: string): Promise<void> {
+    const samePassword = user.passwordHash
+      ? await this.deps.hasher.verify(user.passwordHash, password)
+      : await this.deps.hasher.verifyAgainstNothing(password);
+    if (!samePassword) await this.deps.users.update(user.id, { passwordHash: await this.unknowablePasswordHash() });
+  }
+
+  /** The hash of 256 random bits, made once per process: no password matches it. */
+  private unknowablePasswordHash(): Promise<string> {
+    this.unknowableHash ??= this.deps.hasher.hash(randomBytes(32).toString('base64url')).catch((error: unknown) => {
+      this.unknowableHash = undefined;
+      throw error;
+    });
+    return this.unknowableHash;
+  }
+
+  /** Runs work after the answer has gone out; failures are logged with the address fingerprinted. */
+  private afterAnswer(failure: string, email: string, work: () => Promise<unknown>): void {
+    setImmediate(() => {
+      work().catch((error: Error) => {
+        this.deps.logger.error({ email: emailFingerprint(email), err: error.message }, failure);
+      });
+    });
+  }
+
+  /** Sends a code to a registration; 503 when the mail cannot be delivered (the code is then dropped). */
+  private async sendVerificationCode(user: UserRow, now: Date): Promise<void> {
     const code = this.deps.codes.newVerificationCode();
     const row = await this.deps.authRecords.createVerificationCode({
       userId: user.id,
@@ -264,7 +353,9 @@ export class AuthService {
       expiresAt: new Date(now.getTime() + ACCOUNT_RULES.codeTtlMs),
     });
     try {
-      await this.deps.mailer.send(verificationCodeMail(user.email, code, ACCOUNT_RULES.codeTtlMs / MINUTE));
+      await this.deps.mailer.send(
+        verificationCodeMail(user.email, code, ACCOUNT_RULES.codeTtlMs / MINUTE, PENDING_HOURS),
+      );
     } catch (error) {
       // Not delivered, so it must not count against the cooldown and caps.
       await this.deps.authRecords.deleteVerificationCode(row.id);
@@ -276,27 +367,27 @@ export class AuthService {
     }
   }
 
-  /** Milliseconds before another code may be sent: the resend cooldown, then the hourly and daily caps. */
-  private async msUntilNextCode(userId: string, now: Date): Promise<number> {
-    const dayAgo = new Date(now.getTime() - 24 * HOUR);
-    const sent = await this.deps.authRecords.verificationCodesSentSince(userId, dayAgo);
+  /**
+   * Milliseconds before another code may be sent: the resend cooldown, then the hourly and daily caps.
+   * `codes` are the address's latest codes, newest first (at least `codesPerDay` of them when there are).
+   */
+  private msUntilNextCode(codes: VerificationCodeRow[], now: Date): number {
+    const sent = codes
+      .map((code) => code.createdAt.getTime())
+      .filter((time) => time >= now.getTime() - 24 * HOUR)
+      .sort((a, b) => a - b);
     const last = sent.at(-1);
-    const waits = [last ? last.getTime() + ACCOUNT_RULES.resendCooldownMs - now.getTime() : 0];
-    const lastHour = sent.filter((time) => time.getTime() > now.getTime() - HOUR);
+    const waits = [last ? last + ACCOUNT_RULES.resendCooldownMs - now.getTime() : 0];
+    const lastHour = sent.filter((time) => time > now.getTime() - HOUR);
     if (lastHour.length >= ACCOUNT_RULES.codesPerHour) {
       const oldest = lastHour[lastHour.length - ACCOUNT_RULES.codesPerHour];
-      if (oldest) waits.push(oldest.getTime() + HOUR - now.getTime());
+      if (oldest !== undefined) waits.push(oldest + HOUR - now.getTime());
     }
     if (sent.length >= ACCOUNT_RULES.codesPerDay) {
       const oldest = sent[sent.length - ACCOUNT_RULES.codesPerDay];
-      if (oldest) waits.push(oldest.getTime() + 24 * HOUR - now.getTime());
+      if (oldest !== undefined) waits.push(oldest + 24 * HOUR - now.getTime());
     }
     return Math.max(0, ...waits);
-  }
-
-  private async hasUsableCode(userId: string, now: Date): Promise<boolean> {
-    const code = await this.deps.authRecords.latestVerificationCode(userId);
-    return Boolean(code && !code.consumedAt && code.expiresAt > now && this.remainingAttempts(code, now) > 0);
   }
 
   private remainingAttempts(code: VerificationCodeRow, now: Date): number {

@@ -33,15 +33,19 @@ export class HealthService {
     this.healthRepository = new HealthRepository(deps.database.pool);
   }
 
-  /** Usable means the database and the queue answer; mail trouble degrades but does not stop the app. */
-  async check(): Promise<HealthResponse> {
-    const [database, queue, mail] = await Promise.all([this.checkDatabase(), this.checkQueue(), this.checkMail()]);
-    const usable = database.status === 'ok' && queue.status === 'ok';
+  /**
+   * Usable means the database and the queue answer; mail trouble degrades but does not stop the app.
+   * Versions are for operators only: to anyone else they are a list of known vulnerabilities to try.
+   */
+  async check(options: { includeVersions: boolean }): Promise<HealthResponse> {
+    const [checked, queue, mail] = await Promise.all([this.checkDatabase(), this.checkQueue(), this.checkMail()]);
+    const usable = checked.status === 'ok' && queue.status === 'ok';
+    const { server_version, pgvector_version, ...database } = checked;
     return {
       status: !usable ? 'unavailable' : mail.status === 'ok' ? 'ok' : 'degraded',
-      version: this.deps.version,
+      ...(options.includeVersions ? { version: this.deps.version } : {}),
       mode: this.deps.database.mode,
-      database,
+      database: options.includeVersions ? checked : database,
       queue,
       mail,
     };

@@ -65,12 +65,12 @@ export class ResearchDirectionService {
   ) {}
 
   private async createTask(user: UserRow, description: string): Promise<AsyncTaskRow> {
-    // The pasted text is also the profile's research_description (spec section 3).
-    await this.deps.users.update(user.id, { researchDescription: description });
-    return this.deps.tasks.create({
+    // The pasted text is also the profile's research_description (spec section 3); both are written
+    // together or not at all.
+    return this.deps.tasks.createWithResearchDescription({
       userId: user.id,
       kind: RESEARCH_TASK_KIND,
-      input: { research_description: description },
+      researchDescription: description,
     });
   }
 

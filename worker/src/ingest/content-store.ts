@@ -2,8 +2,9 @@ import { type Database, IngestPaperRepository, type NewPaperRow, NewsRepository 
 import { arxivIdFromDoi, normalizeDoi, normalizeUrl, parseHttpUrl, titleAuthorKey } from './identifiers';
 import { JournalResolver } from './journal-resolver';
 import { type IncomingPaper, mergePaper, pickMatch } from './paper-merge';
-import { cleanBlock, cleanInline, truncateText } from './text';
-import type { NewsDraft, PaperDraft } from './types';
+import { cleanBlock, cleanInline, cleanParagraphs, truncateText } from './text';
+import type { JournalRef, NewsDraft, PaperDraft } from './types';
+import { paperVenue } from './venue';
 
 /** Length limits: generous for real content, bounded against absurd input. */
 export const LIMITS = {
@@ -15,6 +16,10 @@ export const LIMITS = {
   keyword: 200,
   url: 2_000,
 } as const;
+
+/** Ends news text cut at LIMITS.newsContent, so readers know the rest is at the link. */
+export const NEWS_TRUNCATION_MARK = '\n\n…（全文较长，已截断，完整内容请阅读原文）';
+export const NEWS_TRUNCATED_NOTE = `content truncated at ${LIMITS.newsContent} characters`;
 
 export type StoreOutcome =
   | { outcome: 'added'; id: number; matchedBy?: undefined }
@@ -53,8 +58,10 @@ export class ContentStore {
     this.journals = new JournalResolver(db);
   }
 
-  /** The normalised form of a draft, or the reason it cannot be stored. */
-  normalizePaper(draft: PaperDraft): { paper: IncomingPaper } | { reason: string; detail?: string } {
+  /** The normalised form of a draft and its venue, or the reason it cannot be stored. */
+  normalizePaper(
+    draft: PaperDraft,
+  ): { paper: IncomingPaper; venue: JournalRef | undefined } | { reason: string; detail?: string } {
     const title = truncateText(cleanInline(draft.title), LIMITS.title);
     if (!title) return { reason: 'no title' };
     let doi = normalizeDoi(draft.doi);
@@ -78,11 +85,14 @@ export class ContentStore {
     const relatedDois = (draft.relatedDois ?? [])
       .map((value) => normalizeDoi(value))
       .filter((value): value is string => Boolean(value) && value !== doi);
+    const venue = paperVenue(draft, doi);
     return {
+      venue,
       paper: {
         title,
         authors,
-        abstract: truncateText(cleanBlock(draft.abstract), LIMITS.abstract),
+        // Paragraphs stay apart (a blank line between them); lines within one are joined.
+        abstract: truncateText(cleanParagraphs(draft.abstract), LIMITS.abstract),
         doi,
         relatedDois,
         arxivId,
@@ -91,7 +101,8 @@ export class ContentStore {
         pdfUrl: cleanUrl(draft.pdfUrl),
         publishedAt: draft.publishedAt,
         journalId: undefined,
-        journalName: truncateText(cleanInline(draft.journal?.name ?? ''), 500),
+        journalName: truncateText(cleanInline(venue?.name ?? ''), 500),
+        journalIsPreprintServer: Boolean(venue?.isPreprintServer),
         jcrTier: undefined,
         keywords: [
           ...new Set(
@@ -108,11 +119,16 @@ export class ContentStore {
   async storePaper(draft: PaperDraft): Promise<StoreOutcome> {
     const normalized = this.normalizePaper(draft);
     if ('reason' in normalized) return { outcome: 'rejected', reason: normalized.reason, detail: normalized.detail };
-    const paper = normalized.paper;
-    const journal = await this.journals.resolve(draft.journal);
+    const { paper, venue } = normalized;
+    const journal = await this.journals.resolve(venue);
     if (journal) {
       paper.journalId = journal.id;
       paper.jcrTier = journal.tier ?? undefined;
+      // A journal_ref matched a known journal: shown under that journal's own title.
+      if (venue?.matchOnly) {
+        paper.journalName = journal.title;
+        paper.journalIsPreprintServer = false;
+      }
     }
     try {
       return await this.upsertPaper(paper, draft);
@@ -173,7 +189,10 @@ export class ContentStore {
     if (!url || !urlNormalized) return { outcome: 'rejected', reason: 'no URL', detail: draft.url || undefined };
     const institute = truncateText(cleanInline(draft.institute), 200);
     if (!institute) return { outcome: 'rejected', reason: 'no institute' };
-    const content = truncateText(cleanBlock(draft.content), LIMITS.newsContent);
+    const fullContent = cleanBlock(draft.content);
+    const content = truncateText(fullContent, LIMITS.newsContent, NEWS_TRUNCATION_MARK);
+    // Recorded with the item (ingest_rejects and the run summary), and visible in the text itself.
+    if (content !== fullContent && !draft.notes.includes(NEWS_TRUNCATED_NOTE)) draft.notes.push(NEWS_TRUNCATED_NOTE);
 
     const existing = await this.news.findByUrlNormalized(urlNormalized);
     if (existing) {

@@ -101,6 +101,21 @@ export function decodeBytes(
   }
 }
 
+/**
+ * The start of a file or answer as text, for recognising its format: never fails (a cut character
+ * at the end, or bytes the encoding does not allow, become U+FFFD).
+ */
+export function decodeHead(bytes: Uint8Array, httpCharset?: string): string {
+  const label = sniffEncoding(bytes.subarray(0, SNIFF_BYTES), httpCharset);
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label);
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(bytes).replace(/^\uFEFF/, '');
+}
+
 /** charset parameter of a Content-Type header. */
 export function charsetOf(contentType: string | null | undefined): string | undefined {
   const match = contentType ? /charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType) : null;

@@ -18,12 +18,15 @@ function chunks(ids: number[], size: number): number[][] {
 }
 
 /**
- * After a run: vectors for new and changed items, summaries for new and changed papers. Jobs carry
- * ids only; the processors skip rows that are already done, so a repeated enqueue is harmless.
+ * After a run: vectors for new and changed items, summaries for new and changed papers when an LLM is
+ * configured (`summaries`; without one the jobs would only be skipped, and the hourly sweep catches
+ * up once one is set). Jobs carry ids only; the processors skip rows that are already done, so a
+ * repeated enqueue is harmless.
  */
 export async function enqueueEnrichment(
   enqueue: EnqueueJob,
   summary: Pick<IngestSummary, 'newPaperIds' | 'changedPaperIds' | 'newNewsIds' | 'changedNewsIds'>,
+  options: { summaries: boolean },
 ): Promise<{ embedJobs: number; summaryJobs: number }> {
   const paperIds = [...new Set([...summary.newPaperIds, ...summary.changedPaperIds])];
   const newsIds = [...new Set([...summary.newNewsIds, ...summary.changedNewsIds])];
@@ -37,7 +40,7 @@ export async function enqueueEnrichment(
     await enqueue(QUEUE_NAMES.contentEmbed, 'embed-news', { target: 'news', ids });
     embedJobs++;
   }
-  for (const ids of chunks(paperIds, SUMMARY_CHUNK)) {
+  for (const ids of options.summaries ? chunks(paperIds, SUMMARY_CHUNK) : []) {
     await enqueue(QUEUE_NAMES.paperSummary, 'summarize-papers', { ids });
     summaryJobs++;
   }

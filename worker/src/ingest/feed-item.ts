@@ -1,3 +1,4 @@
+import { splitAuthorList } from './authors';
 import { collectIssns, normalizeDoi, parseHttpUrl } from './identifiers';
 import { toPlainText } from './text';
 import { childrenNamed, childText, firstChild, type XmlNode } from './xml-feed';
@@ -33,21 +34,6 @@ function authorName(raw: string): string {
   const inParentheses = /^\S+@\S+\s*\((.+)\)$/.exec(value);
   if (inParentheses?.[1]) return inParentheses[1].trim();
   return value.replace(/<[^>]*@[^>]*>/, '').trim();
-}
-
-/**
- * One dc:creator often lists every author ("A. Smith, B. Jones and C. Wu"). A single "Family, Given"
- * is left whole: both halves are one word each.
- */
-export function splitAuthorList(value: string): string[] {
-  const text = toPlainText(value, { inline: true });
-  if (!text) return [];
-  const parts = text
-    .split(/\s*(?:,|;|\band\b|&)\s*/)
-    .map((part) => part.trim())
-    .filter(Boolean);
-  if (parts.length === 2 && parts.every((part) => !/\s/.test(part)) && !/\band\b|&|;/.test(text)) return [text];
-  return parts;
 }
 
 function textType(node: XmlNode | undefined): 'html' | 'text' | 'auto' {
@@ -88,7 +74,8 @@ export function readFeedItem(node: XmlNode, baseUrl?: string): FeedItem {
     .filter(Boolean);
   const creators = childrenNamed(node, 'dc:creator').map((creator) => creator.text.trim());
   if (authors.length === 0) {
-    authors.push(...(creators.length === 1 ? splitAuthorList(creators[0] ?? '') : creators.map(authorName)));
+    // One dc:creator may list everyone ("Smith, J., Doe, A. B."); one per person may be "Family, Given".
+    authors.push(...creators.flatMap((creator) => splitAuthorList(authorName(creator))));
   }
 
   const categories = [

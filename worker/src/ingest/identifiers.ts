@@ -28,7 +28,6 @@ export function normalizeDoi(raw: string | undefined | null): string | undefined
  */
 const PREPRINT_DOI_PREFIXES = [
   '10.48550/', // arXiv
-  '10.1101/', // bioRxiv, medRxiv
   '10.21203/', // Research Square
   '10.20944/', // Preprints.org
   '10.31234/', // PsyArXiv
@@ -43,8 +42,26 @@ const PREPRINT_DOI_PREFIXES = [
   '10.12688/', // F1000Research etc. publish before review
 ];
 
+/**
+ * bioRxiv and medRxiv DOIs: 10.1101/ and a number, dated since 2019 (10.1101/2020.03.12.987654).
+ * Cold Spring Harbor's journals share the prefix with a letter code (10.1101/gr.123, 10.1101/gad.1).
+ */
+const CSHL_PREPRINT_DOI = /^10\.1101\/(?:\d{4}\.\d{2}\.\d{2}\.)?\d{5,}(?:v\d+)?$/;
+
+export function isBiorxivDoi(doi: string | undefined): boolean {
+  return Boolean(doi && CSHL_PREPRINT_DOI.test(doi));
+}
+
 export function isPreprintDoi(doi: string): boolean {
-  return PREPRINT_DOI_PREFIXES.some((prefix) => doi.startsWith(prefix));
+  return isBiorxivDoi(doi) || PREPRINT_DOI_PREFIXES.some((prefix) => doi.startsWith(prefix));
+}
+
+/** Venue names of preprint servers, as sources write them ("bioRxiv (Cold Spring Harbor Laboratory)"). */
+const PREPRINT_SERVER_NAME =
+  /^(?:arxiv|biorxiv|medrxiv|chemrxiv|techrxiv|psyarxiv|socarxiv|ssrn|research square|preprints(?:\.org)?|osf preprints|authorea|essoar)\b/i;
+
+export function isPreprintServerName(name: string | null | undefined): boolean {
+  return Boolean(name && PREPRINT_SERVER_NAME.test(name.trim()));
 }
 
 const NEW_ARXIV_ID = /(?:^|[^\d.])(\d{4}\.\d{4,5})(v\d+)?(?![\d])/;

@@ -6,7 +6,7 @@ export { summarizePapers } from '../jobs/summarize-papers.job';
 export { type ContentAiProviders, contentAiProvidersFrom } from './ai-slot';
 export { type EnqueueJob, enqueueEnrichment } from './enrichment';
 export type { IngestCounts, IngestProgress, IngestSummary } from './pipeline';
-export { importSourceFile, runSource, SourceRunError } from './run-source';
+export { importSourceFile, inspectSourceFile, runSource, SourceFileError, SourceRunError } from './run-source';
 export { SOURCE_SCHEDULER_PREFIX, syncSourceSchedulers } from './schedules';
 export { defaultIngestSettings, type IngestSettings, ingestSettingsFromConfig } from './settings';
 export {

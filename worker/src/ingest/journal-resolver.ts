@@ -4,8 +4,11 @@ import { normalizeJournalTitle } from './identifiers';
 import { cleanInline, truncateText } from './text';
 import type { JournalRef } from './types';
 
+const toResolved = (row: JournalRow): ResolvedJournal => ({ id: row.id, title: row.title, tier: row.tier });
+
 export interface ResolvedJournal {
   id: number;
+  title: string;
   tier: number | null;
 }
 
@@ -23,6 +26,7 @@ export class JournalResolver {
   }
 
   async resolve(ref: JournalRef | undefined): Promise<ResolvedJournal | undefined> {
+    if (ref?.matchOnly) return this.match(ref);
     if (!ref || ref.isPreprintServer) return undefined;
     const name = truncateText(cleanInline(ref.name), 500);
     const titleNormalized = normalizeJournalTitle(name);
@@ -34,8 +38,24 @@ export class JournalResolver {
     return resolved;
   }
 
+  /** A journal already known under one of the ref's names (a tiered one first); never creates a row. */
+  private async match(ref: JournalRef): Promise<ResolvedJournal | undefined> {
+    const names = [ref.isPreprintServer ? '' : ref.name, ...(ref.alternativeNames ?? [])];
+    for (const titleNormalized of new Set(names.map((name) => normalizeJournalTitle(cleanInline(name))))) {
+      if (!titleNormalized) continue;
+      const cacheKey = `match|${titleNormalized}`;
+      if (!this.cache.has(cacheKey)) {
+        const rows = await this.journals.findByTitleNormalized(titleNormalized);
+        const row = rows.find((candidate) => candidate.tier !== null) ?? rows[0];
+        this.cache.set(cacheKey, row ? toResolved(row) : undefined);
+      }
+      const found = this.cache.get(cacheKey);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
   private async lookup(name: string, titleNormalized: string, ref: JournalRef): Promise<ResolvedJournal | undefined> {
-    const toResolved = (row: JournalRow) => ({ id: row.id, tier: row.tier });
     const [issn, eissn] = ref.issns;
     const byIssn = await this.journals.findByIssns(ref.issns);
     if (byIssn[0]) return toResolved(byIssn.find((row) => row.tier !== null) ?? byIssn[0]);

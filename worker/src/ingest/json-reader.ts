@@ -32,23 +32,23 @@ export async function* readJsonRecords(
   let records: { value: unknown; line?: number }[] | undefined;
   try {
     document = JSON.parse(text);
+  } catch (error) {
+    // A broken document is refused as a whole: read line by line it would turn into hundreds of
+    // "records" (one per line of the pretty-printed text), all rejected.
+    if (!isJsonLines(text)) throw new PermanentSourceError(`malformed JSON: ${describeJsonError(error, text)}`);
+  }
+  if (document !== undefined) {
     const found = options.records(document);
     if (!found) throw new PermanentSourceError('JSON of an unexpected shape: no list of works in it');
     records = found.map((value) => ({ value }));
-  } catch (error) {
-    if (error instanceof PermanentSourceError) throw error;
-    const lines = text.split(/\r?\n/);
-    const nonEmpty = lines.filter((line) => line.trim()).length;
-    if (nonEmpty < 2) throw new PermanentSourceError(`malformed JSON: ${(error as Error).message}`);
-    // JSON Lines: one record per line.
+  } else {
+    // JSON Lines: one record per line; a broken line is rejected with its number.
     records = [];
-    let broken = 0;
-    for (const [index, line] of lines.entries()) {
+    for (const [index, line] of text.split(/\r?\n/).entries()) {
       if (!line.trim()) continue;
       try {
         records.push({ value: JSON.parse(line), line: index + 1 });
       } catch (lineError) {
-        broken++;
         yield {
           type: 'reject',
           key: `line ${index + 1}`,
@@ -57,7 +57,6 @@ export async function* readJsonRecords(
         };
       }
     }
-    if (broken === nonEmpty) throw new PermanentSourceError(`malformed JSON: ${(error as Error).message}`);
   }
 
   let items = 0;
@@ -86,6 +85,38 @@ export async function* readJsonRecords(
     yield entry;
   }
   return { document };
+}
+
+/** How many of the first lines are looked at to tell JSON Lines from one document. */
+const JSON_LINES_SAMPLE = 20;
+
+/**
+ * JSON Lines: several non-empty lines, and most of the first ones are each a whole JSON object. A
+ * pretty-printed document never is ("{", then one property per line), so it is not mistaken for it.
+ */
+export function isJsonLines(text: string): boolean {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim());
+  if (lines.length < 2) return false;
+  const sample = lines.slice(0, JSON_LINES_SAMPLE);
+  const objects = sample.filter((line) => {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return false;
+    try {
+      return isRecord(JSON.parse(trimmed));
+    } catch {
+      return false;
+    }
+  }).length;
+  return objects * 2 > sample.length;
+}
+
+/** JSON.parse's message with the line it points at (Node gives only a character position). */
+function describeJsonError(error: unknown, text: string): string {
+  const message = (error as Error).message;
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (!position || /\(line \d+/.test(message)) return message;
+  const line = text.slice(0, Number(position)).split('\n').length;
+  return `${message} (line ${line})`;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>

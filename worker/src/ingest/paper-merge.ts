@@ -1,5 +1,5 @@
 import type { NewPaperRow, PaperFields } from '@radar/db';
-import { isPreprintDoi } from './identifiers';
+import { isPreprintDoi, isPreprintServerName } from './identifiers';
 
 /**
  * How an incoming paper meets the papers already stored: which row is the same paper, and what the
@@ -24,6 +24,8 @@ export interface IncomingPaper {
   publishedAt: string | undefined;
   journalId: number | undefined;
   journalName: string;
+  /** The venue is a preprint server (arXiv, bioRxiv): never replaces a journal name. */
+  journalIsPreprintServer?: boolean | undefined;
   jcrTier: number | undefined;
   keywords: string[];
   sourceIds: Record<string, string>;
@@ -133,7 +135,15 @@ export function mergePaper(
     patch.journalId = incoming.journalId;
     patch.journalName = incoming.journalName;
     patch.jcrTier = incoming.jcrTier ?? null;
-  } else if (!existing.journalName && incoming.journalName) {
+  } else if (
+    incoming.journalName &&
+    existing.journalId === null &&
+    (!existing.journalName ||
+      (isPreprintServerName(existing.journalName) &&
+        !incoming.journalIsPreprintServer &&
+        incoming.journalName !== existing.journalName))
+  ) {
+    // A preprint stored under its server (arXiv) learns where it was published (journal_ref).
     patch.journalName = incoming.journalName;
   }
   if (

@@ -1,11 +1,15 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { type Database, NewsRepository, PaperRepository, SourceStateRepository } from '@radar/db';
+import { ActionableError } from '@radar/shared/server';
 import { fetchSource, readSourceFile } from './adapters';
 import { ARXIV_POLITENESS_KEY } from './adapters/arxiv';
+import { decodeHead } from './decode';
 import { HttpClient, type PolitenessLease } from './http';
 import { DatabasePolitenessLease } from './lease';
 import { consumeEntries, type IngestProgress, type IngestSummary } from './pipeline';
 import type { IngestSettings } from './settings';
+import { payloadMismatch, SNIFF_BYTES, sniffPayload } from './sniff';
 import type { SourceConfig } from './sources-config';
 import { PermanentSourceError, type SourceCursor, type SourceKind } from './types';
 
@@ -53,7 +57,11 @@ async function analyzeAfterLoad(db: Database, summary: IngestSummary): Promise<v
   if (summary.newNewsIds.length) await new NewsRepository(db).analyze();
 }
 
-export class SourceRunError extends Error {
+/**
+ * A run that failed (the source, not a bug): its message is one line for `pnpm radar` and the
+ * sources list, and the summary counts what was stored before the failure.
+ */
+export class SourceRunError extends ActionableError {
   override name = 'SourceRunError';
   constructor(
     message: string,
@@ -138,23 +146,52 @@ export interface ImportFileOptions {
   onProgress?: ((progress: IngestProgress) => void) | undefined;
 }
 
+/** A file that cannot be imported at all (missing, empty, of another kind): refused before anything is stored. */
+export class SourceFileError extends ActionableError {
+  override name = 'SourceFileError';
+}
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'is a directory, not a file',
+};
+
+/**
+ * Checks that a file can be imported as `kind` by its first bytes: it exists, is not empty, and looks
+ * like what the kind reads. Throws SourceFileError with one line saying what to do otherwise. The CLI
+ * calls it before opening the database, so a wrong file never touches it.
+ */
+export async function inspectSourceFile(kind: SourceKind, filePath: string): Promise<void> {
+  let head: Buffer;
+  try {
+    const handle = await fsp.open(filePath, 'r');
+    try {
+      const buffer = Buffer.alloc(SNIFF_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+      head = buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new SourceFileError(`cannot read ${filePath}: ${(code && FILE_ERRORS[code]) ?? message}`);
+  }
+  const mismatch = payloadMismatch(kind, sniffPayload(decodeHead(head)), filePath);
+  if (mismatch) throw new SourceFileError(mismatch);
+}
+
 /**
  * Imports a local file in a source's format (air-gapped servers). Items are stored under the source's
- * name, or "<kind>-file"; the source's cursor is left alone.
+ * name, or "<kind>-file"; the source's cursor is left alone. A file that is missing, empty or of
+ * another kind is refused before anything is read into the database; one that turns out unreadable
+ * (malformed JSON, not a feed) fails with what was stored before the fault, as a source run does.
  */
 export async function importSourceFile(deps: IngestDeps, options: ImportFileOptions): Promise<IngestSummary> {
+  await inspectSourceFile(options.kind, options.filePath);
   const sourceName = options.source?.name ?? `${options.kind}-file`;
   const total: { value: number | undefined } = { value: undefined };
   const stream = fs.createReadStream(options.filePath);
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  await opened.catch((error: NodeJS.ErrnoException) => {
-    throw new PermanentSourceError(
-      `cannot read ${options.filePath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
-    );
-  });
   const entries = readSourceFile(options.kind, stream, {
     maxItems: options.maxItems ?? 1_000_000,
     source: options.source,
@@ -171,6 +208,6 @@ export async function importSourceFile(deps: IngestDeps, options: ImportFileOpti
   });
   stream.destroy();
   await analyzeAfterLoad(deps.db, summary);
-  if (failure) throw new SourceRunError(describeError(failure), summary, true);
+  if (failure) throw new SourceRunError(`${options.filePath}: ${describeError(failure)}`, summary, true);
   return summary;
 }

@@ -16,6 +16,8 @@ export interface IngestSettings {
   userAgent: string;
   /** Language of llm_summary (zh, en, ...). */
   summaryLanguage: string;
+  /** An LLM is configured (LLM_MODEL): new papers get summary jobs. Without one none are queued. */
+  summariesEnabled: boolean;
   /** HTTP retries inside one run for 429/503 and network errors. */
   httpMaxAttempts: number;
   httpRetryBaseDelayMs: number;
@@ -45,6 +47,7 @@ export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
     maxFeedBytes: ingest.maxFeedBytes,
     userAgent: `ResearchRadar/0.1 (+${config.webBaseUrl}${contact})`,
     summaryLanguage: config.llm.summaryLanguage,
+    summariesEnabled: Boolean(config.llm.model),
     httpMaxAttempts: 4,
     httpRetryBaseDelayMs: 2_000,
     maxRetryAfterMs: 120_000,

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import sax from 'sax';
 
 /**
  * Everything a source gives us is stored as plain text and never rendered as HTML later, so markup is
@@ -84,14 +85,75 @@ export function cleanInline(value: string): string {
   return sanitizeText(value).replace(/\s+/g, ' ').trim();
 }
 
-/** Keeps line breaks between paragraphs, collapses other whitespace, drops empty lines. */
-export function cleanBlock(value: string): string {
+/**
+ * Named character references: the HTML 4 set (253 names: nbsp, eacute, mdash, hellip ... and the XML
+ * five). It is sax's own table, the one the XML reader decodes feeds with, so CSV and JSON fields are
+ * decoded exactly like XML text.
+ */
+export const NAMED_ENTITIES: Readonly<Record<string, string>> = Object.freeze({
+  ...(sax as unknown as { ENTITIES: Record<string, string> }).ENTITIES,
+});
+
+const ENTITY_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
+
+function codePoint(value: number): string | undefined {
+  // NUL, surrogates and values beyond Unicode are not characters: the reference stays as written.
+  if (value <= 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) return undefined;
+  return String.fromCodePoint(value);
+}
+
+/**
+ * Decodes character references once: named (NAMED_ENTITIES), decimal (`&#233;`) and hex (`&#xE9;`).
+ * Unknown names stay as written, and the result is not decoded again, so `&amp;lt;` becomes `&lt;`.
+ * For fields that reach us undecoded (CSV cells, JSON strings); XML text is decoded by the XML reader.
+ */
+export function decodeEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  return value.replace(ENTITY_REFERENCE, (reference, decimal?: string, hex?: string, name?: string) => {
+    if (decimal) return codePoint(Number.parseInt(decimal, 10)) ?? reference;
+    if (hex) return codePoint(Number.parseInt(hex, 16)) ?? reference;
+    return (name && Object.hasOwn(NAMED_ENTITIES, name) ? NAMED_ENTITIES[name] : undefined) ?? reference;
+  });
+}
+
+/** One line from a CSV cell or JSON string that is never markup (names, journal titles): entities decoded once. */
+export function inlineText(value: string | undefined | null): string {
+  return value ? cleanInline(decodeEntities(value)) : '';
+}
+
+/** Paragraphs (split at blank lines), each a list of its non-empty lines with whitespace collapsed. */
+function paragraphLines(value: string): string[][] {
   return sanitizeText(value)
     .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/[^\S\n]+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n');
+    .split(/\n[^\S\n]*\n/)
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter(Boolean),
+    )
+    .filter((lines) => lines.length > 0);
+}
+
+/** Lines or paragraphs of text, without the lines `drop` refuses. */
+function layout(value: string, options: { paragraphs?: boolean | undefined; drop?: (line: string) => boolean }) {
+  const paragraphs = paragraphLines(value)
+    .map((lines) => (options.drop ? lines.filter((line) => !options.drop?.(line)) : lines))
+    .filter((lines) => lines.length > 0);
+  return options.paragraphs ? paragraphs.map((lines) => lines.join(' ')).join('\n\n') : paragraphs.flat().join('\n');
+}
+
+/**
+ * Paragraphs separated by one blank line, whitespace within each paragraph collapsed to single spaces
+ * (the line wrapping of arXiv abstracts and feed markup means nothing). Abstracts are stored this way.
+ */
+export function cleanParagraphs(value: string): string {
+  return layout(value, { paragraphs: true });
+}
+
+/** Keeps line breaks between paragraphs, collapses other whitespace, drops empty lines. */
+export function cleanBlock(value: string): string {
+  return layout(value, {});
 }
 
 const HTML_HINT =
@@ -114,11 +176,22 @@ const BOILERPLATE_LINES = [
   /^(本文|文章)?来源[:：].{0,100}$/,
 ];
 
+const isBoilerplate = (line: string) => BOILERPLATE_LINES.some((pattern) => pattern.test(line));
+
+export interface TextOptions {
+  /** Everything on one line (titles, names). */
+  inline?: boolean | undefined;
+  /** Paragraphs separated by a blank line, each on one line (abstracts); else one line per block. */
+  paragraphs?: boolean | undefined;
+  /** Lines to leave out (a feed's citation line), judged before the lines of a paragraph are joined. */
+  dropLine?: ((line: string) => boolean) | undefined;
+}
+
 /**
  * HTML (or JATS XML) to plain text: scripts, styles and comments dropped, entities decoded, block
  * elements become line breaks. `inline` joins everything into one line (titles).
  */
-export function htmlToText(html: string, options: { inline?: boolean } = {}): string {
+export function htmlToText(html: string, options: TextOptions = {}): string {
   const parts: string[] = [];
   let skipDepth = 0;
   let preDepth = 0;
@@ -147,27 +220,40 @@ export function htmlToText(html: string, options: { inline?: boolean } = {}): st
   parser.end();
   const text = parts.join('');
   if (options.inline) return cleanInline(text);
-  const lines = cleanBlock(text)
-    .split('\n')
-    .filter((line) => !BOILERPLATE_LINES.some((pattern) => pattern.test(line)));
-  return lines.join('\n').replace(/\[(…|&hellip;|\.\.\.)\]\s*$/, '…');
+  // Block elements left a blank line between each other, which is where paragraphs end.
+  return layout(text, {
+    paragraphs: options.paragraphs,
+    drop: (line) => isBoilerplate(line) || Boolean(options.dropLine?.(line)),
+  }).replace(/\[(…|&hellip;|\.\.\.)\]\s*$/, '…');
 }
 
 /**
  * Text from a field that may or may not be HTML: RSS descriptions, Atom text constructs, Crossref
  * titles. Markup is converted only when the value looks like markup, so plain text with a "<" keeps it.
  */
-export function toPlainText(value: string | undefined, options: { inline?: boolean; html?: boolean } = {}): string {
+export function toPlainText(value: string | undefined, options: TextOptions & { html?: boolean } = {}): string {
   if (!value) return '';
   const isHtml = options.html ?? looksLikeHtml(value);
-  if (isHtml) return htmlToText(value, { inline: options.inline });
-  return options.inline ? cleanInline(value) : cleanBlock(value);
+  if (isHtml) return htmlToText(value, options);
+  if (options.inline) return cleanInline(value);
+  return layout(value, { paragraphs: options.paragraphs, drop: options.dropLine });
 }
 
-/** Cuts at a character limit without splitting a surrogate pair, marking the cut with an ellipsis. */
-export function truncateText(value: string, maxLength: number): string {
+/** An abstract from a field that may be markup: paragraphs kept (blank line between), lines joined within. */
+export function abstractText(
+  value: string | undefined,
+  options: { html?: boolean; dropLine?: (line: string) => boolean } = {},
+): string {
+  return toPlainText(value, { ...options, paragraphs: true });
+}
+
+/**
+ * Cuts at a character limit without splitting a surrogate pair, marking the cut with an ellipsis, or
+ * with `marker` (a note the reader sees), which counts towards the limit.
+ */
+export function truncateText(value: string, maxLength: number, marker = '…'): string {
   if (value.length <= maxLength) return value;
-  let cut = value.slice(0, maxLength - 1);
+  let cut = value.slice(0, Math.max(0, maxLength - marker.length));
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}…`;
+  return `${cut.trimEnd()}${marker}`;
 }

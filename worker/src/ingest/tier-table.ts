@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ActionableError } from '@radar/shared/server';
 import { parse } from 'csv-parse/sync';
 import { collectIssns } from './identifiers';
-import { cleanInline } from './text';
+import { inlineText } from './text';
 
 /**
  * Journal tier tables (CSV). Two shapes are read:
@@ -34,6 +34,11 @@ export class TierTableError extends ActionableError {
   override name = 'TierTableError';
 }
 
+/**
+ * Accepted headers per column, compared lower-case without accents ("Título" is "titulo"). Tables
+ * exported in Spanish, Portuguese, French, German or Chinese name the quartile "Cuartil", "Quartil",
+ * "Quartile" or "分区". A header not listed is still taken when one of its words is a quartile word.
+ */
 const COLUMN_NAMES = {
   title: [
     'title',
@@ -42,12 +47,30 @@ const COLUMN_NAMES = {
     'journal name',
     'source title',
     'full journal title',
+    'titulo',
+    'titulo de la revista',
+    'titulo do periodico',
+    'revista',
+    'periodico',
+    'titre',
+    'revue',
+    'titel',
+    'zeitschrift',
     '期刊名称',
     '刊名',
     '期刊',
   ],
-  issn: ['issn', 'print issn', 'issn (print)', 'pissn', 'p-issn', 'issns'],
-  eissn: ['eissn', 'e-issn', 'electronic issn', 'issn (online)', 'online issn'],
+  issn: ['issn', 'print issn', 'issn (print)', 'pissn', 'p-issn', 'issns', 'issn impreso', 'issn impresso'],
+  eissn: [
+    'eissn',
+    'e-issn',
+    'electronic issn',
+    'issn (online)',
+    'online issn',
+    'issn electronico',
+    'issn eletronico',
+    'issn en linea',
+  ],
   tier: [
     'tier',
     'sjr best quartile',
@@ -56,13 +79,22 @@ const COLUMN_NAMES = {
     'best quartile',
     'jcr quartile',
     'jif quartile',
+    'cuartil',
+    'mejor cuartil',
+    'cuartil sjr',
+    'quartil',
+    'melhor quartil',
     'zone',
     '分区',
     '中科院分区',
     '大类分区',
+    'jcr分区',
   ],
-  publisher: ['publisher'],
+  publisher: ['publisher', 'editorial', 'editora', 'editeur', 'verlag', '出版社'],
 } as const;
+
+/** Words that make any header a tier column ("SJR Cuartil 2024", "Quartil Qualis"). */
+const TIER_WORDS = /(?:^|[\s_(-])(?:quartile|quartil|cuartil|tier)(?:$|[\s_)-])|分区/;
 
 const CHINESE_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4 };
 
@@ -86,18 +118,29 @@ function detectDelimiter(text: string): string {
 const normaliseHeader = (value: string) =>
   value
     .replace(/^\uFEFF/, '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .trim()
     .toLowerCase()
     .replace(/\s+/g, ' ');
+
+const ENTITY_SEMICOLON = /(&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31}));/g;
+const HIDDEN_SEMICOLON = '\u0000';
+
+const listNames = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ');
 
 export function parseTierTable(
   text: string,
   options: { label?: string | undefined; fileName?: string } = {},
 ): TierTable {
   const delimiter = detectDelimiter(text);
+  // In a ";" table an unquoted "Energy &amp; Fuels" would be split at the entity's ";": hidden
+  // while the CSV is parsed, restored (and decoded) per cell.
+  const source = delimiter === ';' ? text.replace(ENTITY_SEMICOLON, `$1${HIDDEN_SEMICOLON}`) : text;
+  const restore = (value: string) => value.replaceAll(HIDDEN_SEMICOLON, ';');
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, {
+    records = parse(source, {
       delimiter,
       bom: true,
       relax_column_count: true,
@@ -111,27 +154,28 @@ export function parseTierTable(
   }
   const [header, ...body] = records;
   if (!header) throw new TierTableError('the file is empty');
-  const headers = header.record.map(normaliseHeader);
+  const headers = header.record.map((name) => normaliseHeader(restore(name)));
   // First column of each kind (SCImago's export names "Publisher" twice).
   const column = (names: readonly string[]) => headers.findIndex((name) => names.includes(name));
+  const tierColumn = column(COLUMN_NAMES.tier);
   const columns = {
     title: column(COLUMN_NAMES.title),
     issn: column(COLUMN_NAMES.issn),
     eissn: column(COLUMN_NAMES.eissn),
-    tier: column(COLUMN_NAMES.tier),
+    tier: tierColumn >= 0 ? tierColumn : headers.findIndex((name) => TIER_WORDS.test(name)),
     publisher: column(COLUMN_NAMES.publisher),
   };
   const isScimago = headers.includes('sourceid') && headers.some((name) => name.startsWith('sjr'));
+  const got = `the file's header: ${header.record.map(restore).join(', ')}`;
   if (columns.tier < 0) {
     throw new TierTableError(
-      `no tier column: expected one of ${COLUMN_NAMES.tier
-        .slice(0, 4)
-        .map((name) => `"${name}"`)
-        .join(', ')} (got ${header.record.join(', ')})`,
+      `no tier column: name it one of ${listNames(COLUMN_NAMES.tier)} (any header with the word quartile, quartil, cuartil or 分区 also works); ${got}`,
     );
   }
   if (columns.issn < 0 && columns.eissn < 0 && columns.title < 0) {
-    throw new TierTableError('no journal column: expected "issn" and/or "title"');
+    throw new TierTableError(
+      `no journal column: name it one of ${listNames([...COLUMN_NAMES.issn, ...COLUMN_NAMES.eissn, ...COLUMN_NAMES.title])}; ${got}`,
+    );
   }
 
   const year = headers.map((name) => /\((\d{4})\)/.exec(name)?.[1]).find(Boolean);
@@ -140,10 +184,11 @@ export function parseTierTable(
 
   const rows: TierRow[] = [];
   const rejects: TierTable['rejects'] = [];
-  const cell = (record: string[], index: number) => (index >= 0 ? (record[index] ?? '').trim() : '');
+  const cell = (record: string[], index: number) => (index >= 0 ? restore(record[index] ?? '').trim() : '');
   for (const { record, info } of body) {
     const line = info.lines;
-    const title = cleanInline(cell(record, columns.title));
+    // Exports written by HTML tools carry entities ("Energy &amp; Fuels"): decoded, or titles never match.
+    const title = inlineText(cell(record, columns.title));
     const issns = collectIssns([cell(record, columns.issn), cell(record, columns.eissn)]);
     const tierText = cell(record, columns.tier);
     const tier = parseTier(tierText);
@@ -155,7 +200,7 @@ export function parseTierTable(
       rejects.push({ line, reason: 'no tier', detail: `${title || issns.join(', ')}: "${tierText}"` });
       continue;
     }
-    rows.push({ line, title, issns, tier, publisher: cleanInline(cell(record, columns.publisher)) || undefined });
+    rows.push({ line, title, issns, tier, publisher: inlineText(cell(record, columns.publisher)) || undefined });
   }
   return { format: isScimago ? 'scimago' : 'plain', label, rows, rejects };
 }

@@ -14,6 +14,13 @@ export interface JournalRef {
   publisher?: string | undefined;
   /** arXiv, bioRxiv ...: shown as the venue, never given a journal row or tier. */
   isPreprintServer?: boolean;
+  /**
+   * A hint rather than a record (arXiv's journal_ref): the paper takes a journal already known under
+   * one of these names (and its tier), but no journal row is created for it.
+   */
+  matchOnly?: boolean;
+  /** Further names tried when matching (matchOnly), e.g. the parts of a full citation. */
+  alternativeNames?: string[];
 }
 
 export interface PaperDraft {

@@ -146,7 +146,8 @@ export class XmlFeedReader {
     if (!closed) return;
     const { node } = closed;
     const local = node.name.slice(node.name.indexOf(':') + 1);
-    if (closed.inEntry && XHTML_BLOCKS.has(local)) this.appendText('\n');
+    // A blank line: where a paragraph ends (abstracts keep paragraphs; other text keeps lines).
+    if (closed.inEntry && XHTML_BLOCKS.has(local)) this.appendText('\n\n');
     if (this.stack.length === this.depthOfEntry && ENTRY_NAMES.has(node.name)) {
       this.depthOfEntry = -1;
       this.ready.push(node);

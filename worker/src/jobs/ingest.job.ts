@@ -28,7 +28,10 @@ export function createIngestProcessor(deps: {
     skipped: summary.counts.skipped,
     rejected: summary.counts.rejected,
     warnings: summary.warnings.length,
+    // Caveats on stored items (no abstract, content truncated ...), also kept in ingest_rejects.
+    notes: summary.notes,
   });
+  const enrichment = { summaries: deps.settings.summariesEnabled };
   return async (job: { data: unknown }) => {
     const parsed = ingestJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid ingest payload: ${parsed.error.message}`);
@@ -45,11 +48,13 @@ export function createIngestProcessor(deps: {
 
     try {
       const summary = await runSource({ db: deps.db, settings: deps.settings }, source, { since: parsed.data.since });
-      await enqueueEnrichment(deps.enqueue, summary);
+      await enqueueEnrichment(deps.enqueue, summary, enrichment);
       deps.logger?.info({ source: source.name, ...report(summary) }, 'source ingested');
       return { outcome: 'success', ...report(summary) };
     } catch (error) {
-      if (error instanceof SourceRunError) await enqueueEnrichment(deps.enqueue, error.summary).catch(() => {});
+      if (error instanceof SourceRunError) {
+        await enqueueEnrichment(deps.enqueue, error.summary, enrichment).catch(() => {});
+      }
       const permanent = error instanceof PermanentSourceError || (error instanceof SourceRunError && error.isPermanent);
       deps.logger?.warn({ source: source.name, permanent, err: describeError(error) }, 'source run failed');
       if (permanent) throw new UnrecoverableError(describeError(error));

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
-import { asyncTasks } from '../schema';
+import { asyncTasks, users } from '../schema';
 
 export type AsyncTaskRow = typeof asyncTasks.$inferSelect;
 
@@ -15,6 +15,34 @@ export class AsyncTaskRepository {
     const [row] = await this.db.insert(asyncTasks).values(values).returning();
     if (!row) throw new Error('insert into async_tasks returned no row');
     return row;
+  }
+
+  /**
+   * Saves the text to analyse as the user's research_description and creates the task that analyses
+   * it, in one transaction: a failure leaves neither, so the profile never shows a description that no
+   * task was created for.
+   */
+  async createWithResearchDescription(values: {
+    userId: string;
+    kind: string;
+    researchDescription: string;
+  }): Promise<AsyncTaskRow> {
+    return this.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ researchDescription: values.researchDescription })
+        .where(eq(users.id, values.userId));
+      const [row] = await tx
+        .insert(asyncTasks)
+        .values({
+          userId: values.userId,
+          kind: values.kind,
+          input: { research_description: values.researchDescription },
+        })
+        .returning();
+      if (!row) throw new Error('insert into async_tasks returned no row');
+      return row;
+    });
   }
 
   async findById(id: string): Promise<AsyncTaskRow | undefined> {
@@ -77,6 +105,26 @@ export class AsyncTaskRepository {
       .where(and(eq(asyncTasks.id, id), inArray(asyncTasks.status, ['pending', 'processing'])))
       .returning({ id: asyncTasks.id });
     return rows.length === 1;
+  }
+
+  /** Tasks of a kind still pending or processing that were created before a time, oldest first. */
+  async listUnfinished(
+    kind: string,
+    createdBefore: Date,
+    limit: number,
+  ): Promise<Pick<AsyncTaskRow, 'id' | 'status' | 'createdAt'>[]> {
+    return this.db
+      .select({ id: asyncTasks.id, status: asyncTasks.status, createdAt: asyncTasks.createdAt })
+      .from(asyncTasks)
+      .where(
+        and(
+          eq(asyncTasks.kind, kind),
+          inArray(asyncTasks.status, ['pending', 'processing']),
+          lt(asyncTasks.createdAt, createdBefore),
+        ),
+      )
+      .orderBy(asc(asyncTasks.createdAt))
+      .limit(limit);
   }
 
   /** Tasks of a user created in the last `seconds`, for per-user limits. */

@@ -37,14 +37,40 @@ export class AuthRecordRepository {
     return row;
   }
 
-  /** Codes sent since a time, oldest first (for the per-address hourly and daily caps). */
-  async verificationCodesSentSince(userId: string, since: Date): Promise<Date[]> {
-    const rows = await this.db
-      .select({ createdAt: emailVerificationCodes.createdAt })
+  /**
+   * The latest `limit` codes of the account with this address, newest first; empty when there is none.
+   * Looked up by address in one statement, so an address without an account costs the same query.
+   */
+  async recentVerificationCodesByEmail(email: string, limit: number): Promise<VerificationCodeRow[]> {
+    return this.db
+      .select({ code: emailVerificationCodes })
       .from(emailVerificationCodes)
-      .where(and(eq(emailVerificationCodes.userId, userId), gte(emailVerificationCodes.createdAt, since)))
-      .orderBy(emailVerificationCodes.createdAt);
-    return rows.map((row) => row.createdAt);
+      .innerJoin(users, eq(users.id, emailVerificationCodes.userId))
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .orderBy(desc(emailVerificationCodes.createdAt))
+      .limit(limit)
+      .then((rows) => rows.map((row) => row.code));
+  }
+
+  /**
+   * Creates an unverified account row with no password for an address that has none, together with a
+   * code, in one statement. Nothing is created when the address got an account meanwhile.
+   */
+  async createPlaceholderWithCode(values: {
+    email: string;
+    codeHash: string;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db.execute(sql`
+      WITH account AS (
+        INSERT INTO ${users} (email) VALUES (${values.email})
+        ON CONFLICT DO NOTHING
+        RETURNING id
+      )
+      INSERT INTO ${emailVerificationCodes} (user_id, code_hash, created_at, expires_at)
+      SELECT id, ${values.codeHash}, ${values.createdAt.toISOString()}::timestamptz, ${values.expiresAt.toISOString()}::timestamptz
+      FROM account`);
   }
 
   /**
@@ -91,16 +117,24 @@ export class AuthRecordRepository {
     });
   }
 
-  async createResetToken(values: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date }) {
-    await this.db.insert(passwordResetTokens).values(values);
-  }
-
-  async resetTokensCreatedSince(userId: string, since: Date): Promise<number> {
-    const [row] = await this.db
-      .select({ value: count() })
-      .from(passwordResetTokens)
-      .where(and(eq(passwordResetTokens.userId, userId), gte(passwordResetTokens.createdAt, since)));
-    return row?.value ?? 0;
+  /**
+   * Stores a reset token unless the user already got `max` since `since`; false when the cap is reached.
+   * The user row is locked meanwhile, so simultaneous requests cannot all pass the count.
+   */
+  async createResetTokenWithinCap(
+    values: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
+    cap: { since: Date; max: number },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for('update');
+      const [recent] = await tx
+        .select({ value: count() })
+        .from(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, values.userId), gte(passwordResetTokens.createdAt, cap.since)));
+      if ((recent?.value ?? 0) >= cap.max) return false;
+      await tx.insert(passwordResetTokens).values(values);
+      return true;
+    });
   }
 
   /**

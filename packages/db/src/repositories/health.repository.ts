@@ -26,11 +26,14 @@ export class HealthRepository {
     return { serverVersion: row?.server_version ?? 'unknown', pgvectorVersion: row?.pgvector_version ?? undefined };
   }
 
-  /** Counts for operators (`pnpm radar status`). */
+  /**
+   * Counts for operators (`pnpm radar status`). Users are accounts with a password: the password-less rows
+   * that only hold an unknown address's verification state are not people.
+   */
   async getOverview(): Promise<DatabaseOverview> {
     const { rows } = await this.pool.query<Record<string, number>>(
       `SELECT (SELECT count(*)::int FROM drizzle.__drizzle_migrations) AS migrations,
-              (SELECT count(*)::int FROM radar.users) AS users,
+              (SELECT count(*)::int FROM radar.users WHERE password_hash IS NOT NULL) AS users,
               (SELECT count(*)::int FROM radar.papers) AS papers,
               (SELECT count(*)::int FROM radar.news_items) AS news_items,
               (SELECT count(*)::int FROM radar.journals) AS journals,

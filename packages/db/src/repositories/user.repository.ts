@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
-import { users } from '../schema';
+import { emailVerificationCodes, passwordResetTokens, users } from '../schema';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -40,5 +40,40 @@ export class UserRepository {
 
   async delete(id: string): Promise<void> {
     await this.db.delete(users).where(eq(users.id, id));
+  }
+
+  /**
+   * Deletes the account only while its address is unverified (with its codes and tokens), so a
+   * registration that frees a stale address can never delete an account verified a moment earlier.
+   */
+  async deleteUnverified(id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(users)
+      .where(and(eq(users.id, id), eq(users.isEmailVerified, false)))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /**
+   * Deletes unverified accounts created before `createdBefore`: registrations nobody verified, and the
+   * placeholders that hold the per-address state of addresses without an account. One still inside a
+   * verification (a code or reset link that is valid at `now`) is kept until that ends. Idempotent.
+   */
+  async purgeStaleUnverified(createdBefore: Date, now: Date): Promise<number> {
+    const rows = await this.db
+      .delete(users)
+      .where(
+        and(
+          eq(users.isEmailVerified, false),
+          lt(users.createdAt, createdBefore),
+          sql`NOT EXISTS (SELECT 1 FROM ${emailVerificationCodes} c
+                WHERE c.user_id = ${users.id} AND c.consumed_at IS NULL AND c.expires_at > ${now.toISOString()}::timestamptz)`,
+          sql`NOT EXISTS (SELECT 1 FROM ${passwordResetTokens} t
+                WHERE t.user_id = ${users.id} AND t.used_at IS NULL AND t.revoked_at IS NULL
+                  AND t.expires_at > ${now.toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning({ id: users.id });
+    return rows.length;
   }
 }

@@ -5,5 +5,6 @@ export * from './content';
 export * from './embedder-states';
 export * from './embedding-models';
 export * from './ingest';
+export * from './rate-limits';
 export * from './user-content';
 export * from './users';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../email';
 import { LIMITS } from '../limits';
+import { text } from './text.schema';
 import { userResponseSchema } from './user.schema';
 
 /**
@@ -8,10 +9,11 @@ import { userResponseSchema } from './user.schema';
  * of spec section 5; the server shows the first failing rule and lists all of them per field.
  */
 
-const requiredString = (message: string) =>
-  z.preprocess((value) => (value === undefined || value === null ? '' : value), z.string({ message }));
+/** A missing field reads as empty, so it gets the "please enter" message; `message` covers a non-string too. */
+const requiredText = (label: string, message: string) =>
+  z.preprocess((value) => (value === undefined || value === null ? '' : value), text(label, { message }));
 
-export const registerEmailSchema = requiredString('请输入邮箱地址')
+export const registerEmailSchema = requiredText('邮箱地址', '请输入邮箱地址')
   .pipe(z.string().trim().toLowerCase())
   .pipe(
     z
@@ -22,7 +24,7 @@ export const registerEmailSchema = requiredString('请输入邮箱地址')
   );
 
 /** Login and other forms: spec section 5 has slightly different texts there. */
-export const loginEmailSchema = requiredString('请输入邮箱地址')
+export const loginEmailSchema = requiredText('邮箱地址', '请输入邮箱地址')
   .pipe(z.string().trim().toLowerCase())
   .pipe(
     z
@@ -34,7 +36,7 @@ export const loginEmailSchema = requiredString('请输入邮箱地址')
   );
 
 /** The strength rules every new password must meet; the common-password list is checked by the server. */
-export const newPasswordSchema = requiredString('请输入密码').pipe(
+export const newPasswordSchema = requiredText('密码', '请输入密码').pipe(
   z
     .string()
     .min(1, { message: '请输入密码' })
@@ -49,7 +51,7 @@ export const registerRequestSchema = z
   .object({
     email: registerEmailSchema,
     password: newPasswordSchema,
-    password2: requiredString('请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
+    password2: requiredText('确认密码', '请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
   })
   .refine((body) => body.password === body.password2, { message: '两次输入的密码不一致', path: ['password2'] });
 
@@ -64,7 +66,7 @@ export const registerResponseSchema = z.object({
 
 export const loginRequestSchema = z.object({
   email: loginEmailSchema,
-  password: requiredString('请输入密码').pipe(
+  password: requiredText('密码', '请输入密码').pipe(
     z.string().min(1, { message: '请输入密码' }).max(1024, { message: '密码过长' }),
   ),
 });
@@ -75,10 +77,10 @@ export const authSuccessResponseSchema = z.object({
 });
 
 export const verifyEmailRequestSchema = z.object({
-  email: requiredString('请填写邮箱和验证码').pipe(
+  email: requiredText('邮箱地址', '请填写邮箱和验证码').pipe(
     z.string().trim().toLowerCase().min(1, { message: '请填写邮箱和验证码' }).max(LIMITS.emailMaxLength),
   ),
-  verification_code: requiredString('请填写邮箱和验证码').pipe(
+  verification_code: requiredText('验证码', '请填写邮箱和验证码').pipe(
     z
       .string()
       .trim()
@@ -95,7 +97,7 @@ export const verifyEmailResponseSchema = z.object({
 });
 
 export const emailOnlyRequestSchema = z.object({
-  email: requiredString('请输入邮箱地址').pipe(
+  email: requiredText('邮箱地址', '请输入邮箱地址').pipe(
     z
       .string()
       .trim()
@@ -115,7 +117,6 @@ export const verificationStatusResponseSchema = z.object({
   has_verification_code: z.boolean(),
   /** Seconds before another code may be sent (0 when now). */
   resend_available_in: z.number().int(),
-  is_verified: z.boolean(),
 });
 
 export const resendCodeResponseSchema = z.object({
@@ -125,11 +126,11 @@ export const resendCodeResponseSchema = z.object({
 
 export const resetPasswordRequestSchema = z
   .object({
-    token: requiredString('无效的重置链接').pipe(
+    token: requiredText('重置链接', '无效的重置链接').pipe(
       z.string().trim().min(1, { message: '无效的重置链接' }).max(200, { message: '无效的重置链接' }),
     ),
     password: newPasswordSchema,
-    confirm_password: requiredString('请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
+    confirm_password: requiredText('确认密码', '请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
   })
   .refine((body) => body.password === body.confirm_password, {
     message: '两次输入的密码不一致',

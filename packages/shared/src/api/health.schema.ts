@@ -5,7 +5,8 @@ const componentStatus = z.enum(['ok', 'error']);
 export const healthResponseSchema = z.object({
   /** ok: all good; degraded: usable but mail is failing; unavailable (503): database or queue down. */
   status: z.enum(['ok', 'degraded', 'unavailable']),
-  version: z.string(),
+  /** The app's version; this and the database's versions only for the operator token (OPERATOR_TOKEN). */
+  version: z.string().optional(),
   /** embedded: PGlite in this process (and BullMQ on it unless REDIS_URL is set); external: DATABASE_URL. */
   mode: z.enum(['embedded', 'external']),
   database: z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, text, textOrList } from './text.schema';
 import { userResponseSchema } from './user.schema';
 
 /**
@@ -10,8 +11,7 @@ export const RESEARCH_DESCRIPTION_EMPTY_MESSAGE = '研究方向不能为空';
 
 /** POST /api/auth/research-direction/process-async/ and .../process/. */
 export const researchDescriptionRequestSchema = z.object({
-  research_description: z
-    .string({ message: '研究方向描述必须是文本' })
+  research_description: text('研究方向描述')
     .trim()
     .min(1, { message: RESEARCH_DESCRIPTION_EMPTY_MESSAGE })
     .max(3000, { message: '研究方向描述不能超过 3000 个字符' }),
@@ -58,7 +58,7 @@ export const taskStatusResponseSchema = z.object({
 });
 export type TaskStatusResponse = z.infer<typeof taskStatusResponseSchema>;
 
-export const taskIdParamsSchema = z.object({ id: z.string().max(100) });
+export const taskIdParamsSchema = z.object({ id: text('任务编号').max(100, { message: '任务编号过长' }) });
 
 /** POST /api/auth/research-direction/process/ (synchronous). */
 export const researchProcessResponseSchema = z.object({
@@ -67,12 +67,6 @@ export const researchProcessResponseSchema = z.object({
   result_data: researchProfileResultSchema,
 });
 export type ResearchProcessResponse = z.infer<typeof researchProcessResponseSchema>;
-
-const boundedText = (max: number, label: string) =>
-  z
-    .string({ message: `${label}必须是文本` })
-    .trim()
-    .max(max, { message: `${label}不能超过 ${max} 个字符` });
 
 /**
  * POST /api/auth/research-direction/confirm/: the six profile fields; any may be left out (kept as
@@ -85,10 +79,11 @@ export const researchConfirmRequestSchema = z
     research_email: boundedText(254, '邮箱'),
     research_institution: boundedText(200, '机构'),
     research_position: boundedText(100, '职位'),
-    research_fields: z.union([
-      z.string({ message: '研究领域必须是文本或列表' }).max(2000, { message: '研究领域过长' }),
-      z.array(z.string().max(100, { message: '研究领域名称过长' })).max(30, { message: '研究领域过多' }),
-    ]),
+    research_fields: textOrList(
+      text('研究领域').max(2000, { message: '研究领域过长' }),
+      z.array(text('研究领域').max(100, { message: '研究领域名称过长' })).max(30, { message: '研究领域过多' }),
+      '研究领域必须是文本或列表',
+    ),
     research_summary_en: boundedText(5000, '英文研究摘要'),
   })
   .partial();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../email';
+import { boundedText, text, textOrList } from './text.schema';
 
 /** The User of spec section 3 as returned by GET /api/auth/user/. */
 export const userResponseSchema = z.object({
@@ -20,12 +21,6 @@ export const userResponseSchema = z.object({
 
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
-const boundedText = (max: number, label: string) =>
-  z
-    .string({ message: `${label}必须是文本` })
-    .trim()
-    .max(max, { message: `${label}不能超过 ${max} 个字符` });
-
 /**
  * PATCH /api/auth/user/: only these fields can change; unknown fields are dropped. research_fields may
  * be a comma-separated string (as the web app stores it) or a list; each must be one of the 21 fields
@@ -36,17 +31,17 @@ export const userUpdateSchema = z
     username: boundedText(50, '用户名'),
     research_description: boundedText(3000, '研究方向描述'),
     research_name: boundedText(100, '姓名'),
-    research_email: z
-      .string({ message: '邮箱必须是文本' })
+    research_email: text('邮箱')
       .trim()
       .max(254, { message: '邮箱地址过长' })
       .refine((value) => value === '' || EMAIL_PATTERN.test(value), { message: '邮箱格式不正确' }),
     research_institution: boundedText(200, '机构'),
     research_position: boundedText(100, '职位'),
-    research_fields: z.union([
-      z.string({ message: '研究领域必须是文本或列表' }).max(2000, { message: '研究领域过长' }),
-      z.array(z.string().max(100, { message: '研究领域名称过长' })).max(21, { message: '研究领域最多 21 个' }),
-    ]),
+    research_fields: textOrList(
+      text('研究领域').max(2000, { message: '研究领域过长' }),
+      z.array(text('研究领域').max(100, { message: '研究领域名称过长' })).max(21, { message: '研究领域最多 21 个' }),
+      '研究领域必须是文本或列表',
+    ),
     research_summary_en: boundedText(5000, '英文研究摘要'),
   })
   .partial();

@@ -87,6 +87,10 @@ const envSchema = z.object({
       .regex(/^\d+[smhd]$/, { message: 'must be a duration like 7d, 12h, 30m' })
       .default('7d'),
   ),
+  OPERATOR_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, { message: 'must be at least 16 characters (e.g. openssl rand -base64 32)' }).optional(),
+  ),
   WEB_BASE_URL: z.preprocess(
     emptyToUndefined,
     z.url({ message: 'must be a URL like https://radar.example.edu' }).default('http://localhost:3000'),
@@ -164,6 +168,11 @@ export interface AppConfig {
   queuePrefix: string;
   jwtSecret: string | undefined;
   jwtExpiresIn: string;
+  /**
+   * Presented as `Authorization: Bearer <token>`, it lets operators see versions in /api/health. Unset:
+   * nobody sees them (they tell an attacker which known vulnerabilities to try).
+   */
+  operatorToken: string | undefined;
   webBaseUrl: string;
   smtpUrl: string | undefined;
   /** false accepts a self-signed certificate on the mail server (some campus relays). */
@@ -250,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePrefix: e.QUEUE_PREFIX,
     jwtSecret: e.JWT_SECRET,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
+    operatorToken: e.OPERATOR_TOKEN,
     webBaseUrl: e.WEB_BASE_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     smtpTlsRejectUnauthorized: e.SMTP_TLS_REJECT_UNAUTHORIZED,

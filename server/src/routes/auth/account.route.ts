@@ -15,25 +15,30 @@ import {
 } from '@radar/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import { keyedRateLimit, type RateLimit } from '../../plugins/keyed-rate-limit';
+import type { LoginLimiter, LoginLimits } from '../../plugins/login-limiter';
 import { emailFingerprint } from '../../security/secret-codes';
 import type { AuthService } from '../../services/auth.service';
 
-/** Requests allowed per window. Per IP on every route; per address where one address is the target. */
-export interface AuthRateLimits {
-  register: { max: number; timeWindow: string };
-  login: { max: number; timeWindow: string };
-  loginPerAddress: { max: number; timeWindow: string };
-  verify: { max: number; timeWindow: string };
-  resend: { max: number; timeWindow: string };
-  forgot: { max: number; timeWindow: string };
-  forgotPerAddress: { max: number; timeWindow: string };
+/**
+ * Requests allowed per window. Per IP on every route; per address where one address is the target; login
+ * per account and client, plus a delay on failures (login-limiter.ts).
+ */
+export interface AuthRateLimits extends LoginLimits {
+  register: RateLimit;
+  login: RateLimit;
+  verify: RateLimit;
+  resend: RateLimit;
+  forgot: RateLimit;
+  forgotPerAddress: RateLimit;
 }
 
 export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
   register: { max: 10, timeWindow: '1 hour' },
   login: { max: 20, timeWindow: '1 minute' },
-  loginPerAddress: { max: 10, timeWindow: '15 minutes' },
+  loginPerAccountAndClient: { max: 10, timeWindow: '15 minutes' },
+  // 1, 2, 4, 8 s, then 10 s per failed answer after 5 failures on an account within the hour.
+  loginFailureDelay: { freeFailures: 5, firstDelayMs: 1000, maxDelayMs: 10_000, timeWindow: '1 hour' },
   verify: { max: 20, timeWindow: '1 minute' },
   resend: { max: 10, timeWindow: '10 minutes' },
   forgot: { max: 10, timeWindow: '1 hour' },
@@ -54,10 +59,11 @@ const addressKey = (bucket: string) => (request: FastifyRequest) => {
   return `${bucket}:${typeof email === 'string' ? emailFingerprint(email) : 'none'}`;
 };
 
-export const accountRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limits: AuthRateLimits }> = async (
-  app,
-  { auth, limits },
-) => {
+export const accountRoutes: FastifyPluginAsyncZod<{
+  auth: AuthService;
+  limits: AuthRateLimits;
+  loginLimiter: LoginLimiter;
+}> = async (app, { auth, limits, loginLimiter }) => {
   app.post(
     '/api/auth/register/',
     {
@@ -118,7 +124,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limits: A
     '/api/auth/login/',
     {
       config: { rateLimit: limits.login },
-      preHandler: keyedRateLimit(app, limits.loginPerAddress, addressKey('login')),
+      preHandler: loginLimiter.checkClient,
+      onError: loginLimiter.slowFailure,
+      onSend: loginLimiter.clearClientOnSuccess,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password; returns a bearer token',

@@ -15,6 +15,8 @@ import type { ResearchDirectionService } from '../../services/research-direction
 
 /** Analyses per user: each may call an LLM, which costs money and time. */
 export const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };
+/** Profile saves per user: each writes the profile and computes its embedding (possibly a paid API call). */
+export const RESEARCH_CONFIRM_LIMIT = { max: 30, timeWindow: '1 hour' };
 
 const guarded = { tags: ['research'], security: [{ bearerAuth: [] }] };
 
@@ -27,6 +29,11 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
     app,
     RESEARCH_ANALYSIS_LIMIT,
     (request) => `research-analysis:${request.currentUser?.id ?? request.ip}`,
+  );
+  const confirmLimit = keyedRateLimit(
+    app,
+    RESEARCH_CONFIRM_LIMIT,
+    (request) => `research-confirm:${request.currentUser?.id ?? request.ip}`,
   );
 
   app.post(
@@ -85,11 +92,12 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
     '/api/auth/research-direction/confirm/',
     {
       onRequest: app.authenticate,
+      preHandler: confirmLimit,
       schema: {
         ...guarded,
         summary: 'Save the research profile fields and recompute the profile vector',
         body: researchConfirmRequestSchema,
-        response: { 200: researchConfirmResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+        response: { 200: researchConfirmResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
     async (request) => research.confirm(requireUser(request), request.body),

@@ -4,11 +4,12 @@ import { requireUser } from '../../plugins/auth';
 import { presentUser } from '../../services/user.presenter';
 import type { UserService } from '../../services/user.service';
 
+/** Authentication runs onRequest, before the body is read and validated: anonymous callers learn nothing from a 400. */
 export const userRoutes: FastifyPluginAsyncZod<{ userService: UserService }> = async (app, { userService }) => {
   app.get(
     '/api/auth/user/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user with their research profile',
@@ -22,7 +23,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ userService: UserService }> = a
   app.patch(
     '/api/auth/user/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: 'Update profile fields; unknown fields are ignored',

@@ -4,7 +4,7 @@ import { readFeedEntries } from '../feed-reader';
 import { asChunks } from '../http';
 import { extractArxivId, normalizeDoi } from '../identifiers';
 import type { SourceConfigOf } from '../sources-config';
-import { cleanInline } from '../text';
+import { cleanInline, cleanParagraphs } from '../text';
 import { type IngestEntry, type JournalRef, type PaperDraft, PermanentSourceError } from '../types';
 import { childrenNamed, childText, firstChild, type XmlNode } from '../xml-feed';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
@@ -30,6 +30,49 @@ function pdfLink(links: XmlNode[]): string | undefined {
   );
 }
 
+/**
+ * arXiv abstracts are wrapped at ~80 columns; a line that starts indented begins a new paragraph
+ * (arXiv's own convention), as does a blank line.
+ */
+export function arxivAbstract(text: string): string {
+  return cleanParagraphs(text.trim().replace(/\n[^\S\n]+(?=\S)/g, '\n\n'));
+}
+
+const REF_PREFIX =
+  /^(?:(?:published|accepted|to appear|appeared|appears|forthcoming)(?:\s+for publication)?\s+(?:in|at|by)\s+|in:\s*)/i;
+const TRAILING_STOPWORD = /\b(?:of|the|in|on|for|and|at|to|a|an)$/; // lower-case: "Phys. Rev. A" is a name
+
+/**
+ * The journal an arXiv journal_ref names, as a hint: "Phys. Rev. D 103, 096005 (2021)",
+ * "Information Retrieval Journal 28 (2025) 7", or a whole citation ("Li, Y., ... (2017). Title.
+ * Physical Review Accelerators and Beams, 20(10), 101301"). The name before the volume is shown as
+ * the venue when it reads like one; it and the citation's parts are matched against known journals
+ * (so a tiered journal gives its tier), and no journal row is made from such free text.
+ */
+export function journalFromRef(journalRef: string): JournalRef | undefined {
+  const ref = cleanInline(journalRef).replace(REF_PREFIX, '');
+  if (!ref) return undefined;
+  // The name ends before the first token with a digit, or a comma or parenthesis.
+  const lead = (/^[^,(;:]*?(?=\s*(?:[,(;:]|\S*\d|$))/.exec(ref)?.[0] ?? '').replace(/[\s.-]+$/, (tail) =>
+    tail.includes('.') ? '.' : '',
+  );
+  const letters = lead.replace(/[^\p{L}]/gu, '').length;
+  const isName = letters >= 3 && lead.length <= 120 && !TRAILING_STOPWORD.test(lead);
+  const parts = ref
+    .split(/[.,;:()]\s+|\s+[-–]\s+/)
+    .map((part) => part.trim().replace(/[.,;:]+$/, ''))
+    .filter((part) => /\p{L}/u.test(part) && !/\d/.test(part) && part.includes(' ') && part.length <= 200);
+  const alternativeNames = [...new Set([lead, ...parts].filter(Boolean))];
+  if (!isName && parts.length === 0) return undefined;
+  return {
+    name: isName ? lead : 'arXiv',
+    issns: [],
+    isPreprintServer: !isName,
+    matchOnly: true,
+    alternativeNames,
+  };
+}
+
 /** One entry of an arXiv API answer (either format) as a paper. */
 export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): IngestEntry {
   const idText = childText(node, 'atom:id');
@@ -38,12 +81,18 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
     throw new PermanentSourceError(`arXiv rejected the query: ${cleanInline(childText(node, 'atom:summary'))}`);
   }
   const links = childrenNamed(node, 'atom:link');
+  // An RSS item has its arxiv.org/abs address in <link> or <guid> rather than in Atom's id.
   const arxiv =
-    extractArxivId(idText) ?? links.map((link) => extractArxivId(link.attrs.href)).find(Boolean) ?? undefined;
-  const title = cleanInline(childText(node, 'atom:title'));
+    extractArxivId(idText) ??
+    links.map((link) => extractArxivId(link.attrs.href)).find(Boolean) ??
+    extractArxivId(childText(node, 'link', 'rss:link')) ??
+    extractArxivId(childText(node, 'guid')) ??
+    undefined;
+  const title = cleanInline(childText(node, 'atom:title', 'title', 'rss:title'));
   if (!arxiv) return { type: 'reject', key: idText || `entry ${index + 1}`, reason: 'no arXiv id', detail: title };
 
-  const abstract = cleanInline(childText(node, 'atom:summary'));
+  const abstract = arxivAbstract(childText(node, 'atom:summary'));
+  const journalRef = cleanInline(childText(node, 'arxiv:journal_ref'));
   const primary = firstChild(node, 'arxiv:primary_category')?.attrs.term;
   const categories = [primary, ...childrenNamed(node, 'atom:category').map((category) => category.attrs.term)]
     .filter((term): term is string => Boolean(term))
@@ -64,14 +113,13 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
     url: `https://arxiv.org/abs/${arxiv.id}`,
     pdfUrl: pdfLink(links) ?? `https://arxiv.org/pdf/${arxiv.id}${arxiv.version ? `v${arxiv.version}` : ''}`,
     publishedAt: published,
-    journal: arxivVenue(),
+    // Published: the journal it names, when one is known (with its tier); else arXiv.
+    journal: (journalRef ? journalFromRef(journalRef) : undefined) ?? arxivVenue(),
     keywords: [...new Set(categories)],
     sourceIds: {
       arxiv: arxiv.id,
       ...(arxiv.version ? { arxivVersion: String(arxiv.version) } : {}),
-      ...(childText(node, 'arxiv:journal_ref')
-        ? { journalRef: cleanInline(childText(node, 'arxiv:journal_ref')) }
-        : {}),
+      ...(journalRef ? { journalRef } : {}),
     },
     isAuthoritativeVersion: true,
     notes,
@@ -96,12 +144,9 @@ export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: b
   ).toLowerCase();
   // The description is "arXiv:ID Announce Type: new Abstract: text"; older feeds carry only the text.
   const abstractMatch = /Abstract:\s*([\s\S]*)$/i.exec(description);
-  const abstract = cleanInline(abstractMatch ? (abstractMatch[1] ?? '') : description.replace(/^arXiv:\S+\s*/i, ''));
-  // All authors in one dc:creator, comma-separated, "Given Family" each.
-  const creators = childrenNamed(node, 'dc:creator').map((creator) => creator.text);
-  const authors = (creators.length === 1 ? (creators[0] ?? '').split(/\s*,\s*|\s+and\s+/) : creators)
-    .map((name) => cleanInline(name))
-    .filter(Boolean);
+  const abstract = arxivAbstract(abstractMatch ? (abstractMatch[1] ?? '') : description.replace(/^arXiv:\S+\s*/i, ''));
+  // All authors in one dc:creator, comma-separated, "Given Family" each (readFeedItem splits them).
+  const authors = item.authors;
   const published = parseDateString(item.date);
   const notes: string[] = [];
   if (!abstract) notes.push('no abstract');
@@ -112,7 +157,7 @@ export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: b
     draft: {
       key: `arXiv:${arxiv.id}`,
       title: item.title,
-      authors: authors.length ? authors : item.authors,
+      authors,
       abstract,
       doi: normalizeDoi(childText(node, 'arxiv:DOI', 'arxiv:doi')),
       arxivId: arxiv.id,

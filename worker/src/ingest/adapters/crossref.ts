@@ -2,7 +2,7 @@ import { dateFromParts, toDateString } from '../dates';
 import { arxivIdFromDoi, collectIssns, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
 import type { SourceConfigOf } from '../sources-config';
-import { cleanInline, toPlainText } from '../text';
+import { abstractText, inlineText, toPlainText } from '../text';
 import { type IngestEntry, type PaperDraft, PermanentSourceError } from '../types';
 import { type FileReadOptions, fetchJsonPage, type SourceRun, type SourceRunContext } from './context';
 import { windowStart } from './openalex';
@@ -51,10 +51,10 @@ function crossrefDate(work: Record<string, unknown>): {
   return { date: created, partial: false, fromCreated: Boolean(created) };
 }
 
-/** JATS abstract to text, without the heading "Abstract" that many deposits start with. */
+/** JATS abstract to text (paragraphs kept), without the heading "Abstract" that many deposits start with. */
 export function jatsToText(jats: string | undefined): string {
   if (!jats) return '';
-  return toPlainText(jats, { html: true }).replace(/^abstract\s*\n/i, '');
+  return abstractText(jats, { html: true }).replace(/^abstract\s*\n+/i, '');
 }
 
 export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
@@ -72,7 +72,7 @@ export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
   const authors = asArray(work.author)
     .filter(isRecord)
     .map((author) =>
-      cleanInline(asString(author.name) ?? [asString(author.given), asString(author.family)].filter(Boolean).join(' ')),
+      inlineText(asString(author.name) ?? [asString(author.given), asString(author.family)].filter(Boolean).join(' ')),
     )
     .filter(Boolean);
   const abstract = jatsToText(asString(work.abstract));
@@ -95,9 +95,9 @@ export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
   const doi = arxivIdFromDoi(rawDoi) ? undefined : rawDoi;
 
   const isPreprint = type === 'posted-content';
-  const containerTitle = cleanInline(toPlainText(asString(asArray(work['container-title'])[0]), { inline: true }));
+  const containerTitle = toPlainText(asString(asArray(work['container-title'])[0]), { inline: true });
   const institution = asArray(work.institution).filter(isRecord)[0];
-  const journalName = containerTitle || (isPreprint ? cleanInline(asString(institution?.name) ?? '') : '');
+  const journalName = containerTitle || (isPreprint ? inlineText(asString(institution?.name)) : '');
   const issns = collectIssns([
     ...asArray(work.ISSN).map(asString),
     ...asArray(work['issn-type'])
@@ -120,11 +120,11 @@ export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
     pdfUrl: asString(pdf?.URL),
     publishedAt: date,
     journal: journalName
-      ? { name: journalName, issns, publisher: asString(work.publisher), isPreprintServer: isPreprint }
+      ? { name: journalName, issns, publisher: inlineText(asString(work.publisher)), isPreprintServer: isPreprint }
       : undefined,
     keywords: asArray(work.subject)
-      .map(asString)
-      .filter((subject): subject is string => Boolean(subject)),
+      .map((subject) => inlineText(asString(subject)))
+      .filter(Boolean),
     sourceIds: { crossref: rawDoi },
     relatedDois,
     notes,

@@ -4,6 +4,7 @@ import { readFeedEntries } from '../feed-reader';
 import { asChunks } from '../http';
 import { collectIssns, extractArxivId, normalizeTitle } from '../identifiers';
 import { declaredJournal, type SourceConfigOf } from '../sources-config';
+import { abstractText } from '../text';
 import type { IngestEntry, JournalRef } from '../types';
 import type { XmlFeedReader, XmlNode } from '../xml-feed';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
@@ -18,12 +19,8 @@ import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
 const CITATION_LINE = /^.{0,200}(published online|online publication date)[^\n]*$|^.{0,200}\bdoi:\s*10\.\S+\s*$/i;
 
 function paperAbstract(description: string, content: string, title: string): string {
-  const candidates = [feedText(description), feedText(content)].map((text) =>
-    text
-      .split('\n')
-      .filter((line) => !CITATION_LINE.test(line))
-      .join('\n')
-      .trim(),
+  const candidates = [description, content].map((text) =>
+    abstractText(text, { dropLine: (line) => CITATION_LINE.test(line) }),
   );
   const longest = candidates.reduce((best, text) => (text.length > best.length ? text : best), '');
   // Feeds without abstracts often repeat the title as the description.

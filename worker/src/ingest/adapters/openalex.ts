@@ -2,7 +2,7 @@ import { daysBefore, parseDateString, toDateString } from '../dates';
 import { arxivIdFromDoi, collectIssns, extractArxivId, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
 import type { SourceConfigOf } from '../sources-config';
-import { cleanInline, toPlainText } from '../text';
+import { inlineText, toPlainText } from '../text';
 import type { IngestEntry, PaperDraft } from '../types';
 import { type FileReadOptions, fetchJsonPage, type SourceRun, type SourceRunContext } from './context';
 
@@ -27,7 +27,8 @@ export function rebuildAbstract(index: unknown): string {
       }
     }
   }
-  return cleanInline(words.filter((word) => word !== undefined).join(' '));
+  // The index is built from the abstract as deposited, entities included ("&amp;").
+  return inlineText(words.filter((word) => word !== undefined).join(' '));
 }
 
 const shortId = (id: string | undefined) => id?.replace(/^https?:\/\/openalex\.org\//i, '');
@@ -60,7 +61,7 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
     .filter(isRecord)
     .map((authorship) => {
       const author = isRecord(authorship.author) ? authorship.author : {};
-      return cleanInline(asString(author.display_name) ?? asString(authorship.raw_author_name) ?? '');
+      return inlineText(asString(author.display_name) ?? asString(authorship.raw_author_name));
     })
     .filter(Boolean);
 
@@ -77,17 +78,28 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
   const sourceType = asString(source?.type);
   const journal = source
     ? {
-        name: cleanInline(asString(source.display_name) ?? ''),
+        name: inlineText(asString(source.display_name)),
         issns: collectIssns([...asArray(source.issn).map(asString), asString(source.issn_l)]),
-        publisher: asString(source.host_organization_name),
+        publisher: inlineText(asString(source.host_organization_name)) || undefined,
         isPreprintServer: sourceType === 'repository' || work.type === 'preprint',
       }
     : undefined;
   const bestOa = isRecord(work.best_oa_location) ? work.best_oa_location : {};
+  const openAccess = isRecord(work.open_access) ? work.open_access : {};
+  const landingUrl = asString(primary.landing_page_url);
+  // A PDF link from a location first; else the open-access copy OpenAlex points to (often a PDF).
+  const oaUrl = asString(openAccess.oa_url);
+  const pdfUrl =
+    asString(primary.pdf_url) ??
+    asString(bestOa.pdf_url) ??
+    locations.map((location) => asString(location.pdf_url)).find(Boolean) ??
+    (oaUrl && oaUrl !== landingUrl && !(doi && normalizeDoi(oaUrl) === doi) ? oaUrl : undefined);
   const keywords = [
     ...asArray(work.keywords).map((keyword) => (isRecord(keyword) ? asString(keyword.display_name) : undefined)),
     isRecord(work.primary_topic) ? asString(work.primary_topic.display_name) : undefined,
-  ].filter((keyword): keyword is string => Boolean(keyword));
+  ]
+    .map(inlineText)
+    .filter(Boolean);
 
   const draft: PaperDraft = {
     key,
@@ -96,8 +108,8 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
     abstract,
     doi,
     arxivId,
-    url: asString(primary.landing_page_url) ?? (doi ? `https://doi.org/${doi}` : asString(work.id)),
-    pdfUrl: asString(primary.pdf_url) ?? asString(bestOa.pdf_url),
+    url: landingUrl ?? (doi ? `https://doi.org/${doi}` : asString(work.id)),
+    pdfUrl,
     publishedAt,
     journal: journal?.name ? journal : undefined,
     keywords,

@@ -1,0 +1,239 @@
+import { type DatabaseHandle, type RateLimitCount, RateLimitRepository } from '@radar/db';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { errors } from '../errors';
+
+export type { RateLimitCount };
+
+/**
+ * Fixed-window counters behind every rate limit: the per-IP route limits of @fastify/rate-limit and our
+ * keyed limits. Kept outside the process (Redis, or PostgreSQL without Redis), so they survive restarts,
+ * every server process sees the same counts, and no amount of other keys can evict one.
+ * Keys never hold a raw e-mail address (callers use emailFingerprint).
+ */
+export interface RateLimitStore {
+  /** Counts one hit on `key`; a key without a running window starts one of `windowMs` at 1. */
+  increment(key: string, windowMs: number): Promise<RateLimitCount>;
+  /** The running window of `key` without counting a hit. */
+  read(key: string): Promise<RateLimitCount>;
+  delete(key: string): Promise<void>;
+  /** Forgets every key that starts with `prefix`. */
+  deleteByPrefix(prefix: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+// INCR and the expiry in one script, so a window cannot be left without an end by a crash in between.
+const INCREMENT_SCRIPT = `
+local hits = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if hits == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {hits, ttl}`;
+
+const READ_SCRIPT = `
+local hits = redis.call('GET', KEYS[1])
+if not hits then return {0, 0} end
+return {tonumber(hits), math.max(0, redis.call('PTTL', KEYS[1]))}`;
+
+type ScriptResult = [number, number];
+interface RedisWithRateLimitScripts {
+  radarRateLimitIncrement(key: string, windowMs: number): Promise<ScriptResult>;
+  radarRateLimitRead(key: string): Promise<ScriptResult>;
+}
+
+/** Characters SCAN's MATCH treats as a pattern. */
+const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
+
+/** Counters in Redis (when REDIS_URL is set): a key with a PEXPIRE per window, under the installation's namespace. */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly scripts: RedisWithRateLimitScripts;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+  ) {
+    redis.defineCommand('radarRateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
+    redis.defineCommand('radarRateLimitRead', { numberOfKeys: 1, lua: READ_SCRIPT });
+    this.scripts = redis as unknown as RedisWithRateLimitScripts;
+  }
+
+  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
+    const [hits, ttlMs] = await this.scripts.radarRateLimitIncrement(this.namespace + key, Math.ceil(windowMs));
+    return { hits, ttlMs };
+  }
+
+  async read(key: string): Promise<RateLimitCount> {
+    const [hits, ttlMs] = await this.scripts.radarRateLimitRead(this.namespace + key);
+    return { hits, ttlMs };
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.del(this.namespace + key);
+  }
+
+  // SCAN walks the whole keyspace (queues included); it runs on password resets, which are rare.
+  async deleteByPrefix(prefix: string): Promise<void> {
+    const match = `${escapeGlob(this.namespace + prefix)}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      if (keys.length) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  // The Redis client belongs to the runtime, which disconnects it.
+  async close(): Promise<void> {}
+}
+
+/** How often one process deletes rows whose window has ended. */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Counters in PostgreSQL (no Redis configured; also embedded PGlite, which is served over a socket
+ * through the same node-postgres pool). Every hit is one upsert. Ended windows are purged by whichever
+ * process counts a hit after PURGE_INTERVAL_MS, in the background, so the table holds live windows
+ * whether or not a worker runs.
+ */
+export class PostgresRateLimitStore implements RateLimitStore {
+  private readonly counters: RateLimitRepository;
+  private lastPurgeAt = 0;
+  private purging: Promise<void> | undefined;
+
+  constructor(
+    database: DatabaseHandle,
+    private readonly logger: Logger,
+  ) {
+    this.counters = new RateLimitRepository(database.db);
+  }
+
+  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
+    const count = await this.counters.hit(key, windowMs);
+    this.purgeNowAndThen();
+    return count;
+  }
+
+  read(key: string): Promise<RateLimitCount> {
+    return this.counters.read(key);
+  }
+
+  delete(key: string): Promise<void> {
+    return this.counters.delete(key);
+  }
+
+  async deleteByPrefix(prefix: string): Promise<void> {
+    await this.counters.deleteByPrefix(prefix);
+  }
+
+  /** Waits for a purge in flight, so the database is not closed under it. */
+  async close(): Promise<void> {
+    await this.purging;
+  }
+
+  private purgeNowAndThen(): void {
+    if (this.purging || Date.now() - this.lastPurgeAt < PURGE_INTERVAL_MS) return;
+    this.lastPurgeAt = Date.now();
+    this.purging = this.counters
+      .purgeExpired()
+      .then((purged) => {
+        if (purged) this.logger.debug({ purged }, 'purged ended rate-limit windows');
+      })
+      .catch((error: Error) => this.logger.warn({ err: error.message }, 'purging rate-limit counters failed'))
+      .finally(() => {
+        this.purging = undefined;
+      });
+  }
+}
+
+/**
+ * Fail closed: when the counters cannot be reached, a limited request is refused with 503 rather than
+ * let through unlimited. Without Redis the counters are in the database every route needs anyway; with
+ * Redis, an outage also stops the queues, and a limiter that switches itself off when its store fails
+ * would make the store a target.
+ */
+class FailClosedRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly logger: Logger,
+  ) {}
+
+  increment(key: string, windowMs: number) {
+    return this.guard(() => this.store.increment(key, windowMs));
+  }
+  read(key: string) {
+    return this.guard(() => this.store.read(key));
+  }
+  delete(key: string) {
+    return this.guard(() => this.store.delete(key));
+  }
+  deleteByPrefix(prefix: string) {
+    return this.guard(() => this.store.deleteByPrefix(prefix));
+  }
+  close() {
+    return this.store.close();
+  }
+
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      this.logger.error({ err: (error as Error).message }, 'rate-limit store unavailable; refusing the request');
+      throw errors.unavailable();
+    }
+  }
+}
+
+export interface RateLimitStoreOptions {
+  /** The runtime's rate-limit Redis client; undefined keeps the counters in PostgreSQL. */
+  redis: Redis | undefined;
+  /** Key prefix in Redis, so installations and test runs sharing one Redis stay apart. */
+  namespace: string;
+  database: DatabaseHandle;
+  logger: Logger;
+}
+
+export function createRateLimitStore(options: RateLimitStoreOptions): RateLimitStore {
+  const store = options.redis
+    ? new RedisRateLimitStore(options.redis, options.namespace)
+    : new PostgresRateLimitStore(options.database, options.logger);
+  return new FailClosedRateLimitStore(store, options.logger);
+}
+
+type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * The store as @fastify/rate-limit's custom `store` class. The plugin makes one child per limited route
+ * (`routeInfo` has its method and URL) and one per createRateLimit()/rateLimit() call (empty `routeInfo`);
+ * a route's per-IP counter is keyed by the route, so each route keeps its own count.
+ */
+export function fastifyRateLimitStore(store: RateLimitStore) {
+  class PluginStore {
+    constructor(
+      _pluginOptions: unknown,
+      private readonly prefix = 'ip:',
+    ) {}
+
+    incr(key: string, callback: StoreCallback, timeWindow: number): void {
+      store.increment(this.prefix + key, timeWindow).then(
+        ({ hits, ttlMs }) => callback(null, { current: hits, ttl: ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    read(key: string, callback: StoreCallback): void {
+      store.read(this.prefix + key).then(
+        ({ hits, ttlMs }) => callback(null, { current: hits, ttl: ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    // Typed as RouteOptions by the plugin, but it passes the merged limit options with `routeInfo`.
+    child(routeOptions: object): PluginStore {
+      const route = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
+      return new PluginStore(undefined, route?.url ? `route:${String(route.method)} ${route.url}:` : 'ip:');
+    }
+  }
+  return PluginStore;
+}

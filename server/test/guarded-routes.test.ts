@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogRoute } from '../src/plugins/route-catalog';
+import { startTestRuntime, type TestRuntime } from './test-runtime';
+
+/**
+ * Every guarded route (one whose schema declares `security`) authenticates before it reads or validates
+ * anything: an anonymous request with a bad body, query or path gets 401, never a 400 that describes
+ * the schema. The routes come from the app itself, so a new guarded route is checked unasked.
+ */
+
+/** API routes that are public on purpose; any other API route must declare `security`. */
+const PUBLIC_API_ROUTES = [
+  'GET /api/health',
+  'POST /api/auth/register/',
+  'POST /api/auth/verify-email/',
+  'POST /api/auth/resend-verification-code/',
+  'GET /api/auth/verification-status/',
+  'POST /api/auth/login/',
+  'POST /api/auth/forgot-password/',
+  'POST /api/auth/reset-password/',
+];
+
+let runtime: TestRuntime;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+const isDocumented = (route: CatalogRoute) => !(route.schema as { hide?: boolean } | undefined)?.hide;
+const isGuarded = (route: CatalogRoute) =>
+  ((route.schema as { security?: unknown[] } | undefined)?.security?.length ?? 0) > 0;
+/** HEAD routes are Fastify's copies of GET routes. */
+const apiRoutes = () =>
+  runtime.app.routeCatalog.filter(
+    (route) => route.url.startsWith('/api/') && route.method !== 'HEAD' && isDocumented(route),
+  );
+
+/** The route's path with every parameter filled with a value no schema accepts. */
+const badPath = (url: string) => url.replace(/:\w+/g, `a%00${'x'.repeat(150)}`);
+
+const BAD_BODIES = [
+  ['a body of the wrong type', '[1, 2, 3]', 'application/json'],
+  ['fields of the wrong types', JSON.stringify({ research_description: 42, username: [], id: {} }), 'application/json'],
+  ['malformed JSON', '{"research_description": ', 'application/json'],
+  ['an unsupported content type', 'username=ada', 'application/x-www-form-urlencoded'],
+] as const;
+
+describe('guarded routes', () => {
+  it('are found in the app, and every other API route is public on purpose', () => {
+    const guarded = apiRoutes().filter(isGuarded);
+    expect(guarded.map((route) => `${route.method} ${route.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/auth/user/', 'PATCH /api/auth/user/', 'GET /api/auth/tasks/:id/status/']),
+    );
+    const unguarded = apiRoutes()
+      .filter((route) => !isGuarded(route))
+      .map((route) => `${route.method} ${route.url}`);
+    // A new API route either declares security (and is checked below) or is added to PUBLIC_API_ROUTES.
+    expect(unguarded.sort()).toEqual([...PUBLIC_API_ROUTES].sort());
+  });
+
+  it('answer anonymous requests with bad input 401, before any validation', async () => {
+    const failures: string[] = [];
+    for (const route of apiRoutes().filter(isGuarded)) {
+      const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(route.method);
+      for (const [what, payload, contentType] of hasBody
+        ? BAD_BODIES
+        : ([['no body', undefined, undefined]] as const)) {
+        for (const authorization of [undefined, 'Bearer not-a-token']) {
+          const response = await runtime.app.inject({
+            method: route.method as 'GET',
+            url: `${badPath(route.url)}?email=%00&id=${'x'.repeat(300)}`,
+            headers: {
+              ...(contentType ? { 'content-type': contentType } : {}),
+              ...(authorization ? { authorization } : {}),
+            },
+            ...(payload !== undefined ? { payload } : {}),
+          });
+          const expected = authorization ? 'AUTH_INVALID' : 'AUTH_REQUIRED';
+          if (response.statusCode !== 401 || response.json().code !== expected) {
+            failures.push(
+              `${route.method} ${route.url} (${what}, ${authorization ?? 'anonymous'}): ${response.statusCode} ${response.body}`,
+            );
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});

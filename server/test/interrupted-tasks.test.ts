@@ -1,0 +1,40 @@
+import { AsyncTaskRepository, UserRepository } from '@radar/db';
+import { RESEARCH_TASK_KIND } from '@radar/worker';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestRuntime, type TestRuntime } from './test-runtime';
+
+/** A research task whose synchronous request died with the server is failed when the server starts again. */
+
+const runtimes: TestRuntime[] = [];
+
+afterAll(async () => {
+  // The restarted one first: it leaves the database to the first.
+  for (const runtime of runtimes.reverse()) await runtime.stop();
+});
+
+describe('server start-up', () => {
+  it('fails the research tasks the previous process left unfinished, with a message the dialog shows', async () => {
+    const first = await startTestRuntime();
+    runtimes.push(first);
+    const user = await new UserRepository(first.database.db).create({ email: 'interrupted@example.org' });
+    const tasks = new AsyncTaskRepository(first.database.db);
+    const input = { research_description: 'Robust machine learning for medical imaging.' };
+    // A synchronous `process/` request in flight when the process ended: 'processing', and no queue job.
+    const cut = await tasks.create({ userId: user.id, kind: RESEARCH_TASK_KIND, input });
+    await tasks.startAttempt(cut.id);
+    const finished = await tasks.create({ userId: user.id, kind: RESEARCH_TASK_KIND, input });
+    await tasks.startAttempt(finished.id);
+    await tasks.complete(finished.id, { source: 'rules' });
+    await first.close();
+
+    const restarted = await startTestRuntime({ shareWith: first });
+    runtimes.push(restarted);
+    const headers = { authorization: `Bearer ${restarted.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+    const status = async (taskId: string) =>
+      (await restarted.app.inject({ method: 'GET', url: `/api/auth/tasks/${taskId}/status/`, headers })).json();
+
+    expect(await status(cut.id)).toMatchObject({ status: 'failed', error_message: '研究方向处理中断，请重试' });
+    expect((await tasks.findById(finished.id))?.status).toBe('completed');
+    expect(restarted.logLines.join('\n')).toContain('interrupted research tasks marked failed');
+  });
+});

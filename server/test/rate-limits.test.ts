@@ -1,0 +1,327 @@
+import { RateLimitRepository, sql, UserRepository, wrapPool } from '@radar/db';
+import { QUEUE_NAMES } from '@radar/shared';
+import { loadConfig } from '@radar/shared/server';
+import { createQueue } from '@radar/worker';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, createLogger } from '../src';
+import { createMailer } from '../src/mail/mailer';
+import { createRateLimitStore, type RateLimitStore } from '../src/plugins/rate-limit-store';
+import { DEFAULT_AUTH_RATE_LIMITS } from '../src/routes/auth/account.route';
+import { RESEARCH_CONFIRM_LIMIT } from '../src/routes/auth/research-direction.route';
+import { PasswordHasher } from '../src/security/password-hasher';
+import { HealthService } from '../src/services/health.service';
+import { resetLinkFrom, SmtpSink } from './smtp-sink';
+import { startTestRuntime, type TestRuntime } from './test-runtime';
+
+/**
+ * Rate limits kept outside the process (Redis when REDIS_URL is set, else PostgreSQL/PGlite): they
+ * survive a restart, are shared by instances and cannot be evicted; login limits that an attacker
+ * cannot turn against the owner; the per-user limit on confirm; what happens when the store is down.
+ */
+
+const PASSWORD = 'c0rrect-horse-battery';
+const redisUrl = loadConfig({ ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) }).redisUrl;
+const mode = redisUrl ? 'Redis' : 'PostgreSQL';
+
+const forgot = (runtime: TestRuntime, email: string, remoteAddress = '127.0.0.1') =>
+  runtime.app.inject({ method: 'POST', url: '/api/auth/forgot-password/', payload: { email }, remoteAddress });
+
+const login = (runtime: TestRuntime, email: string, password: string, remoteAddress: string) =>
+  runtime.app.inject({ method: 'POST', url: '/api/auth/login/', payload: { email, password }, remoteAddress });
+
+async function verifiedAccount(runtime: TestRuntime, email: string) {
+  const passwordHash = await new PasswordHasher().hash(PASSWORD);
+  return new UserRepository(runtime.database.db).create({ email, passwordHash, isEmailVerified: true });
+}
+
+/** Every key the counters are stored under, in whichever store this run uses. */
+async function storedKeys(runtime: TestRuntime): Promise<string[]> {
+  if (!redisUrl) {
+    const rows = await runtime.database.db.execute<{ key: string }>(sql`SELECT key FROM radar.rate_limit_counters`);
+    return rows.rows.map((row) => row.key);
+  }
+  const client = new Redis(redisUrl);
+  try {
+    return await client.keys(`${runtime.queuePrefix}:rate-limit:*`);
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe(`counters in ${mode}`, () => {
+  let first: TestRuntime;
+  let second: TestRuntime | undefined;
+
+  beforeAll(async () => {
+    // Real limits, except the per-IP forgot limit, so one address can fill the store with other keys.
+    first = await startTestRuntime({ authRateLimits: { forgot: { max: 100_000, timeWindow: '1 hour' } } });
+  });
+  afterAll(async () => {
+    await second?.stop();
+    await first?.stop();
+  });
+
+  it('are shared by two server instances', async () => {
+    second = await startTestRuntime({ shareWith: first, authRateLimits: {} });
+    const statuses = [];
+    for (const runtime of [first, second, first, second]) {
+      statuses.push((await forgot(runtime, 'shared@example.org')).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('survive a restart of the server', async () => {
+    const before = await startTestRuntime({ shareWith: first, authRateLimits: {} });
+    for (let i = 0; i < 3; i++) expect((await forgot(before, 'restart@example.org')).statusCode).toBe(200);
+    await before.stop();
+    const after = await startTestRuntime({ shareWith: first, authRateLimits: {} });
+    try {
+      const response = await forgot(after, 'restart@example.org');
+      expect(response.statusCode).toBe(429);
+      expect(response.json().remaining_seconds).toBeGreaterThan(3000);
+    } finally {
+      await after.stop();
+    }
+  });
+
+  it('are not evicted by thousands of other keys', async () => {
+    for (let i = 0; i < 3; i++) expect((await forgot(first, 'victim@example.org')).statusCode).toBe(200);
+    // The in-process store kept 5,000 keys per limiter and dropped the least recently used.
+    for (let batch = 0; batch < 5_100; batch += 50) {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => forgot(first, `other-${batch + i}@example.org`)),
+      );
+      expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    }
+    expect((await forgot(first, 'victim@example.org')).statusCode).toBe(429);
+  }, 120_000);
+});
+
+describe('login limits', () => {
+  let runtime: TestRuntime;
+  let smtp: SmtpSink;
+  const delays: number[] = [];
+
+  beforeAll(async () => {
+    smtp = await new SmtpSink().start();
+    runtime = await startTestRuntime({
+      env: { SMTP_URL: smtp.url },
+      authRateLimits: {},
+      loginFailureDelay: async (ms) => {
+        delays.push(ms);
+      },
+    });
+  });
+  afterAll(async () => {
+    await runtime?.stop();
+    await smtp?.stop();
+  });
+
+  it('let the owner in from their own address while others hammer the account, slowing the failures', async () => {
+    await verifiedAccount(runtime, 'owner@example.org');
+    // One address: refused after its own 10 attempts, and only on this account.
+    const fromOne = [];
+    for (let i = 0; i < 11; i++)
+      fromOne.push((await login(runtime, 'owner@example.org', `guess-${i}`, '198.51.100.7')).statusCode);
+    expect(fromOne).toEqual([...Array(10).fill(400), 429]);
+    // Many addresses: none is refused, every failure after the fifth waits longer, up to 10 s.
+    for (let i = 0; i < 10; i++) {
+      expect((await login(runtime, 'owner@example.org', `guess-${i}`, `203.0.113.${i + 1}`)).statusCode).toBe(400);
+    }
+    const { loginFailureDelay } = DEFAULT_AUTH_RATE_LIMITS;
+    expect(loginFailureDelay).toMatchObject({ freeFailures: 5, firstDelayMs: 1000, maxDelayMs: 10_000 });
+    expect(delays).toEqual([1000, 2000, 4000, 8000, ...Array(11).fill(10_000)]);
+
+    const owner = await login(runtime, 'owner@example.org', PASSWORD, '192.0.2.44');
+    expect(owner.statusCode).toBe(200);
+    expect(delays).toHaveLength(15); // a correct password is answered at once
+  });
+
+  it('are cleared by a password reset', async () => {
+    await verifiedAccount(runtime, 'forgetful@example.org');
+    for (let i = 0; i < 10; i++) await login(runtime, 'forgetful@example.org', `guess-${i}`, '192.0.2.55');
+    expect((await login(runtime, 'forgetful@example.org', PASSWORD, '192.0.2.55')).statusCode).toBe(429);
+    const delayed = delays.length;
+
+    await forgot(runtime, 'forgetful@example.org', '192.0.2.55');
+    const token = resetLinkFrom(await smtp.waitForMail('forgetful@example.org')).searchParams.get('token');
+    const reset = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password/',
+      payload: { token, password: 'n3w-passphrase', confirm_password: 'n3w-passphrase' },
+      remoteAddress: '192.0.2.56',
+    });
+    expect(reset.statusCode).toBe(200);
+
+    expect((await login(runtime, 'forgetful@example.org', 'n3w-passphrase', '192.0.2.55')).statusCode).toBe(200);
+    // The account's failure count starts again: the next five failures are answered at once.
+    for (let i = 0; i < 5; i++) await login(runtime, 'forgetful@example.org', `again-${i}`, '192.0.2.57');
+    expect(delays).toHaveLength(delayed);
+  });
+
+  it('store no e-mail address in a key', async () => {
+    const keys = await storedKeys(runtime);
+    expect(keys.some((key) => key.includes('login-client:'))).toBe(true);
+    expect(keys.filter((key) => key.includes('@'))).toEqual([]);
+  });
+});
+
+describe('POST /api/auth/research-direction/confirm/', () => {
+  let runtime: TestRuntime;
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+  });
+  afterAll(async () => {
+    await runtime?.stop();
+  });
+
+  it('is limited per user', async () => {
+    const signIn = async (email: string) => {
+      const user = await new UserRepository(runtime.database.db).create({ email });
+      return { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+    };
+    const confirm = (headers: Record<string, string>, i: number) =>
+      runtime.app.inject({
+        method: 'POST',
+        url: '/api/auth/research-direction/confirm/',
+        headers,
+        payload: { research_position: `Position ${i}` },
+        remoteAddress: `198.51.100.${(i % 200) + 1}`,
+      });
+    const busy = await signIn('busy@example.org');
+    expect(RESEARCH_CONFIRM_LIMIT.max).toBe(30);
+    for (let i = 0; i < 30; i++) expect((await confirm(busy, i)).statusCode).toBe(200);
+    const refused = await confirm(busy, 30);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试' });
+    expect(refused.json().remaining_seconds).toBeGreaterThan(3000);
+    expect((await confirm(await signIn('calm@example.org'), 0)).statusCode).toBe(200);
+  });
+});
+
+describe('the stores', () => {
+  let runtime: TestRuntime;
+  const stores: [string, RateLimitStore, () => Promise<void>][] = [];
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+    const logger = createLogger('silent');
+    const database = runtime.database;
+    stores.push([
+      'PostgreSQL',
+      createRateLimitStore({ redis: undefined, namespace: '', database, logger }),
+      async () => {},
+    ]);
+    if (redisUrl) {
+      const redis = new Redis(redisUrl);
+      const namespace = `${runtime.queuePrefix}:rate-limit:`;
+      stores.push([
+        'Redis',
+        createRateLimitStore({ redis, namespace, database, logger }),
+        async () => redis.disconnect(),
+      ]);
+    }
+  });
+  afterAll(async () => {
+    for (const [, store, close] of stores) {
+      await store.close();
+      await close();
+    }
+    await runtime?.stop();
+  });
+
+  it('count every one of many simultaneous hits on a key, and forget keys by prefix', async () => {
+    for (const [name, store] of stores) {
+      const hits = await Promise.all(Array.from({ length: 40 }, () => store.increment(`burst:${name}`, 60_000)));
+      expect(hits.map((hit) => hit.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(Math.max(...hits.map((hit) => hit.ttlMs))).toBeLessThanOrEqual(60_000);
+
+      await store.increment(`p_x:${name}:a`, 60_000);
+      await store.increment(`p%x:${name}:b`, 60_000);
+      await store.deleteByPrefix(`p_x:${name}:`);
+      expect((await store.read(`p_x:${name}:a`)).hits).toBe(0);
+      expect((await store.read(`p%x:${name}:b`)).hits).toBe(1); // LIKE / glob characters are literal
+    }
+  });
+
+  it('PostgreSQL: ended windows restart at 1 and are purged', async () => {
+    const counters = new RateLimitRepository(runtime.database.db);
+    await runtime.database.db.execute(sql`
+      INSERT INTO radar.rate_limit_counters (key, hits, reset_at) VALUES
+        ('ended-a', 50, now() - interval '1 second'), ('ended-b', 3, now() - interval '1 hour')`);
+    expect(await counters.read('ended-b')).toEqual({ hits: 0, ttlMs: 0 });
+    expect(await counters.hit('ended-a', 60_000)).toMatchObject({ hits: 1 });
+    await counters.purgeExpired();
+    const rows = await runtime.database.db.execute<{ key: string }>(
+      sql`SELECT key FROM radar.rate_limit_counters WHERE key LIKE 'ended-%'`,
+    );
+    expect(rows.rows).toEqual([{ key: 'ended-a' }]);
+  });
+});
+
+describe('when the counters cannot be reached', () => {
+  it('limited requests are refused with 503 (fail closed), in either store', async () => {
+    const runtime = await startTestRuntime();
+    const unreachableRedis = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+    });
+    unreachableRedis.on('error', () => {});
+    const unreachablePool = new pg.Pool({
+      host: '127.0.0.1',
+      port: 1,
+      user: 'postgres',
+      connectionTimeoutMillis: 2_000,
+    });
+    unreachablePool.on('error', () => {});
+    const outbox = `${runtime.dataDir}/outbox`;
+    const mailer = createMailer({ smtpUrl: undefined, from: 'test', outboxDir: outbox });
+    const queue = createQueue<unknown>(
+      { backend: 'postgres', postgres: runtime.database.connectionConfig, prefix: 'rate-limit-test' },
+      QUEUE_NAMES.maintenance,
+    );
+    try {
+      for (const broken of [
+        { rateLimitRedis: unreachableRedis, database: runtime.database },
+        { rateLimitRedis: undefined, database: wrapPool(unreachablePool, 'external', {}) },
+      ]) {
+        const app = await buildApp({
+          config: { jwtExpiresIn: '1h', trustProxy: false, webBaseUrl: 'http://localhost:3000' },
+          version: 'test',
+          logger: createLogger('silent'),
+          health: new HealthService({
+            version: 'test',
+            database: runtime.database,
+            probeQueue: queue,
+            queueBackend: 'postgres',
+            workerInProcess: false,
+            mailer,
+          }),
+          jwtSecret: runtime.jwtSecret,
+          webDistDir: undefined,
+          mailer,
+          ...broken,
+        });
+        try {
+          const response = await app.inject({
+            method: 'POST',
+            url: '/api/auth/login/',
+            payload: { email: 'someone@example.org', password: PASSWORD },
+          });
+          expect(response.statusCode).toBe(503);
+          expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: '服务暂时不可用，请稍后重试' });
+        } finally {
+          await app.close();
+        }
+      }
+    } finally {
+      unreachableRedis.disconnect();
+      await unreachablePool.end();
+      await queue.close();
+      await runtime.stop();
+    }
+  });
+});
