@@ -6,9 +6,9 @@
  * is ranked, relevant means same category. Record results in docs/benchmarks.md.
  */
 import path from 'node:path';
-import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 // Imported from the worker package, where its dependencies resolve (the repository root has none).
-import { runQualityBenchmark } from '../worker/src/ai/quality-benchmark.runner';
+import { runQualityBenchmark } from '../packages/ai/src/quality-benchmark.runner';
+import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 
 const file = path.resolve(process.argv[2] ?? path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
 process.exitCode = await runQualityBenchmark(file, (text) => process.stdout.write(text));

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { UserRepository, type UserRow } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { removeRedisQueueData } from '@radar/jobs';
 import { createLogger, type Runtime, startRuntime } from '@radar/server';
 import { loadConfig } from '@radar/shared/server';
-import { removeRedisQueueData } from '@radar/worker';
 
 export interface E2eServer {
   /** http://127.0.0.1:<ephemeral port>, no trailing slash. */

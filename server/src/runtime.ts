@@ -2,20 +2,20 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAiServices } from '@radar/ai';
 import { AsyncTaskRepository, type DatabaseHandle, openDatabase } from '@radar/db';
-import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
-import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
+import { ingestSettingsFromConfig } from '@radar/ingest';
 import {
   type AppQueue,
   assertRedisReachable,
-  createAiServices,
   createQueue,
   createQueueConnection,
   failInterruptedResearchTasks,
-  ingestSettingsFromConfig,
   startWorkerApp,
   type WorkerApp,
-} from '@radar/worker';
+} from '@radar/jobs';
+import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
+import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';

@@ -1,6 +1,6 @@
 import { wrapPool } from '@radar/db';
+import { createQueue } from '@radar/jobs';
 import { QUEUE_NAMES } from '@radar/shared';
-import { createQueue } from '@radar/worker';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createLogger } from '../src';

@@ -1,5 +1,5 @@
+import { RESEARCH_TASK_KIND } from '@radar/ai';
 import { AsyncTaskRepository, UserRepository } from '@radar/db';
-import { RESEARCH_TASK_KIND } from '@radar/worker';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 

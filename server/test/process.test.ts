@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_MAIN = path.join(REPO_ROOT, 'server/src/main.ts');
-const CLI_MAIN = path.join(REPO_ROOT, 'server/src/cli/main.ts');
+const CLI_MAIN = path.join(REPO_ROOT, 'packages/cli/src/main.ts');
 const run = promisify(execFile);
 
 async function freePort(): Promise<number> {

@@ -1,7 +1,7 @@
 import { RateLimitRepository, sql, UserRepository, wrapPool } from '@radar/db';
+import { createQueue } from '@radar/jobs';
 import { QUEUE_NAMES } from '@radar/shared';
 import { loadConfig } from '@radar/shared/server';
-import { createQueue } from '@radar/worker';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
+import { apiError, type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
 import { EmbeddingRepository, UserRepository } from '@radar/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiError,
-  type FakeOpenAiServer,
-  researchProfileAnswer,
-  startFakeOpenAi,
-} from '../../worker/test/fake-openai-server';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 /**
@@ -16,7 +11,7 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
  */
 
 const homepage = (name: string) =>
-  fs.readFileSync(new URL(`../../worker/test/fixtures/homepages/${name}`, import.meta.url), 'utf8');
+  fs.readFileSync(new URL(`../../packages/ai/test/fixtures/homepages/${name}`, import.meta.url), 'utf8');
 
 async function signUp(runtime: TestRuntime, email: string) {
   const user = await new UserRepository(runtime.database.db).create({ email });

@@ -1,6 +1,6 @@
+import { RESEARCH_TASK_KIND } from '@radar/ai';
 import { AsyncTaskRepository, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
-import { RESEARCH_TASK_KIND } from '@radar/worker';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResearchDirectionService } from '../src/services/research-direction.service';

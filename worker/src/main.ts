@@ -1,10 +1,9 @@
+import { createAiServices } from '@radar/ai';
 import { openDatabase } from '@radar/db';
+import { ingestSettingsFromConfig } from '@radar/ingest';
+import { assertRedisReachable, createQueueConnection, startWorkerApp } from '@radar/jobs';
 import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import pino from 'pino';
-import { createAiServices } from './ai';
-import { ingestSettingsFromConfig } from './ingest/settings';
-import { assertRedisReachable, createQueueConnection } from './queue-connection';
-import { startWorkerApp } from './worker-app';
 
 /**
  * A worker as its own process (`pnpm worker`, the compose `worker` service). With the embedded

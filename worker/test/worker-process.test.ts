@@ -2,13 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
 import { AsyncTaskRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase, testDatabaseUrl } from '@radar/db/testing';
+import { type AppQueue, createQueue, createQueueConnection, removeRedisQueueData } from '@radar/jobs';
+import { waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppQueue, createQueue, createQueueConnection, removeRedisQueueData } from '../src';
-import { type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from './fake-openai-server';
-import { waitForJobState } from './queue-helpers';
 
 /**
  * The standalone worker (`node --import tsx worker/src/main.ts`) as operators run it, on PostgreSQL

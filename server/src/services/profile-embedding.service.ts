@@ -1,6 +1,7 @@
+import type { AiServices } from '@radar/ai';
 import type { UserRepository, UserRow } from '@radar/db';
+import type { AppQueue } from '@radar/jobs';
 import type { EmbeddingsJob, RecommendationStatsResponse, VectorUpdateResponse } from '@radar/shared';
-import type { AiServices, AppQueue } from '@radar/worker';
 import type { Logger } from 'pino';
 import { errors } from '../errors';
 

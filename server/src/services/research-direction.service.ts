@@ -1,4 +1,13 @@
+import {
+  type AiServices,
+  isAiProviderError,
+  RESEARCH_TASK_KIND,
+  ResearchTaskFailedError,
+  replaceAtForms,
+  runResearchTask,
+} from '@radar/ai';
 import type { AsyncTaskRepository, AsyncTaskRow, UserRepository, UserRow } from '@radar/db';
+import type { AppQueue } from '@radar/jobs';
 import {
   EMAIL_PATTERN,
   type ResearchConfirmRequest,
@@ -9,15 +18,6 @@ import {
   type TaskStatusResponse,
   type TaskSubmittedResponse,
 } from '@radar/shared';
-import {
-  type AiServices,
-  type AppQueue,
-  isAiProviderError,
-  RESEARCH_TASK_KIND,
-  ResearchTaskFailedError,
-  replaceAtForms,
-  runResearchTask,
-} from '@radar/worker';
 import type { Logger } from 'pino';
 import { AppError, errors } from '../errors';
 import type { ProfileEmbeddingService } from './profile-embedding.service';

@@ -1,6 +1,7 @@
+import type { AiServices } from '@radar/ai';
 import { AsyncTaskRepository, type DatabaseHandle, UserRepository } from '@radar/db';
+import type { AppQueue } from '@radar/jobs';
 import type { EmbeddingsJob, ResearchProfileJob } from '@radar/shared';
-import type { AiServices, AppQueue } from '@radar/worker';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ProfileEmbeddingService } from '../../services/profile-embedding.service';

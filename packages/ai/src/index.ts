@@ -1,0 +1,97 @@
+import type { DatabaseHandle } from '@radar/db';
+import type { AppConfig } from '@radar/shared/server';
+import type { Logger } from 'pino';
+import { EmbeddingModels, type RegisteredEmbeddingProvider } from './embedding-models';
+import { OpenAiChatModel } from './openai/openai-chat.adapter';
+import type { LanguageModel } from './providers';
+import {
+  LlmResearchProfileExtractor,
+  OfflineResearchProfileExtractor,
+  type ResearchProfileExtractor,
+} from './research-profile';
+
+/**
+ * The one place that picks AI providers from configuration.
+ * - Language model: an OpenAI-compatible chat endpoint when LLM_MODEL is set, otherwise none (callers
+ *   fall back: research profiles use the offline rules).
+ * - Embeddings: an OpenAI-compatible endpoint when EMBEDDING_MODEL is set, otherwise the built-in
+ *   embedder (corpus-fitted tf-idf + LSA, hashing before there is a corpus). The active model and its
+ *   version are recorded in the database and shared by all processes.
+ */
+
+export type { AiFailureKind } from './ai-errors';
+export { AiProviderError, isAiProviderError } from './ai-errors';
+export {
+  describeModel,
+  EmbeddingModels,
+  type ReembedProgress,
+  type RegisteredEmbeddingProvider,
+} from './embedding-models';
+export { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
+export type { EmbeddingModelIdentity, EmbeddingProvider, LanguageModel, LlmGenerateOptions } from './providers';
+export { type ResearchProfileExtractor, replaceAtForms } from './research-profile';
+export * from './research-task';
+
+export function createLanguageModel(config: Pick<AppConfig, 'llm'>): LanguageModel | undefined {
+  const { llm } = config;
+  if (!llm.model) return undefined;
+  return new OpenAiChatModel({
+    model: llm.model,
+    baseUrl: llm.baseUrl,
+    apiKey: llm.apiKey,
+    timeoutMs: llm.timeoutMs,
+    maxRetries: llm.maxRetries,
+    jsonMode: llm.jsonMode,
+  });
+}
+
+export function createResearchProfileExtractor(languageModel: LanguageModel | undefined): ResearchProfileExtractor {
+  return languageModel ? new LlmResearchProfileExtractor(languageModel) : new OfflineResearchProfileExtractor();
+}
+
+// One manager per database handle, so fitted models are loaded once per process.
+const embeddingModelsByDatabase = new WeakMap<DatabaseHandle, EmbeddingModels>();
+
+export function createEmbeddingModels(
+  config: Pick<AppConfig, 'embedding' | 'llm'>,
+  database: DatabaseHandle,
+  logger?: Logger,
+): EmbeddingModels {
+  let models = embeddingModelsByDatabase.get(database);
+  if (!models) {
+    models = new EmbeddingModels({ config, database, logger });
+    embeddingModelsByDatabase.set(database, models);
+  }
+  return models;
+}
+
+/**
+ * The active embedding model's provider. Call it per job (it is cheap: one query, fitted models are
+ * cached) rather than keeping one for the life of the process, since a refit activates a new version.
+ * Store each vector with `provider.modelId`.
+ */
+export async function createEmbeddingProvider(
+  config: Pick<AppConfig, 'embedding' | 'llm'>,
+  database: DatabaseHandle,
+): Promise<RegisteredEmbeddingProvider> {
+  return createEmbeddingModels(config, database).active();
+}
+
+export interface AiServices {
+  languageModel: LanguageModel | undefined;
+  researchExtractor: ResearchProfileExtractor;
+  embeddings: EmbeddingModels;
+}
+
+export function createAiServices(
+  config: Pick<AppConfig, 'embedding' | 'llm'>,
+  database: DatabaseHandle,
+  logger?: Logger,
+): AiServices {
+  const languageModel = createLanguageModel(config);
+  return {
+    languageModel,
+    researchExtractor: createResearchProfileExtractor(languageModel),
+    embeddings: createEmbeddingModels(config, database, logger),
+  };
+}

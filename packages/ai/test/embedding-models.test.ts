@@ -1,0 +1,154 @@
+import { type FakeOpenAiServer, startFakeOpenAi, syntheticPapers, topicWords } from '@radar/ai/testing';
+import {
+  EmbedderStateRepository,
+  EmbeddingRepository,
+  PaperRepository,
+  sql,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { loadConfig } from '@radar/shared/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddingModels, type ReembedProgress } from '../src/embedding-models';
+
+/**
+ * The active-model lifecycle on a real database: hashing bootstrap, first LSA fit once the corpus is
+ * large enough, re-embedding every stored vector, another process loading the same fitted model, and
+ * a switch to an OpenAI-compatible model re-embedding everything again.
+ */
+
+let database: TestDatabase;
+let fake: FakeOpenAiServer;
+let userId: string;
+
+const builtinConfig = loadConfig({});
+const manager = (config = builtinConfig) =>
+  new EmbeddingModels({ config, database, minFitDocuments: 200, reembedBatchSize: 50 });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  fake = await startFakeOpenAi({ embeddingDimension: 24 });
+  const user = await new UserRepository(database.db).create({
+    email: 'profile@example.org',
+    researchSummaryEn: `I study ${topicWords('climate').join(' ')}.`,
+  });
+  userId = user.id;
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await database?.close();
+});
+
+async function insertPapers(count: number, offset = 0) {
+  await new PaperRepository(database.db).insertMany(
+    syntheticPapers(count, 11 + offset).map((paper) => ({
+      title: paper.title,
+      abstract: paper.abstract,
+      source: 'test',
+    })),
+  );
+}
+
+describe('embedding models', () => {
+  it('starts on the hashing model when there is no corpus, and embeds a profile with it', async () => {
+    const models = manager();
+    const active = await models.active();
+    expect(active.model).toEqual({ provider: 'builtin', name: 'hashing-512', version: '1', dimension: 512 });
+    expect(await models.embedProfile(userId, 'I study ocean warming.')).toEqual({
+      hasVector: true,
+      modelId: active.modelId,
+    });
+    expect((await new UserRepository(database.db).findById(userId))?.profileEmbeddingModelId).toBe(active.modelId);
+    expect(await models.refitIfDue()).toMatchObject({ refitted: false });
+  });
+
+  it('fits the built-in model once the corpus is large enough, then re-embeds every stale vector', async () => {
+    await insertPapers(240);
+    const models = manager();
+    const refit = await models.refitIfDue();
+    expect(refit).toEqual({ refitted: true, reason: 'first fit' });
+    const active = await models.activeModel();
+    expect(active).toMatchObject({ provider: 'builtin', name: 'tfidf-lsa', dimension: 128, isActive: true });
+
+    const { pending } = await models.countPending();
+    expect(pending).toEqual({ users: 1, papers: 240, news: 0 });
+    const progress: ReembedProgress[] = [];
+    const result = await models.reembedStale({ onProgress: (p) => void progress.push(p) });
+    expect(result.embedded).toEqual({ users: 1, papers: 240, news: 0 });
+    expect(progress.filter((p) => p.target === 'papers').map((p) => p.done)).toEqual([50, 100, 150, 200, 240]);
+    expect((await models.countPending()).pending).toEqual({ users: 0, papers: 0, news: 0 });
+    expect(await models.countRecommendable()).toBe(240);
+
+    // Idempotent: nothing left to do, nothing rewritten.
+    expect((await models.reembedStale()).embedded).toEqual({ users: 0, papers: 0, news: 0 });
+    // Not due again until the corpus grows by half.
+    expect((await models.refitIfDue()).refitted).toBe(false);
+  });
+
+  it('gives another process (its own manager) the same model and identical vectors', async () => {
+    const first = await manager().active();
+    const second = await manager().active();
+    expect(second.modelId).toBe(first.modelId);
+    const text = `A study of ${topicWords('biology').join(' ')}`;
+    expect(await second.embed([text])).toEqual(await first.embed([text]));
+    const stored = await new EmbedderStateRepository(database.db).load(first.modelId);
+    expect(stored?.sampleSize).toBe(240);
+    expect(stored?.projection.byteLength).toBe(stored ? stored.vocabulary.length * 128 * 4 : -1);
+  });
+
+  it('finds similar papers with the profile vector, on the active model only', async () => {
+    const models = manager();
+    const provider = await models.active();
+    const model = await models.activeModel();
+    const [vector] = await provider.embed([`Our research: ${topicWords('economics').join(', ')}`]);
+    const similar = await new PaperRepository(database.db).findSimilar({
+      model,
+      vector: vector as number[],
+      limit: 20,
+      strategy: 'exact',
+    });
+    expect(similar).toHaveLength(20);
+    const rows = await new PaperRepository(database.db).findByIds(similar.map((s) => s.id));
+    const economics = rows.filter((row) => topicWords('economics').some((w) => row.abstract.includes(w)));
+    expect(economics.length).toBeGreaterThanOrEqual(18);
+  });
+
+  it('refits when the corpus has grown by half, as a new version, and re-embeds onto it', async () => {
+    const models = manager();
+    const before = await models.activeModel();
+    await insertPapers(130, 1);
+    expect(await models.refitIfDue()).toEqual({ refitted: true, reason: 'the corpus grew from 240 to 370' });
+    const after = await models.activeModel();
+    expect(after.id).not.toBe(before.id);
+    expect(after.version).not.toBe(before.version);
+    expect((await models.reembedStale()).embedded).toEqual({ users: 1, papers: 370, news: 0 });
+    const counts = await database.db.execute<{ model: number; n: number }>(
+      sql`SELECT embedding_model_id AS model, count(*)::int AS n FROM radar.papers GROUP BY 1`,
+    );
+    expect(counts.rows).toEqual([{ model: after.id, n: 370 }]);
+  });
+
+  it('switches to a configured OpenAI-compatible model and re-embeds everything with it', async () => {
+    const remoteConfig = loadConfig({ EMBEDDING_MODEL: 'fake-embed', EMBEDDING_DIM: '24', OPENAI_BASE_URL: fake.url });
+    const models = manager(remoteConfig);
+    const { model, switched } = await models.syncWithConfig();
+    expect(switched).toBe(true);
+    expect(model).toMatchObject({ provider: 'openai-compatible', name: 'fake-embed', version: 'd24', dimension: 24 });
+    expect((await new EmbeddingRepository(database.db).getActiveModel())?.id).toBe(model.id);
+    // Refitting the built-in model does not apply while a remote model is configured.
+    expect((await models.refitIfDue({ force: true })).refitted).toBe(false);
+
+    fake.requests.length = 0;
+    expect((await models.reembedStale()).embedded).toEqual({ users: 1, papers: 370, news: 0 });
+    expect(fake.embeddingRequests()).toHaveLength(1 + Math.ceil(370 / 50));
+    expect((await new VectorRepository(database.db).countCurrent(model.id)).papers).toBe(370);
+
+    // And back to the built-in model: its latest fit is reactivated, no refit needed.
+    const back = manager();
+    const again = await back.syncWithConfig();
+    expect(again).toMatchObject({ switched: true, model: { name: 'tfidf-lsa' } });
+    expect((await back.reembedStale()).embedded.papers).toBe(370);
+  });
+});

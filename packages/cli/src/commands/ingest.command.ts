@@ -1,0 +1,426 @@
+import { type DatabaseHandle, SourceStateRepository } from '@radar/db';
+import {
+  type EnqueueJob,
+  enqueueEnrichment,
+  type IngestProgress,
+  type IngestSummary,
+  importSourceFile,
+  importTierTableFile,
+  ingestSettingsFromConfig,
+  inspectSourceFile,
+  isSourceKind,
+  loadDemoCorpus,
+  loadSources,
+  removeDemoContent,
+  runSource,
+  SOURCE_KINDS,
+  type SourceConfig,
+  type SourceKind,
+  SourceRunError,
+  scheduleOf,
+} from '@radar/ingest';
+import {
+  type AppQueue,
+  createQueue,
+  createQueueConnection,
+  MAINTAIN_EMBEDDINGS_DEDUP_ID,
+  SOURCE_SCHEDULER_PREFIX,
+} from '@radar/jobs';
+import { type IngestJob, QUEUE_NAMES } from '@radar/shared';
+import type { AppConfig } from '@radar/shared/server';
+import { ActionableError } from '@radar/shared/server';
+import cliProgress from 'cli-progress';
+
+/**
+ * Operator commands of content ingestion (the work is done in packages/ingest/src; these parse flags,
+ * show progress and print summaries):
+ *   ingest <source|kind> [--since DATE] [--file PATH] [--institute NAME] [--journal NAME]
+ *   sources
+ *   journals import <file> [--label LABEL]
+ *   demo [--remove]
+ */
+
+type Out = (line: string) => void;
+
+/** A wrong command line: printed as one line, like every operator-fixable error. */
+export class UsageError extends ActionableError {
+  override name = 'UsageError';
+}
+
+function parseFlags(args: string[], allowed: string[]): { positional: string[]; flags: Map<string, string> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    if (!allowed.includes(name))
+      throw new UsageError(`unknown option --${name} (expected ${allowed.map((flag) => `--${flag}`).join(', ')})`);
+    const value = inline ?? args[++index];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  return { positional, flags };
+}
+
+/** Adds jobs to the enrichment queues of this installation (run by the server's or a worker's process). */
+async function withProducers<T>(
+  config: AppConfig,
+  database: DatabaseHandle,
+  use: (enqueue: EnqueueJob, queue: (name: string) => AppQueue<unknown>) => Promise<T>,
+): Promise<T> {
+  const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
+  const queues = new Map<string, AppQueue<unknown>>();
+  const queue = (name: string) => {
+    let existing = queues.get(name);
+    if (!existing) {
+      existing = createQueue<unknown>(connection, name);
+      queues.set(name, existing);
+    }
+    return existing;
+  };
+  try {
+    return await use((name, jobName, data) => queue(name).add(jobName, data), queue);
+  } finally {
+    await Promise.all([...queues.values()].map((entry) => entry.close()));
+  }
+}
+
+function progressBar(label: string) {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {value}/{total} | added {added} · updated {updated} · skipped {skipped} · rejected {rejected}`,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(progress: IngestProgress) {
+      const total = Math.max(progress.total ?? 0, progress.seen);
+      const payload = {
+        added: progress.added,
+        updated: progress.updated,
+        skipped: progress.skipped,
+        rejected: progress.rejected,
+      };
+      if (!started) {
+        bar.start(total, progress.seen, payload);
+        started = true;
+      } else {
+        bar.setTotal(total);
+        bar.update(progress.seen, payload);
+      }
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+const reasons = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .sort(([, a], [, b]) => b - a)
+    .map(([reason, count]) => `${reason}: ${count}`)
+    .join('; ');
+
+export function printSummary(summary: IngestSummary, out: Out): void {
+  const { counts } = summary;
+  const skipped = counts.skipped ? ` (${reasons(summary.skippedReasons)})` : '';
+  const rejected = counts.rejected ? ` (${reasons(summary.rejectedReasons)})` : '';
+  out(
+    `${summary.source}: added ${counts.added}, updated ${counts.updated}, skipped ${counts.skipped}${skipped}, rejected ${counts.rejected}${rejected} in ${(summary.durationMs / 1000).toFixed(1)} s`,
+  );
+  if (Object.keys(summary.notes).length) out(`  stored with notes: ${reasons(summary.notes)}`);
+  for (const warning of summary.warnings.slice(0, 10)) out(`  warning: ${warning}`);
+  if (summary.warnings.length > 10) out(`  ... ${summary.warnings.length - 10} more warnings`);
+}
+
+async function queueEnrichment(config: AppConfig, database: DatabaseHandle, summaries: IngestSummary[], out: Out) {
+  const merged = {
+    newPaperIds: summaries.flatMap((summary) => summary.newPaperIds),
+    changedPaperIds: summaries.flatMap((summary) => summary.changedPaperIds),
+    newNewsIds: summaries.flatMap((summary) => summary.newNewsIds),
+    changedNewsIds: summaries.flatMap((summary) => summary.changedNewsIds),
+  };
+  const withSummaries = ingestSettingsFromConfig(config).summariesEnabled;
+  const { embedJobs, summaryJobs } = await withProducers(config, database, (enqueue) =>
+    enqueueEnrichment(enqueue, merged, { summaries: withSummaries }),
+  );
+  if (embedJobs + summaryJobs > 0) {
+    const jobs = (count: number, what: string) => `${count} ${what} job${count === 1 ? '' : 's'}`;
+    const queued = withSummaries
+      ? `${jobs(embedJobs, 'embedding')} and ${jobs(summaryJobs, 'summary')}`
+      : jobs(embedJobs, 'embedding');
+    const noLlm =
+      !withSummaries && merged.newPaperIds.length + merged.changedPaperIds.length > 0
+        ? '; no summaries: no LLM is configured (LLM_MODEL)'
+        : '';
+    out(`queued ${queued}; the worker runs them (in the server with the embedded database)${noLlm}`);
+  }
+}
+
+/** Some configured sources failed; each was reported on its own line already. */
+export class SourcesFailedError extends ActionableError {
+  override name = 'SourcesFailedError';
+}
+
+/** What `pnpm radar ingest` will do, checked before the database is opened. */
+export type IngestPlan =
+  | {
+      mode: 'file';
+      kind: SourceKind;
+      filePath: string;
+      source: SourceConfig | undefined;
+      institute: string | undefined;
+      journal: string | undefined;
+    }
+  | { mode: 'run'; sources: SourceConfig[]; since: string | undefined };
+
+/**
+ * Reads the command line, the sources file and, for --file, the start of the file: every mistake
+ * (unknown source, bad date, missing or empty file, a file of another kind) is reported in one line
+ * before the database is opened, so nothing is created or stored.
+ */
+export async function planIngestCommand(config: AppConfig, args: string[]): Promise<IngestPlan> {
+  const { positional, flags } = parseFlags(args, ['since', 'file', 'institute', 'journal']);
+  const [target, ...extra] = positional;
+  if (!target || extra.length) {
+    throw new UsageError(
+      `usage: pnpm radar ingest <source name | ${SOURCE_KINDS.join(' | ')}> [--since YYYY-MM-DD] [--file PATH] [--institute NAME] [--journal NAME]`,
+    );
+  }
+  const since = flags.get('since');
+  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
+    throw new UsageError('--since must be a date like 2026-01-31');
+  const { sources, origin } = await loadSources(ingestSettingsFromConfig(config));
+
+  const filePath = flags.get('file');
+  if (filePath) {
+    const source = sources.find((candidate) => candidate.name === target);
+    const kind = source?.kind ?? (isSourceKind(target) ? target : undefined);
+    if (!kind)
+      throw new UsageError(`"${target}" is neither a configured source nor a kind (${SOURCE_KINDS.join(', ')})`);
+    await inspectSourceFile(kind, filePath);
+    return { mode: 'file', kind, filePath, source, institute: flags.get('institute'), journal: flags.get('journal') };
+  }
+
+  const selected = sources.filter((source) => source.name === target || source.kind === target);
+  if (selected.length === 0) {
+    const names = sources.map((source) => source.name).join(', ') || 'none';
+    throw new UsageError(
+      `no configured source named or of kind "${target}" in ${origin} (configured: ${names}); to import a saved file give --file`,
+    );
+  }
+  return { mode: 'run', sources: selected, since };
+}
+
+export async function runIngestCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  plan: IngestPlan,
+  out: Out,
+): Promise<void> {
+  const deps = { db: database.db, settings: ingestSettingsFromConfig(config) };
+
+  if (plan.mode === 'file') {
+    const bar = progressBar(plan.source?.name ?? `${plan.kind} file`);
+    let summary: IngestSummary;
+    try {
+      summary = await importSourceFile(deps, {
+        kind: plan.kind,
+        filePath: plan.filePath,
+        source: plan.source,
+        institute: plan.institute,
+        journal: plan.journal,
+        onProgress: (progress) => bar.update(progress),
+      });
+    } catch (error) {
+      bar.stop();
+      // What was read before the file turned out unreadable; a file refused outright has nothing to show.
+      if (error instanceof SourceRunError && error.summary.counts.seen > 0) printSummary(error.summary, out);
+      throw error;
+    } finally {
+      bar.stop();
+    }
+    printSummary(summary, out);
+    await queueEnrichment(config, database, [summary], out);
+    return;
+  }
+
+  const summaries: IngestSummary[] = [];
+  const failures: string[] = [];
+  for (const source of plan.sources) {
+    const bar = progressBar(source.name);
+    try {
+      const summary = await runSource(deps, source, {
+        since: plan.since,
+        onProgress: (progress) => bar.update(progress),
+      });
+      bar.stop();
+      printSummary(summary, out);
+      summaries.push(summary);
+    } catch (error) {
+      bar.stop();
+      if (error instanceof SourceRunError) {
+        printSummary(error.summary, out);
+        summaries.push(error.summary);
+      }
+      failures.push(`${source.name}: ${(error as Error).message}`);
+      out(`${source.name} failed: ${(error as Error).message}`);
+    }
+  }
+  await queueEnrichment(config, database, summaries, out);
+  if (failures.length) throw new SourcesFailedError(`${failures.length} of ${plan.sources.length} sources failed`);
+}
+
+const formatTime = (date: Date | null | undefined) => (date ? date.toISOString().replace('T', ' ').slice(0, 16) : '-');
+
+export async function runSourcesCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
+  if (args.length) throw new UsageError('usage: pnpm radar sources');
+  const settings = ingestSettingsFromConfig(config);
+  const { sources, origin } = await loadSources(settings);
+  const states = new Map((await new SourceStateRepository(database.db).list()).map((state) => [state.name, state]));
+  const schedulers = await withProducers(config, database, async (_enqueue, queue) => {
+    const list = await (queue(QUEUE_NAMES.ingest) as AppQueue<IngestJob>).getJobSchedulers(0, -1);
+    return new Map(list.map((scheduler) => [scheduler.key, scheduler]));
+  });
+
+  out(
+    `sources file: ${origin === 'none' ? `${settings.sourcesFile} (missing: no sources)` : origin}; scheduled runs ${settings.enabled ? 'on' : 'off (INGEST_ENABLED=false)'}`,
+  );
+  const rows = [
+    ['NAME', 'KIND', 'SCHEDULE', 'NEXT RUN', 'LAST RUN', 'STATUS', 'ADDED', 'TOTAL', 'LAST ERROR'],
+    ...sources.map((source) => {
+      const state = states.get(source.name);
+      const next = schedulers.get(`${SOURCE_SCHEDULER_PREFIX}${source.name}`)?.next;
+      return [
+        source.name,
+        source.kind,
+        source.enabled ? scheduleOf(source) : 'disabled',
+        next ? formatTime(new Date(next)) : '-',
+        formatTime(state?.lastRunAt),
+        state?.status ?? 'never-run',
+        String(state?.lastAdded ?? 0),
+        String(state?.totalAdded ?? 0),
+        state?.status === 'failed' ? (state.lastError ?? '') : '',
+      ];
+    }),
+    ...[...states.values()]
+      .filter((state) => !sources.some((source) => source.name === state.name))
+      .map((state) => [
+        state.name,
+        state.kind,
+        'not configured',
+        '-',
+        formatTime(state.lastRunAt),
+        state.status,
+        String(state.lastAdded),
+        String(state.totalAdded),
+        state.status === 'failed' ? (state.lastError ?? '') : '',
+      ]),
+  ];
+  if (rows.length === 1) {
+    out('no sources configured: copy config/sources.example.json to config/sources.json (see config/README.md)');
+    return;
+  }
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => Math.min((row[column] ?? '').length, 40)))) ?? [];
+  for (const row of rows) {
+    out(
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.slice(0, 40).padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    );
+  }
+}
+
+export async function runJournalsCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
+  const { positional, flags } = parseFlags(args, ['label']);
+  const [subcommand, file, ...extra] = positional;
+  if (subcommand !== 'import' || !file || extra.length) {
+    throw new UsageError('usage: pnpm radar journals import <file.csv> [--label NAME]');
+  }
+  void config;
+  const bar = new cliProgress.SingleBar(
+    { format: 'journals [{bar}] {value}/{total}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  let summary: Awaited<ReturnType<typeof importTierTableFile>>;
+  try {
+    summary = await importTierTableFile(database.db, file, {
+      label: flags.get('label'),
+      onProgress: (done, total) => {
+        if (!started) {
+          bar.start(total, done);
+          started = true;
+        } else bar.update(done);
+      },
+    });
+  } finally {
+    if (started) bar.stop();
+  }
+  out(`${file}: ${summary.format} table "${summary.label}", ${summary.rows} rows`);
+  out(
+    `journals: ${summary.journalsAdded} added, ${summary.journalsUpdated} updated, ${summary.journalsUnchanged} unchanged; rows skipped: ${summary.rejects.length}`,
+  );
+  for (const reject of summary.rejects.slice(0, 10))
+    out(`  line ${reject.line}: ${reject.reason}${reject.detail ? ` (${reject.detail})` : ''}`);
+  if (summary.rejects.length > 10) out(`  ... ${summary.rejects.length - 10} more`);
+  for (const warning of summary.warnings) out(`  warning: ${warning}`);
+  out(`papers: ${summary.papersLinked} linked to a journal by title, ${summary.papersRetiered} with a changed tier`);
+}
+
+export async function runDemoCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: Out,
+): Promise<void> {
+  if (args.some((arg) => arg !== '--remove')) throw new UsageError('usage: pnpm radar demo [--remove]');
+  if (args.includes('--remove')) {
+    const removed = await removeDemoContent(database.db);
+    out(`removed the demo content: ${removed.papers} papers, ${removed.news} news items`);
+    return;
+  }
+  const bar = progressBar('demo');
+  let result: Awaited<ReturnType<typeof loadDemoCorpus>>;
+  try {
+    result = await loadDemoCorpus(database.db, { onProgress: (progress) => bar.update(progress) });
+  } finally {
+    bar.stop();
+  }
+  const { content, journals } = result;
+  if (result.removedPapers || result.removedNews) {
+    out(`replaced the previous demo content (${result.removedPapers} papers, ${result.removedNews} news items)`);
+  }
+  out(
+    `demo corpus loaded (marked as demo): ${content.newPaperIds.length} papers and ${content.newNewsIds.length} news items across 21 research fields, ${journals.journalsAdded + journals.journalsUpdated + journals.journalsUnchanged} journals with tiers 1-4, dated up to 45 days back from today`,
+  );
+  await withProducers(config, database, async (enqueue, queue) => {
+    await enqueueEnrichment(enqueue, content, { summaries: ingestSettingsFromConfig(config).summariesEnabled });
+    // The built-in embedder is fitted on the corpus: let the worker refit it now the corpus changed.
+    await queue(QUEUE_NAMES.embeddings).add(
+      'maintain-embeddings',
+      { task: 'maintain' },
+      { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } },
+    );
+  });
+  out('vectors and summaries are computed by the worker: with the embedded database, start the server (pnpm start)');
+  out('remove it again with: pnpm radar demo --remove');
+}

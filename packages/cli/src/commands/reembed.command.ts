@@ -1,0 +1,61 @@
+import { createEmbeddingModels, describeModel, type ReembedProgress } from '@radar/ai';
+import type { DatabaseHandle } from '@radar/db';
+import type { AppConfig } from '@radar/shared/server';
+import cliProgress from 'cli-progress';
+
+/**
+ * `pnpm radar reembed [--refit]`: brings every stored vector (user profiles, papers, news) onto the
+ * active embedding model, with a progress bar. It does the same work as the worker's background
+ * `maintain` job (activate the configured model, refit the built-in model when due or with --refit,
+ * re-embed rows whose vector is missing or from another model), in this process, so it also works
+ * when no worker runs. Batches are committed as they go: an interrupted run continues where it stopped.
+ */
+export async function runReembed(
+  config: AppConfig,
+  database: DatabaseHandle,
+  args: string[],
+  out: (line: string) => void,
+): Promise<void> {
+  const unknown = args.filter((arg) => arg !== '--refit');
+  if (unknown.length) throw new Error(`unknown option ${unknown.join(' ')} (reembed takes only --refit)`);
+  const models = createEmbeddingModels(config, database);
+
+  const { model: configured, switched } = await models.syncWithConfig();
+  if (switched) out(`activated the configured embedding model: ${describeModel(configured)}`);
+  const refit = await models.refitIfDue({ force: args.includes('--refit') });
+  out(refit.refitted ? `refitted the built-in model (${refit.reason})` : `no refit: ${refit.reason}`);
+
+  const { model, pending } = await models.countPending();
+  const total = pending.users + pending.papers + pending.news;
+  out(`active model: ${describeModel(model)}`);
+  out(`to embed:     ${pending.users} user profiles, ${pending.papers} papers, ${pending.news} news items`);
+  if (total === 0) {
+    out('every stored vector is on the active model');
+    return;
+  }
+
+  const bar = new cliProgress.SingleBar(
+    { format: 're-embedding [{bar}] {percentage}% | {value}/{total} | {target}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  const done: Record<ReembedProgress['target'], number> = { users: 0, papers: 0, news: 0 };
+  bar.start(total, 0, { target: 'users' });
+  const started = Date.now();
+  try {
+    const result = await models.reembedStale({
+      onProgress: (progress) => {
+        done[progress.target] = progress.done;
+        bar.setTotal(Math.max(total, done.users + done.papers + done.news));
+        bar.update(done.users + done.papers + done.news, { target: progress.target });
+      },
+    });
+    bar.stop();
+    const { users, papers, news } = result.embedded;
+    out(
+      `re-embedded ${users} user profiles, ${papers} papers, ${news} news items with ${describeModel(result.model)} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } catch (error) {
+    bar.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { syntheticPapers } from '@radar/ai/testing';
+import { PaperRepository, sql, UserRepository } from '@radar/db';
+import { createTestDatabase, testDatabaseUrl } from '@radar/db/testing';
+import { describe, expect, it } from 'vitest';
+
+/** `pnpm radar reembed` as operators run it: a separate process, on the embedded database or PostgreSQL. */
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const CLI_MAIN = path.join(REPO_ROOT, 'packages/cli/src/main.ts');
+const run = promisify(execFile);
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, EMBEDDING_MODEL, EMBEDDING_DIM, ...rest } = process.env;
+  return { ...rest, ...extra };
+}
+
+const reembed = async (env: Record<string, string>, ...args: string[]) =>
+  (
+    await run(process.execPath, ['--import', 'tsx', CLI_MAIN, 'reembed', ...args], {
+      cwd: REPO_ROOT,
+      env: cleanEnv(env),
+    })
+  ).stdout;
+
+const papersJson = JSON.stringify(
+  syntheticPapers(210).map((p) => ({ title: p.title, abstract: p.abstract, source: 'test' })),
+);
+
+function expectFirstRun(stdout: string) {
+  expect(stdout).toContain('activated the configured embedding model: builtin/hashing-512@1');
+  expect(stdout).toContain('refitted the built-in model (first fit)');
+  expect(stdout).toMatch(/active model: builtin\/tfidf-lsa@[0-9a-f]{12} \(128 dimensions\)/);
+  expect(stdout).toContain('to embed:     1 user profiles, 210 papers, 0 news items');
+  expect(stdout).toMatch(/re-embedded 1 user profiles, 210 papers, 0 news items with builtin\/tfidf-lsa@/);
+}
+
+describe('pnpm radar reembed', () => {
+  it('fits the built-in model and re-embeds everything on the embedded database; a second run has nothing to do', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-reembed-'));
+    try {
+      const seed = `
+        import { openDatabase, PaperRepository, UserRepository } from '@radar/db';
+        const db = await openDatabase({ databaseUrl: undefined, dataDir: ${JSON.stringify(dataDir)}, poolMax: 2, migrate: true });
+        await new PaperRepository(db.db).insertMany(${papersJson});
+        await new UserRepository(db.db).create({ email: 'cli@example.org', researchSummaryEn: 'I study markets, inflation and monetary policy.' });
+        await db.close();`;
+      await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', seed], {
+        cwd: path.join(REPO_ROOT, 'packages/cli'),
+      });
+
+      expectFirstRun(await reembed({ DATA_DIR: dataDir }));
+      const again = await reembed({ DATA_DIR: dataDir });
+      expect(again).toContain('no refit: fitted on 210 documents; the corpus has 210');
+      expect(again).toContain('every stored vector is on the active model');
+
+      const forced = await reembed({ DATA_DIR: dataDir }, '--refit');
+      // Same corpus, same deterministic fit: the same version, so nothing to re-embed.
+      expect(forced).toContain('refitted the built-in model');
+      expect(forced).toContain('every stored vector is on the active model');
+
+      await expect(reembed({ DATA_DIR: dataDir }, '--everything')).rejects.toMatchObject({
+        stderr: expect.stringContaining('unknown option --everything'),
+      });
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it.runIf(testDatabaseUrl())(
+    'does the same on PostgreSQL (DATABASE_URL)',
+    async () => {
+      const database = await createTestDatabase();
+      try {
+        await new PaperRepository(database.db).insertMany(JSON.parse(papersJson));
+        await new UserRepository(database.db).create({
+          email: 'cli@example.org',
+          researchSummaryEn: 'I study markets.',
+        });
+        const url = String(database.connectionConfig.connectionString);
+        expectFirstRun(await reembed({ DATA_DIR: os.tmpdir(), DATABASE_URL: url }));
+        const models = await database.db.execute<{ name: string; n: number }>(
+          sql`SELECT m.name, count(*)::int AS n FROM radar.papers p JOIN radar.embedding_models m ON m.id = p.embedding_model_id GROUP BY 1`,
+        );
+        expect(models.rows).toEqual([{ name: 'tfidf-lsa', n: 210 }]);
+      } finally {
+        await database.close();
+      }
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,58 @@
+import { type Database, IngestPaperRepository, NewsRepository } from '@radar/db';
+import { consumeEntries, type IngestProgress, type IngestSummary } from '../pipeline';
+import { importTierTable, type TierImportSummary } from '../tier-import';
+import type { IngestEntry } from '../types';
+import { DEMO_SOURCE, DEMO_TIER_LABEL, type DemoCorpus, generateDemoCorpus } from './demo-corpus';
+
+export interface DemoLoadSummary {
+  removedPapers: number;
+  removedNews: number;
+  journals: TierImportSummary;
+  content: IngestSummary;
+}
+
+/**
+ * Replaces the demo content with a freshly dated corpus (`pnpm radar demo`): demo papers and news are
+ * removed, demo journals (tier source "demo") upserted with their tiers, the corpus stored through the
+ * ingestion pipeline with is_demo set. Real content is never touched. Vectors and summaries come from
+ * the content jobs the caller enqueues with the returned ids.
+ */
+export async function loadDemoCorpus(
+  db: Database,
+  options: { today?: Date; onProgress?: (progress: IngestProgress) => void } = {},
+): Promise<DemoLoadSummary> {
+  const corpus: DemoCorpus = generateDemoCorpus(options.today);
+  const removed = await removeDemoContent(db);
+  const journals = await importTierTable(db, {
+    format: 'plain',
+    label: DEMO_TIER_LABEL,
+    rows: corpus.journals.map((journal, index) => ({
+      line: index + 2,
+      title: journal.title,
+      issns: [],
+      tier: journal.tier,
+      publisher: 'Research Radar demo',
+    })),
+    rejects: [],
+  });
+  async function* entries(): AsyncGenerator<IngestEntry, undefined> {
+    for (const draft of corpus.papers) yield { type: 'paper', draft };
+    for (const draft of corpus.news) yield { type: 'news', draft };
+    return undefined;
+  }
+  const total = { value: corpus.papers.length + corpus.news.length };
+  const { summary, failure } = await consumeEntries(db, entries(), {
+    source: DEMO_SOURCE,
+    isDemo: true,
+    onProgress: options.onProgress,
+    total,
+  });
+  if (failure) throw failure;
+  return { removedPapers: removed.papers, removedNews: removed.news, journals, content: summary };
+}
+
+export async function removeDemoContent(db: Database): Promise<{ papers: number; news: number }> {
+  const papers = await new IngestPaperRepository(db).deleteDemo();
+  const news = await new NewsRepository(db).deleteDemo();
+  return { papers, news };
+}

@@ -1,0 +1,210 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type OpenAiTestServer,
+  startOpenAiTestServer,
+  TEST_DIMENSION,
+  TestEmbeddingProvider,
+  TestLanguageModel,
+} from '@radar/ai/testing';
+import { PaperRepository, sql } from '@radar/db';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedContent } from '../src/content-embed';
+import { cleanSummary, summarizePapers, summaryKey } from '../src/paper-summaries';
+import { importSourceFile } from '../src/run-source';
+import { defaultIngestSettings } from '../src/settings';
+
+/** The embedding and summary jobs against a local OpenAI-compatible server (real HTTP, openai SDK). */
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/ingest/', import.meta.url));
+let database: TestDatabase;
+let ai: OpenAiTestServer;
+let embedder: TestEmbeddingProvider;
+let llm: TestLanguageModel;
+let paperIds: number[];
+let poisonId: number;
+
+async function paperState() {
+  const result = await database.db.execute<{
+    id: number;
+    embedded: boolean;
+    dims: number | null;
+    llm_summary: string | null;
+    llm_summary_model: string | null;
+  }>(
+    sql`SELECT id::int AS id, embedding IS NOT NULL AS embedded, vector_dims(embedding) AS dims, llm_summary, llm_summary_model
+        FROM radar.papers ORDER BY id`,
+  );
+  return result.rows;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ai = await startOpenAiTestServer();
+  embedder = new TestEmbeddingProvider(ai.baseUrl);
+  llm = new TestLanguageModel(ai.baseUrl);
+  const deps = { db: database.db, settings: defaultIngestSettings() };
+  const papers = await importSourceFile(deps, {
+    kind: 'arxiv',
+    filePath: path.join(FIXTURES, 'arxiv-api-2025-11.xml'),
+  });
+  await importSourceFile(deps, {
+    kind: 'news-rss',
+    filePath: path.join(FIXTURES, 'news-wordpress-rss2.xml'),
+    institute: 'Demo Institute',
+  });
+  const [poison] = await new PaperRepository(database.db).insertMany([
+    {
+      title: 'A paper the providers refuse',
+      abstract: 'This abstract contains POISON-EMBED and POISON-SUMMARY, which the test server refuses.',
+      url: 'https://poison.example.org/1',
+      source: 'test',
+    },
+  ]);
+  poisonId = poison?.id ?? 0;
+  paperIds = [...papers.newPaperIds, poisonId];
+});
+
+afterAll(async () => {
+  await ai?.close();
+  await database?.close();
+});
+
+describe('embedding new items', () => {
+  it('skips when no provider is configured', async () => {
+    expect(await embedContent(database.db, undefined, { target: 'papers', ids: paperIds })).toMatchObject({
+      outcome: 'skipped',
+      reason: 'no embedding provider configured',
+    });
+  });
+
+  it('embeds in batches; one refused item fails alone and is recorded', async () => {
+    const result = await embedContent(database.db, embedder, { target: 'papers', ids: paperIds }, { batchSize: 2 });
+    expect(result).toEqual({ outcome: 'success', embedded: 4, failed: 1 });
+    const state = await paperState();
+    expect(state.filter((row) => row.embedded).map((row) => row.dims)).toEqual([
+      TEST_DIMENSION,
+      TEST_DIMENSION,
+      TEST_DIMENSION,
+      TEST_DIMENSION,
+    ]);
+    expect(state.find((row) => row.id === poisonId)?.embedded).toBe(false);
+    const rejects = await database.db.execute<{ item_key: string; reason: string; detail: string }>(
+      sql`SELECT item_key, reason, detail FROM radar.ingest_rejects WHERE source = 'content-embed'`,
+    );
+    expect(rejects.rows).toMatchObject([{ item_key: `papers ${poisonId}`, reason: 'embedding failed' }]);
+    expect(rejects.rows[0]?.detail).toMatch(/forbidden text/);
+    // The model is registered, with its per-model HNSW indexes.
+    const models = await database.db.execute<{ name: string; dimension: number }>(
+      sql`SELECT name, dimension FROM radar.embedding_models`,
+    );
+    expect(models.rows).toEqual([{ name: 'test-embedding', dimension: TEST_DIMENSION }]);
+  });
+
+  it('is idempotent: embedded rows are not sent again', async () => {
+    const before = ai.calls.embeddedTexts;
+    const result = await embedContent(database.db, embedder, {
+      target: 'papers',
+      ids: paperIds.filter((id) => id !== poisonId),
+    });
+    expect(result).toEqual({ outcome: 'success', embedded: 0, failed: 0 });
+    expect(ai.calls.embeddedTexts).toBe(before);
+  });
+
+  it('embeds news items', async () => {
+    const ids = (await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.news_items`)).rows.map(
+      (row) => row.id,
+    );
+    expect(await embedContent(database.db, embedder, { target: 'news', ids })).toEqual({
+      outcome: 'success',
+      embedded: ids.length,
+      failed: 0,
+    });
+  });
+
+  it('fails the job (to be retried) when the provider is down for every item', async () => {
+    ai.setDown(true);
+    try {
+      await expect(embedContent(database.db, embedder, { target: 'papers', ids: [poisonId] })).rejects.toThrow(
+        /embedding failed for all 1 items/,
+      );
+    } finally {
+      ai.setDown(false);
+    }
+  });
+});
+
+describe('LLM summaries', () => {
+  it('skips when no LLM is configured', async () => {
+    expect(await summarizePapers(database.db, undefined, { ids: paperIds }, { language: 'zh' })).toMatchObject({
+      outcome: 'skipped',
+    });
+  });
+
+  it('summarises papers with an abstract in the configured language, cleaned, with model and language', async () => {
+    const result = await summarizePapers(database.db, llm, { ids: paperIds }, { language: 'zh' });
+    // 5 papers: one has no abstract (not sent), the poisoned one fails alone.
+    expect(result).toEqual({ outcome: 'success', summarized: 3, failed: 1 });
+    const summarised = (await paperState()).filter((row) => row.llm_summary);
+    expect(summarised).toHaveLength(3);
+    for (const row of summarised) {
+      expect(row.llm_summary).toMatch(/^本文研究了“.+”。作者提出了新的方法。实验表明该方法有效。$/);
+      expect(row.llm_summary_model).toBe(summaryKey('test-chat', 'zh'));
+    }
+  });
+
+  it('never regenerates a summary without need', async () => {
+    const before = ai.calls.chat;
+    const result = await summarizePapers(
+      database.db,
+      llm,
+      { ids: paperIds.filter((id) => id !== poisonId) },
+      { language: 'zh' },
+    );
+    expect(result).toEqual({ outcome: 'success', summarized: 0, failed: 0 });
+    expect(ai.calls.chat).toBe(before);
+  });
+
+  it('regenerates when the abstract changes (a new version) or the language changes', async () => {
+    const deps = { db: database.db, settings: defaultIngestSettings() };
+    // arXiv RSS carries version 3 of 2501.01234 with a new abstract: its summary and vector are dropped.
+    await importSourceFile(deps, {
+      kind: 'arxiv-rss',
+      filePath: path.join(FIXTURES, 'arxiv-rss-cs.IR.xml'),
+    });
+    const changed = await database.db.execute<{ id: number; llm_summary: string | null; embedding: unknown }>(
+      sql`SELECT id::int AS id, llm_summary, embedding FROM radar.papers WHERE arxiv_id = '2501.01234'`,
+    );
+    expect(changed.rows[0]).toMatchObject({ llm_summary: null, embedding: null });
+    const again = await summarizePapers(
+      database.db,
+      llm,
+      { ids: paperIds.filter((id) => id !== poisonId) },
+      { language: 'zh' },
+    );
+    expect(again.summarized).toBe(1);
+    const english = await summarizePapers(
+      database.db,
+      llm,
+      { ids: paperIds.filter((id) => id !== poisonId) },
+      { language: 'en' },
+    );
+    expect(english.summarized).toBe(3);
+    const rows = (await paperState()).filter((row) => row.llm_summary_model === 'test-chat|en');
+    expect(rows[0]?.llm_summary).toMatch(/^This paper studies /);
+  });
+
+  it('sweeps recent papers without a summary when no ids are given', async () => {
+    await database.db.execute(sql`UPDATE radar.papers SET llm_summary = NULL, llm_summary_model = NULL`);
+    const result = await summarizePapers(database.db, llm, {}, { language: 'zh' });
+    // Every stored paper with an abstract (3 from arXiv, 2 added from the RSS feed), except the poisoned one.
+    expect(result).toEqual({ outcome: 'success', summarized: 5, failed: 1 });
+  });
+
+  it('cleans model output', () => {
+    expect(cleanSummary('**摘要：** 本文提出了方法。\n\n结果很好。')).toBe('本文提出了方法。 结果很好。');
+    expect(cleanSummary('"Summary: A short one."')).toBe('A short one.');
+    expect(cleanSummary('```\n```')).toBe('');
+  });
+});

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { TestDatabase } from '@radar/db/testing';
+import { type AppQueue, createQueueConnection, type QueueConnection } from '../queue-connection';
+
+/** Real Redis when REDIS_URL is set (CI), otherwise BullMQ's PostgreSQL backend in the test database. */
+export function testQueueConnection(database: TestDatabase): QueueConnection {
+  return createQueueConnection({
+    redisUrl: process.env.REDIS_URL || undefined,
+    postgres: database.connectionConfig,
+    prefix: `test-${randomBytes(4).toString('hex')}`,
+  });
+}
+
+export async function waitForJobState(
+  queue: AppQueue<unknown>,
+  jobId: string,
+  wanted: 'completed' | 'failed',
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // State first, then the job: read the other way round, a job finishing in between would look
+    // finished but still carry its in-flight fields (no return value yet).
+    const state = await queue.getJobState(jobId);
+    if (state === 'completed' || state === 'failed') {
+      const job = await queue.getJob(jobId);
+      if (state === wanted && job) return job;
+      throw new Error(`job ${jobId} ended ${state}, expected ${wanted}: ${job?.failedReason ?? ''}`);
+    }
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

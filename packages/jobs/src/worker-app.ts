@@ -1,0 +1,202 @@
+import { type AiServices, createAiServices } from '@radar/ai';
+import type { DatabaseHandle } from '@radar/db';
+import type { EnqueueJob } from '@radar/ingest';
+import {
+  type ContentAiProviders,
+  contentAiProvidersFrom,
+  defaultIngestSettings,
+  type IngestSettings,
+  loadSources,
+} from '@radar/ingest';
+import { type IngestJob, QUEUE_NAMES, type QueueName } from '@radar/shared';
+import { loadConfig } from '@radar/shared/server';
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { createContentEmbedProcessor } from './jobs/embed-content.job';
+import { createIngestProcessor } from './jobs/ingest.job';
+import { createMaintenanceProcessor } from './jobs/maintenance.job';
+import { createEmbeddingsProcessor, MAINTAIN_EMBEDDINGS_DEDUP_ID } from './jobs/reembed.job';
+import { createResearchProfileProcessor } from './jobs/research-profile.job';
+import { createPaperSummaryProcessor } from './jobs/summarize-papers.job';
+import { type AppQueue, type AppWorker, createQueue, createWorker, type QueueConnection } from './queue-connection';
+import { syncSourceSchedulers } from './source-schedules';
+
+export interface WorkerAppOptions {
+  connection: QueueConnection;
+  database: DatabaseHandle;
+  concurrency: number;
+  logger: Logger;
+  /** LLM and embedding providers (ai/index.ts); the offline built-ins when left out. */
+  ai?: AiServices;
+  /** BullMQ lockDuration and stalledInterval (JOB_LOCK_MS); BullMQ's 30 s when left out. */
+  lockDurationMs?: number;
+  /** Content sources and ingestion limits (ingestSettingsFromConfig); nothing scheduled when left out. */
+  ingest?: IngestSettings;
+  /** Providers of the content-embed and paper-summary jobs; taken from `ai` when left out. */
+  content?: ContentAiProviders;
+}
+
+export interface WorkerApp {
+  workers: AppWorker<unknown>[];
+  /** Finishes in-flight jobs (or hands them back to the queue) and closes connections. */
+  close(): Promise<void>;
+}
+
+type ProcessorFactory = (
+  options: WorkerAppOptions & {
+    ai: AiServices;
+    ingest: IngestSettings;
+    content: ContentAiProviders;
+    enqueue: EnqueueJob;
+    /** A producer for another queue (closed with the app). */
+    queue: (name: QueueName) => AppQueue<unknown>;
+  },
+) => (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+
+/** One processor per queue; start-up refuses a queue without one. */
+const PROCESSORS: Record<QueueName, ProcessorFactory> = {
+  [QUEUE_NAMES.maintenance]: ({ database, queue, logger }) =>
+    createMaintenanceProcessor(database, { researchJobs: queue(QUEUE_NAMES.researchProfile), logger }),
+  [QUEUE_NAMES.researchProfile]: ({ database, ai, logger }) =>
+    createResearchProfileProcessor({ database, extractor: ai.researchExtractor, logger }),
+  [QUEUE_NAMES.embeddings]: ({ database, ai, logger }) =>
+    createEmbeddingsProcessor({ database, embeddings: ai.embeddings, logger }),
+  [QUEUE_NAMES.ingest]: ({ database, ingest, enqueue, logger }) =>
+    createIngestProcessor({ db: database.db, settings: ingest, enqueue, logger }),
+  [QUEUE_NAMES.contentEmbed]: ({ database, content, logger }) =>
+    createContentEmbedProcessor({ db: database.db, embedder: content.embedder, logger }),
+  [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
+    createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
+};
+
+/** Queues whose jobs must not run side by side in one worker (a model refit is CPU-heavy and exclusive). */
+const CONCURRENCY_LIMITS: Partial<Record<QueueName, number>> = {
+  [QUEUE_NAMES.embeddings]: 1,
+  // One source at a time per process: politeness towards the hosts, and runs are I/O-bound anyway.
+  [QUEUE_NAMES.ingest]: 1,
+};
+
+/** Recurring jobs, registered idempotently with BullMQ job schedulers (on either backend). */
+const SCHEDULES = [
+  {
+    queue: QUEUE_NAMES.maintenance,
+    id: 'purge-expired-auth-records',
+    pattern: '17 3 * * *', // daily at 03:17
+    data: { task: 'purge-expired-auth-records' },
+  },
+  {
+    queue: QUEUE_NAMES.maintenance,
+    id: 'purge-stale-unverified-accounts',
+    pattern: '47 * * * *', // hourly: registrations nobody verified within the pending window, placeholders
+    data: { task: 'purge-stale-unverified-accounts' },
+  },
+  {
+    queue: QUEUE_NAMES.maintenance,
+    id: 'fail-interrupted-tasks',
+    pattern: '*/5 * * * *', // research tasks a dead process left unfinished
+    data: { task: 'fail-interrupted-tasks' },
+  },
+  {
+    queue: QUEUE_NAMES.embeddings,
+    id: 'maintain-embeddings',
+    pattern: '41 * * * *', // hourly: refit the built-in model when the corpus grew, re-embed stale vectors
+    data: { task: 'maintain' },
+  },
+  {
+    queue: QUEUE_NAMES.paperSummary,
+    id: 'summarize-recent-papers',
+    pattern: '23 * * * *', // hourly: summaries of recent papers that still lack one (LLM added later, failures)
+    data: {},
+  },
+] as const;
+
+export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerApp> {
+  const { connection, logger } = options;
+  const queueNames = Object.values(QUEUE_NAMES);
+  const missing = queueNames.filter((name) => !PROCESSORS[name]);
+  if (missing.length) throw new Error(`no processor for queue(s): ${missing.join(', ')}`);
+
+  // Without providers given, the defaults of an empty configuration: offline rules and the built-in embedder.
+  const ai = options.ai ?? createAiServices(loadConfig({}), options.database, logger);
+  const ingest = options.ingest ?? defaultIngestSettings();
+  const content = options.content ?? contentAiProvidersFrom(ai);
+  // Producers the processors use to hand work on (ingest -> content-embed, paper-summary).
+  const producers = new Map<string, AppQueue<unknown>>();
+  const producer = (name: string) => {
+    let queue = producers.get(name);
+    if (!queue) {
+      queue = createQueue<unknown>(connection, name);
+      producers.set(name, queue);
+    }
+    return queue;
+  };
+  const enqueue: EnqueueJob = (queue, name, data) => producer(queue).add(name, data);
+  const lock = options.lockDurationMs
+    ? { lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs }
+    : {};
+  const workers = queueNames.map((name) => {
+    const worker = createWorker<unknown>(
+      connection,
+      name,
+      PROCESSORS[name]({ ...options, ai, ingest, content, enqueue, queue: producer }),
+      {
+        concurrency: Math.min(options.concurrency, CONCURRENCY_LIMITS[name] ?? options.concurrency),
+        ...lock,
+      },
+    );
+    worker.on('failed', (job, error) =>
+      logger.warn({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
+    );
+    worker.on('error', (error) => logger.error({ queue: name, err: error.message }, 'worker error'));
+    return worker;
+  });
+
+  const schedulerQueues = new Map<string, AppQueue<unknown>>();
+  for (const schedule of SCHEDULES) {
+    const queue = schedulerQueues.get(schedule.queue) ?? createQueue<unknown>(connection, schedule.queue);
+    schedulerQueues.set(schedule.queue, queue);
+    await queue.upsertJobScheduler(
+      schedule.id,
+      { pattern: schedule.pattern },
+      { name: schedule.id, data: schedule.data },
+    );
+  }
+  // Also once at start, so a changed EMBEDDING_MODEL takes effect now rather than at the next hour.
+  await schedulerQueues
+    .get(QUEUE_NAMES.embeddings)
+    ?.add('maintain-embeddings', { task: 'maintain' }, { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } });
+
+  await syncSources(producer(QUEUE_NAMES.ingest) as AppQueue<IngestJob>, options.database, ingest, logger);
+
+  logger.info({ backend: connection.backend, queues: queueNames, concurrency: options.concurrency }, 'worker started');
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all([...schedulerQueues.values()].map((queue) => queue.close()));
+      await Promise.all([...producers.values()].map((queue) => queue.close()));
+    },
+  };
+}
+
+/**
+ * One job scheduler per enabled source of the sources file (cron from the file). A broken file (or a
+ * failure to reach the queue) is logged and leaves the existing schedulers as they were: the server
+ * still starts.
+ */
+async function syncSources(
+  queue: AppQueue<IngestJob>,
+  database: DatabaseHandle,
+  settings: IngestSettings,
+  logger: Logger,
+): Promise<void> {
+  try {
+    const { sources, origin } = await loadSources(settings);
+    const sync = await syncSourceSchedulers(queue, sources, { db: database.db, settings, logger });
+    if (sync.scheduled.length || sync.removed.length) {
+      logger.info({ sources: origin, scheduled: sync.scheduled, removed: sync.removed }, 'content sources scheduled');
+    }
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, 'content sources not scheduled');
+  }
+}

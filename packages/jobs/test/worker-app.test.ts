@@ -1,0 +1,68 @@
+import { AuthRecordRepository, sql, UserRepository } from '@radar/db';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
+import { QUEUE_NAMES } from '@radar/shared';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppQueue, createQueue, startWorkerApp, type WorkerApp } from '../src';
+
+let database: TestDatabase;
+let app: WorkerApp;
+let queue: AppQueue<unknown>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const connection = testQueueConnection(database);
+  app = await startWorkerApp({ connection, database, concurrency: 2, logger: pino({ level: 'silent' }) });
+  queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await queue?.obliterate({ force: true }).catch(() => {});
+  await queue?.close();
+  await database?.close();
+});
+
+describe('worker app', () => {
+  it('registers the daily maintenance scheduler', async () => {
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers.map((scheduler) => scheduler.key)).toEqual(
+      expect.arrayContaining([
+        'purge-expired-auth-records',
+        'purge-stale-unverified-accounts',
+        'fail-interrupted-tasks',
+      ]),
+    );
+  });
+
+  it('purges expired auth records, and a second run purges nothing more', async () => {
+    const user = await new UserRepository(database.db).create({ email: 'purge@example.org' });
+    const longAgo = sql`now() - interval '3 days'`;
+    await database.db.execute(sql`
+      INSERT INTO radar.email_verification_codes (user_id, code_hash, expires_at, created_at) VALUES
+        (${user.id}, 'old', ${longAgo}, ${longAgo}),
+        (${user.id}, 'fresh', now() + interval '5 minutes', now())`);
+    await database.db.execute(sql`
+      INSERT INTO radar.password_reset_tokens (user_id, token_hash, expires_at, used_at) VALUES
+        (${user.id}, 'expired', now() - interval '1 minute', NULL),
+        (${user.id}, 'used', now() + interval '10 minutes', now()),
+        (${user.id}, 'valid', now() + interval '10 minutes', NULL)`);
+
+    const first = await queue.add('purge', { task: 'purge-expired-auth-records' });
+    const done = await waitForJobState(queue, String(first.id), 'completed');
+    expect(done.returnvalue).toEqual({ outcome: 'success', purged: { codes: 1, resetTokens: 2 } });
+    expect(await new AuthRecordRepository(database.db).countAll()).toEqual({ codes: 1, resetTokens: 1 });
+
+    const second = await queue.add('purge', { task: 'purge-expired-auth-records' });
+    const again = await waitForJobState(queue, String(second.id), 'completed');
+    expect(again.returnvalue).toEqual({ outcome: 'success', purged: { codes: 0, resetTokens: 0 } });
+  });
+
+  it('fails a job with an invalid payload at once, without retrying', async () => {
+    const job = await queue.add('bad', { task: 'drop-all-tables' });
+    const failed = await waitForJobState(queue, String(job.id), 'failed');
+    expect(failed.attemptsMade).toBe(1);
+    expect(failed.failedReason).toContain('invalid maintenance payload');
+  });
+});
