@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { AuthRecordRepository, type DatabaseHandle, UserRepository } from '@radar/db';
+import type { UserRepository } from '@radar/db';
 import { type ApiError, DEFAULT_ERROR_MESSAGES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -11,52 +11,56 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { errors } from './errors';
+import { accountRoutes } from './features/accounts/account.route';
+import type { AuthRateLimits } from './features/accounts/account-rate-limits';
+import type { AuthService } from './features/accounts/auth.service';
+import { userRoutes } from './features/accounts/user.route';
+import type { UserService } from './features/accounts/user.service';
+import type { RecommendationService } from './features/recommendations/recommendation.service';
+import { recommendationStatsRoutes } from './features/recommendations/recommendation-stats.route';
+import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
+import { researchDirectionRoutes } from './features/research-profile/research-direction.route';
+import type { ResearchDirectionService } from './features/research-profile/research-direction.service';
+import { vectorRoutes } from './features/research-profile/vector.route';
+import { healthRoutes } from './features/system/health.route';
+import type { HealthService } from './features/system/health.service';
 import { type HttpTimeouts, httpServerOptions } from './http-timeouts';
-import type { Mailer } from './mail/mailer';
 import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
-import { LoginLimiter } from './plugins/login-limiter';
-import { createRateLimitStore, fastifyRateLimitStore } from './plugins/rate-limit-store';
+import type { LoginLimiter } from './plugins/login-limiter';
+import { fastifyRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store';
 import { registerRouteCatalog } from './plugins/route-catalog';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { isApiPath, registerWebApp } from './plugins/web-app';
-import { type AuthRateLimits, accountRoutes, DEFAULT_AUTH_RATE_LIMITS } from './routes/auth/account.route';
-import { type ResearchDeps, registerResearchRoutes } from './routes/auth/research-direction.plugin';
-import { userRoutes } from './routes/auth/user.route';
-import { healthRoutes } from './routes/health.route';
-import { PasswordHasher } from './security/password-hasher';
-import { SecretCodes } from './security/secret-codes';
-import { AuthService } from './services/auth.service';
-import type { HealthService } from './services/health.service';
-import { UserService } from './services/user.service';
+
+/** The services the routes call and the state of our plugins, built once by the composition root (runtime.ts). */
+export interface AppServices {
+  auth: AuthService;
+  users: UserService;
+  research: ResearchDirectionService;
+  profileEmbedding: ProfileEmbeddingService;
+  recommendations: RecommendationService;
+  health: HealthService;
+  /** The auth guard loads the signed-in user with it. */
+  userRepository: UserRepository;
+  /** The counters behind every rate limit. */
+  rateLimitStore: RateLimitStore;
+  loginLimiter: LoginLimiter;
+  authRateLimits: AuthRateLimits;
+}
 
 export interface AppDeps {
-  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy' | 'webBaseUrl'> & Partial<Pick<AppConfig, 'operatorToken'>>;
+  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy' | 'operatorToken' | 'llm'>;
   version: string;
   logger: Logger;
-  database: DatabaseHandle;
-  health: HealthService;
   jwtSecret: string;
-  /** Rate-limit counters in Redis, shared by every instance; in PostgreSQL (`database`) when undefined. */
-  rateLimitRedis: Redis | undefined;
-  /** Key prefix of the counters in Redis. */
-  rateLimitNamespace?: string;
-  /** The built web app; not served when undefined or not built. */
+  /** The built web app; not served when undefined, empty or not built. */
   webDistDir: string | undefined;
-  mailer: Mailer;
-  /** Tests relax or tighten the limits; production uses the defaults. */
-  authRateLimits?: Partial<AuthRateLimits>;
-  /** Waits before a failed login's answer (login-limiter.ts); tests record the delay instead. */
-  loginFailureDelay?: (ms: number) => Promise<unknown>;
   /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
-  httpTimeouts?: Partial<HttpTimeouts>;
-  /** The clock of expiry rules; tests move it. */
-  clock?: () => Date;
-  /** AI providers and producers for the research-profile endpoints; those routes are absent without them. */
-  research?: ResearchDeps;
+  httpTimeouts?: Partial<HttpTimeouts> | undefined;
+  services: AppServices;
 }
 
 /** A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function). */
@@ -67,44 +71,37 @@ const toFastifyTrustProxy = (value: AppConfig['trustProxy']) =>
 const BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
- * Builds the HTTP app: framework plugins, then ours, then routes. Listening is main.ts's job, so tests
- * drive this with app.inject() against a real database.
+ * Builds the HTTP app from built services: framework plugins, then ours, then the feature routes, then the
+ * web app. It constructs no service (runtime.ts does) and never listens (main.ts does), so tests drive it
+ * with app.inject() against a real database.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, services } = deps;
   const app = Fastify({
     // As Fastify's own logger type, so plugins typed for the default instance accept this one.
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: toFastifyTrustProxy(deps.config.trustProxy),
+    trustProxy: toFastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    ...httpServerOptions(deps.httpTimeouts, deps.research?.syncTimeoutMs ?? 0),
+    // The slowest handler is the synchronous research analysis, bounded by LLM_TIMEOUT_MS.
+    ...httpServerOptions(deps.httpTimeouts, config.llm.timeoutMs),
   }).withTypeProvider<ZodTypeProvider>();
+  // First: the catalog only sees routes added after it, and every error, a plugin's too, gets our shape.
   registerRouteCatalog(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  await registerSecurityHeaders(app);
 
-  // Every limiter counts in one store outside the process (Redis or PostgreSQL), so limits survive
-  // restarts and hold across instances; an unreachable store refuses limited requests (503).
-  const rateLimitStore = createRateLimitStore({
-    redis: deps.rateLimitRedis,
-    namespace: deps.rateLimitNamespace ?? 'radar:rate-limit:',
-    database: deps.database,
-    logger: deps.logger,
-  });
-  app.decorate('rateLimitStore', rateLimitStore);
-  app.addHook('onClose', () => rateLimitStore.close());
+  // Framework plugins: Helmet (our policy), rate limits (our store), OpenAPI docs.
+  await registerSecurityHeaders(app);
+  app.decorate('rateLimitStore', services.rateLimitStore);
   await app.register(rateLimit, {
     global: false,
-    store: fastifyRateLimitStore(rateLimitStore),
+    store: fastifyRateLimitStore(services.rateLimitStore),
     skipOnError: false,
     // Thrown by the plugin, then shaped by our error handler like every other error.
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
-  const authRateLimits: AuthRateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...deps.authRateLimits };
-  const loginLimiter = new LoginLimiter(rateLimitStore, authRateLimits, deps.loginFailureDelay);
-
   await app.register(swagger, {
     openapi: {
       info: { title: 'Research Radar API', description: '科研雷达 HTTP API', version: deps.version },
@@ -114,27 +111,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  const users = new UserRepository(deps.database.db);
-  await app.register(authPlugin, { secret: deps.jwtSecret, expiresIn: deps.config.jwtExpiresIn, users });
-
-  const authService = new AuthService({
-    users,
-    authRecords: new AuthRecordRepository(deps.database.db),
-    hasher: new PasswordHasher(),
-    codes: new SecretCodes(deps.jwtSecret),
-    mailer: deps.mailer,
-    signToken: (user) => app.jwt.sign({ sub: user.id, ver: user.tokenVersion }),
-    webBaseUrl: deps.config.webBaseUrl,
-    logger: deps.logger,
-    now: deps.clock,
-    loginLimiter,
+  // Ours: the bearer-token guard (app.authenticate) and signer (app.signToken).
+  await app.register(authPlugin, {
+    secret: deps.jwtSecret,
+    expiresIn: config.jwtExpiresIn,
+    users: services.userRepository,
   });
 
-  await app.register(healthRoutes, { health: deps.health, operatorToken: deps.config.operatorToken });
-  await app.register(accountRoutes, { auth: authService, limits: authRateLimits, loginLimiter });
-  await app.register(userRoutes, { userService: new UserService(users) });
-  if (deps.research)
-    await registerResearchRoutes(app, { ...deps.research, database: deps.database, logger: deps.logger });
+  // Feature routes (src/features/<feature>/*.route.ts).
+  await app.register(healthRoutes, { health: services.health, operatorToken: config.operatorToken });
+  await app.register(accountRoutes, {
+    auth: services.auth,
+    limits: services.authRateLimits,
+    loginLimiter: services.loginLimiter,
+  });
+  await app.register(userRoutes, { userService: services.users });
+  await app.register(researchDirectionRoutes, { research: services.research });
+  await app.register(vectorRoutes, { profileEmbedding: services.profileEmbedding });
+  await app.register(recommendationStatsRoutes, { recommendations: services.recommendations });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 

@@ -17,6 +17,10 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Every expected failure is made here, never with `new AppError` elsewhere: one list of what the API can
+ * answer, with the status, code and message of each.
+ */
 export const errors = {
   badRequest: (message?: string, fields?: Record<string, string[]>) =>
     new AppError(400, 'BAD_REQUEST', message, fields ? { fields } : {}),
@@ -31,4 +35,29 @@ export const errors = {
   rateLimited: (remainingSeconds: number, message?: string) =>
     new AppError(429, 'RATE_LIMITED', message, { remaining_seconds: remainingSeconds }),
   unavailable: (message?: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message),
+  /** A provider this request waited on (the LLM of a synchronous analysis) did not answer in time. */
+  upstreamTimedOut: (message: string) => new AppError(504, 'SERVICE_UNAVAILABLE', message),
+  /** A provider this request waited on answered with a failure. */
+  upstreamFailed: (message: string) => new AppError(502, 'SERVICE_UNAVAILABLE', message),
+
+  // Accounts (spec section 9). The register and verify pages read the extra members.
+  emailAlreadyRegistered: () =>
+    new AppError(409, 'EMAIL_ALREADY_REGISTERED', undefined, { fields: { email: ['该邮箱已注册'] } }),
+  emailNotVerified: (email: string) => new AppError(403, 'EMAIL_NOT_VERIFIED', undefined, { email }),
+  invalidCredentials: () => new AppError(400, 'INVALID_CREDENTIALS'),
+  verificationCodeMissing: (message?: string) => new AppError(400, 'VERIFICATION_CODE_MISSING', message),
+  verificationCodeExpired: (remainingAttempts: number) =>
+    new AppError(400, 'VERIFICATION_CODE_EXPIRED', undefined, { remaining_attempts: remainingAttempts }),
+  verificationCodeInvalid: (remainingAttempts: number) =>
+    new AppError(400, 'VERIFICATION_CODE_INVALID', `验证码错误，还可尝试 ${remainingAttempts} 次`, {
+      remaining_attempts: remainingAttempts,
+    }),
+  verificationLocked: (remainingSeconds: number) =>
+    new AppError(429, 'VERIFICATION_LOCKED', undefined, {
+      error: '尝试次数超限',
+      remaining_attempts: 0,
+      remaining_seconds: remainingSeconds,
+    }),
+  resetTokenInvalid: () => new AppError(400, 'RESET_TOKEN_INVALID'),
+  mailDeliveryFailed: () => new AppError(503, 'MAIL_DELIVERY_FAILED'),
 };

@@ -2,8 +2,14 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAiServices } from '@radar/ai';
-import { AsyncTaskRepository, type DatabaseHandle, openDatabase } from '@radar/db';
+import { type AiServices, createAiServices } from '@radar/ai';
+import {
+  AsyncTaskRepository,
+  AuthRecordRepository,
+  type DatabaseHandle,
+  openDatabase,
+  UserRepository,
+} from '@radar/db';
 import { ingestSettingsFromConfig } from '@radar/ingest';
 import {
   type AppQueue,
@@ -11,6 +17,7 @@ import {
   createQueue,
   createQueueConnection,
   failInterruptedResearchTasks,
+  type QueueConnection,
   startWorkerApp,
   type WorkerApp,
 } from '@radar/jobs';
@@ -19,10 +26,27 @@ import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type AppDeps, buildApp } from './app';
-import { createMailer } from './mail/mailer';
+import { type AppServices, buildApp } from './app';
+import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './features/accounts/account-rate-limits';
+import { AuthService } from './features/accounts/auth.service';
+import { UserService } from './features/accounts/user.service';
+import { RecommendationService } from './features/recommendations/recommendation.service';
+import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
+import { ResearchDirectionService } from './features/research-profile/research-direction.service';
+import { HealthService } from './features/system/health.service';
+import type { HttpTimeouts } from './http-timeouts';
+import { createMailer, type Mailer } from './mail/mailer';
+import { LoginLimiter } from './plugins/login-limiter';
+import { createRateLimitStore } from './plugins/rate-limit-store';
 import { resolveJwtSecret } from './security/jwt-secret';
-import { HealthService } from './services/health.service';
+import { type Argon2Params, PasswordHasher } from './security/password-hasher';
+import { SecretCodes } from './security/secret-codes';
+
+/*
+ * The server's composition root. startRuntime opens what the process connects to (database, queues,
+ * mail, AI providers, the rate-limit Redis) and starts the in-process worker; composeApp builds every
+ * service once from those parts and hands them to buildApp. Nothing else constructs a service.
+ */
 
 const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_WEB_DIST_DIR = path.resolve(SERVER_ROOT, '../web/dist');
@@ -34,27 +58,141 @@ export async function readAppVersion(): Promise<string> {
   return manifest.version ?? '0.0.0';
 }
 
+/** What one server process connects to, opened once by startRuntime and shared by every service. */
+export interface ServerParts {
+  config: AppConfig;
+  logger: Logger;
+  version: string;
+  /** Signs login tokens and keys the verification-code hashes. */
+  jwtSecret: string;
+  database: DatabaseHandle;
+  /** Producers: `probe` answers the health check; the others take the research-profile work. */
+  queues: {
+    backend: QueueConnection['backend'];
+    probe: AppQueue<unknown>;
+    research: AppQueue<ResearchProfileJob>;
+    embeddings: AppQueue<EmbeddingsJob>;
+  };
+  mailer: Mailer;
+  /** LLM and embedding providers, shared by the HTTP routes and the in-process worker. */
+  ai: AiServices;
+  /** Rate-limit counters in Redis, shared by every instance; in PostgreSQL (`database`) when undefined. */
+  rateLimitRedis: Redis | undefined;
+  /** Key prefix of those counters in Redis. */
+  rateLimitNamespace: string;
+  workerInProcess: boolean;
+}
+
+/** What the HTTP app is built with; tests pass other values, production leaves every one out. */
+export interface AppOptions {
+  /** The built web app; '' serves none. Defaults to web/dist. */
+  webDistDir?: string | undefined;
+  /** Tests relax or tighten the limits; production uses DEFAULT_AUTH_RATE_LIMITS. */
+  authRateLimits?: Partial<AuthRateLimits>;
+  /** Waits before a failed login's answer (login-limiter.ts); tests record the delay instead. */
+  loginFailureDelay?: (ms: number) => Promise<unknown>;
+  /** The clock of expiry rules; tests move it. */
+  clock?: () => Date;
+  /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** argon2id cost and how many hashes run at once; production uses ARGON2_PARAMS and one per core. */
+  passwordHashing?: { params?: Argon2Params; concurrency?: number };
+}
+
+export interface RuntimeOptions extends AppOptions {
+  /** Use an already opened database (tests); otherwise open the configured one and migrate it. */
+  database?: DatabaseHandle;
+  /** Queue namespace; tests use a unique one per file on a shared Redis. */
+  queuePrefix?: string;
+}
+
 export interface Runtime {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** What the app was composed from; tests compose another app with one part replaced. */
+  parts: ServerParts;
   close(): Promise<void>;
 }
 
-export interface RuntimeOptions {
-  /** Use an already opened database (tests); otherwise open the configured one and migrate it. */
-  database?: DatabaseHandle;
-  webDistDir?: string | undefined;
-  /** Queue namespace; tests use a unique one per file on a shared Redis. */
-  queuePrefix?: string;
-  authRateLimits?: AppDeps['authRateLimits'];
-  loginFailureDelay?: AppDeps['loginFailureDelay'];
-  clock?: AppDeps['clock'];
-  httpTimeouts?: AppDeps['httpTimeouts'];
+/** Every service, once, from the process's parts. */
+function createServices(parts: ServerParts, options: AppOptions): AppServices {
+  const { config, logger, database, ai } = parts;
+  const userRepository = new UserRepository(database.db);
+  // Every limiter counts in one store outside the process (Redis or PostgreSQL), so limits survive
+  // restarts and hold across instances; an unreachable store refuses limited requests (503).
+  const rateLimitStore = createRateLimitStore({
+    redis: parts.rateLimitRedis,
+    namespace: parts.rateLimitNamespace,
+    database,
+    logger,
+  });
+  const authRateLimits: AuthRateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.authRateLimits };
+  const loginLimiter = new LoginLimiter(rateLimitStore, authRateLimits, options.loginFailureDelay);
+  const profileEmbedding = new ProfileEmbeddingService({
+    ai,
+    users: userRepository,
+    embeddingsQueue: parts.queues.embeddings,
+    logger,
+  });
+  return {
+    auth: new AuthService({
+      users: userRepository,
+      authRecords: new AuthRecordRepository(database.db),
+      hasher: new PasswordHasher(options.passwordHashing?.concurrency, options.passwordHashing?.params),
+      codes: new SecretCodes(parts.jwtSecret),
+      mailer: parts.mailer,
+      webBaseUrl: config.webBaseUrl,
+      logger,
+      now: options.clock,
+      loginLimiter,
+    }),
+    users: new UserService(userRepository),
+    research: new ResearchDirectionService({
+      tasks: new AsyncTaskRepository(database.db),
+      users: userRepository,
+      ai,
+      researchQueue: parts.queues.research,
+      profileEmbedding,
+      syncTimeoutMs: config.llm.timeoutMs,
+      logger,
+    }),
+    profileEmbedding,
+    recommendations: new RecommendationService({ ai, logger }),
+    health: new HealthService({
+      version: parts.version,
+      database,
+      probeQueue: parts.queues.probe,
+      queueBackend: parts.queues.backend,
+      workerInProcess: parts.workerInProcess,
+      mailer: parts.mailer,
+    }),
+    userRepository,
+    rateLimitStore,
+    loginLimiter,
+    authRateLimits,
+  };
+}
+
+/** The HTTP app over the given parts: its services, built here, then buildApp. */
+export async function composeApp(parts: ServerParts, options: AppOptions = {}): Promise<FastifyInstance> {
+  const services = createServices(parts, options);
+  const app = await buildApp({
+    config: parts.config,
+    version: parts.version,
+    logger: parts.logger,
+    jwtSecret: parts.jwtSecret,
+    webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
+    httpTimeouts: options.httpTimeouts,
+    services,
+  });
+  // The limiters' store closes with the app, after its in-flight requests.
+  app.addHook('onClose', () => services.rateLimitStore.close());
+  return app;
 }
 
 /**
- * Everything one server process runs: database (embedded or external), queue connection, mail,
- * the worker when it runs in-process, and the HTTP app. Closing stops them in reverse order.
+ * Everything one server process runs: database (embedded or external), queue connection, mail, AI
+ * providers, the worker when it runs in-process, and the HTTP app. Closing stops them in reverse order.
  */
 export async function startRuntime(config: AppConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -81,15 +219,16 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       }));
     if (!options.database) cleanups.push(() => database.close());
 
+    const queuePrefix = options.queuePrefix ?? config.queuePrefix;
     const queueConnection = createQueueConnection({
       redisUrl: config.redisUrl,
       postgres: database.connectionConfig,
-      prefix: options.queuePrefix ?? config.queuePrefix,
+      prefix: queuePrefix,
     });
 
-    // LLM and embedding providers, shared by the HTTP routes and the in-process worker.
     const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
 
+    // This process is also the composition root of its in-process worker.
     let worker: WorkerApp | undefined;
     if (config.runWorker) {
       worker = await startWorkerApp({
@@ -142,36 +281,29 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       if (client.status !== 'ready') await once(client, 'ready');
     }
 
-    const version = await readAppVersion();
-    const health = new HealthService({
-      version,
-      database,
-      probeQueue,
-      queueBackend: queueConnection.backend,
-      workerInProcess: Boolean(worker),
-      mailer,
-    });
-    const app = await buildApp({
+    const parts: ServerParts = {
       config,
-      version,
       logger,
-      database,
-      health,
+      version: await readAppVersion(),
       jwtSecret,
-      rateLimitRedis,
-      rateLimitNamespace: `${options.queuePrefix ?? config.queuePrefix}:rate-limit:`,
-      webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
+      database,
+      queues: {
+        backend: queueConnection.backend,
+        probe: probeQueue,
+        research: researchQueue,
+        embeddings: embeddingsQueue,
+      },
       mailer,
-      authRateLimits: options.authRateLimits,
-      loginFailureDelay: options.loginFailureDelay,
-      clock: options.clock,
-      httpTimeouts: options.httpTimeouts,
-      research: { ai, researchQueue, embeddingsQueue, syncTimeoutMs: config.llm.timeoutMs },
-    });
+      ai,
+      rateLimitRedis,
+      rateLimitNamespace: `${queuePrefix}:rate-limit:`,
+      workerInProcess: Boolean(worker),
+    };
+    const app = await composeApp(parts, options);
     // The HTTP server closes first: in-flight requests finish before their dependencies go away.
     cleanups.push(() => app.close());
 
-    return { app, database, close };
+    return { app, database, parts, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,11 +1,7 @@
 import { wrapPool } from '@radar/db';
-import { createQueue } from '@radar/jobs';
-import { QUEUE_NAMES } from '@radar/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createLogger } from '../src';
-import { createMailer } from '../src/mail/mailer';
-import { HealthService } from '../src/services/health.service';
+import { composeApp } from '../src';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 let runtime: TestRuntime;
@@ -24,29 +20,8 @@ afterAll(async () => {
 
 describe('GET /api/health when the database is down', () => {
   it('answers 503 and says which part failed', async () => {
-    const queue = createQueue<unknown>(
-      { backend: 'postgres', postgres: runtime.database.connectionConfig, prefix: 'health-test' },
-      QUEUE_NAMES.maintenance,
-    );
-    const health = new HealthService({
-      version: 'test',
-      database: wrapPool(unreachablePool, 'external', {}),
-      probeQueue: queue,
-      queueBackend: 'postgres',
-      workerInProcess: false,
-      mailer: createMailer({ smtpUrl: undefined, from: 'test', outboxDir: `${runtime.dataDir}/outbox` }),
-    });
-    const app = await buildApp({
-      config: { jwtExpiresIn: '1h', trustProxy: false, webBaseUrl: 'http://localhost:3000' },
-      version: 'test',
-      logger: createLogger('silent'),
-      database: runtime.database,
-      health,
-      jwtSecret: runtime.jwtSecret,
-      rateLimitRedis: undefined,
-      webDistDir: undefined,
-      mailer: createMailer({ smtpUrl: undefined, from: 'test', outboxDir: `${runtime.dataDir}/outbox` }),
-    });
+    // The runtime's own wiring, with only the database replaced by one nobody answers on.
+    const app = await composeApp({ ...runtime.parts, database: wrapPool(unreachablePool, 'external', {}) });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/health' });
       expect(response.statusCode).toBe(503);
@@ -57,7 +32,6 @@ describe('GET /api/health when the database is down', () => {
       expect(body.queue.status).toBe('ok');
     } finally {
       await app.close();
-      await queue.close();
     }
   });
 });

@@ -1,17 +1,13 @@
 import { RateLimitRepository, sql, UserRepository, wrapPool } from '@radar/db';
-import { createQueue } from '@radar/jobs';
-import { QUEUE_NAMES } from '@radar/shared';
 import { loadConfig } from '@radar/shared/server';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createLogger } from '../src';
-import { createMailer } from '../src/mail/mailer';
+import { composeApp, createLogger } from '../src';
+import { DEFAULT_AUTH_RATE_LIMITS } from '../src/features/accounts/account-rate-limits';
+import { RESEARCH_CONFIRM_LIMIT } from '../src/features/research-profile/research-direction.route';
 import { createRateLimitStore, type RateLimitStore } from '../src/plugins/rate-limit-store';
-import { DEFAULT_AUTH_RATE_LIMITS } from '../src/routes/auth/account.route';
-import { RESEARCH_CONFIRM_LIMIT } from '../src/routes/auth/research-direction.route';
 import { PasswordHasher } from '../src/security/password-hasher';
-import { HealthService } from '../src/services/health.service';
 import { resetLinkFrom, SmtpSink } from './smtp-sink';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
@@ -277,34 +273,13 @@ describe('when the counters cannot be reached', () => {
       connectionTimeoutMillis: 2_000,
     });
     unreachablePool.on('error', () => {});
-    const outbox = `${runtime.dataDir}/outbox`;
-    const mailer = createMailer({ smtpUrl: undefined, from: 'test', outboxDir: outbox });
-    const queue = createQueue<unknown>(
-      { backend: 'postgres', postgres: runtime.database.connectionConfig, prefix: 'rate-limit-test' },
-      QUEUE_NAMES.maintenance,
-    );
     try {
+      // The runtime's own wiring, with only the counters' store out of reach (and production limits).
       for (const broken of [
-        { rateLimitRedis: unreachableRedis, database: runtime.database },
+        { rateLimitRedis: unreachableRedis },
         { rateLimitRedis: undefined, database: wrapPool(unreachablePool, 'external', {}) },
       ]) {
-        const app = await buildApp({
-          config: { jwtExpiresIn: '1h', trustProxy: false, webBaseUrl: 'http://localhost:3000' },
-          version: 'test',
-          logger: createLogger('silent'),
-          health: new HealthService({
-            version: 'test',
-            database: runtime.database,
-            probeQueue: queue,
-            queueBackend: 'postgres',
-            workerInProcess: false,
-            mailer,
-          }),
-          jwtSecret: runtime.jwtSecret,
-          webDistDir: undefined,
-          mailer,
-          ...broken,
-        });
+        const app = await composeApp({ ...runtime.parts, logger: createLogger('silent'), ...broken });
         try {
           const response = await app.inject({
             method: 'POST',
@@ -320,7 +295,6 @@ describe('when the counters cannot be reached', () => {
     } finally {
       unreachableRedis.disconnect();
       await unreachablePool.end();
-      await queue.close();
       await runtime.stop();
     }
   });

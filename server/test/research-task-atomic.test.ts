@@ -3,7 +3,7 @@ import { AsyncTaskRepository, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResearchDirectionService } from '../src/services/research-direction.service';
+import { ResearchDirectionService } from '../src/features/research-profile/research-direction.service';
 
 /**
  * Submitting an analysis writes two rows: the user's research_description and the task. A failure of

@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { removeRedisQueueData } from '@radar/jobs';
 import { loadConfig } from '@radar/shared/server';
-import { createLogger, type Runtime, startRuntime } from '../src';
+import { createLogger, type Runtime, type RuntimeOptions, startRuntime } from '../src';
+import type { AuthRateLimits } from '../src/features/accounts/account-rate-limits';
 import type { HttpTimeouts } from '../src/http-timeouts';
-import type { AuthRateLimits } from '../src/routes/auth/account.route';
 
 export interface TestRuntime extends Runtime {
   database: TestDatabase;
@@ -33,6 +33,8 @@ export interface TestRuntimeOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Records a failed login's delay instead of waiting it out. */
   loginFailureDelay?: (ms: number) => Promise<unknown>;
+  /** argon2id cost and concurrency; production parameters when left out. */
+  passwordHashing?: RuntimeOptions['passwordHashing'];
   /**
    * Another server process over this runtime's database, Redis namespace and JWT secret (a second
    * instance, or a restart). Its stop() leaves those to the first.
@@ -98,6 +100,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     loginFailureDelay: options.loginFailureDelay,
     clock: options.clock,
     httpTimeouts: options.httpTimeouts,
+    passwordHashing: options.passwordHashing,
   });
   await runtime.app.ready();
   return {

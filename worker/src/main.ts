@@ -6,8 +6,10 @@ import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } f
 import pino from 'pino';
 
 /**
- * A worker as its own process (`pnpm worker`, the compose `worker` service). With the embedded
- * database the server runs the worker itself, so this entry point is for DATABASE_URL deployments.
+ * A worker as its own process (`pnpm worker`, the compose `worker` service), and its composition root:
+ * config, database, queue connection and AI providers are built here, once, and handed to the worker
+ * app. With the embedded database the server runs the worker itself (server/src/runtime.ts), so this
+ * entry point is for DATABASE_URL deployments.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     postgres: database.connectionConfig,
     prefix: config.queuePrefix,
   });
+  const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
   // Workers take jobs as soon as they are created, before start-up has finished (schedulers), so the
   // signal handlers are in place first: a SIGTERM during start-up must not kill a job in flight.
   const starting = startWorkerApp({
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
     concurrency: config.workerConcurrency,
     logger,
     ingest: ingestSettingsFromConfig(config),
-    ai: createAiServices(config, database, logger.child({ component: 'ai' })),
+    ai,
     lockDurationMs: config.jobLockMs,
   });
   let stopping = false;

@@ -6,9 +6,9 @@
 export type AiFailureKind =
   /** The provider did not answer in time. */
   | 'timeout'
-  /** 429 or 5xx after our own retries, or the connection failed: try again later. */
+  /** 408, 409, 429 or 5xx after the SDK's retries, or the connection failed: try again later. */
   | 'unavailable'
-  /** 4xx other than 429: wrong key, model, or request; retrying cannot help. */
+  /** Any other 4xx: wrong key, model, or request; retrying cannot help. */
   | 'rejected'
   /** The answer was not what was asked for (malformed JSON, wrong shape), also after one retry. */
   | 'invalid-output'

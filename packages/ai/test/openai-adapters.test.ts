@@ -19,7 +19,15 @@ afterAll(async () => {
 beforeEach(() => {
   fake.requests.length = 0;
   fake.defaultChat = () => ({ content: '{}' });
+  delete fake.onRequest;
 });
+
+/** When each request reached the server. */
+function arrivals(): number[] {
+  const times: number[] = [];
+  fake.onRequest = () => times.push(Date.now());
+  return times;
+}
 
 const chat = (options: Partial<ConstructorParameters<typeof OpenAiChatModel>[0]> = {}) =>
   new OpenAiChatModel({
@@ -28,7 +36,6 @@ const chat = (options: Partial<ConstructorParameters<typeof OpenAiChatModel>[0]>
     apiKey: 'sk-test-key',
     timeoutMs: 5_000,
     maxRetries: 2,
-    retryBaseDelayMs: 10,
     ...options,
   });
 
@@ -91,20 +98,37 @@ describe('chat adapter', () => {
     expect(fake.chatRequests()).toHaveLength(2);
   });
 
-  it('retries 429 with backoff (honouring Retry-After) and then succeeds', async () => {
-    fake.queueChat(apiError(429, 'slow down', { 'retry-after-ms': '50' }), { content: '{"answer":"a","score":1}' });
-    const started = Date.now();
+  // Retries are the openai SDK's (maxRetries = LLM_MAX_RETRIES); these check that they are wired up.
+  it('retries 429 after the wait Retry-After asks for, then succeeds', async () => {
+    const times = arrivals();
+    fake.queueChat(apiError(429, 'slow down', { 'retry-after': '1' }), { content: '{"answer":"a","score":1}' });
     expect(await ask(chat())).toEqual({ answer: 'a', score: 1 });
     expect(fake.chatRequests()).toHaveLength(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    // The SDK's own first backoff is at most 0.5 s: a gap of a second is the server's Retry-After.
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
-  it('retries 5xx up to the limit, then fails as unavailable', async () => {
+  it('retries 5xx with backoff up to LLM_MAX_RETRIES, then fails as unavailable', async () => {
     fake.queueChat(apiError(502, 'bad gateway'), apiError(503, 'overloaded'), apiError(500, 'boom'));
     const error = await failure(ask(chat()));
     expect(error.kind).toBe('unavailable');
+    expect(error.status).toBe(500);
     expect(error.isTransient).toBe(true);
+    expect(error.userMessage).toBe('AI 服务暂时不可用，请稍后重试');
     expect(fake.chatRequests()).toHaveLength(3);
+
+    // A retry would get the default answer, '{}', and fail differently.
+    fake.queueChat(apiError(503, 'overloaded'));
+    expect((await failure(ask(chat({ maxRetries: 0 })))).kind).toBe('unavailable');
+    expect(fake.chatRequests()).toHaveLength(4);
+  });
+
+  it('does not wait in the call when Retry-After asks for more than a minute', async () => {
+    fake.queueChat(apiError(429, 'quota', { 'retry-after': '3600' }));
+    const error = await failure(ask(chat()));
+    expect(error.kind).toBe('unavailable');
+    expect(error.status).toBe(429);
+    expect(fake.chatRequests()).toHaveLength(1);
   });
 
   it('does not retry other 4xx', async () => {
@@ -121,22 +145,31 @@ describe('chat adapter', () => {
     expect(fake.chatRequests()).toHaveLength(2);
   });
 
-  it('gives up on a request that takes longer than the time-out', async () => {
-    fake.queueChat({ hang: true });
-    const started = Date.now();
-    const error = await failure(ask(chat({ timeoutMs: 300 })));
+  it('gives up on requests that take longer than the time-out, after the configured retries', async () => {
+    fake.queueChat({ hang: true }, { hang: true });
+    const error = await failure(ask(chat({ timeoutMs: 300, maxRetries: 1 })));
     expect(error.kind).toBe('timeout');
+    expect(error.isTransient).toBe(true);
     expect(error.userMessage).toBe('AI 服务响应超时，请稍后重试');
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(fake.chatRequests()).toHaveLength(1);
+    expect(fake.chatRequests()).toHaveLength(2);
   });
 
   it('stops when the caller aborts', async () => {
     fake.queueChat({ hang: true });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    fake.onRequest = () => controller.abort();
     const error = await failure(chat().generateText({ system: 's', user: 'u', signal: controller.signal }));
     expect(error.kind).toBe('aborted');
+  });
+
+  // The SDK sleeps 30 s before its retry and looks at the signal only afterwards; the call must not wait.
+  it('stops at once when the caller aborts while a retry is pending', { timeout: 10_000 }, async () => {
+    fake.queueChat(apiError(503, 'busy', { 'retry-after': '30' }));
+    const controller = new AbortController();
+    fake.onRequest = () => setTimeout(() => controller.abort(), 50);
+    const error = await failure(chat().generateText({ system: 's', user: 'u', signal: controller.signal }));
+    expect(error.kind).toBe('aborted');
+    expect(fake.chatRequests()).toHaveLength(1);
   });
 
   it('generates plain text', async () => {
@@ -187,7 +220,6 @@ describe('embeddings adapter', () => {
       baseUrl: fake.url,
       apiKey: 'sk-test-key',
       timeoutMs: 5_000,
-      retryBaseDelayMs: 10,
       dimension: 16,
       ...options,
     });

@@ -4,14 +4,18 @@ import { type DatabaseHandle, findLiveLockHolder, HealthRepository, openDatabase
 import { createQueue, createQueueConnection } from '@radar/jobs';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
+import { parseCommandLine } from './command-line';
 import {
+  parseDemoArgs,
+  parseJournalsArgs,
+  parseSourcesArgs,
   planIngestCommand,
   runDemoCommand,
   runIngestCommand,
   runJournalsCommand,
   runSourcesCommand,
 } from './commands/ingest.command';
-import { runReembed } from './commands/reembed.command';
+import { parseReembedArgs, runReembed } from './commands/reembed.command';
 
 /**
  * Operator commands: `pnpm radar <command>`. In embedded mode they connect to a running server
@@ -21,6 +25,7 @@ import { runReembed } from './commands/reembed.command';
 
 interface Command {
   summary: string;
+  /** Parses `args` first (parseCommandLine): a wrong command line must not open or create a database. */
   run(context: {
     config: AppConfig;
     args: string[];
@@ -61,7 +66,8 @@ const COMMANDS: Record<string, Command> = {
   status: {
     summary:
       'show the database, queue and content counts (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
-    async run({ config, out, err, setExitCode }) {
+    async run({ config, args, out, err, setExitCode }) {
+      parseCommandLine(args, { usage: 'usage: pnpm radar status', options: {}, positionals: { min: 0, max: 0 } });
       if (await hasNoEmbeddedData(config)) {
         err(
           `radar status: no Research Radar data at ${path.resolve(config.dataDir)} (no server running, no database there yet): start it with \`pnpm start\`, or set DATABASE_URL to use a PostgreSQL server`,
@@ -97,7 +103,8 @@ const COMMANDS: Record<string, Command> = {
   },
   migrate: {
     summary: 'apply pending database migrations (the server also does this at start)',
-    async run({ config, out }) {
+    async run({ config, args, out }) {
+      parseCommandLine(args, { usage: 'usage: pnpm radar migrate', options: {}, positionals: { min: 0, max: 0 } });
       await withDatabase(config, true, async (database) => {
         const overview = await new HealthRepository(database.pool).getOverview();
         out(`migrations up to date: ${overview.migrationsApplied} applied (${database.mode} database)`);
@@ -115,26 +122,30 @@ const COMMANDS: Record<string, Command> = {
   sources: {
     summary: 'list content sources with their schedule, last run, items added and last error',
     async run({ config, args, out }) {
-      await withDatabase(config, true, (database) => runSourcesCommand(config, database, args, out));
+      parseSourcesArgs(args);
+      await withDatabase(config, true, (database) => runSourcesCommand(config, database, out));
     },
   },
   journals: {
     summary: 'journals import <file.csv> [--label NAME]: import a journal tier table (SCImago or issn,title,tier)',
     async run({ config, args, out }) {
-      await withDatabase(config, true, (database) => runJournalsCommand(config, database, args, out));
+      const options = parseJournalsArgs(args);
+      await withDatabase(config, true, (database) => runJournalsCommand(database, options, out));
     },
   },
   demo: {
     summary: 'load (or with --remove, delete) the built-in demo corpus: papers and news in all 21 fields',
     async run({ config, args, out }) {
-      await withDatabase(config, true, (database) => runDemoCommand(config, database, args, out));
+      const options = parseDemoArgs(args);
+      await withDatabase(config, true, (database) => runDemoCommand(config, database, options, out));
     },
   },
   reembed: {
     summary:
       'bring every stored vector onto the active embedding model, with progress (--refit: refit the built-in model first)',
     async run({ config, args, out }) {
-      await withDatabase(config, true, (database) => runReembed(config, database, args, out));
+      const options = parseReembedArgs(args);
+      await withDatabase(config, true, (database) => runReembed(config, database, options, out));
     },
   },
 };

@@ -159,5 +159,26 @@ describe('pnpm radar (ingestion commands)', () => {
     );
     const badDate = await radar(['ingest', 'ecology', '--since', 'yesterday']);
     expect(badDate.stderr).toMatch(/--since must be a date like 2026-01-31/);
+    // Flags are parsed before anything is opened: no database is created for a wrong command line.
+    const untouched = path.join(dataDir, 'no-database-for-typos');
+    const flags = await Promise.all(
+      [
+        ['ingest', 'ecology', '--sinse', '2026-01-31'],
+        ['ingest', 'ecology', '--since'],
+        ['demo', '--remove=yes'],
+        ['reembed', '--everything'],
+        ['journals', 'import'],
+        ['sources', 'extra'],
+      ].map((args) => radar(args, { dataDir: untouched })),
+    );
+    expect(flags.map((run) => [run.code, run.stderr])).toEqual([
+      [1, 'radar ingest failed: unknown option --sinse (expected --since, --file, --institute, --journal)\n'],
+      [1, 'radar ingest failed: --since needs a value\n'],
+      [1, 'radar demo failed: --remove takes no value\n'],
+      [1, 'radar reembed failed: unknown option --everything (expected --refit)\n'],
+      [1, 'radar journals failed: usage: pnpm radar journals import <file.csv> [--label NAME]\n'],
+      [1, 'radar sources failed: usage: pnpm radar sources\n'],
+    ]);
+    await expect(fs.stat(untouched)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -1,14 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ActionableError } from '@radar/shared/server';
+import { parse as parseYamlText } from 'yaml';
 import { z } from 'zod';
 import { collectIssns } from './identifiers';
 import type { SourceKind } from './types';
 
 /**
- * The sources file (config/sources.json; documented in config/README.md): every content source the
- * worker fetches, one entry each, with its schedule. Parsed with zod so a mistake names the entry and
- * field at fault. `INGEST_SOURCES_JSON` replaces the file, `INGEST_DISABLED_SOURCES` switches entries off.
+ * The sources file (SOURCES_FILE, config/sources.yaml by default; documented in config/README.md):
+ * every content source the worker fetches, one entry each, with its schedule. `.yaml`/`.yml` files are
+ * read as YAML, anything else as JSON. Checked with zod so a mistake names the entry and field at
+ * fault. `INGEST_SOURCES_JSON` (JSON) replaces the file, `INGEST_DISABLED_SOURCES` switches entries off.
  */
 
 export class SourcesConfigError extends ActionableError {
@@ -196,30 +198,31 @@ function formatIssues(error: z.ZodError, document: unknown): string {
     .join('; ');
 }
 
-async function parseDocument(text: string, file: string): Promise<unknown> {
-  if (/\.ya?ml$/i.test(file)) {
-    // YAML is read when the `yaml` package is installed; JSON is valid YAML, so it is the fallback.
-    const specifier = 'yaml';
-    try {
-      const yaml = (await import(specifier)) as { parse(text: string): unknown };
-      return yaml.parse(text);
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') {
-        throw new SourcesConfigError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-      }
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new SourcesConfigError(
-          `${file}: YAML sources files need the "yaml" package, which is not installed; write the file as JSON (see config/sources.example.json)`,
-        );
-      }
-    }
-  }
+/** `JSON.parse`, with the line and column of a syntax error (Node names only the character position). */
+function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SourcesConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    // Newer Node versions name the line themselves.
+    if (!position || /line \d+/.test(message)) throw new SourcesConfigError(`${what}: not valid JSON: ${message}`);
+    const before = text.slice(0, Number(position[1]));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    throw new SourcesConfigError(`${what}: not valid JSON at line ${line}, column ${column}: ${message}`);
+  }
+}
+
+/** YAML 1.2 (JSON is YAML too, but a .json file gets JSON's stricter reading and messages). */
+function parseYaml(text: string, what: string): unknown {
+  try {
+    return parseYamlText(text);
+  } catch (error) {
+    // The yaml package's message is "<what> at line L, column C:" followed by the lines around it.
+    const first = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
+    const hint = /alias/i.test(first) ? ' (a value starting with * must be quoted, e.g. schedule: "*/5 * * * *")' : '';
+    throw new SourcesConfigError(`${what}: not valid YAML: ${first}${hint}`);
   }
 }
 
@@ -240,13 +243,7 @@ export async function loadSources(location: SourcesLocation): Promise<LoadedSour
   let origin: string;
   if (location.sourcesJson) {
     origin = 'INGEST_SOURCES_JSON';
-    let document: unknown;
-    try {
-      document = JSON.parse(location.sourcesJson);
-    } catch (error) {
-      throw new SourcesConfigError(`INGEST_SOURCES_JSON is not valid JSON: ${(error as Error).message}`);
-    }
-    sources = parseSourcesDocument(document, origin);
+    sources = parseSourcesDocument(parseJson(location.sourcesJson, origin), origin);
   } else {
     let text: string;
     try {
@@ -256,7 +253,8 @@ export async function loadSources(location: SourcesLocation): Promise<LoadedSour
       throw new SourcesConfigError(`cannot read SOURCES_FILE ${location.sourcesFile}: ${(error as Error).message}`);
     }
     origin = path.relative(process.cwd(), location.sourcesFile) || location.sourcesFile;
-    sources = parseSourcesDocument(await parseDocument(text, location.sourcesFile), origin);
+    const document = /\.ya?ml$/i.test(location.sourcesFile) ? parseYaml(text, origin) : parseJson(text, origin);
+    sources = parseSourcesDocument(document, origin);
   }
   const disabled = new Set(location.disabledSources ?? []);
   return {

@@ -2,10 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@radar/shared/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { DEFAULT_SCHEDULES, loadSources, SourcesConfigError, scheduleOf } from '../src/sources-config';
 
-const EXAMPLE = fileURLToPath(new URL('../../../config/sources.example.json', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../../config/sources.example.yaml', import.meta.url));
 let tmp: string;
 
 beforeAll(async () => {
@@ -59,8 +61,6 @@ describe('sources file', () => {
       ],
     });
     await expect(loadSources({ sourcesFile: twice })).rejects.toThrow(/two sources are named "x"/);
-    const json = await write('broken.json', '{ "sources": [ ');
-    await expect(loadSources({ sourcesFile: json })).rejects.toThrow(/not valid JSON/);
   });
 
   it('is overridden by the environment: inline JSON, and sources switched off by name', async () => {
@@ -71,8 +71,62 @@ describe('sources file', () => {
     expect(scheduleOf(loaded.sources[0] as never)).toBe(DEFAULT_SCHEDULES.arxiv);
   });
 
-  it('reads a .yaml file written as JSON while the yaml package is not installed', async () => {
-    const file = await write('sources.yaml', { sources: [{ name: 'y', kind: 'arxiv', categories: ['cs.AI'] }] });
-    expect((await loadSources({ sourcesFile: file })).sources.map((source) => source.name)).toEqual(['y']);
+  it('reads JSON too: the example written as JSON gives the same sources', async () => {
+    const asJson = await write('example.json', JSON.stringify(parseYaml(await fs.readFile(EXAMPLE, 'utf8'))));
+    expect((await loadSources({ sourcesFile: asJson })).sources).toEqual(
+      (await loadSources({ sourcesFile: EXAMPLE })).sources,
+    );
+    // A .yaml (or .yml) file may be written as JSON: JSON is YAML.
+    const yml = await write('sources.yml', { sources: [{ name: 'y', kind: 'arxiv', categories: ['cs.AI'] }] });
+    expect((await loadSources({ sourcesFile: yml })).sources.map((source) => source.name)).toEqual(['y']);
+  });
+
+  it('refuses a broken YAML file in one line naming the line', async () => {
+    const file = await write(
+      'broken.yaml',
+      ['sources:', '  - name: a', '    kind: arxiv', '   categories: [cs.AI]', ''].join('\n'),
+    );
+    const error = await loadSources({ sourcesFile: file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourcesConfigError);
+    expect((error as Error).message).toMatch(/broken\.yaml: not valid YAML: .* at line 4, column \d+$/);
+    expect((error as Error).message).not.toContain('\n');
+
+    // An unquoted cron pattern starting with * is a YAML alias: the message says to quote it.
+    const cron = await write('cron.yaml', ['sources:', '  - name: a', '    schedule: */5 * * * *', ''].join('\n'));
+    await expect(loadSources({ sourcesFile: cron })).rejects.toThrow(/line 3.*must be quoted, e\.g\. schedule: "\*\/5/);
+  });
+
+  it('reads a .json file as JSON, naming the line and column of a syntax error', async () => {
+    const file = await write('broken.json', '{\n  "sources": [\n    { "name": "a", }\n  ]\n}\n');
+    const error = await loadSources({ sourcesFile: file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourcesConfigError);
+    expect((error as Error).message).toMatch(/broken\.json: not valid JSON .*line 3/);
+    expect((error as Error).message).not.toContain('\n');
+    // YAML in a .json file is not JSON.
+    const yamlInJson = await write('yaml.json', 'sources: []\n');
+    await expect(loadSources({ sourcesFile: yamlInJson })).rejects.toThrow(/yaml\.json: not valid JSON/);
+    await expect(loadSources({ sourcesFile: EXAMPLE, sourcesJson: 'sources: []' })).rejects.toThrow(
+      /^INGEST_SOURCES_JSON: not valid JSON/,
+    );
+  });
+
+  it('defaults to config/sources.yaml, or config/sources.json when only that exists', async () => {
+    const root = await fs.mkdtemp(path.join(tmp, 'root-'));
+    await fs.mkdir(path.join(root, 'config'));
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      const sourcesFile = () => loadConfig({}).ingest.sourcesFile;
+      expect(sourcesFile()).toBe(path.join(root, 'config/sources.yaml'));
+      await fs.writeFile(path.join(root, 'config/sources.json'), '{"sources": []}');
+      expect(sourcesFile()).toBe(path.join(root, 'config/sources.json'));
+      await fs.writeFile(path.join(root, 'config/sources.yaml'), 'sources: []\n');
+      expect(sourcesFile()).toBe(path.join(root, 'config/sources.yaml'));
+      expect(loadConfig({ SOURCES_FILE: 'elsewhere/radar.json' }).ingest.sourcesFile).toBe(
+        path.join(root, 'elsewhere/radar.json'),
+      );
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { type AiServices, createAiServices } from '@radar/ai';
+import type { AiServices } from '@radar/ai';
 import type { DatabaseHandle } from '@radar/db';
 import type { EnqueueJob } from '@radar/ingest';
 import {
@@ -9,7 +9,6 @@ import {
   loadSources,
 } from '@radar/ingest';
 import { type IngestJob, QUEUE_NAMES, type QueueName } from '@radar/shared';
-import { loadConfig } from '@radar/shared/server';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { createContentEmbedProcessor } from './jobs/embed-content.job';
@@ -26,8 +25,8 @@ export interface WorkerAppOptions {
   database: DatabaseHandle;
   concurrency: number;
   logger: Logger;
-  /** LLM and embedding providers (ai/index.ts); the offline built-ins when left out. */
-  ai?: AiServices;
+  /** LLM and embedding providers (createAiServices), built by the process's composition root. */
+  ai: AiServices;
   /** BullMQ lockDuration and stalledInterval (JOB_LOCK_MS); BullMQ's 30 s when left out. */
   lockDurationMs?: number;
   /** Content sources and ingestion limits (ingestSettingsFromConfig); nothing scheduled when left out. */
@@ -44,7 +43,6 @@ export interface WorkerApp {
 
 type ProcessorFactory = (
   options: WorkerAppOptions & {
-    ai: AiServices;
     ingest: IngestSettings;
     content: ContentAiProviders;
     enqueue: EnqueueJob;
@@ -116,10 +114,8 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
   const missing = queueNames.filter((name) => !PROCESSORS[name]);
   if (missing.length) throw new Error(`no processor for queue(s): ${missing.join(', ')}`);
 
-  // Without providers given, the defaults of an empty configuration: offline rules and the built-in embedder.
-  const ai = options.ai ?? createAiServices(loadConfig({}), options.database, logger);
   const ingest = options.ingest ?? defaultIngestSettings();
-  const content = options.content ?? contentAiProvidersFrom(ai);
+  const content = options.content ?? contentAiProvidersFrom(options.ai);
   // Producers the processors use to hand work on (ingest -> content-embed, paper-summary).
   const producers = new Map<string, AppQueue<unknown>>();
   const producer = (name: string) => {
@@ -138,7 +134,7 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     const worker = createWorker<unknown>(
       connection,
       name,
-      PROCESSORS[name]({ ...options, ai, ingest, content, enqueue, queue: producer }),
+      PROCESSORS[name]({ ...options, ingest, content, enqueue, queue: producer }),
       {
         concurrency: Math.min(options.concurrency, CONCURRENCY_LIMITS[name] ?? options.concurrency),
         ...lock,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAiServices } from '@radar/ai';
 import {
   type OpenAiTestServer,
   startOpenAiTestServer,
@@ -13,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { DatabasePolitenessLease, defaultIngestSettings, type IngestSettings } from '@radar/ingest';
 import { testQueueConnection } from '@radar/jobs/testing';
 import { QUEUE_NAMES } from '@radar/shared';
+import { loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -128,11 +130,13 @@ async function sourceState(name: string): Promise<IngestSourceRow | undefined> {
 }
 
 async function startApp(): Promise<WorkerApp> {
+  const logger = pino({ level: 'silent' });
   return startWorkerApp({
     connection,
     database,
     concurrency: 2,
-    logger: pino({ level: 'silent' }),
+    logger,
+    ai: createAiServices(loadConfig({}), database, logger),
     ingest: settings,
     content: {
       embedder: async () => new TestEmbeddingProvider(ai.baseUrl),

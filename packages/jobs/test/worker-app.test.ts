@@ -1,7 +1,9 @@
+import { createAiServices } from '@radar/ai';
 import { AuthRecordRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES } from '@radar/shared';
+import { loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppQueue, createQueue, startWorkerApp, type WorkerApp } from '../src';
@@ -13,7 +15,10 @@ let queue: AppQueue<unknown>;
 beforeAll(async () => {
   database = await createTestDatabase();
   const connection = testQueueConnection(database);
-  app = await startWorkerApp({ connection, database, concurrency: 2, logger: pino({ level: 'silent' }) });
+  const logger = pino({ level: 'silent' });
+  // The offline providers of an empty configuration: rules and the built-in embedder.
+  const ai = createAiServices(loadConfig({}), database, logger);
+  app = await startWorkerApp({ connection, database, concurrency: 2, logger, ai });
   queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
 });
 

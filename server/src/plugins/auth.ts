@@ -23,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook of guarded routes (before the body is read and validated): verifies the bearer token and loads the user. */
     authenticate(request: FastifyRequest): Promise<void>;
+    /** A bearer token for the user (login, verify-email): their id and current token version. */
+    signToken(user: UserRow): string;
   }
   interface FastifyRequest {
     currentUser: UserRow | undefined;
@@ -47,6 +49,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       verify: { algorithms: ['HS256'] },
     });
     app.decorateRequest('currentUser', undefined);
+    app.decorate('signToken', (user: UserRow) => app.jwt.sign({ sub: user.id, ver: user.tokenVersion }));
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const header = request.headers.authorization;

@@ -2,8 +2,15 @@ import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { errors } from '../errors';
 
+/** The cost of one argon2id hash: memory in KiB, passes, lanes. */
+export interface Argon2Params {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
 /** OWASP's argon2id recommendation (m=19 MiB, t=2, p=1). Raise here; old hashes are upgraded at login. */
-export const ARGON2_PARAMS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_PARAMS: Readonly<Argon2Params> = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 /** At most this many hashes wait for a slot; beyond it the server answers 503 instead of queueing forever. */
 const MAX_WAITING = 200;
@@ -18,7 +25,11 @@ export class PasswordHasher {
   /** A hash of a random password, verified against when the account does not exist (equal timing). */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly concurrency = Math.max(1, os.availableParallelism())) {}
+  constructor(
+    private readonly concurrency = Math.max(1, os.availableParallelism()),
+    /** Production uses ARGON2_PARAMS; hashes made with other parameters are redone at the next login. */
+    private readonly params: Readonly<Argon2Params> = ARGON2_PARAMS,
+  ) {}
 
   /** Hashes running right now (never more than the concurrency). */
   get active(): number {
@@ -27,7 +38,7 @@ export class PasswordHasher {
 
   hash(password: string): Promise<string> {
     // @node-rs/argon2 defaults to argon2id (its Algorithm enum is a const enum, unusable here).
-    return this.withSlot(() => hash(password, ARGON2_PARAMS));
+    return this.withSlot(() => hash(password, this.params));
   }
 
   /** False for a wrong password or an unparsable stored hash. */
@@ -42,15 +53,13 @@ export class PasswordHasher {
     return false;
   }
 
-  /** True when the stored hash was made with other (older) parameters or another algorithm. */
+  /** True when the stored hash was made with other (older) parameters than this hasher's, or another algorithm. */
   needsRehash(storedHash: string): boolean {
     const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(storedHash);
     if (!match) return true;
     const [, memory, time, parallelism] = match.map(Number);
     return (
-      memory !== ARGON2_PARAMS.memoryCost ||
-      time !== ARGON2_PARAMS.timeCost ||
-      parallelism !== ARGON2_PARAMS.parallelism
+      memory !== this.params.memoryCost || time !== this.params.timeCost || parallelism !== this.params.parallelism
     );
   }
 

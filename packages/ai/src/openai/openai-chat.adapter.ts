@@ -6,7 +6,7 @@ import type {
 import { z } from 'zod';
 import { AiProviderError } from '../ai-errors';
 import type { LanguageModel, LlmGenerateOptions } from '../providers';
-import { callWithRetries, createOpenAiClient, type OpenAiEndpointOptions } from './openai-client';
+import { callOpenAi, createOpenAiClient, type OpenAiEndpointOptions } from './openai-client';
 
 /**
  * How JSON answers are requested. `json_object` (the default) works with OpenAI and nearly every
@@ -48,7 +48,7 @@ export class OpenAiChatModel implements LanguageModel {
   private readonly client: OpenAI;
   private readonly jsonMode: LlmJsonMode;
 
-  constructor(private readonly options: OpenAiChatOptions) {
+  constructor(options: OpenAiChatOptions) {
     this.model = options.model;
     this.jsonMode = options.jsonMode ?? 'json_object';
     this.client = createOpenAiClient(options);
@@ -118,9 +118,8 @@ export class OpenAiChatModel implements LanguageModel {
       ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
       ...(responseFormat ? { response_format: responseFormat } : {}),
     };
-    const completion = await callWithRetries(
+    const completion = await callOpenAi(
       `chat completion (${this.model})`,
-      this.options,
       () => this.client.chat.completions.create(body, options.signal ? { signal: options.signal } : {}),
       options.signal,
     );

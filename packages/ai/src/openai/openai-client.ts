@@ -3,25 +3,55 @@ import { AiProviderError } from '../ai-errors';
 
 /**
  * The one place that talks to OpenAI-compatible HTTP endpoints (OpenAI, DeepSeek, Qwen, vLLM, Ollama,
- * llama.cpp ...). The SDK's own retries are off: we retry 429 and 5xx (and dropped connections) with
- * exponential backoff, honouring Retry-After, and never retry other 4xx, which a retry cannot fix.
+ * llama.cpp ...). Retries are the `openai` SDK's own (`maxRetries`): it retries 408, 409, 429, 5xx,
+ * time-outs and dropped connections, with exponential backoff from 0.5 s (capped at 8 s, with jitter)
+ * or the wait the server names in `Retry-After` / `retry-after-ms`; any other 4xx fails at once.
+ * What we add: a ceiling on the server-named wait, callers' aborts that also cut a wait short, and
+ * the mapping of every failure onto AiProviderError.
  */
 
 export interface OpenAiEndpointOptions {
   /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. */
   baseUrl: string | undefined;
   apiKey: string | undefined;
-  /** Per HTTP request. */
+  /** Per HTTP request (each attempt). */
   timeoutMs: number;
-  /** Retries after the first request for 429/5xx/connection errors. */
+  /** Retries after the first request (LLM_MAX_RETRIES); the SDK's default, 2, when unset. */
   maxRetries?: number;
-  /** First backoff delay; doubled per retry, with jitter, capped at 20 s. */
-  retryBaseDelayMs?: number;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
-const MAX_BACKOFF_MS = 20_000;
-const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The SDK waits as long as `Retry-After` says, however long. A server asking for more than this is
+ * not retried within the call: the failure is transient, so the job queue retries later, without a
+ * worker slot (or a user's synchronous request) waiting on it.
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The wait a 429/5xx answer asks for, in ms (`retry-after-ms`, or `Retry-After` in seconds or as a date). */
+function requestedWaitMs(headers: Headers): number | undefined {
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms)) return ms;
+  const retryAfter = headers.get('retry-after');
+  if (!retryAfter) return undefined;
+  const seconds = Number.parseFloat(retryAfter);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(retryAfter);
+  return Number.isFinite(date) ? date - Date.now() : undefined;
+}
+
+/** `fetch` for the SDK: an answer asking for a longer wait than MAX_RETRY_AFTER_MS says "do not retry". */
+const fetchCappingRetryAfter: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const waitMs = requestedWaitMs(response.headers);
+  if (waitMs === undefined || waitMs <= MAX_RETRY_AFTER_MS) return response;
+  const headers = new Headers(response.headers);
+  // The SDK obeys this header before its own rules (see shouldRetry in openai/client.js).
+  headers.set('x-should-retry', 'false');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+};
 
 export function createOpenAiClient(options: OpenAiEndpointOptions): OpenAI {
   return new OpenAI({
@@ -29,94 +59,60 @@ export function createOpenAiClient(options: OpenAiEndpointOptions): OpenAI {
     baseURL: options.baseUrl ?? DEFAULT_OPENAI_BASE_URL,
     // Local servers need no key, but the SDK refuses to start without one.
     apiKey: options.apiKey || 'no-key',
+    organization: null,
+    project: null,
+    logLevel: 'warn',
     timeout: options.timeoutMs,
-    maxRetries: 0,
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    fetch: fetchCappingRetryAfter,
   });
 }
 
-function retryAfterMs(error: APIError): number | undefined {
-  const headers = error.headers;
-  if (!headers) return undefined;
-  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, MAX_RETRY_AFTER_MS);
-  const seconds = Number.parseFloat(headers.get('retry-after') ?? '');
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  return undefined;
-}
+/** Status codes the SDK retries (and that are worth a later job retry once its retries are spent). */
+const isTransientStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
-/** Maps SDK errors onto our kinds; `retryable` means worth retrying within this call. */
-export function classifyOpenAiError(
-  error: unknown,
-  what: string,
-  signal?: AbortSignal,
-): { failure: AiProviderError; retryable: boolean; waitMs?: number } {
-  if (error instanceof AiProviderError) return { failure: error, retryable: false };
-  if (error instanceof APIUserAbortError || signal?.aborted) {
-    return { failure: new AiProviderError('aborted', `${what}: aborted`), retryable: false };
-  }
+/** Maps what the SDK throws (after its retries) onto our kinds. */
+export function toAiProviderError(error: unknown, what: string, signal?: AbortSignal): AiProviderError {
+  if (error instanceof AiProviderError) return error;
+  if (error instanceof APIUserAbortError || signal?.aborted) return new AiProviderError('aborted', `${what}: aborted`);
   if (error instanceof APIConnectionTimeoutError) {
-    return { failure: new AiProviderError('timeout', `${what}: no answer before the time-out`), retryable: false };
+    return new AiProviderError('timeout', `${what}: no answer before the time-out`);
   }
   if (error instanceof APIConnectionError) {
     const cause = (error.cause as Error | undefined)?.message;
-    return {
-      failure: new AiProviderError('unavailable', `${what}: connection failed${cause ? ` (${cause})` : ''}`),
-      retryable: true,
-    };
+    return new AiProviderError('unavailable', `${what}: connection failed${cause ? ` (${cause})` : ''}`);
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    const status = error.status;
-    const detail = `${what}: HTTP ${status} ${error.message}`;
-    if (status === 429 || status >= 500) {
-      const waitMs = retryAfterMs(error);
-      return {
-        failure: new AiProviderError('unavailable', detail, status),
-        retryable: true,
-        ...(waitMs === undefined ? {} : { waitMs }),
-      };
-    }
-    return { failure: new AiProviderError('rejected', detail, status), retryable: false };
+    const detail = `${what}: HTTP ${error.status} ${error.message}`;
+    return new AiProviderError(isTransientStatus(error.status) ? 'unavailable' : 'rejected', detail, error.status);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { failure: new AiProviderError('unavailable', `${what}: ${message}`), retryable: false };
+  return new AiProviderError('unavailable', `${what}: ${message}`);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Runs one API call with our retry policy; throws AiProviderError. */
-export async function callWithRetries<T>(
-  what: string,
-  options: Pick<OpenAiEndpointOptions, 'maxRetries' | 'retryBaseDelayMs'>,
-  call: () => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
-  const maxRetries = options.maxRetries ?? 2;
-  const baseDelay = options.retryBaseDelayMs ?? 1_000;
-  for (let attempt = 0; ; attempt++) {
+/**
+ * Runs one SDK call (its retries included) and throws AiProviderError. The SDK checks the caller's
+ * signal only around requests, not while it waits to retry; racing the signal ends the call at once
+ * (the SDK's pending retry then stops at its next check).
+ */
+export async function callOpenAi<T>(what: string, call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const request = call();
+  try {
+    if (!signal) return await request;
+    if (signal.aborted) throw signal.reason;
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      return await call();
-    } catch (error) {
-      const { failure, retryable, waitMs } = classifyOpenAiError(error, what, signal);
-      if (!retryable || attempt >= maxRetries) throw failure;
-      const backoff = Math.min(baseDelay * 2 ** attempt, MAX_BACKOFF_MS) * (0.8 + Math.random() * 0.4);
-      try {
-        await sleep(waitMs ?? backoff, signal);
-      } catch {
-        throw new AiProviderError('aborted', `${what}: aborted while waiting to retry`);
-      }
+      return await Promise.race([request, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
+  } catch (error) {
+    // The SDK's promise still settles after an abort; nobody awaits it any more.
+    request.catch(() => {});
+    throw toAiProviderError(error, what, signal);
   }
 }

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { AiProviderError } from '../ai-errors';
 import { normalizeVector } from '../embedding-text';
 import type { EmbeddingModelIdentity, EmbeddingProvider } from '../providers';
-import { callWithRetries, createOpenAiClient, type OpenAiEndpointOptions } from './openai-client';
+import { callOpenAi, createOpenAiClient, type OpenAiEndpointOptions } from './openai-client';
 
 export interface OpenAiEmbeddingsOptions extends OpenAiEndpointOptions {
   model: string;
@@ -64,7 +64,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
 async function requestEmbeddings(client: OpenAI, options: OpenAiEmbeddingsOptions, texts: string[]) {
   // The API refuses empty strings; an empty text gets a placeholder (such rows should not exist).
   const input = texts.map((text) => (text.trim() === '' ? '(empty)' : text));
-  const response = await callWithRetries(`embeddings (${options.model})`, options, () =>
+  const response = await callOpenAi(`embeddings (${options.model})`, () =>
     client.embeddings.create({
       model: options.model,
       input,

@@ -30,6 +30,7 @@ import { type IngestJob, QUEUE_NAMES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import { ActionableError } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
+import { parseCommandLine, UsageError } from '../command-line';
 
 /**
  * Operator commands of content ingestion (the work is done in packages/ingest/src; these parse flags,
@@ -41,30 +42,6 @@ import cliProgress from 'cli-progress';
  */
 
 type Out = (line: string) => void;
-
-/** A wrong command line: printed as one line, like every operator-fixable error. */
-export class UsageError extends ActionableError {
-  override name = 'UsageError';
-}
-
-function parseFlags(args: string[], allowed: string[]): { positional: string[]; flags: Map<string, string> } {
-  const positional: string[] = [];
-  const flags = new Map<string, string>();
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] ?? '';
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    if (!allowed.includes(name))
-      throw new UsageError(`unknown option --${name} (expected ${allowed.map((flag) => `--${flag}`).join(', ')})`);
-    const value = inline ?? args[++index];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-    flags.set(name, value);
-  }
-  return { positional, flags };
-}
 
 /** Adds jobs to the enrichment queues of this installation (run by the server's or a worker's process). */
 async function withProducers<T>(
@@ -186,26 +163,29 @@ export type IngestPlan =
  * before the database is opened, so nothing is created or stored.
  */
 export async function planIngestCommand(config: AppConfig, args: string[]): Promise<IngestPlan> {
-  const { positional, flags } = parseFlags(args, ['since', 'file', 'institute', 'journal']);
-  const [target, ...extra] = positional;
-  if (!target || extra.length) {
-    throw new UsageError(
-      `usage: pnpm radar ingest <source name | ${SOURCE_KINDS.join(' | ')}> [--since YYYY-MM-DD] [--file PATH] [--institute NAME] [--journal NAME]`,
-    );
-  }
-  const since = flags.get('since');
+  const { positionals, values } = parseCommandLine(args, {
+    usage: `usage: pnpm radar ingest <source name | ${SOURCE_KINDS.join(' | ')}> [--since YYYY-MM-DD] [--file PATH] [--institute NAME] [--journal NAME]`,
+    options: {
+      since: { type: 'string' },
+      file: { type: 'string' },
+      institute: { type: 'string' },
+      journal: { type: 'string' },
+    },
+    positionals: { min: 1, max: 1 },
+  });
+  const target = positionals[0] ?? '';
+  const { since, file: filePath, institute, journal } = values;
   if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
     throw new UsageError('--since must be a date like 2026-01-31');
   const { sources, origin } = await loadSources(ingestSettingsFromConfig(config));
 
-  const filePath = flags.get('file');
-  if (filePath) {
+  if (filePath !== undefined) {
     const source = sources.find((candidate) => candidate.name === target);
     const kind = source?.kind ?? (isSourceKind(target) ? target : undefined);
     if (!kind)
       throw new UsageError(`"${target}" is neither a configured source nor a kind (${SOURCE_KINDS.join(', ')})`);
     await inspectSourceFile(kind, filePath);
-    return { mode: 'file', kind, filePath, source, institute: flags.get('institute'), journal: flags.get('journal') };
+    return { mode: 'file', kind, filePath, source, institute, journal };
   }
 
   const selected = sources.filter((source) => source.name === target || source.kind === target);
@@ -279,13 +259,11 @@ export async function runIngestCommand(
 
 const formatTime = (date: Date | null | undefined) => (date ? date.toISOString().replace('T', ' ').slice(0, 16) : '-');
 
-export async function runSourcesCommand(
-  config: AppConfig,
-  database: DatabaseHandle,
-  args: string[],
-  out: Out,
-): Promise<void> {
-  if (args.length) throw new UsageError('usage: pnpm radar sources');
+export function parseSourcesArgs(args: string[]): void {
+  parseCommandLine(args, { usage: 'usage: pnpm radar sources', options: {}, positionals: { min: 0, max: 0 } });
+}
+
+export async function runSourcesCommand(config: AppConfig, database: DatabaseHandle, out: Out): Promise<void> {
   const settings = ingestSettingsFromConfig(config);
   const { sources, origin } = await loadSources(settings);
   const states = new Map((await new SourceStateRepository(database.db).list()).map((state) => [state.name, state]));
@@ -329,7 +307,7 @@ export async function runSourcesCommand(
       ]),
   ];
   if (rows.length === 1) {
-    out('no sources configured: copy config/sources.example.json to config/sources.json (see config/README.md)');
+    out('no sources configured: copy config/sources.example.yaml to config/sources.yaml (see config/README.md)');
     return;
   }
   const widths =
@@ -344,18 +322,28 @@ export async function runSourcesCommand(
   }
 }
 
+export interface JournalsOptions {
+  file: string;
+  label: string | undefined;
+}
+
+export function parseJournalsArgs(args: string[]): JournalsOptions {
+  const usage = 'usage: pnpm radar journals import <file.csv> [--label NAME]';
+  const { positionals, values } = parseCommandLine(args, {
+    usage,
+    options: { label: { type: 'string' } },
+    positionals: { min: 2, max: 2 },
+  });
+  const [subcommand, file = ''] = positionals;
+  if (subcommand !== 'import') throw new UsageError(usage);
+  return { file, label: values.label };
+}
+
 export async function runJournalsCommand(
-  config: AppConfig,
   database: DatabaseHandle,
-  args: string[],
+  { file, label }: JournalsOptions,
   out: Out,
 ): Promise<void> {
-  const { positional, flags } = parseFlags(args, ['label']);
-  const [subcommand, file, ...extra] = positional;
-  if (subcommand !== 'import' || !file || extra.length) {
-    throw new UsageError('usage: pnpm radar journals import <file.csv> [--label NAME]');
-  }
-  void config;
   const bar = new cliProgress.SingleBar(
     { format: 'journals [{bar}] {value}/{total}', hideCursor: true },
     cliProgress.Presets.shades_classic,
@@ -364,7 +352,7 @@ export async function runJournalsCommand(
   let summary: Awaited<ReturnType<typeof importTierTableFile>>;
   try {
     summary = await importTierTableFile(database.db, file, {
-      label: flags.get('label'),
+      label,
       onProgress: (done, total) => {
         if (!started) {
           bar.start(total, done);
@@ -386,14 +374,22 @@ export async function runJournalsCommand(
   out(`papers: ${summary.papersLinked} linked to a journal by title, ${summary.papersRetiered} with a changed tier`);
 }
 
+export function parseDemoArgs(args: string[]): { remove: boolean } {
+  const { values } = parseCommandLine(args, {
+    usage: 'usage: pnpm radar demo [--remove]',
+    options: { remove: { type: 'boolean' } },
+    positionals: { min: 0, max: 0 },
+  });
+  return { remove: values.remove === true };
+}
+
 export async function runDemoCommand(
   config: AppConfig,
   database: DatabaseHandle,
-  args: string[],
+  options: { remove: boolean },
   out: Out,
 ): Promise<void> {
-  if (args.some((arg) => arg !== '--remove')) throw new UsageError('usage: pnpm radar demo [--remove]');
-  if (args.includes('--remove')) {
+  if (options.remove) {
     const removed = await removeDemoContent(database.db);
     out(`removed the demo content: ${removed.papers} papers, ${removed.news} news items`);
     return;

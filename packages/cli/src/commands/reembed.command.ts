@@ -2,6 +2,7 @@ import { createEmbeddingModels, describeModel, type ReembedProgress } from '@rad
 import type { DatabaseHandle } from '@radar/db';
 import type { AppConfig } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
+import { parseCommandLine } from '../command-line';
 
 /**
  * `pnpm radar reembed [--refit]`: brings every stored vector (user profiles, papers, news) onto the
@@ -10,19 +11,26 @@ import cliProgress from 'cli-progress';
  * re-embed rows whose vector is missing or from another model), in this process, so it also works
  * when no worker runs. Batches are committed as they go: an interrupted run continues where it stopped.
  */
+export function parseReembedArgs(args: string[]): { refit: boolean } {
+  const { values } = parseCommandLine(args, {
+    usage: 'usage: pnpm radar reembed [--refit]',
+    options: { refit: { type: 'boolean' } },
+    positionals: { min: 0, max: 0 },
+  });
+  return { refit: values.refit === true };
+}
+
 export async function runReembed(
   config: AppConfig,
   database: DatabaseHandle,
-  args: string[],
+  options: { refit: boolean },
   out: (line: string) => void,
 ): Promise<void> {
-  const unknown = args.filter((arg) => arg !== '--refit');
-  if (unknown.length) throw new Error(`unknown option ${unknown.join(' ')} (reembed takes only --refit)`);
   const models = createEmbeddingModels(config, database);
 
   const { model: configured, switched } = await models.syncWithConfig();
   if (switched) out(`activated the configured embedding model: ${describeModel(configured)}`);
-  const refit = await models.refitIfDue({ force: args.includes('--refit') });
+  const refit = await models.refitIfDue({ force: options.refit });
   out(refit.refitted ? `refitted the built-in model (${refit.reason})` : `no refit: ${refit.reason}`);
 
   const { model, pending } = await models.countPending();

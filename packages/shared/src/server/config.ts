@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ActionableError } from './actionable-error';
@@ -6,6 +7,16 @@ import { ActionableError } from './actionable-error';
  * The only place that reads process.env. Every process (server, worker, CLI) parses its environment
  * once at start-up with `loadConfig()`; a bad value stops start-up with one line naming the variable.
  */
+
+/**
+ * SOURCES_FILE unset: config/sources.yaml, or config/sources.json when only that one exists
+ * (installations from before the sources file could be YAML).
+ */
+function defaultSourcesFile(): string {
+  const yamlFile = path.resolve('config/sources.yaml');
+  const jsonFile = path.resolve('config/sources.json');
+  return !fs.existsSync(yamlFile) && fs.existsSync(jsonFile) ? jsonFile : yamlFile;
+}
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -120,7 +131,7 @@ const envSchema = z.object({
   ),
   EMBEDDING_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   EMBEDDING_API_KEY: optionalString,
-  SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().default('./config/sources.json')),
+  SOURCES_FILE: optionalString,
   INGEST_SOURCES_JSON: optionalString,
   INGEST_DISABLED_SOURCES: z.preprocess(
     emptyToUndefined,
@@ -281,7 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ingest: {
       enabled: e.INGEST_ENABLED,
-      sourcesFile: path.resolve(e.SOURCES_FILE),
+      sourcesFile: e.SOURCES_FILE ? path.resolve(e.SOURCES_FILE) : defaultSourcesFile(),
       sourcesJson: e.INGEST_SOURCES_JSON,
       disabledSources: (e.INGEST_DISABLED_SOURCES ?? '')
         .split(',')

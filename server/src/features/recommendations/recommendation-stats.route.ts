@@ -1,11 +1,11 @@
 import { apiErrorSchema, recommendationStatsResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import type { ProfileEmbeddingService } from '../../services/profile-embedding.service';
+import type { RecommendationService } from './recommendation.service';
 
-export const recommendationStatsRoutes: FastifyPluginAsyncZod<{ profileEmbedding: ProfileEmbeddingService }> = async (
+export const recommendationStatsRoutes: FastifyPluginAsyncZod<{ recommendations: RecommendationService }> = async (
   app,
-  { profileEmbedding },
+  { recommendations },
 ) => {
   app.get(
     '/api/auth/recommendations/stats/',
@@ -18,6 +18,6 @@ export const recommendationStatsRoutes: FastifyPluginAsyncZod<{ profileEmbedding
         response: { 200: recommendationStatsResponseSchema, 401: apiErrorSchema, 503: apiErrorSchema },
       },
     },
-    async (request) => profileEmbedding.stats(requireUser(request)),
+    async (request) => recommendations.stats(requireUser(request)),
   );
 };

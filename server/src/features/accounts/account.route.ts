@@ -1,3 +1,4 @@
+import type { UserRow } from '@radar/db';
 import {
   apiErrorSchema,
   authSuccessResponseSchema,
@@ -15,35 +16,12 @@ import {
 } from '@radar/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { keyedRateLimit, type RateLimit } from '../../plugins/keyed-rate-limit';
-import type { LoginLimiter, LoginLimits } from '../../plugins/login-limiter';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import type { LoginLimiter } from '../../plugins/login-limiter';
 import { emailFingerprint } from '../../security/secret-codes';
-import type { AuthService } from '../../services/auth.service';
-
-/**
- * Requests allowed per window. Per IP on every route; per address where one address is the target; login
- * per account and client, plus a delay on failures (login-limiter.ts).
- */
-export interface AuthRateLimits extends LoginLimits {
-  register: RateLimit;
-  login: RateLimit;
-  verify: RateLimit;
-  resend: RateLimit;
-  forgot: RateLimit;
-  forgotPerAddress: RateLimit;
-}
-
-export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
-  register: { max: 10, timeWindow: '1 hour' },
-  login: { max: 20, timeWindow: '1 minute' },
-  loginPerAccountAndClient: { max: 10, timeWindow: '15 minutes' },
-  // 1, 2, 4, 8 s, then 10 s per failed answer after 5 failures on an account within the hour.
-  loginFailureDelay: { freeFailures: 5, firstDelayMs: 1000, maxDelayMs: 10_000, timeWindow: '1 hour' },
-  verify: { max: 20, timeWindow: '1 minute' },
-  resend: { max: 10, timeWindow: '10 minutes' },
-  forgot: { max: 10, timeWindow: '1 hour' },
-  forgotPerAddress: { max: 3, timeWindow: '1 hour' },
-};
+import type { AuthRateLimits } from './account-rate-limits';
+import type { AuthService } from './auth.service';
+import { presentUser } from './user.presenter';
 
 const errorResponses = {
   400: apiErrorSchema,
@@ -64,6 +42,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   limits: AuthRateLimits;
   loginLimiter: LoginLimiter;
 }> = async (app, { auth, limits, loginLimiter }) => {
+  // Tokens are signed by the JWT plugin (plugins/auth.ts), which is the HTTP layer's; the service decides who signs in.
+  const signedIn = (user: UserRow) => ({ token: app.signToken(user), user: presentUser(user) });
+
   app.post(
     '/api/auth/register/',
     {
@@ -89,7 +70,10 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 200: verifyEmailResponseSchema, ...errorResponses },
       },
     },
-    async (request) => auth.verifyEmail(request.body),
+    async (request) => {
+      const { user, ...verified } = await auth.verifyEmail(request.body);
+      return { ...verified, ...signedIn(user) };
+    },
   );
 
   app.post(
@@ -134,7 +118,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 200: authSuccessResponseSchema, ...errorResponses },
       },
     },
-    async (request) => auth.login(request.body),
+    async (request) => signedIn(await auth.login(request.body)),
   );
 
   app.post(

@@ -1,27 +1,7 @@
 import type { UserRepository, UserRow } from '@radar/db';
-import { toResearchFieldId, type UserUpdate } from '@radar/shared';
-import { errors } from '../errors';
-
-/** Splits the web app's comma-separated form (or a list) into trimmed, non-empty names. */
-export function splitResearchFields(value: string | string[]): string[] {
-  const parts = Array.isArray(value) ? value : value.split(/[,，]/);
-  return parts.map((part) => part.trim()).filter(Boolean);
-}
-
-/** Maps field names to ids; names that are not among the 21 fields are kept as given (spec section 5). */
-export function mapResearchFields(value: string | string[]): { ids: string[]; unmapped: string[] } {
-  const ids: string[] = [];
-  const unmapped: string[] = [];
-  for (const name of splitResearchFields(value)) {
-    const id = toResearchFieldId(name);
-    if (id) {
-      if (!ids.includes(id)) ids.push(id);
-    } else if (!unmapped.some((kept) => kept.toLowerCase() === name.toLowerCase())) {
-      unmapped.push(name);
-    }
-  }
-  return { ids, unmapped };
-}
+import type { UserUpdate } from '@radar/shared';
+import { errors } from '../../errors';
+import { mapResearchFields } from './research-fields';
 
 export class UserService {
   constructor(private readonly users: UserRepository) {}

@@ -1,8 +1,8 @@
 import { apiErrorSchema, userResponseSchema, userUpdateSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { presentUser } from '../../services/user.presenter';
-import type { UserService } from '../../services/user.service';
+import { presentUser } from './user.presenter';
+import type { UserService } from './user.service';
 
 /** Authentication runs onRequest, before the body is read and validated: anonymous callers learn nothing from a 400. */
 export const userRoutes: FastifyPluginAsyncZod<{ userService: UserService }> = async (app, { userService }) => {

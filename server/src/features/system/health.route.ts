@@ -1,7 +1,7 @@
 import { healthResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { hasOperatorToken } from '../security/operator-token';
-import type { HealthService } from '../services/health.service';
+import { hasOperatorToken } from '../../security/operator-token';
+import type { HealthService } from './health.service';
 
 export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService; operatorToken: string | undefined }> = async (
   app,

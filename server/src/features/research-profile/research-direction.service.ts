@@ -14,15 +14,15 @@ import {
   type ResearchConfirmResponse,
   type ResearchProcessResponse,
   type ResearchProfileJob,
-  type ResearchProfileResult,
   type TaskStatusResponse,
   type TaskSubmittedResponse,
 } from '@radar/shared';
 import type { Logger } from 'pino';
-import { AppError, errors } from '../errors';
+import { errors } from '../../errors';
+import { mapResearchFields } from '../accounts/research-fields';
+import { presentUser } from '../accounts/user.presenter';
 import type { ProfileEmbeddingService } from './profile-embedding.service';
-import { presentUser } from './user.presenter';
-import { mapResearchFields } from './user.service';
+import { presentTask } from './task.presenter';
 
 export const RESEARCH_MESSAGES = {
   queueUnavailable: '研究方向处理服务暂时不可用，请稍后重试',
@@ -33,18 +33,6 @@ export const RESEARCH_MESSAGES = {
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function presentTask(task: AsyncTaskRow): TaskStatusResponse {
-  return {
-    task_id: task.id,
-    status: task.status,
-    progress: task.progress,
-    error_message: task.errorMessage,
-    result_data: (task.resultData as ResearchProfileResult | null) ?? null,
-    created_at: task.createdAt.toISOString(),
-    finished_at: task.finishedAt?.toISOString() ?? null,
-  };
-}
 
 /**
  * Research-direction analysis as a task the owner polls (spec section 4), its synchronous variant,
@@ -110,8 +98,8 @@ export class ResearchDirectionService {
       const timedOut =
         signal.aborted ||
         (error instanceof ResearchTaskFailedError && isAiProviderError(error.cause) && error.cause.kind === 'timeout');
-      if (timedOut) throw new AppError(504, 'SERVICE_UNAVAILABLE', RESEARCH_MESSAGES.timedOut);
-      if (error instanceof ResearchTaskFailedError) throw new AppError(502, 'SERVICE_UNAVAILABLE', error.message);
+      if (timedOut) throw errors.upstreamTimedOut(RESEARCH_MESSAGES.timedOut);
+      if (error instanceof ResearchTaskFailedError) throw errors.upstreamFailed(error.message);
       await this.deps.tasks.fail(task.id, RESEARCH_MESSAGES.failed);
       throw error;
     }

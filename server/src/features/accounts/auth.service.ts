@@ -5,18 +5,16 @@ import {
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordRequest,
-  type UserResponse,
   type VerificationStatusResponse,
   type VerifyEmailRequest,
 } from '@radar/shared';
 import type { Logger } from 'pino';
-import { AppError, errors } from '../errors';
-import type { Mailer } from '../mail/mailer';
-import { passwordResetMail, verificationCodeMail } from '../mail/templates';
-import { isCommonPassword } from '../security/common-passwords';
-import type { PasswordHasher } from '../security/password-hasher';
-import { emailFingerprint, type SecretCodes } from '../security/secret-codes';
-import { presentUser } from './user.presenter';
+import { type AppError, errors } from '../../errors';
+import type { Mailer } from '../../mail/mailer';
+import { passwordResetMail, verificationCodeMail } from '../../mail/templates';
+import { isCommonPassword } from '../../security/common-passwords';
+import type { PasswordHasher } from '../../security/password-hasher';
+import { emailFingerprint, type SecretCodes } from '../../security/secret-codes';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -45,9 +43,6 @@ export const ACCOUNT_RULES = {
 const PENDING_HOURS = ACCOUNT_RULES.pendingRegistrationMs / HOUR;
 const COMMON_PASSWORD_MESSAGE = '密码过于简单，请使用更复杂的密码';
 
-const alreadyRegistered = () =>
-  new AppError(409, 'EMAIL_ALREADY_REGISTERED', undefined, { fields: { email: ['该邮箱已注册'] } });
-
 const resendLater = (waitMs: number) => {
   const seconds = Math.ceil(waitMs / SECOND);
   return errors.rateLimited(seconds, `请在 ${seconds} 秒后重新发送验证码`);
@@ -62,7 +57,6 @@ export interface AuthServiceDeps {
   hasher: PasswordHasher;
   codes: SecretCodes;
   mailer: Mailer;
-  signToken: (user: UserRow) => string;
   webBaseUrl: string;
   logger: Logger;
   /** The one clock every expiry rule uses; tests move it. */
@@ -96,7 +90,7 @@ export class AuthService {
     // A simultaneous request may create the row between the lookup and the insert: then look again.
     for (let attempt = 1; !user; attempt++) {
       const existing = await this.deps.users.findByEmail(input.email);
-      if (existing?.isEmailVerified) throw alreadyRegistered();
+      if (existing?.isEmailVerified) throw errors.emailAlreadyRegistered();
       if (existing && this.isPendingRegistration(existing, now)) {
         await this.repeatRegistration(existing, input.password);
         user = existing;
@@ -169,22 +163,18 @@ export class AuthService {
     };
   }
 
-  async verifyEmail(input: VerifyEmailRequest): Promise<{
-    message: string;
-    remaining_attempts: number;
-    token: string;
-    user: UserResponse;
-  }> {
+  /** On success the account is verified; the route signs it in (a token for `user`). */
+  async verifyEmail(
+    input: VerifyEmailRequest,
+  ): Promise<{ message: string; remaining_attempts: number; user: UserRow }> {
     const now = this.now();
     // The address's latest code, so a verified account or an unknown address answers like any other:
     // no code, or a decoy that counts wrong guesses the same way.
     const [code] = await this.deps.authRecords.recentVerificationCodesByEmail(input.email, 1);
-    if (!code || code.consumedAt) throw new AppError(400, 'VERIFICATION_CODE_MISSING');
+    if (!code || code.consumedAt) throw errors.verificationCodeMissing();
     if (code.lockedUntil && code.lockedUntil > now) throw this.lockedError(code, now);
     if (code.expiresAt <= now) {
-      throw new AppError(400, 'VERIFICATION_CODE_EXPIRED', undefined, {
-        remaining_attempts: this.remainingAttempts(code, now),
-      });
+      throw errors.verificationCodeExpired(this.remainingAttempts(code, now));
     }
 
     if (!this.deps.codes.matchesVerificationCode(code.userId, input.verification_code, code.codeHash)) {
@@ -194,29 +184,23 @@ export class AuthService {
         ACCOUNT_RULES.maxCodeAttempts,
         lockUntil,
       );
-      if (!updated) throw new AppError(400, 'VERIFICATION_CODE_MISSING');
+      if (!updated) throw errors.verificationCodeMissing();
       const remaining = this.remainingAttempts(updated, now);
       if (remaining === 0) throw this.lockedError(updated, now);
-      throw new AppError(400, 'VERIFICATION_CODE_INVALID', `验证码错误，还可尝试 ${remaining} 次`, {
-        remaining_attempts: remaining,
-      });
+      throw errors.verificationCodeInvalid(remaining);
     }
 
     const consumed = await this.deps.authRecords.consumeVerificationCode(code, now, ACCOUNT_RULES.maxCodeAttempts);
     // Another request used the same code a moment earlier: one code, one success.
-    if (!consumed) throw new AppError(400, 'VERIFICATION_CODE_MISSING', '验证码已使用，请直接登录或重新发送验证码');
+    if (!consumed) throw errors.verificationCodeMissing('验证码已使用，请直接登录或重新发送验证码');
     // consumeVerificationCode marked the account verified in the same transaction.
     const verified = await this.deps.users.findById(code.userId);
-    if (!verified) throw new AppError(400, 'VERIFICATION_CODE_MISSING');
-    return {
-      message: '邮箱验证成功',
-      remaining_attempts: this.remainingAttempts(code, now),
-      token: this.deps.signToken(verified),
-      user: presentUser(verified),
-    };
+    if (!verified) throw errors.verificationCodeMissing();
+    return { message: '邮箱验证成功', remaining_attempts: this.remainingAttempts(code, now), user: verified };
   }
 
-  async login(input: LoginRequest): Promise<{ token: string; user: UserResponse }> {
+  /** The signed-in user (with the login recorded); the route signs the token. */
+  async login(input: LoginRequest): Promise<UserRow> {
     const user = await this.deps.users.findByEmail(input.email);
     const fingerprint = emailFingerprint(input.email);
     const passwordMatches = user?.passwordHash
@@ -227,14 +211,14 @@ export class AuthService {
         { event: 'auth.login', email: fingerprint, outcome: 'invalid_credentials' },
         'login refused',
       );
-      throw new AppError(400, 'INVALID_CREDENTIALS');
+      throw errors.invalidCredentials();
     }
     if (!user.isEmailVerified) {
       this.deps.logger.info(
         { event: 'auth.login', email: fingerprint, outcome: 'email_not_verified' },
         'login refused',
       );
-      throw new AppError(403, 'EMAIL_NOT_VERIFIED', undefined, { email: user.email });
+      throw errors.emailNotVerified(user.email);
     }
     const changes: Parameters<UserRepository['update']>[1] = { lastLoginAt: this.now() };
     if (user.passwordHash && this.deps.hasher.needsRehash(user.passwordHash)) {
@@ -245,7 +229,7 @@ export class AuthService {
       { event: 'auth.login', email: fingerprint, outcome: 'success', rehashed: Boolean(changes.passwordHash) },
       'login',
     );
-    return { token: this.deps.signToken(updated), user: presentUser(updated) };
+    return updated;
   }
 
   /**
@@ -287,7 +271,7 @@ export class AuthService {
       this.now(),
       passwordHash,
     );
-    if (!userId) throw new AppError(400, 'RESET_TOKEN_INVALID');
+    if (!userId) throw errors.resetTokenInvalid();
     this.deps.logger.info({ event: 'auth.password_reset', user: userId }, 'password reset; older sessions ended');
     // Guesses at the old password must not keep the owner out; the reset itself has succeeded either way.
     const user = await this.deps.users.findById(userId);
@@ -363,7 +347,7 @@ export class AuthService {
         { email: emailFingerprint(user.email), err: (error as Error).message },
         'code mail failed',
       );
-      throw new AppError(503, 'MAIL_DELIVERY_FAILED');
+      throw errors.mailDeliveryFailed();
     }
   }
 
@@ -396,10 +380,8 @@ export class AuthService {
   }
 
   private lockedError(code: VerificationCodeRow, now: Date): AppError {
-    return new AppError(429, 'VERIFICATION_LOCKED', undefined, {
-      error: '尝试次数超限',
-      remaining_attempts: 0,
-      remaining_seconds: code.lockedUntil ? secondsUntil(code.lockedUntil, now) : ACCOUNT_RULES.codeLockMs / SECOND,
-    });
+    return errors.verificationLocked(
+      code.lockedUntil ? secondsUntil(code.lockedUntil, now) : ACCOUNT_RULES.codeLockMs / SECOND,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { apiErrorSchema, vectorUpdateResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import type { ProfileEmbeddingService } from '../../services/profile-embedding.service';
+import type { ProfileEmbeddingService } from './profile-embedding.service';
 
 export const vectorRoutes: FastifyPluginAsyncZod<{ profileEmbedding: ProfileEmbeddingService }> = async (
   app,

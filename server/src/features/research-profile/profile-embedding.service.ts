@@ -1,18 +1,14 @@
 import type { AiServices } from '@radar/ai';
 import type { UserRepository, UserRow } from '@radar/db';
 import type { AppQueue } from '@radar/jobs';
-import type { EmbeddingsJob, RecommendationStatsResponse, VectorUpdateResponse } from '@radar/shared';
+import type { EmbeddingsJob, VectorUpdateResponse } from '@radar/shared';
 import type { Logger } from 'pino';
-import { errors } from '../errors';
+import { errors } from '../../errors';
 
 export const VECTOR_UPDATE_FAILED_MESSAGE = '更新用户向量失败，请稍后重试';
-export const STATS_FAILED_MESSAGE = '获取推荐统计失败';
 export const RESEARCH_DIRECTION_NOT_SET_MESSAGE = '请先设置研究方向：通过研究方向分析生成英文研究摘要';
 
-/**
- * The user's profile vector (embedding of the English research summary with the active model), and
- * the recommendation statistics that depend on it.
- */
+/** The user's profile vector: the embedding of the English research summary with the active model. */
 export class ProfileEmbeddingService {
   constructor(
     private readonly deps: {
@@ -69,34 +65,5 @@ export class ProfileEmbeddingService {
       vector_dimension: model.dimension,
       updated_at: updated?.profileEmbeddedAt?.toISOString() ?? null,
     };
-  }
-
-  /** GET /api/auth/recommendations/stats/. */
-  async stats(user: UserRow): Promise<RecommendationStatsResponse> {
-    const { ai } = this.deps;
-    try {
-      const { model, pending } = await ai.embeddings.countPending();
-      const available = await ai.embeddings.countRecommendable();
-      return {
-        current_user: {
-          has_vector: user.profileEmbeddingModelId === model.id,
-          available_recommendations: available,
-          has_research_summary: user.researchSummaryEn.trim() !== '',
-          vector_updated_at: user.profileEmbeddedAt?.toISOString() ?? null,
-        },
-        service_status: {
-          model_name: model.name,
-          model_version: model.version,
-          vector_dimension: model.dimension,
-          embedding_provider: model.provider,
-          llm_provider: ai.languageModel ? 'llm' : 'offline',
-          llm_model: ai.researchExtractor.model,
-          vectors_pending_reembed: pending.users + pending.papers + pending.news,
-        },
-      };
-    } catch (error) {
-      this.deps.logger.error({ err: (error as Error).message }, 'recommendation stats failed');
-      throw errors.unavailable(STATS_FAILED_MESSAGE);
-    }
   }
 }

@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
-import type { ResearchDirectionService } from '../../services/research-direction.service';
+import type { ResearchDirectionService } from './research-direction.service';
 
 /** Analyses per user: each may call an LLM, which costs money and time. */
 export const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };

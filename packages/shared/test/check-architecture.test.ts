@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind. */
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const SCRIPT = path.join(REPO_ROOT, 'scripts/check-architecture.mjs');
+const run = promisify(execFile);
+
+async function check(root: string): Promise<{ code: number; lines: string[] }> {
+  try {
+    const { stdout } = await run(process.execPath, [SCRIPT, root], { cwd: REPO_ROOT });
+    return { code: 0, lines: stdout.split('\n').filter(Boolean) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, lines: failed.stdout.split('\n').filter(Boolean) };
+  }
+}
+
+let tree: string;
+
+async function write(file: string, content: string | object) {
+  const full = path.join(tree, file);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  await fs.writeFile(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+}
+
+beforeAll(async () => {
+  tree = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-architecture-'));
+  const manifest = (name: string, dependencies: string[] = [], devDependencies: string[] = []) => ({
+    name,
+    dependencies: Object.fromEntries(dependencies.map((dep) => [dep, 'workspace:*'])),
+    devDependencies: Object.fromEntries(devDependencies.map((dep) => [dep, 'workspace:*'])),
+  });
+  await write('packages/shared/package.json', manifest('@radar/shared'));
+  await write('packages/db/package.json', manifest('@radar/db', ['@radar/shared', '@radar/jobs']));
+  await write('packages/jobs/package.json', manifest('@radar/jobs', ['@radar/db'], ['@radar/shared']));
+  await write('server/package.json', manifest('@radar/server', ['@radar/db', '@radar/shared']));
+  await write('worker/package.json', manifest('@radar/worker', ['@radar/jobs']));
+  await write('e2e/package.json', manifest('@radar/e2e', ['@radar/server']));
+
+  // Allowed: own files, declared packages, self-imports, devDependencies in tests, e2e -> server, bench.
+  await write('packages/shared/src/index.ts', "export * from './errors';\n");
+  await write(
+    'packages/db/src/index.ts',
+    "import { x } from '@radar/shared';\nimport { y } from '@radar/db/testing';\n",
+  );
+  await write('packages/jobs/test/a.test.ts', "import { x } from '@radar/shared';\n");
+  await write('e2e/test/app.test.ts', "import { buildApp } from '@radar/server';\n");
+  await write('bench/quality.ts', "import { a } from '../packages/db/src';\nimport { b } from '../server/test/x';\n");
+  await write(
+    'server/src/comments.ts',
+    "// import { app } from '../../worker/src/main';\nconst s = \"import x from '../../packages/db/src'\";\n",
+  );
+
+  // One violation of each kind.
+  await write(
+    'server/src/app.ts',
+    "import { db } from '@radar/db';\n\nimport { start } from '../../worker/src/main';\n",
+  );
+  await write('worker/src/main.ts', "export const x = await import('../../packages/jobs/src/index');\n");
+  await write(
+    'packages/jobs/src/worker-app.ts',
+    "import { y } from '@radar/shared';\nimport { z } from '@radar/server';\n",
+  );
+  await write('packages/db/src/repo.ts', "import type { T } from '@radar/ai';\n");
+  await write('bench/web.ts', "import { paths } from '../web/src/config/paths';\n");
+});
+
+afterAll(async () => {
+  await fs.rm(tree, { recursive: true, force: true });
+});
+
+describe('check-architecture', () => {
+  it('prints each violation on one line with file, line and rule, and exits 1', async () => {
+    const { code, lines } = await check(tree);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'packages/db/src/repo.ts:1: undeclared-dependency: @radar/ai is not a workspace package',
+      'packages/jobs/src/worker-app.ts:1: undeclared-dependency: @radar/shared is not in the dependencies of packages/jobs/package.json',
+      'packages/jobs/src/worker-app.ts:2: app-import: @radar/jobs imports @radar/server, an entry point (move the code into a package)',
+      "server/src/app.ts:3: relative-import: '../../worker/src/main' leaves server/ (worker/ is an entry point: move the code into a package)",
+      "worker/src/main.ts:1: relative-import: '../../packages/jobs/src/index' leaves worker/ (import @radar/jobs instead)",
+      "bench/web.ts:1: relative-import: '../web/src/config/paths' leaves bench/ (it is outside every package)",
+      'packages/jobs/package.json:4: package-cycle: @radar/db -> @radar/jobs -> @radar/db',
+      '7 import-boundary violations (rules: scripts/check-architecture.mjs)',
+    ]);
+  });
+
+  it('passes on this repository', async () => {
+    expect(await check(REPO_ROOT)).toEqual({ code: 0, lines: [] });
+  });
+});
