@@ -3,7 +3,7 @@ import { sql, UserRepository } from '@radar/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/security/password-hasher';
 import { codeFrom, resetLinkFrom, SmtpSink } from './smtp-sink';
-import { startTestRuntime, TestClock, type TestRuntime } from './test-runtime';
+import { PRODUCTION_PASSWORD_HASHING, startTestRuntime, TestClock, type TestRuntime } from './test-runtime';
 
 let runtime: TestRuntime;
 let smtp: SmtpSink;
@@ -36,6 +36,8 @@ beforeAll(async () => {
   runtime = await startTestRuntime({
     env: { SMTP_URL: smtp.url, WEB_BASE_URL: 'https://radar.example.edu' },
     clock: clock.now,
+    // These tests check the stored hash, so they run at the parameters the server uses.
+    passwordHashing: PRODUCTION_PASSWORD_HASHING,
   });
   await verifiedAccount('grace@example.org');
 });

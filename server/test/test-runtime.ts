@@ -9,6 +9,7 @@ import { loadConfig } from '@radar/shared/server';
 import { createLogger, type Runtime, type RuntimeOptions, startRuntime } from '../src';
 import type { AuthRateLimits } from '../src/features/accounts/account-rate-limits';
 import type { HttpTimeouts } from '../src/http-timeouts';
+import { ARGON2_PARAMS } from '../src/security/password-hasher';
 
 export interface TestRuntime extends Runtime {
   database: TestDatabase;
@@ -33,7 +34,10 @@ export interface TestRuntimeOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Records a failed login's delay instead of waiting it out. */
   loginFailureDelay?: (ms: number) => Promise<unknown>;
-  /** argon2id cost and concurrency; production parameters when left out. */
+  /**
+   * argon2id cost and concurrency. Left out: TEST_PASSWORD_HASHING (cheap, so hundreds of registrations
+   * and logins do not dominate the suite); files that check the stored hash pass PRODUCTION_PASSWORD_HASHING.
+   */
   passwordHashing?: RuntimeOptions['passwordHashing'];
   /**
    * Another server process over this runtime's database, Redis namespace and JWT secret (a second
@@ -43,6 +47,11 @@ export interface TestRuntimeOptions {
 }
 
 const GENEROUS = { max: 10_000, timeWindow: '1 minute' };
+
+/** argon2id at 1 MiB and one pass: the same algorithm and code path, a fraction of the CPU. Tests only. */
+export const TEST_PASSWORD_HASHING = { params: { memoryCost: 1024, timeCost: 1, parallelism: 1 } };
+/** What the server uses when nothing is configured (OWASP's argon2id parameters). */
+export const PRODUCTION_PASSWORD_HASHING = { params: ARGON2_PARAMS };
 export const GENEROUS_AUTH_RATE_LIMITS: AuthRateLimits = {
   register: GENEROUS,
   login: GENEROUS,
@@ -100,7 +109,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     loginFailureDelay: options.loginFailureDelay,
     clock: options.clock,
     httpTimeouts: options.httpTimeouts,
-    passwordHashing: options.passwordHashing,
+    passwordHashing: options.passwordHashing ?? TEST_PASSWORD_HASHING,
   });
   await runtime.app.ready();
   return {
