@@ -1,8 +1,14 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One run over every package (pnpm test). Each project has its own vitest.config.ts.
 export default defineConfig({
   test: {
     projects: ['packages/*', 'server', 'worker', 'web', 'e2e'],
+    // One test file more than there are cores: many files spend much of their time waiting (on
+    // PostgreSQL, Redis, child processes, Chromium), and the extra file keeps the cores busy meanwhile.
+    // Vitest's default (cores - 1) ran one file at a time on a 2-core machine; two extra files were no
+    // faster than one (docs/benchmarks.md, "Test suite time"). Projects run together must share the value.
+    maxWorkers: os.availableParallelism() + 1,
   },
 });

@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     name: 'db',
     include: ['test/**/*.test.ts'],
+    // Files share worker processes instead of a fresh process each (no re-import of the whole module
+    // graph per file, the largest CPU cost after the databases). Each file still gets its own database,
+    // servers and queue prefix and closes them in afterAll: only loaded modules are shared.
+    isolate: false,
     // PGlite start-up and HNSW builds in WASM are slow on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,16 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPool } from '../connection';
-import { startEmbeddedPostgres } from '../embedded-postgres';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../embedded-postgres';
 import { MIGRATIONS_DIR, runMigrations } from '../migrate';
 
 /**
  * A fresh, migrated database per test file, never a mock:
  * - TEST_DATABASE_URL set: a PostgreSQL server. Migrations run once into a template database (named
  *   after a hash of the migration files), and each test file gets a clone of it (fast, isolated).
- * - unset: a new in-memory PGlite instance, served over its own socket like the embedded mode.
+ * - unset: a new in-memory PGlite instance, served over its own socket like the embedded mode, started
+ *   from a migrated template (a dump of the data directory kept under node_modules/.cache, named after
+ *   the migrations and the PGlite versions). Starting from it skips initdb and the migrations, which
+ *   took most of each test file's set-up time.
  */
 
 export interface TestDatabase extends DatabaseHandle {
@@ -105,10 +110,72 @@ async function createPostgresTestDatabase(adminUrl: string): Promise<TestDatabas
   };
 }
 
+const TEMPLATE_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/radar-pglite-template/', import.meta.url));
+
+/** The installed version of a package (its exports hide package.json): from the nearest package.json up. */
+async function packageVersion(name: string): Promise<string> {
+  let dir = path.dirname(createRequire(import.meta.url).resolve(name));
+  for (;;) {
+    const manifest = await fs.readFile(path.join(dir, 'package.json'), 'utf8').catch(() => undefined);
+    if (manifest) {
+      const parsed = JSON.parse(manifest) as { name?: string; version?: string };
+      if (parsed.name === name && parsed.version) return parsed.version;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the version of ${name}`);
+    dir = parent;
+  }
+}
+
+/** The template file for this set of migrations and this PGlite: another set or version gets another file. */
+async function pgliteTemplatePath(): Promise<string> {
+  const versions = await Promise.all(['@electric-sql/pglite', '@electric-sql/pglite-pgvector'].map(packageVersion));
+  return path.join(TEMPLATE_CACHE_DIR, `${await migrationsHash()}-${versions.join('-')}.tar`);
+}
+
+/**
+ * Saves a freshly migrated instance as the template. Test files start in parallel and may each build
+ * one: every writer renames a complete file into place, so readers never see half a template.
+ */
+async function saveTemplate(embedded: EmbeddedPostgres, file: string): Promise<void> {
+  const tarball = Buffer.from(await (await embedded.dumpDataDir()).arrayBuffer());
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
+  await fs.writeFile(partial, tarball);
+  await fs.rename(partial, file);
+  // Templates of older migrations are never used again.
+  for (const entry of await fs.readdir(path.dirname(file))) {
+    if (entry.endsWith('.tar') && entry !== path.basename(file)) {
+      await fs.rm(path.join(path.dirname(file), entry), { force: true });
+    }
+  }
+}
+
 async function createPgliteTestDatabase(): Promise<TestDatabase> {
-  const embedded = await startEmbeddedPostgres({ dataDir: undefined });
+  const templateFile = await pgliteTemplatePath();
+  const template = await fs.readFile(templateFile).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: undefined,
+    initialData: template ? new Blob([template]) : undefined,
+  });
+  if (!template) {
+    try {
+      const migrationPool = new pg.Pool({ ...embedded.connectionConfig, max: 2 });
+      try {
+        await runMigrations(migrationPool);
+      } finally {
+        await migrationPool.end();
+      }
+      await saveTemplate(embedded, templateFile);
+    } catch (error) {
+      await embedded.stop();
+      throw error;
+    }
+  }
   const pool = new pg.Pool({ ...embedded.connectionConfig, max: 10 });
-  await runMigrations(pool);
   const handle = wrapPool(pool, 'embedded', embedded.connectionConfig);
   return {
     ...handle,
