@@ -8,6 +8,10 @@ WORKDIR /app
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json tsconfig.base.json ./
 COPY packages/shared/package.json packages/shared/
 COPY packages/db/package.json packages/db/
+COPY packages/ai/package.json packages/ai/
+COPY packages/ingest/package.json packages/ingest/
+COPY packages/jobs/package.json packages/jobs/
+COPY packages/cli/package.json packages/cli/
 COPY server/package.json server/
 COPY worker/package.json worker/
 COPY web/package.json web/
