@@ -12,8 +12,9 @@ import { isJsonLines } from '../src/json-reader';
 import { payloadMismatch, sniffPayload } from '../src/sniff';
 import { abstractText, decodeEntities, truncateText } from '../src/text';
 import { parseTierTable, TierTableError } from '../src/tier-table';
-import type { IngestEntry, NewsDraft, PaperDraft, SourceKind } from '../src/types';
+import type { IngestEntry, PaperDraft, SourceKind } from '../src/types';
 import { paperVenue } from '../src/venue';
+import { collect } from './helpers/collect-entries';
 
 /** Ingestion edge cases met with real feeds and files (issue 8, items 14-19), on the parsers alone. */
 
@@ -23,16 +24,6 @@ const bytes = (text: string) =>
   (async function* () {
     yield Buffer.from(text);
   })();
-
-async function collect(entries: AsyncGenerator<IngestEntry, unknown>) {
-  const all: IngestEntry[] = [];
-  for await (const entry of entries) all.push(entry);
-  return {
-    papers: all.flatMap((entry) => (entry.type === 'paper' ? [entry.draft] : [])) as PaperDraft[],
-    news: all.flatMap((entry) => (entry.type === 'news' ? [entry.draft] : [])) as NewsDraft[],
-    others: all.filter((entry) => entry.type !== 'paper' && entry.type !== 'news'),
-  };
-}
 
 /** Entries read before a reader fails, and the failure. */
 async function collectUntilFailure(entries: AsyncGenerator<IngestEntry, unknown>) {

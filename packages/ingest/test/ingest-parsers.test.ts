@@ -7,21 +7,12 @@ import { readCrossref } from '../src/adapters/crossref';
 import { readJournalFeed, readNewsFeed } from '../src/adapters/feeds';
 import { readOpenAlex, rebuildAbstract } from '../src/adapters/openalex';
 import { parseTierTable } from '../src/tier-table';
-import type { IngestEntry, NewsDraft, PaperDraft } from '../src/types';
+import { collect } from './helpers/collect-entries';
 
 /** Parsers over fixtures this project wrote in each source's real format (test/fixtures/ingest). */
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/ingest/', import.meta.url));
 const file = (name: string) => fs.createReadStream(path.join(FIXTURES, name));
-
-async function collect(entries: AsyncGenerator<IngestEntry, unknown>) {
-  const all: IngestEntry[] = [];
-  for await (const entry of entries) all.push(entry);
-  const papers = all.filter((entry) => entry.type === 'paper').map((entry) => (entry as { draft: PaperDraft }).draft);
-  const news = all.filter((entry) => entry.type === 'news').map((entry) => (entry as { draft: NewsDraft }).draft);
-  const others = all.filter((entry) => entry.type !== 'paper' && entry.type !== 'news');
-  return { all, papers, news, others };
-}
 
 describe('arXiv API (Atom)', () => {
   it('reads the format in use before November 2025: rel/title links, offsets, wrapped text, DOI', async () => {

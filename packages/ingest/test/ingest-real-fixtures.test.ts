@@ -9,7 +9,7 @@ import { readOpenAlex } from '../src/adapters/openalex';
 import { collectIssns, normalizeDoi } from '../src/identifiers';
 import { sniffPayload } from '../src/sniff';
 import { parseTierTable } from '../src/tier-table';
-import type { IngestEntry, NewsDraft, PaperDraft } from '../src/types';
+import { collect } from './helpers/collect-entries';
 
 /**
  * Every parser over real-world payloads (../shared/fixtures/real, third-party files read in place,
@@ -29,16 +29,6 @@ const raw = (name: string) => fs.readFileSync(path.join(REAL, name), 'utf8');
 // biome-ignore lint/suspicious/noExplicitAny: arbitrary third-party documents
 type Loose = any;
 const json = (name: string) => JSON.parse(raw(name)) as Loose;
-
-async function collect(entries: AsyncGenerator<IngestEntry, unknown>) {
-  const all: IngestEntry[] = [];
-  for await (const entry of entries) all.push(entry);
-  return {
-    papers: all.flatMap((entry) => (entry.type === 'paper' ? [entry.draft] : [])) as PaperDraft[],
-    news: all.flatMap((entry) => (entry.type === 'news' ? [entry.draft] : [])) as NewsDraft[],
-    others: all.filter((entry) => entry.type !== 'paper' && entry.type !== 'news'),
-  };
-}
 
 /** The raw text of each <entry>/<item> element, for independent counts. */
 const rawBlocks = (text: string, element: string) =>
