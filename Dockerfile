@@ -11,6 +11,7 @@ COPY packages/db/package.json packages/db/
 COPY packages/ai/package.json packages/ai/
 COPY packages/ingest/package.json packages/ingest/
 COPY packages/jobs/package.json packages/jobs/
+COPY packages/mail/package.json packages/mail/
 COPY packages/cli/package.json packages/cli/
 COPY server/package.json server/
 COPY worker/package.json worker/

@@ -8,4 +8,15 @@ export {
   startE2e,
   VIEWPORTS,
 } from './harness';
+export { type OutboxMail, readOutbox, readResetPath, readVerificationCode, waitForMail } from './outbox';
 export { type E2eServer, type StartServerOptions, startServer } from './server';
+export {
+  ARTIFACTS_DIR,
+  captureBothWidths,
+  expectCleanPage,
+  expectFieldMessage,
+  fieldByLabel,
+  fieldMessage,
+  fillAndLeave,
+  SCREENSHOT_VIEWPORTS,
+} from './ui';

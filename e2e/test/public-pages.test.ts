@@ -98,7 +98,7 @@ describe('route guard', () => {
     await page.goto('/papers');
     await page.waitForURL(e2e.url('/'));
     await page.getByTestId('landing-login-required').waitFor();
-    expect(await page.getByTestId('upcoming-page-notice').count()).toBe(0);
+    expect(await page.getByTestId('papers-settings').count()).toBe(0);
     // Loading /papers added one entry; the redirect replaced it instead of pushing another.
     expect(await page.evaluate(() => window.history.length)).toBe(historyLength + 1);
     expect(await page.evaluate(() => window.history.state?.usr)).toEqual({ from: '/papers' });

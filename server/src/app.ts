@@ -1,7 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { UserRepository } from '@radar/db';
 import { type ApiError, DEFAULT_ERROR_MESSAGES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -18,6 +17,17 @@ import type { AuthRateLimits } from './features/accounts/account-rate-limits';
 import type { AuthService } from './features/accounts/auth.service';
 import { userRoutes } from './features/accounts/user.route';
 import type { UserService } from './features/accounts/user.service';
+import { feedbackRoutes } from './features/feedback/feedback.route';
+import type { FeedbackService } from './features/feedback/feedback.service';
+import { keywordRoutes } from './features/keywords/keyword.route';
+import type { KeywordService } from './features/keywords/keyword.service';
+import { keywordUnsubscribeRoutes } from './features/keywords/keyword-unsubscribe.route';
+import { newsRoutes } from './features/news/news.route';
+import type { NewsService } from './features/news/news.service';
+import { articleRoutes } from './features/papers/article.route';
+import type { ArticleService } from './features/papers/article.service';
+import { paperRecommendationRoutes } from './features/recommendations/paper-recommendation.route';
+import type { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import type { RecommendationService } from './features/recommendations/recommendation.service';
 import { recommendationStatsRoutes } from './features/recommendations/recommendation-stats.route';
 import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
@@ -33,6 +43,7 @@ import type { LoginLimiter } from './plugins/login-limiter';
 import { fastifyRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store';
 import { registerRouteCatalog } from './plugins/route-catalog';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import type { UserCache } from './plugins/user-cache';
 import { isApiPath, registerWebApp } from './plugins/web-app';
 
 /** The services the routes call and the state of our plugins, built once by the composition root (runtime.ts). */
@@ -42,9 +53,14 @@ export interface AppServices {
   research: ResearchDirectionService;
   profileEmbedding: ProfileEmbeddingService;
   recommendations: RecommendationService;
+  articles: ArticleService;
+  feedback: FeedbackService;
+  paperRecommendations: PaperRecommendationService;
+  news: NewsService;
+  keywords: KeywordService;
   health: HealthService;
   /** The auth guard loads the signed-in user with it. */
-  userRepository: UserRepository;
+  userCache: UserCache;
   /** The counters behind every rate limit. */
   rateLimitStore: RateLimitStore;
   loginLimiter: LoginLimiter;
@@ -115,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, {
     secret: deps.jwtSecret,
     expiresIn: config.jwtExpiresIn,
-    users: services.userRepository,
+    users: services.userCache,
   });
 
   // Feature routes (src/features/<feature>/*.route.ts).
@@ -129,6 +145,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(researchDirectionRoutes, { research: services.research });
   await app.register(vectorRoutes, { profileEmbedding: services.profileEmbedding });
   await app.register(recommendationStatsRoutes, { recommendations: services.recommendations });
+  await app.register(articleRoutes, { articles: services.articles });
+  await app.register(feedbackRoutes, { feedback: services.feedback });
+  await app.register(paperRecommendationRoutes, { paperRecommendations: services.paperRecommendations });
+  await app.register(newsRoutes, { news: services.news });
+  await app.register(keywordRoutes, { keywords: services.keywords });
+  await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 

@@ -1,4 +1,4 @@
-import { DEFAULT_ERROR_MESSAGES, type ErrorCode } from '@radar/shared';
+import { DEFAULT_ERROR_MESSAGES, type ErrorCode, RESEARCH_DIRECTION_NOT_SET } from '@radar/shared';
 
 /**
  * The one error type handlers throw for expected failures. The error handler turns it into the
@@ -59,5 +59,14 @@ export const errors = {
       remaining_seconds: remainingSeconds,
     }),
   resetTokenInvalid: () => new AppError(400, 'RESET_TOKEN_INVALID'),
+
+  // Recommendations (spec section 8): the pages branch on `error_type` and show `details`.
+  researchDirectionNotSet: (details: string = RESEARCH_DIRECTION_NOT_SET.details) =>
+    new AppError(400, 'RESEARCH_DIRECTION_NOT_SET', RESEARCH_DIRECTION_NOT_SET.error, {
+      success: false,
+      error: RESEARCH_DIRECTION_NOT_SET.error,
+      error_type: RESEARCH_DIRECTION_NOT_SET.errorType,
+      details,
+    }),
   mailDeliveryFailed: () => new AppError(503, 'MAIL_DELIVERY_FAILED'),
 };

@@ -4,10 +4,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AiServices, createAiServices } from '@radar/ai';
 import {
+  ArticleRepository,
   AsyncTaskRepository,
   AuthRecordRepository,
   type DatabaseHandle,
+  FeedbackRepository,
+  KeywordRepository,
+  NewsSearchRepository,
   openDatabase,
+  PaperRepository,
+  type UserChangeListener,
   UserRepository,
 } from '@radar/db';
 import { ingestSettingsFromConfig } from '@radar/ingest';
@@ -21,6 +27,7 @@ import {
   startWorkerApp,
   type WorkerApp,
 } from '@radar/jobs';
+import { createMailer, type Mailer, MailLinkTokens } from '@radar/mail';
 import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
@@ -30,14 +37,19 @@ import { type AppServices, buildApp } from './app';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './features/accounts/account-rate-limits';
 import { AuthService } from './features/accounts/auth.service';
 import { UserService } from './features/accounts/user.service';
+import { FeedbackService } from './features/feedback/feedback.service';
+import { KeywordService } from './features/keywords/keyword.service';
+import { NewsService } from './features/news/news.service';
+import { ArticleService } from './features/papers/article.service';
+import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import { RecommendationService } from './features/recommendations/recommendation.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { HealthService } from './features/system/health.service';
 import type { HttpTimeouts } from './http-timeouts';
-import { createMailer, type Mailer } from './mail/mailer';
 import { LoginLimiter } from './plugins/login-limiter';
 import { createRateLimitStore } from './plugins/rate-limit-store';
+import { startUserChangeListener, UserCache } from './plugins/user-cache';
 import { resolveJwtSecret } from './security/jwt-secret';
 import { type Argon2Params, PasswordHasher } from './security/password-hasher';
 import { SecretCodes } from './security/secret-codes';
@@ -81,6 +93,8 @@ export interface ServerParts {
   /** Key prefix of those counters in Redis. */
   rateLimitNamespace: string;
   workerInProcess: boolean;
+  /** Hears every process's changes to user rows; the auth guard caches rows only while it is live. */
+  userChanges: UserChangeListener | undefined;
 }
 
 /** What the HTTP app is built with; tests pass other values, production leaves every one out. */
@@ -118,6 +132,7 @@ export interface Runtime {
 function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const { config, logger, database, ai } = parts;
   const userRepository = new UserRepository(database.db);
+  const userCache = new UserCache((id) => userRepository.findById(id), parts.userChanges);
   // Every limiter counts in one store outside the process (Redis or PostgreSQL), so limits survive
   // restarts and hold across instances; an unreachable store refuses limited requests (503).
   const rateLimitStore = createRateLimitStore({
@@ -145,6 +160,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       logger,
       now: options.clock,
       loginLimiter,
+      userCache,
     }),
     users: new UserService(userRepository),
     research: new ResearchDirectionService({
@@ -158,6 +174,33 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     }),
     profileEmbedding,
     recommendations: new RecommendationService({ ai, logger }),
+    articles: new ArticleService(new ArticleRepository(database.db)),
+    feedback: new FeedbackService({
+      feedback: new FeedbackRepository(database.db),
+      mailer: parts.mailer,
+      feedbackTo: config.feedbackTo,
+      logger,
+      now: options.clock,
+    }),
+    paperRecommendations: new PaperRecommendationService({
+      ai,
+      papers: new PaperRepository(database.db),
+      users: userRepository,
+      logger,
+      now: options.clock,
+    }),
+    news: new NewsService({
+      ai,
+      news: new NewsSearchRepository(database.db),
+      users: userRepository,
+      logger,
+      now: options.clock,
+    }),
+    keywords: new KeywordService({
+      keywords: new KeywordRepository(database.db),
+      linkTokens: new MailLinkTokens(parts.jwtSecret),
+      logger,
+    }),
     health: new HealthService({
       version: parts.version,
       database,
@@ -166,7 +209,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       workerInProcess: parts.workerInProcess,
       mailer: parts.mailer,
     }),
-    userRepository,
+    userCache,
     rateLimitStore,
     loginLimiter,
     authRateLimits,
@@ -187,6 +230,7 @@ export async function composeApp(parts: ServerParts, options: AppOptions = {}): 
   });
   // The limiters' store closes with the app, after its in-flight requests.
   app.addHook('onClose', () => services.rateLimitStore.close());
+  app.addHook('onClose', () => services.userCache.close());
   return app;
 }
 
@@ -218,6 +262,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         migrate: true,
       }));
     if (!options.database) cleanups.push(() => database.close());
+    const userChanges = await startUserChangeListener(database, logger);
+    cleanups.push(() => userChanges?.close());
 
     const queuePrefix = options.queuePrefix ?? config.queuePrefix;
     const queueConnection = createQueueConnection({
@@ -227,6 +273,16 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     });
 
     const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
+
+    // Before the worker: its keyword-alert job mails through it (and it closes after the worker).
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      logger: logger.child({ component: 'mail' }),
+    });
+    cleanups.push(() => mailer.close());
 
     // This process is also the composition root of its in-process worker.
     let worker: WorkerApp | undefined;
@@ -239,6 +295,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         ai,
         lockDurationMs: config.jobLockMs,
         ingest: ingestSettingsFromConfig(config),
+        // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
+        mail: { mailer, webBaseUrl: config.webBaseUrl, linkSecret: jwtSecret },
       });
       cleanups.push(() => worker?.close());
     } else if (embedded) {
@@ -261,15 +319,6 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     );
     const embeddingsQueue = createQueue<EmbeddingsJob>(queueConnection, QUEUE_NAMES.embeddings);
     cleanups.push(() => embeddingsQueue.close());
-
-    const mailer = createMailer({
-      smtpUrl: config.smtpUrl,
-      tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,
-      from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-      logger: logger.child({ component: 'mail' }),
-    });
-    cleanups.push(() => mailer.close());
 
     let rateLimitRedis: Redis | undefined;
     if (config.redisUrl) {
@@ -298,6 +347,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       rateLimitRedis,
       rateLimitNamespace: `${queuePrefix}:rate-limit:`,
       workerInProcess: Boolean(worker),
+      userChanges,
     };
     const app = await composeApp(parts, options);
     // The HTTP server closes first: in-flight requests finish before their dependencies go away.

@@ -246,7 +246,7 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
   it('vector update recomputes the vector, and refuses without a research summary', async () => {
     const none = await runtime.app.inject({ method: 'POST', url: '/api/auth/vector/update/', headers: owner.headers });
     expect(none.statusCode).toBe(400);
-    expect(none.json().message).toContain('请先设置研究方向');
+    expect(none.json()).toMatchObject({ message: '请先设置研究方向', error_type: 'research_direction_not_set' });
 
     await confirm(runtime, owner.headers, { research_summary_en: SUMMARY });
     const response = await runtime.app.inject({

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { createAiServices } from '@radar/ai';
 import { openDatabase } from '@radar/db';
 import { ingestSettingsFromConfig } from '@radar/ingest';
 import { assertRedisReachable, createQueueConnection, startWorkerApp } from '@radar/jobs';
+import { createMailer } from '@radar/mail';
 import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 
@@ -32,6 +34,17 @@ async function main(): Promise<void> {
     prefix: config.queuePrefix,
   });
   const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
+  // Keyword-alert mails. Without SMTP_URL they go to DATA_DIR/outbox. Their unsubscribe links are signed
+  // with JWT_SECRET, which the server checks: without it this worker sends no alerts (the server refuses
+  // to start on DATABASE_URL without one, so a worker of a working installation has it).
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    logger: logger.child({ component: 'mail' }),
+  });
+  if (!config.jwtSecret) logger.warn('JWT_SECRET is not set: this worker sends no keyword alert mails');
   // Workers take jobs as soon as they are created, before start-up has finished (schedulers), so the
   // signal handlers are in place first: a SIGTERM during start-up must not kill a job in flight.
   const starting = startWorkerApp({
@@ -42,6 +55,7 @@ async function main(): Promise<void> {
     ingest: ingestSettingsFromConfig(config),
     ai,
     lockDurationMs: config.jobLockMs,
+    mail: config.jwtSecret ? { mailer, webBaseUrl: config.webBaseUrl, linkSecret: config.jwtSecret } : undefined,
   });
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -50,6 +64,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker shutting down: letting in-flight jobs finish');
     const worker = await starting.catch(() => undefined);
     await worker?.close();
+    mailer.close();
     await database.close();
     process.exit(0);
   };

@@ -19,7 +19,7 @@ import {
   lsaIdentity,
   serializeLsaState,
 } from './builtin/builtin-embedders';
-import { fitLsaModel, LSA_MIN_DOCUMENTS } from './builtin/lsa-model';
+import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-model';
 import { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
 import { OPENAI_COMPATIBLE_PROVIDER, OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
 import type { EmbeddingModelIdentity, EmbeddingProvider } from './providers';
@@ -48,7 +48,11 @@ export interface EmbeddingModelsOptions {
   reembedBatchSize?: number;
 }
 
-export const DEFAULT_LSA_DIMENSION = 128;
+/** Whether the built-in model should be (re)fitted now, and why (or why not). */
+export interface RefitDecision {
+  due: boolean;
+  reason: string;
+}
 
 /**
  * Which embedding model is active, and keeping every stored vector on it. The configuration decides
@@ -84,10 +88,22 @@ export class EmbeddingModels {
     return this.options.config.embedding.model ? OPENAI_COMPATIBLE_PROVIDER : BUILTIN_PROVIDER;
   }
 
-  /** The built-in model's dimension: EMBEDDING_DIM when no remote model is configured, else 128. */
-  get builtinDimension(): number {
+  /**
+   * The built-in model's dimension for a fit on `documents` documents: EMBEDDING_DIM when the operator
+   * set it (and no remote model is configured), else chosen from the corpus size (lsaDimensionFor).
+   */
+  builtinDimensionFor(documents: number): number {
     const { model, dimension } = this.options.config.embedding;
-    return !model && dimension ? dimension : DEFAULT_LSA_DIMENSION;
+    return !model && dimension ? dimension : lsaDimensionFor(documents);
+  }
+
+  /**
+   * The dimension of a fit when the corpus has `corpusSize` documents (a fit reads at most
+   * fitSampleSize of them). Computed from the corpus size stored with each fit, so checking a stored
+   * fit gives exactly the dimension it was fitted with unless the configuration changed.
+   */
+  private dimensionForCorpus(corpusSize: number): number {
+    return this.builtinDimensionFor(Math.min(corpusSize, this.fitSampleSize));
   }
 
   private matchesConfig(row: EmbeddingModelRow): boolean {
@@ -127,7 +143,7 @@ export class EmbeddingModels {
     } else {
       const latest = await this.states.latest(LSA_KIND);
       target =
-        latest && latest.model.dimension === this.builtinDimension
+        latest && latest.model.dimension === this.dimensionForCorpus(latest.corpusSize)
           ? latest.model
           : await this.models.registerModel(HASHING_IDENTITY);
     }
@@ -188,31 +204,53 @@ export class EmbeddingModels {
   }
 
   /**
-   * Fits a new version of the built-in model when none exists yet and the corpus is large enough, when
-   * the corpus has grown by the refit factor since the last fit, when the configured dimension
-   * changed, or when forced. The new version becomes active; stored vectors then need re-embedding.
+   * Whether a fit of the built-in model is due (two cheap queries, no fitting): none exists yet and
+   * the corpus has at least `minFitDocuments` documents, the corpus has grown by the refit factor since
+   * the last fit, or the last fit's dimension is not the one chosen now for its size (EMBEDDING_DIM
+   * set, changed or unset). Ingestion asks this after storing content, to refit right away.
    */
-  async refitIfDue(options: { force?: boolean } = {}): Promise<{ refitted: boolean; reason: string }> {
+  async refitDue(): Promise<RefitDecision & { corpusSize: number }> {
     if (this.configuredProvider !== BUILTIN_PROVIDER)
-      return { refitted: false, reason: 'a remote model is configured' };
+      return { due: false, reason: 'a remote model is configured', corpusSize: 0 };
     const corpusSize = await this.vectors.corpusSize();
     if (corpusSize < this.minFitDocuments) {
       return {
-        refitted: false,
+        due: false,
         reason: `the corpus has ${corpusSize} documents; the built-in model is fitted from ${this.minFitDocuments}`,
+        corpusSize,
       };
     }
     const latest = await this.states.latest(LSA_KIND);
-    const grown = latest ? corpusSize >= Math.ceil(latest.corpusSize * this.refitGrowthFactor) : true;
-    const dimensionChanged = latest ? latest.model.dimension !== this.builtinDimension : false;
-    if (!options.force && !grown && !dimensionChanged) {
-      return { refitted: false, reason: `fitted on ${latest?.corpusSize} documents; the corpus has ${corpusSize}` };
+    if (!latest) return { due: true, reason: 'first fit', corpusSize };
+    if (corpusSize >= Math.ceil(latest.corpusSize * this.refitGrowthFactor))
+      return { due: true, reason: `the corpus grew from ${latest.corpusSize} to ${corpusSize}`, corpusSize };
+    const dimension = this.dimensionForCorpus(latest.corpusSize);
+    if (latest.model.dimension !== dimension)
+      return {
+        due: true,
+        reason: `the fitted model has ${latest.model.dimension} dimensions; ${dimension} are configured for its corpus`,
+        corpusSize,
+      };
+    return { due: false, reason: `fitted on ${latest.corpusSize} documents; the corpus has ${corpusSize}`, corpusSize };
+  }
+
+  /**
+   * Fits a new version of the built-in model when refitDue() says so, or when forced (with a corpus of
+   * at least `minFitDocuments`). The new version becomes active; stored vectors then need re-embedding
+   * (reembedStale), user profiles included.
+   */
+  async refitIfDue(options: { force?: boolean } = {}): Promise<{ refitted: boolean; reason: string }> {
+    const decision = await this.refitDue();
+    const { corpusSize } = decision;
+    const forced = options.force === true && this.configuredProvider === BUILTIN_PROVIDER;
+    if (!decision.due && !(forced && corpusSize >= this.minFitDocuments)) {
+      return { refitted: false, reason: decision.reason };
     }
     const started = Date.now();
     const sample = await this.vectors.sampleCorpus(this.fitSampleSize);
     const state = await fitLsaModel(
       sample.map((row) => documentEmbeddingText(row.title, row.body)),
-      { dimension: this.builtinDimension },
+      { dimension: this.dimensionForCorpus(corpusSize) },
     );
     const row = await this.models.registerModel(lsaIdentity(state));
     await this.states.save(serializeLsaState(state, row.id, corpusSize));
@@ -230,10 +268,7 @@ export class EmbeddingModels {
       },
       'built-in embedding model fitted and activated',
     );
-    return {
-      refitted: true,
-      reason: latest ? `the corpus grew from ${latest.corpusSize} to ${corpusSize}` : 'first fit',
-    };
+    return { refitted: true, reason: decision.due ? decision.reason : 'forced' };
   }
 
   /** Rows (users, papers, news) whose vector is missing or from another model than the active one. */
@@ -245,16 +280,20 @@ export class EmbeddingModels {
   /**
    * Embeds every row whose vector is missing or from another model with the active model, in batches
    * (each batch is committed, so an interrupted run resumes where it stopped). Restarts when another
-   * process activates a different model meanwhile.
+   * process activates a different model meanwhile, and makes another pass when rows went stale behind
+   * it (a profile confirmed, or a content-embed batch of the previous model written, during the pass),
+   * so that afterwards every user with a summary has a vector of the active model. `embedded` counts
+   * the vectors written over all passes.
    */
   async reembedStale(
     options: { onProgress?: (progress: ReembedProgress) => Promise<void> | void; signal?: AbortSignal } = {},
   ): Promise<{ model: EmbeddingModelRow; embedded: Record<VectorTarget, number> }> {
     await this.vectors.clearVectorsOfEmptyProfiles();
+    const embedded: Record<VectorTarget, number> = { users: 0, papers: 0, news: 0 };
     for (let round = 0; ; round++) {
       const provider = await this.active();
       const model = await this.activeModel();
-      const embedded: Record<VectorTarget, number> = { users: 0, papers: 0, news: 0 };
+      const start = { ...embedded };
       const stale = await this.vectors.countStale(provider.modelId);
       let switched = false;
       for (const target of VECTOR_TARGETS) {
@@ -277,11 +316,8 @@ export class EmbeddingModels {
           );
           beforeId = rows[rows.length - 1]?.id;
           embedded[target] += rows.length;
-          await options.onProgress?.({
-            target,
-            done: embedded[target],
-            total: Math.max(stale[target], embedded[target]),
-          });
+          const done = embedded[target];
+          await options.onProgress?.({ target, done, total: Math.max(start[target] + stale[target], done) });
           const current = await this.models.getActiveModel();
           if (current && current.id !== provider.modelId) {
             switched = true;
@@ -290,8 +326,13 @@ export class EmbeddingModels {
         }
         if (switched) break;
       }
-      if (!switched || round >= 3) return { model, embedded };
-      this.options.logger?.info('active embedding model changed during re-embedding; continuing with the new one');
+      if (round >= 3) return { model, embedded };
+      if (switched) {
+        this.options.logger?.info('active embedding model changed during re-embedding; continuing with the new one');
+        continue;
+      }
+      const left = await this.vectors.countStale(provider.modelId);
+      if (left.users + left.papers + left.news === 0) return { model, embedded };
     }
   }
 

@@ -21,6 +21,7 @@ import {
 
 export type { AiFailureKind } from './ai-errors';
 export { AiProviderError, isAiProviderError } from './ai-errors';
+export { termCounts } from './builtin/text-features';
 export {
   describeModel,
   EmbeddingModels,

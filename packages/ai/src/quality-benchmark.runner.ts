@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@radar/shared/server';
 import { HashingEmbeddingProvider } from './builtin/builtin-embedders';
-import { fitLsaModel, LsaEmbedder } from './builtin/lsa-model';
-import { DEFAULT_LSA_DIMENSION } from './embedding-models';
+import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from './builtin/lsa-model';
 import { OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
 import { denseCosinePrecision, readLabelledCsv, tfidfBaselinePrecision } from './quality-benchmark';
 
@@ -51,7 +50,8 @@ export async function runQualityBenchmark(file: string, write: (text: string) =>
       Date.now() - started,
     );
   } else {
-    const dimension = config.embedding.dimension ?? DEFAULT_LSA_DIMENSION;
+    // As in production: EMBEDDING_DIM when set, else the size chosen for a corpus of this many documents.
+    const dimension = config.embedding.dimension ?? lsaDimensionFor(documents.length);
     started = Date.now();
     const state = await fitLsaModel(texts, { dimension });
     const lsa = new LsaEmbedder(state);

@@ -9,8 +9,11 @@ import { type SparseVector, sparseDot } from './builtin/tfidf';
  */
 
 export interface LabelledDocument {
+  /** Title and abstract as one text (`title. abstract`): the profile of a query, the document ranked. */
   text: string;
   label: string;
+  title: string;
+  abstract: string;
 }
 
 export async function readLabelledCsv(file: string): Promise<LabelledDocument[]> {
@@ -18,14 +21,30 @@ export async function readLabelledCsv(file: string): Promise<LabelledDocument[]>
     string,
     string
   >[];
-  return rows.map((row) => ({
-    text: `${row.title ?? ''}. ${(row.summary ?? row.abstract ?? '').replace(/\s+/g, ' ')}`.trim(),
-    label: row.category ?? row.label ?? '',
-  }));
+  return rows.map((row) => {
+    const title = (row.title ?? '').trim();
+    const abstract = row.summary ?? row.abstract ?? '';
+    return {
+      text: `${title}. ${abstract.replace(/\s+/g, ' ')}`.trim(),
+      label: row.category ?? row.label ?? '',
+      title,
+      abstract,
+    };
+  });
 }
 
-/** Mean precision@k over all queries, given a similarity function over document indices. */
-export function precisionAtK(labels: string[], similarity: (a: number, b: number) => number, k = 20): number {
+/**
+ * Mean precision@k over all queries, given a similarity function over document indices. A document
+ * may carry several labels (a paper cross-listed in several categories); a result is relevant when it
+ * shares one with the query.
+ */
+export function precisionAtK(
+  labels: readonly (string | readonly string[])[],
+  similarity: (a: number, b: number) => number,
+  k = 20,
+): number {
+  const sets = labels.map((label) => (typeof label === 'string' ? [label] : label));
+  const relevant = (q: number, d: number) => (sets[d] as readonly string[]).some((l) => sets[q]?.includes(l));
   let total = 0;
   const n = labels.length;
   const scores = new Float64Array(n);
@@ -34,12 +53,16 @@ export function precisionAtK(labels: string[], similarity: (a: number, b: number
     const top = Array.from({ length: n }, (_, i) => i)
       .sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b)
       .slice(0, k);
-    total += top.filter((d) => labels[d] === labels[q]).length / k;
+    total += top.filter((d) => relevant(q, d)).length / k;
   }
   return total / n;
 }
 
-export function denseCosinePrecision(labels: string[], vectors: number[][], k = 20): number {
+export function denseCosinePrecision(
+  labels: readonly (string | readonly string[])[],
+  vectors: number[][],
+  k = 20,
+): number {
   return precisionAtK(
     labels,
     (a, b) => {
@@ -97,7 +120,10 @@ export function tfidfBaselineVectors(texts: string[]): SparseVector[] {
   });
 }
 
-export function tfidfBaselinePrecision(documents: LabelledDocument[], k = 20): number {
+export function tfidfBaselinePrecision(
+  documents: readonly { text: string; label: string | readonly string[] }[],
+  k = 20,
+): number {
   const vectors = tfidfBaselineVectors(documents.map((d) => d.text));
   return precisionAtK(
     documents.map((d) => d.label),

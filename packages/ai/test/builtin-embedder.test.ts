@@ -4,7 +4,7 @@ import { syntheticPapers, topicWords } from '@radar/ai/testing';
 import { sharedFixturesDir } from '@radar/db/testing';
 import { describe, expect, it } from 'vitest';
 import { HashingEmbeddingProvider, LsaEmbeddingProvider, lsaIdentity } from '../src/builtin/builtin-embedders';
-import { fitLsaModel } from '../src/builtin/lsa-model';
+import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from '../src/builtin/lsa-model';
 import { termCounts } from '../src/builtin/text-features';
 import { symmetricEigen } from '../src/builtin/truncated-svd';
 import { documentEmbeddingText } from '../src/embedding-text';
@@ -69,6 +69,13 @@ describe('built-in LSA model', () => {
   });
 });
 
+describe('LSA size from the corpus size', () => {
+  it('fits from 50 documents, with 32 dimensions below 800 documents, 64 below 5,000, then 128', () => {
+    expect(LSA_MIN_DOCUMENTS).toBe(50);
+    expect([50, 799, 800, 4_999, 5_000, 20_000].map(lsaDimensionFor)).toEqual([32, 32, 64, 64, 128, 128]);
+  });
+});
+
 describe('hashing bootstrap embedder', () => {
   it('is deterministic and needs no corpus', async () => {
     const embedder = new HashingEmbeddingProvider();
@@ -86,7 +93,8 @@ describe.runIf(fs.existsSync(DEV_SET))('ranking quality on the labelled dev set 
     const documents = await readLabelledCsv(DEV_SET);
     const baseline = tfidfBaselinePrecision(documents);
     const texts = documents.map((d) => d.text);
-    const embedder = new LsaEmbeddingProvider(await fitLsaModel(texts, { dimension: 128 }));
+    // The size production chooses for a corpus of this many documents.
+    const embedder = new LsaEmbeddingProvider(await fitLsaModel(texts, { dimension: lsaDimensionFor(texts.length) }));
     const builtin = denseCosinePrecision(
       documents.map((d) => d.label),
       await embedder.embed(texts),

@@ -62,15 +62,23 @@ describe('embedding models', () => {
     });
     expect((await new UserRepository(database.db).findById(userId))?.profileEmbeddingModelId).toBe(active.modelId);
     expect(await models.refitIfDue()).toMatchObject({ refitted: false });
+    // Without the test's threshold, the first fit comes at 50 documents (LSA_MIN_DOCUMENTS).
+    expect(await new EmbeddingModels({ config: builtinConfig, database }).refitDue()).toEqual({
+      due: false,
+      reason: 'the corpus has 0 documents; the built-in model is fitted from 50',
+      corpusSize: 0,
+    });
   });
 
   it('fits the built-in model once the corpus is large enough, then re-embeds every stale vector', async () => {
     await insertPapers(240);
     const models = manager();
+    expect(await models.refitDue()).toEqual({ due: true, reason: 'first fit', corpusSize: 240 });
     const refit = await models.refitIfDue();
     expect(refit).toEqual({ refitted: true, reason: 'first fit' });
     const active = await models.activeModel();
-    expect(active).toMatchObject({ provider: 'builtin', name: 'tfidf-lsa', dimension: 128, isActive: true });
+    // The size chosen for a corpus of 240 documents (lsaDimensionFor).
+    expect(active).toMatchObject({ provider: 'builtin', name: 'tfidf-lsa', dimension: 32, isActive: true });
 
     const { pending } = await models.countPending();
     expect(pending).toEqual({ users: 1, papers: 240, news: 0 });
@@ -95,7 +103,7 @@ describe('embedding models', () => {
     expect(await second.embed([text])).toEqual(await first.embed([text]));
     const stored = await new EmbedderStateRepository(database.db).load(first.modelId);
     expect(stored?.sampleSize).toBe(240);
-    expect(stored?.projection.byteLength).toBe(stored ? stored.vocabulary.length * 128 * 4 : -1);
+    expect(stored?.projection.byteLength).toBe(stored ? stored.vocabulary.length * 32 * 4 : -1);
   });
 
   it('finds similar papers with the profile vector, on the active model only', async () => {
@@ -128,6 +136,29 @@ describe('embedding models', () => {
       sql`SELECT embedding_model_id AS model, count(*)::int AS n FROM radar.papers GROUP BY 1`,
     );
     expect(counts.rows).toEqual([{ model: after.id, n: 370 }]);
+  });
+
+  it('fits the dimension EMBEDDING_DIM sets, and the chosen one again once it is unset', async () => {
+    const explicit = manager(loadConfig({ EMBEDDING_DIM: '48' }));
+    expect(await explicit.refitDue()).toEqual({
+      due: true,
+      reason: 'the fitted model has 32 dimensions; 48 are configured for its corpus',
+      corpusSize: 370,
+    });
+    expect((await explicit.refitIfDue()).refitted).toBe(true);
+    expect(await explicit.activeModel()).toMatchObject({ name: 'tfidf-lsa', dimension: 48 });
+    expect((await explicit.refitDue()).due).toBe(false);
+    expect((await explicit.reembedStale()).embedded).toEqual({ users: 1, papers: 370, news: 0 });
+
+    const chosen = manager();
+    expect((await chosen.refitIfDue()).reason).toBe(
+      'the fitted model has 48 dimensions; 32 are configured for its corpus',
+    );
+    expect(await chosen.activeModel()).toMatchObject({ name: 'tfidf-lsa', dimension: 32 });
+    // A refit changes the active model: the next step puts every profile and paper on it.
+    expect((await chosen.reembedStale()).embedded).toEqual({ users: 1, papers: 370, news: 0 });
+    const user = await new UserRepository(database.db).findById(userId);
+    expect(user?.profileEmbeddingModelId).toBe((await chosen.activeModel()).id);
   });
 
   it('switches to a configured OpenAI-compatible model and re-embeds everything with it', async () => {

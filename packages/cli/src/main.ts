@@ -88,7 +88,11 @@ const COMMANDS: Record<string, Command> = {
         out(`news items:        ${overview.newsItems}`);
         out(`journals:          ${overview.journals}`);
         out(`embedding models:  ${overview.embeddingModels}`);
-        const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
+        const connection = createQueueConnection({
+          redisUrl: config.redisUrl,
+          postgres: database.connectionConfig,
+          prefix: config.queuePrefix,
+        });
         const queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
         try {
           const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');

@@ -83,11 +83,15 @@ describe('pnpm radar (ingestion commands)', () => {
     expect(demo.stdout).toMatch(
       /demo corpus loaded \(marked as demo\): 294 papers and 105 news items across 21 research fields/,
     );
+    // No server runs on this DATA_DIR: the command fits the built-in model and embeds the corpus itself.
+    expect(demo.stdout).toContain('refitted the built-in model (first fit)');
+    expect(demo.stdout).toMatch(/^embedded 0 user profiles, 294 papers, 105 news items with builtin\/tfidf-lsa@/m);
     const status = await radar(['status']);
     expect(status.stdout).toMatch(/papers:\s+294/);
     expect(status.stdout).toMatch(/news items:\s+105/);
     expect(status.stdout).toMatch(/journals:\s+84/);
-  });
+    // Two processes, the first fitting and embedding 399 documents: more than the default per-test time.
+  }, 120_000);
 
   it('journals import: reads a SCImago export and reports rows skipped with their line', async () => {
     const result = await radar(['journals', 'import', path.join(FIXTURES, 'tiers-scimago.csv')]);
@@ -114,8 +118,11 @@ describe('pnpm radar (ingestion commands)', () => {
     expect(result.stdout).toMatch(
       /crossref-file: added 2, updated 0, skipped 1 \(not a paper \(journal-issue\): 1\), rejected 1 \(no DOI: 1\)/,
     );
-    // No LLM_MODEL here: vectors are queued, summaries are not (they would only be skipped).
-    expect(result.stdout).toMatch(/queued 1 embedding job; .*no summaries: no LLM is configured \(LLM_MODEL\)/);
+    // No worker runs (no server on this DATA_DIR): the command embeds the new papers itself; no
+    // LLM_MODEL here, so no summaries are queued (they would only be skipped).
+    expect(result.stdout).toMatch(/^embedded 0 user profiles, 2 papers, 0 news items with builtin\//m);
+    expect(result.stdout).not.toMatch(/queued/);
+    expect(result.stdout).toMatch(/^no summaries: no LLM is configured \(LLM_MODEL\)$/m);
   });
 
   it('ingest --file: a missing, empty or other-kind file is refused in one line, before any data is created', async () => {

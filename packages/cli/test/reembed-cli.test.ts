@@ -35,9 +35,10 @@ const papersJson = JSON.stringify(
 function expectFirstRun(stdout: string) {
   expect(stdout).toContain('activated the configured embedding model: builtin/hashing-512@1');
   expect(stdout).toContain('refitted the built-in model (first fit)');
-  expect(stdout).toMatch(/active model: builtin\/tfidf-lsa@[0-9a-f]{12} \(128 dimensions\)/);
+  // 32 dimensions: the size chosen for a corpus of 210 documents.
+  expect(stdout).toMatch(/active model: builtin\/tfidf-lsa@[0-9a-f]{12} \(32 dimensions\)/);
   expect(stdout).toContain('to embed:     1 user profiles, 210 papers, 0 news items');
-  expect(stdout).toMatch(/re-embedded 1 user profiles, 210 papers, 0 news items with builtin\/tfidf-lsa@/);
+  expect(stdout).toMatch(/embedded 1 user profiles, 210 papers, 0 news items with builtin\/tfidf-lsa@/);
 }
 
 describe('pnpm radar reembed', () => {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddingModelRow, EmbeddingRepository, PaperRepository, VectorRepository } from '../src';
+import {
+  type EmbeddingModelRow,
+  EmbeddingRepository,
+  type PaperRecommendationQuery,
+  PaperRepository,
+  VectorRepository,
+} from '../src';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
@@ -22,9 +28,30 @@ const topics = Array.from({ length: 8 }, () => Array.from({ length: DIMENSION },
 const vectorNear = (topic: number[], spread: number) => topic.map((value) => value + (rand() * 2 - 1) * spread);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
+const cosine = (a: number[], b: number[]) => {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += (a[i] ?? 0) * (b[i] ?? 0);
+    normA += (a[i] ?? 0) ** 2;
+    normB += (b[i] ?? 0) ** 2;
+  }
+  return dot / Math.sqrt(normA * normB);
+};
+
+interface StoredPaper {
+  id: number;
+  vector: number[];
+  publishedAt: string | null;
+  jcrTier: number | null;
+}
+
 let database: TestDatabase;
 let model: EmbeddingModelRow;
 let papers: PaperRepository;
+/** Every paper with a vector of `model`: the ground truth is computed from these, in JavaScript. */
+const stored: StoredPaper[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -39,20 +66,25 @@ beforeAll(async () => {
     Array.from({ length: PAPER_COUNT }, (_, index) => ({
       title: `Paper ${index}`,
       source: 'test',
-      publishedAt: daysAgo(Math.floor(rand() * 90)),
+      // Spread over 90 days, plus a few without a date.
+      publishedAt: index % 97 === 5 ? null : daysAgo(Math.floor(rand() * 90)),
       jcrTier: tiers[index % tiers.length],
     })),
   );
   const [firstHalf, secondHalf] = [rows.slice(0, 760), rows.slice(760)];
   const vectors = new VectorRepository(database.db);
+  const withVectors = firstHalf.map((row, index) => ({
+    row,
+    vector: vectorNear(topics[index % topics.length] ?? [], 0.6),
+  }));
   await vectors.setVectors(
     'papers',
     model.id,
-    firstHalf.map((row, index) => ({
-      id: String(row.id),
-      vector: vectorNear(topics[index % topics.length] ?? [], 0.6),
-    })),
+    withVectors.map(({ row, vector }) => ({ id: String(row.id), vector })),
   );
+  for (const { row, vector } of withVectors) {
+    stored.push({ id: row.id, vector, publishedAt: row.publishedAt, jcrTier: row.jcrTier });
+  }
   await vectors.setVectors(
     'papers',
     otherModel.id,
@@ -65,41 +97,116 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe(`similar-paper search (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
-  it('uses the HNSW index of the model', async () => {
-    const plan = await papers.explainSimilar({
-      model,
-      vector: vectorNear(topics[0] ?? [], 0.3),
-      limit: 20,
-      publishedSince: daysAgo(30),
-      excludedTiers: [3, 4],
-      strategy: 'index',
-    });
-    expect(plan).toContain(`papers_embedding_m${model.id}_hnsw`);
+/** What recommend() must return, by brute force over `stored`. */
+function expected(query: PaperRecommendationQuery) {
+  const excluded = new Set(query.excludedTiers ?? []);
+  const since = query.publishedSince;
+  const scored = stored.map((paper) => ({ ...paper, similarity: cosine(paper.vector, query.vector) }));
+  scored.sort((a, b) => b.similarity - a.similarity);
+  const eligible = scored.filter(
+    (paper) =>
+      (!since || (paper.publishedAt !== null && paper.publishedAt >= since)) &&
+      (paper.jcrTier === null || !excluded.has(paper.jcrTier)),
+  );
+  const result = eligible.slice(0, query.topK).filter((paper) => paper.similarity >= query.threshold);
+  const filteredOut = { byDate: 0, byTier: 0, byThreshold: 0 };
+  for (const paper of scored.slice(0, query.topK)) {
+    if (since && (paper.publishedAt === null || paper.publishedAt < since)) filteredOut.byDate++;
+    else if (paper.jcrTier !== null && excluded.has(paper.jcrTier)) filteredOut.byTier++;
+    else if (paper.similarity < query.threshold) filteredOut.byThreshold++;
+  }
+  return { ids: result.map((paper) => paper.id), filteredOut };
+}
+
+const WINDOWS = [1, 2, 3, 7, 30, null];
+const TIER_SETS = Array.from({ length: 16 }, (_, mask) => [4, 3, 2, 1].filter((_tier, bit) => mask & (1 << bit)));
+const recall = (found: number[], truth: number[]) =>
+  truth.length === 0 ? 1 : truth.filter((id) => found.includes(id)).length / truth.length;
+
+describe(`paper recommendation search (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('agrees with brute force for every date window, tier combination and threshold, on each route', async () => {
+    // The default routing (on 760 papers: exact whenever a filter is set), and the index walk first.
+    const indexFirst = new PaperRepository(database.db, { exactSearchMaxRows: 0 });
+    const probe = vectorNear(topics[2] ?? [], 0.3);
+    const nearestSimilarity = Math.max(...stored.map((paper) => cosine(paper.vector, probe)));
+    // A threshold nothing meets, one that cuts into the result, and none.
+    const thresholds = [-1, 0.3, Math.min(1, nearestSimilarity + 0.01)];
+    let worstRecall = 1;
+    let combination = 0;
+    for (const days of WINDOWS) {
+      for (const excludedTiers of TIER_SETS) {
+        combination++;
+        for (const [thresholdIndex, threshold] of thresholds.entries()) {
+          const query = {
+            model,
+            vector: probe,
+            topK: 20,
+            threshold,
+            publishedSince: days === null ? undefined : daysAgo(days),
+            excludedTiers,
+          };
+          const truth = expected(query);
+          // The index-first route takes one threshold per combination, in turn (the threshold is applied
+          // after the search, the same on every route): the sweep stays a few seconds long.
+          const repositories = thresholdIndex === combination % thresholds.length ? [papers, indexFirst] : [papers];
+          for (const repository of repositories) {
+            const result = await repository.recommend(query);
+            const ids = result.papers.map((paper) => paper.id);
+            // Exactly min(topK, eligible above the threshold) rows, best first.
+            expect(ids.length, JSON.stringify({ days, excludedTiers, threshold })).toBe(truth.ids.length);
+            const similarities = result.papers.map((paper) => paper.similarity);
+            expect([...similarities].sort((a, b) => b - a)).toEqual(similarities);
+            expect(similarities.every((similarity) => similarity >= threshold)).toBe(true);
+            worstRecall = Math.min(worstRecall, recall(ids, truth.ids));
+            expect(result.filteredOut).toEqual(truth.filteredOut);
+          }
+        }
+      }
+    }
+    expect(worstRecall).toBeGreaterThanOrEqual(0.95);
+  }, 180_000);
+
+  it('ranks the filtered rows exactly when the filters leave few papers', async () => {
+    const query = { model, vector: vectorNear(topics[0] ?? [], 0.3), topK: 20, threshold: -1 };
+    const smallWindow = { ...query, publishedSince: daysAgo(7), excludedTiers: [4, 3] };
+    const result = await papers.recommend(smallWindow);
+    expect(result.route).toBe('exact');
+    expect(result.papers.map((paper) => paper.id)).toEqual(expected(smallWindow).ids);
+    expect(await papers.explainRecommend(smallWindow, 'exact')).not.toContain('_hnsw');
   });
 
-  it('returns the same rows as exact search, with a date and a tier filter', async () => {
-    for (let probe = 0; probe < 6; probe++) {
-      const query = {
-        model,
-        vector: vectorNear(topics[probe % topics.length] ?? [], 0.3),
-        limit: 20,
-        publishedSince: daysAgo(30),
-        excludedTiers: [3, 4],
-      };
-      const approximate = await papers.findSimilar({ ...query, strategy: 'index' });
-      const exact = await papers.findSimilar({ ...query, strategy: 'exact' });
+  it('walks the HNSW index when the filters leave many papers', async () => {
+    const routed = new PaperRepository(database.db, { exactSearchMaxRows: 50 });
+    const query = { model, vector: vectorNear(topics[1] ?? [], 0.3), topK: 20, threshold: 0.2, excludedTiers: [4] };
+    const result = await routed.recommend({ ...query, publishedSince: daysAgo(60) });
+    expect(result.route).toBe('index');
+    expect(
+      recall(
+        result.papers.map((paper) => paper.id),
+        expected({ ...query, publishedSince: daysAgo(60) }).ids,
+      ),
+    ).toBeGreaterThanOrEqual(0.95);
+    // No filter but the model: straight to the index, no estimate needed.
+    expect((await routed.recommend(query)).route).toBe('index');
+    expect(await papers.explainRecommend(query, 'index')).toContain(`papers_embedding_m${model.id}_hnsw`);
+  });
 
-      expect(exact).toHaveLength(20);
-      expect(approximate.map((paper) => paper.id)).toEqual(exact.map((paper) => paper.id));
-      for (const paper of approximate) {
-        expect((paper.publishedAt ?? '') >= daysAgo(30)).toBe(true);
-        expect([3, 4]).not.toContain(paper.jcrTier);
-      }
-      // Ordered by similarity, best first.
-      const similarities = approximate.map((paper) => paper.similarity);
-      expect([...similarities].sort((a, b) => b - a)).toEqual(similarities);
-    }
+  it('falls back to exact ranking when the index walk comes back short', async () => {
+    const routed = new PaperRepository(database.db, { exactSearchMaxRows: 0 });
+    // Only the papers of the last day in tier 1 or unknown: fewer than topK exist.
+    const query = {
+      model,
+      vector: vectorNear(topics[3] ?? [], 0.3),
+      topK: 50,
+      threshold: -1,
+      publishedSince: daysAgo(1),
+      excludedTiers: [2, 3, 4],
+    };
+    const truth = expected(query);
+    expect(truth.ids.length).toBeLessThan(50);
+    const result = await routed.recommend(query);
+    expect(result.route).toBe('index-then-exact');
+    expect(result.papers.map((paper) => paper.id)).toEqual(truth.ids);
   });
 
   it('keeps papers of unknown tier and never returns another model’s vectors', async () => {
@@ -114,7 +221,10 @@ describe(`similar-paper search (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' :
     for (const row of otherModelRows.rows) expect(ids.has(Number(row.id))).toBe(false);
   });
 
-  it('rejects a query vector of the wrong dimension', async () => {
+  it('rejects a query vector of the wrong dimension and a malformed date', async () => {
     await expect(papers.findSimilar({ model, vector: [1, 2, 3], limit: 5 })).rejects.toThrow(RangeError);
+    await expect(
+      papers.recommend({ model, vector: topics[0] ?? [], topK: 5, threshold: 0, publishedSince: "2024-01-01'" }),
+    ).rejects.toThrow(RangeError);
   });
 });

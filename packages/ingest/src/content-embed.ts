@@ -19,6 +19,11 @@ import { truncateText } from './text';
  * radar.ingest_rejects (source "content-embed"). Idempotent: rows that already have a vector of this
  * model are not selected again. Selection and writes are VectorRepository's, shared with the
  * re-embedding of everything after a model change (reembed.job.ts).
+ *
+ * A refit can activate a new model while this job runs (ingestion asks for one right after a run):
+ * when the model it started with was the active one and no longer is, it stops, and writes only while
+ * its model is active, so it never overwrites vectors the re-embedding already moved to the new model
+ * (that re-embedding embeds the rest).
  */
 
 export const EMBED_BATCH_SIZE = 32;
@@ -44,7 +49,10 @@ export async function embedContent(
   options: { batchSize?: number; logger?: Logger | undefined } = {},
 ): Promise<EmbedContentResult> {
   if (!embedder) return { outcome: 'skipped', reason: 'no embedding provider configured', embedded: 0, failed: 0 };
-  const model = await new EmbeddingRepository(db).registerModel(embedder.model);
+  const models = new EmbeddingRepository(db);
+  const model = await models.registerModel(embedder.model);
+  const startedActive = (await models.getActiveModel())?.id === model.id;
+  const superseded = async () => startedActive && (await models.getActiveModel())?.id !== model.id;
   // The same queries that keep every vector on the active model (reembed), restricted to the new ids.
   const vectors = new VectorRepository(db);
   const failures: NewIngestReject[] = [];
@@ -67,7 +75,12 @@ export async function embedContent(
     });
   };
 
+  let stopped = false;
   for (;;) {
+    if (await superseded()) {
+      stopped = true;
+      break;
+    }
     const rows = await vectors.listStale(request.target, model.id, {
       ids: request.ids?.map(String),
       beforeId,
@@ -106,8 +119,7 @@ export async function embedContent(
       }
     }
     if (results.length) {
-      await vectors.setVectors(request.target, model.id, results);
-      embedded += results.length;
+      embedded += await vectors.setVectors(request.target, model.id, results, { whileActive: startedActive });
     }
   }
 
@@ -121,6 +133,15 @@ export async function embedContent(
   // Nothing at all worked: the provider is down, not the items. Let the job retry later.
   if (embedded === 0 && failures.length > 0) {
     throw new Error(`embedding failed for all ${failures.length} items: ${lastError?.message ?? 'unknown error'}`);
+  }
+  if (stopped) {
+    options.logger?.info({ target: request.target, embedded }, 'active embedding model changed; left to re-embedding');
+    return {
+      outcome: 'skipped',
+      reason: 'the active embedding model changed; the re-embedding job embeds the rest',
+      embedded,
+      failed: failures.length,
+    };
   }
   return { outcome: 'success', embedded, failed: failures.length };
 }

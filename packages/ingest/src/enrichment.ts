@@ -21,22 +21,24 @@ function chunks(ids: number[], size: number): number[][] {
  * After a run: vectors for new and changed items, summaries for new and changed papers when an LLM is
  * configured (`summaries`; without one the jobs would only be skipped, and the hourly sweep catches
  * up once one is set). Jobs carry ids only; the processors skip rows that are already done, so a
- * repeated enqueue is harmless.
+ * repeated enqueue is harmless. `embeddings: false` leaves out the vectors (the CLI computes them
+ * itself when no worker runs).
  */
 export async function enqueueEnrichment(
   enqueue: EnqueueJob,
   summary: Pick<IngestSummary, 'newPaperIds' | 'changedPaperIds' | 'newNewsIds' | 'changedNewsIds'>,
-  options: { summaries: boolean },
+  options: { summaries: boolean; embeddings?: boolean },
 ): Promise<{ embedJobs: number; summaryJobs: number }> {
   const paperIds = [...new Set([...summary.newPaperIds, ...summary.changedPaperIds])];
   const newsIds = [...new Set([...summary.newNewsIds, ...summary.changedNewsIds])];
   let embedJobs = 0;
   let summaryJobs = 0;
-  for (const ids of chunks(paperIds, EMBED_CHUNK)) {
+  const withEmbeddings = options.embeddings ?? true;
+  for (const ids of withEmbeddings ? chunks(paperIds, EMBED_CHUNK) : []) {
     await enqueue(QUEUE_NAMES.contentEmbed, 'embed-papers', { target: 'papers', ids });
     embedJobs++;
   }
-  for (const ids of chunks(newsIds, EMBED_CHUNK)) {
+  for (const ids of withEmbeddings ? chunks(newsIds, EMBED_CHUNK) : []) {
     await enqueue(QUEUE_NAMES.contentEmbed, 'embed-news', { target: 'news', ids });
     embedJobs++;
   }

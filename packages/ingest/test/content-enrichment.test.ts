@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EmbeddingProvider } from '@radar/ai';
 import {
   type OpenAiTestServer,
   startOpenAiTestServer,
@@ -7,7 +8,7 @@ import {
   TestEmbeddingProvider,
   TestLanguageModel,
 } from '@radar/ai/testing';
-import { PaperRepository, sql } from '@radar/db';
+import { EmbeddingRepository, PaperRepository, sql, VectorRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedContent } from '../src/content-embed';
@@ -132,6 +133,38 @@ describe('embedding new items', () => {
     } finally {
       ai.setDown(false);
     }
+  });
+
+  it('stops when a refit activates another model meanwhile, and never overwrites the new vectors', async () => {
+    const models = new EmbeddingRepository(database.db);
+    const unit = (dimension: number) => [1, ...new Array(dimension - 1).fill(0)];
+    const ids = paperIds.filter((id) => id !== poisonId);
+    const refitted = await models.registerModel({ provider: 'test', name: 'refitted', version: '2', dimension: 3 });
+    let calls = 0;
+    const previous: EmbeddingProvider = {
+      model: { provider: 'test', name: 'previous', version: '1', dimension: 2 },
+      async embed(texts) {
+        if (++calls === 1) {
+          // While this batch is being embedded, a refit activates its model and re-embeds everything.
+          await models.activateModel(refitted.id);
+          await new VectorRepository(database.db).setVectors(
+            'papers',
+            refitted.id,
+            ids.map((id) => ({ id: String(id), vector: unit(3) })),
+          );
+        }
+        return texts.map(() => unit(2));
+      },
+    };
+    await models.activateModel((await models.registerModel(previous.model)).id);
+    const result = await embedContent(database.db, previous, { target: 'papers', ids }, { batchSize: 2 });
+    expect(result).toMatchObject({ outcome: 'skipped', embedded: 0, failed: 0 });
+    expect(result.reason).toMatch(/the active embedding model changed/);
+    expect(calls).toBe(1);
+    const stored = await database.db.execute<{ model: number; n: number }>(
+      sql`SELECT embedding_model_id AS model, count(*)::int AS n FROM radar.papers WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) GROUP BY 1`,
+    );
+    expect(stored.rows).toEqual([{ model: refitted.id, n: ids.length }]);
   });
 });
 

@@ -13,8 +13,9 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { createContentEmbedProcessor } from './jobs/embed-content.job';
 import { createIngestProcessor } from './jobs/ingest.job';
+import { createKeywordAlertsProcessor, type KeywordAlertMailSettings } from './jobs/keyword-alerts.job';
 import { createMaintenanceProcessor } from './jobs/maintenance.job';
-import { createEmbeddingsProcessor, MAINTAIN_EMBEDDINGS_DEDUP_ID } from './jobs/reembed.job';
+import { createEmbeddingsProcessor, requestEmbeddingsMaintenance, requestRefitIfDue } from './jobs/reembed.job';
 import { createResearchProfileProcessor } from './jobs/research-profile.job';
 import { createPaperSummaryProcessor } from './jobs/summarize-papers.job';
 import { type AppQueue, type AppWorker, createQueue, createWorker, type QueueConnection } from './queue-connection';
@@ -33,6 +34,8 @@ export interface WorkerAppOptions {
   ingest?: IngestSettings;
   /** Providers of the content-embed and paper-summary jobs; taken from `ai` when left out. */
   content?: ContentAiProviders;
+  /** Mailer, web address and link secret of the keyword-alert mails; without them that job sends nothing. */
+  mail?: KeywordAlertMailSettings;
 }
 
 export interface WorkerApp {
@@ -59,12 +62,20 @@ const PROCESSORS: Record<QueueName, ProcessorFactory> = {
     createResearchProfileProcessor({ database, extractor: ai.researchExtractor, logger }),
   [QUEUE_NAMES.embeddings]: ({ database, ai, logger }) =>
     createEmbeddingsProcessor({ database, embeddings: ai.embeddings, logger }),
-  [QUEUE_NAMES.ingest]: ({ database, ingest, enqueue, logger }) =>
-    createIngestProcessor({ db: database.db, settings: ingest, enqueue, logger }),
+  [QUEUE_NAMES.ingest]: ({ database, ingest, enqueue, ai, queue, logger }) =>
+    createIngestProcessor({
+      db: database.db,
+      settings: ingest,
+      enqueue,
+      // A run that stored content refits the built-in model right away when due (not at the next hour).
+      requestRefit: () => requestRefitIfDue(ai.embeddings, queue(QUEUE_NAMES.embeddings)),
+      logger,
+    }),
   [QUEUE_NAMES.contentEmbed]: ({ database, content, logger }) =>
     createContentEmbedProcessor({ db: database.db, embedder: content.embedder, logger }),
   [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
     createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
+  [QUEUE_NAMES.keywordAlerts]: ({ database, mail, logger }) => createKeywordAlertsProcessor({ database, mail, logger }),
 };
 
 /** Queues whose jobs must not run side by side in one worker (a model refit is CPU-heavy and exclusive). */
@@ -72,6 +83,8 @@ const CONCURRENCY_LIMITS: Partial<Record<QueueName, number>> = {
   [QUEUE_NAMES.embeddings]: 1,
   // One source at a time per process: politeness towards the hosts, and runs are I/O-bound anyway.
   [QUEUE_NAMES.ingest]: 1,
+  // One run at a time per process; runs in other processes skip the users this one holds.
+  [QUEUE_NAMES.keywordAlerts]: 1,
 };
 
 /** Recurring jobs, registered idempotently with BullMQ job schedulers (on either backend). */
@@ -104,6 +117,12 @@ const SCHEDULES = [
     queue: QUEUE_NAMES.paperSummary,
     id: 'summarize-recent-papers',
     pattern: '23 * * * *', // hourly: summaries of recent papers that still lack one (LLM added later, failures)
+    data: {},
+  },
+  {
+    queue: QUEUE_NAMES.keywordAlerts,
+    id: 'send-keyword-alerts',
+    pattern: '7 * * * *', // hourly: digests of users whose daily or weekly keyword alerts are due
     data: {},
   },
 ] as const;
@@ -158,9 +177,7 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     );
   }
   // Also once at start, so a changed EMBEDDING_MODEL takes effect now rather than at the next hour.
-  await schedulerQueues
-    .get(QUEUE_NAMES.embeddings)
-    ?.add('maintain-embeddings', { task: 'maintain' }, { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } });
+  await requestEmbeddingsMaintenance(producer(QUEUE_NAMES.embeddings));
 
   await syncSources(producer(QUEUE_NAMES.ingest) as AppQueue<IngestJob>, options.database, ingest, logger);
 

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'MAIL_DELIVERY_FAILED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'RESEARCH_DIRECTION_NOT_SET',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
@@ -68,7 +69,20 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   MAIL_DELIVERY_FAILED: '邮件发送失败，请稍后重试',
   PAYLOAD_TOO_LARGE: '请求内容过大',
   UNSUPPORTED_MEDIA_TYPE: '不支持的请求格式，请使用 JSON',
+  RESEARCH_DIRECTION_NOT_SET: '请先设置研究方向',
   RATE_LIMITED: '请求过于频繁，请稍后再试',
   INTERNAL_ERROR: '服务器内部错误，请稍后重试',
   SERVICE_UNAVAILABLE: '服务暂时不可用，请稍后重试',
 };
+
+/**
+ * Recommendations (papers, news, similarity) without an English research summary or a profile vector:
+ * 400 with the members spec section 8 reads (`error`, `error_type`, `details`), besides `code`/`message`.
+ */
+export const RESEARCH_DIRECTION_NOT_SET = {
+  error: '请先设置研究方向',
+  errorType: 'research_direction_not_set',
+  details: '请先设置研究方向：通过研究方向分析生成英文研究摘要',
+  /** The summary exists but its vector is not computed yet (provider down, re-embedding in progress). */
+  detailsVectorPending: '研究方向的向量尚未生成，请稍后重试，或在“我的”页面重新保存研究信息',
+} as const;

@@ -11,6 +11,7 @@ export const QUEUE_NAMES = {
   ingest: 'ingest',
   contentEmbed: 'content-embed',
   paperSummary: 'paper-summary',
+  keywordAlerts: 'keyword-alerts',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -59,6 +60,13 @@ export const paperSummaryJobSchema = z.object({
 });
 export type PaperSummaryJob = z.infer<typeof paperSummaryJobSchema>;
 
+/**
+ * Mail each user whose alert-enabled keywords are due one digest of the new papers matching them
+ * (scheduled hourly; packages/jobs/src/jobs/keyword-alerts.job.ts).
+ */
+export const keywordAlertsJobSchema = z.object({});
+export type KeywordAlertsJob = z.infer<typeof keywordAlertsJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
   [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
@@ -66,4 +74,5 @@ export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.ingest]: ingestJobSchema,
   [QUEUE_NAMES.contentEmbed]: contentEmbedJobSchema,
   [QUEUE_NAMES.paperSummary]: paperSummaryJobSchema,
+  [QUEUE_NAMES.keywordAlerts]: keywordAlertsJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;

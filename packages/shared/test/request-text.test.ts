@@ -10,9 +10,14 @@ import { hasInvalidCharacters, text } from '../src';
  */
 const REQUEST_SCHEMA_NAME = /(Request|Query|Params|Update)Schema$/;
 
-const requestSchemas = (Object.entries(shared) as [string, unknown][]).filter(
-  (entry): entry is [string, z.ZodObject] => REQUEST_SCHEMA_NAME.test(entry[0]) && entry[1] instanceof z.ZodObject,
-);
+/** The object a request schema parses: itself, or the input side of a transform (query strings parsed into values). */
+const objectOf = (schema: unknown): z.ZodObject | undefined =>
+  schema instanceof z.ZodObject ? schema : schema instanceof z.ZodPipe ? objectOf(schema.in) : undefined;
+
+const requestSchemas = (Object.entries(shared) as [string, unknown][]).flatMap(([name, schema]) => {
+  const object = REQUEST_SCHEMA_NAME.test(name) ? objectOf(schema) : undefined;
+  return object ? [[name, object] as [string, z.ZodObject]] : [];
+});
 
 const BAD_TEXTS = {
   NUL: 'a\u0000b@example.com',
@@ -21,8 +26,24 @@ const BAD_TEXTS = {
   'a high surrogate at the end': 'x@example.com\ud83d',
 };
 
-const issuesAt = (schema: z.ZodType, key: string, value: unknown) =>
-  (schema.safeParse({ [key]: value }).error?.issues ?? []).filter((issue) => issue.path[0] === key);
+/** The issues of a body with `value` at `path` (one key, or a key of a nested object). */
+const issuesAt = (schema: z.ZodType, path: readonly string[], value: unknown) => {
+  const body = path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+  return (schema.safeParse(body).error?.issues ?? []).filter((issue) =>
+    path.every((key, index) => issue.path[index] === key),
+  );
+};
+
+/** Whether the field takes free text: a number, object or enum field refuses a plain string by its type or value. */
+const takesText = (schema: z.ZodType, path: readonly string[]) =>
+  !issuesAt(schema, path, 'ok').some((issue) => issue.code === 'invalid_type' || issue.code === 'invalid_value');
+
+/** An object field (e.g. feedback's userInfo): its own keys are checked like top-level ones. */
+const nestedKeys = (field: z.ZodType): string[] => {
+  const inner = field instanceof z.ZodOptional || field instanceof z.ZodNullable ? field.unwrap() : field;
+  if (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) return nestedKeys(inner as z.ZodType);
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+};
 
 describe('hasInvalidCharacters', () => {
   it.each(Object.entries(BAD_TEXTS))('finds %s', (_name, value) => {
@@ -57,8 +78,21 @@ describe('request schemas', () => {
   });
 
   const fields = requestSchemas.flatMap(([name, schema]) =>
-    Object.keys(schema.shape).map((key) => [`${name}.${key}`, schema, key] as const),
+    Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, field]) => {
+      const nested = nestedKeys(field);
+      const paths = nested.length ? nested.map((inner) => [key, inner]) : [[key]];
+      return paths
+        .filter((path) => takesText(schema, path))
+        .map((path) => [`${name}.${path.join('.')}`, schema, path] as const);
+    }),
   );
+
+  it('checks number fields by type and nested object fields key by key', () => {
+    const names = fields.map(([field]) => field);
+    expect(names).toContain('feedbackRequestSchema.userInfo.email');
+    expect(names).toContain('paperRecommendationQuerySchema.top_k');
+    expect(names).not.toContain('articleReadRequestSchema.progress');
+  });
 
   describe.each(fields)('%s', (_field, schema, key) => {
     it.each(Object.entries(BAD_TEXTS))('refuses %s with a Chinese message naming the field', (_name, value) => {

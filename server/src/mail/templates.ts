@@ -1,4 +1,4 @@
-import type { OutgoingMail } from './mailer';
+import type { OutgoingMail } from '@radar/mail';
 
 /** Chinese mail templates, text and HTML. Subjects never contain codes or links (subjects get logged). */
 

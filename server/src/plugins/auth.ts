@@ -1,8 +1,9 @@
 import jwt from '@fastify/jwt';
-import type { UserRepository, UserRow } from '@radar/db';
+import type { UserRow } from '@radar/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../errors';
+import type { UserCache } from './user-cache';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,8 +35,12 @@ declare module 'fastify' {
 export interface AuthPluginOptions {
   secret: string;
   expiresIn: string;
-  users: UserRepository;
+  /** The signed-in user's row, cached while every process's changes to it are heard (user-cache.ts). */
+  users: UserCache;
 }
+
+/** Methods that never change the signed-in user's row. */
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Bearer-token authentication. Only HS256 is accepted (no `none`, no algorithm switching), `exp` is
@@ -65,9 +70,21 @@ export const authPlugin = fp<AuthPluginOptions>(
         throw errors.authInvalid();
       }
       // Lookup errors propagate (500): a database outage must not look like a bad token and log users out.
-      const user = await options.users.findById(claims.sub);
+      let user = await options.users.get(claims.sub);
+      // Token versions only grow: a token newer than the cached row means the row is out of date
+      // (a reset elsewhere whose notice has not arrived yet), never that the token is revoked.
+      if (user && user.tokenVersion < claims.ver) user = await options.users.refresh(claims.sub);
       if (!user || user.tokenVersion !== claims.ver) throw errors.authInvalid();
       request.currentUser = user;
+    });
+
+    // A request that may have changed its user's row drops the cached copy before it answers, so this
+    // process's next request reads the new row; other processes hear of it through the trigger
+    // (`changed` waits until that notification has gone out to them).
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.currentUser && !READ_ONLY_METHODS.has(request.method))
+        await options.users.changed(request.currentUser.id);
+      return payload;
     });
   },
   { name: 'auth' },

@@ -18,10 +18,14 @@ const ForgotPasswordPage = lazyPage(() => import('@/features/auth/pages/forgot-p
 const ResetPasswordPage = lazyPage(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
 const VerifyEmailPage = lazyPage(() => import('@/features/auth/pages/verify-email-page'), 'VerifyEmailPage');
 const ContactPage = lazyPage(() => import('@/features/contact/pages/contact-page'), 'ContactPage');
-const PapersPage = lazyPage(() => import('@/features/papers/pages/papers-page'), 'PapersPage');
-const NewsPage = lazyPage(() => import('@/features/news/pages/news-page'), 'NewsPage');
-const AccountPage = lazyPage(() => import('@/features/account/pages/account-page'), 'AccountPage');
-const FeedbackPage = lazyPage(() => import('@/features/feedback/pages/feedback-page'), 'FeedbackPage');
+const PapersRoute = lazyPage(() => import('./routes/papers'), 'PapersRoute');
+const NewsRoute = lazyPage(() => import('./routes/news'), 'NewsRoute');
+const KeywordsPage = lazyPage(() => import('@/features/keywords/pages/keywords-page'), 'KeywordsPage');
+const ArticleSearchRoute = lazyPage(() => import('./routes/article-search'), 'ArticleSearchRoute');
+const NewsSearchPage = lazyPage(() => import('@/features/news-search/pages/news-search-page'), 'NewsSearchPage');
+const LibraryPage = lazyPage(() => import('@/features/articles/pages/library-page'), 'LibraryPage');
+const AccountRoute = lazyPage(() => import('./routes/account'), 'AccountRoute');
+const FeedbackRoute = lazyPage(() => import('./routes/feedback'), 'FeedbackRoute');
 
 /** The route table of spec section 2. */
 export const routes: RouteObject[] = [
@@ -43,10 +47,14 @@ export const routes: RouteObject[] = [
           {
             element: <RequireAuth />,
             children: [
-              { path: paths.papers.path, element: <PapersPage /> },
-              { path: paths.news.path, element: <NewsPage /> },
-              { path: paths.my.path, element: <AccountPage /> },
-              { path: paths.feedback.path, element: <FeedbackPage /> },
+              { path: paths.papers.path, element: <PapersRoute /> },
+              { path: paths.news.path, element: <NewsRoute /> },
+              { path: paths.keywords.path, element: <KeywordsPage /> },
+              { path: paths.search.path, element: <ArticleSearchRoute /> },
+              { path: paths.newsSearch.path, element: <NewsSearchPage /> },
+              { path: paths.library.path, element: <LibraryPage /> },
+              { path: paths.my.path, element: <AccountRoute /> },
+              { path: paths.feedback.path, element: <FeedbackRoute /> },
             ],
           },
           { path: '*', element: <NotFoundRoute /> },

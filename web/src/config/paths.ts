@@ -25,11 +25,35 @@ export const paths = {
 
   papers: { path: '/papers', getHref: () => '/papers' },
   news: { path: '/news', getHref: () => '/news' },
+  /** Keyword management (implied by the keyword calls of spec section 7). */
+  keywords: { path: '/keywords', getHref: () => '/keywords' },
+  /** Article search; `q` holds the keywords (joined with AND by the server), `page` starts at 1. */
+  search: {
+    path: '/search',
+    getHref: (params: { q?: string; page?: number } = {}) =>
+      withQuery('/search', { q: params.q, page: pageParam(params.page) }),
+  },
+  /** News search; the submitted form is kept in the query (parsed by features/news-search). */
+  newsSearch: {
+    path: '/search/news',
+    getHref: (params: Record<string, string | undefined> = {}) => withQuery('/search/news', params),
+  },
+  /** Favourited and saved papers; `list` favorited or saved (absent: both). */
+  library: {
+    path: '/library',
+    getHref: (params: { list?: 'favorited' | 'saved'; page?: number } = {}) =>
+      withQuery('/library', { list: params.list, page: pageParam(params.page) }),
+  },
   my: { path: '/my', getHref: () => '/my' },
   feedback: { path: '/feedback', getHref: () => '/feedback' },
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths]['path'];
+
+/** Page 1 is the default and is left out of the URL. */
+function pageParam(page: number | undefined): string | undefined {
+  return page !== undefined && page > 1 ? String(page) : undefined;
+}
 
 function withQuery(pathname: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams();

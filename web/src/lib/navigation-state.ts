@@ -1,3 +1,5 @@
+import { LIMITS } from '@radar/shared';
+
 /**
  * Navigation state that carries a return target, e.g. `navigate('/login', { state: { from: '/papers' } })`.
  * The state survives reloads (history state) but anyone can forge it, so it is read defensively.
@@ -17,4 +19,29 @@ export function getReturnTarget(state: unknown): string | undefined {
     return undefined;
   }
   return from;
+}
+
+/**
+ * State the auth screens pass to each other (spec section 2, "Login"): the e-mail typed so far, and
+ * the route the visitor came from, so login after a detour through register or forgot-password still
+ * returns there.
+ */
+export type AuthNavigationState = Partial<ReturnState> & { email?: string };
+
+export function createAuthNavigationState({ email, from }: { email?: string; from?: string }): AuthNavigationState {
+  const state: AuthNavigationState = {};
+  const trimmed = email?.trim();
+  if (trimmed) state.email = trimmed;
+  if (from) state.from = from;
+  return state;
+}
+
+/** The `email` in a location's state when it is a plausible prefill (a short string), else undefined. */
+export function getStateEmail(state: unknown): string | undefined {
+  if (typeof state !== 'object' || state === null || !('email' in state)) return undefined;
+  const { email } = state;
+  if (typeof email !== 'string') return undefined;
+  const trimmed = email.trim();
+  // Longer than any accepted address: ignored rather than prefilled.
+  return trimmed && trimmed.length <= LIMITS.emailMaxLength ? trimmed : undefined;
 }

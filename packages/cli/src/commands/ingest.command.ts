@@ -1,4 +1,5 @@
-import { type DatabaseHandle, SourceStateRepository } from '@radar/db';
+import { createEmbeddingModels } from '@radar/ai';
+import { type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
   type EnqueueJob,
   enqueueEnrichment,
@@ -23,7 +24,7 @@ import {
   type AppQueue,
   createQueue,
   createQueueConnection,
-  MAINTAIN_EMBEDDINGS_DEDUP_ID,
+  requestRefitIfDue,
   SOURCE_SCHEDULER_PREFIX,
 } from '@radar/jobs';
 import { type IngestJob, QUEUE_NAMES } from '@radar/shared';
@@ -31,6 +32,7 @@ import type { AppConfig } from '@radar/shared/server';
 import { ActionableError } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
 import { parseCommandLine, UsageError } from '../command-line';
+import { runReembed } from './reembed.command';
 
 /**
  * Operator commands of content ingestion (the work is done in packages/ingest/src; these parse flags,
@@ -49,7 +51,11 @@ async function withProducers<T>(
   database: DatabaseHandle,
   use: (enqueue: EnqueueJob, queue: (name: string) => AppQueue<unknown>) => Promise<T>,
 ): Promise<T> {
-  const connection = createQueueConnection({ redisUrl: config.redisUrl, postgres: database.connectionConfig });
+  const connection = createQueueConnection({
+    redisUrl: config.redisUrl,
+    postgres: database.connectionConfig,
+    prefix: config.queuePrefix,
+  });
   const queues = new Map<string, AppQueue<unknown>>();
   const queue = (name: string) => {
     let existing = queues.get(name);
@@ -116,28 +122,85 @@ export function printSummary(summary: IngestSummary, out: Out): void {
   if (summary.warnings.length > 10) out(`  ... ${summary.warnings.length - 10} more warnings`);
 }
 
-async function queueEnrichment(config: AppConfig, database: DatabaseHandle, summaries: IngestSummary[], out: Out) {
+/**
+ * Whether a worker serves this installation's queues now: with the embedded database, a server holds
+ * DATA_DIR (it always runs the worker there); with DATABASE_URL, a worker is connected to the
+ * `embeddings` queue (BullMQ lists workers by their named connections, on Redis and PostgreSQL).
+ */
+async function isWorkerRunning(config: AppConfig, database: DatabaseHandle): Promise<boolean> {
+  if (database.mode === 'embedded') {
+    const holder = await findLiveLockHolder(config.dataDir);
+    return holder !== undefined && holder.pid !== process.pid;
+  }
+  return withProducers(
+    config,
+    database,
+    async (_enqueue, queue) => (await queue(QUEUE_NAMES.embeddings).getWorkersCount()) > 0,
+  );
+}
+
+const jobs = (count: number, what: string) => `${count} ${what} job${count === 1 ? '' : 's'}`;
+
+/**
+ * What follows a command that stored content: vectors for it, a fit of the built-in embedding model
+ * when one is due (the first fit as soon as the corpus is large enough, then refits as it grows), and
+ * summaries. With a worker running, these are queued for it (the refit as one deduplicated job).
+ * Without one, vectors and the fit are done here, with progress, so the content is recommendable when
+ * the command ends; only summaries (an LLM's work) wait for a worker.
+ */
+async function followIngestion(
+  config: AppConfig,
+  database: DatabaseHandle,
+  summaries: Pick<IngestSummary, 'newPaperIds' | 'changedPaperIds' | 'newNewsIds' | 'changedNewsIds'>[],
+  out: Out,
+): Promise<void> {
   const merged = {
     newPaperIds: summaries.flatMap((summary) => summary.newPaperIds),
     changedPaperIds: summaries.flatMap((summary) => summary.changedPaperIds),
     newNewsIds: summaries.flatMap((summary) => summary.newNewsIds),
     changedNewsIds: summaries.flatMap((summary) => summary.changedNewsIds),
   };
+  const stored =
+    merged.newPaperIds.length + merged.changedPaperIds.length + merged.newNewsIds.length + merged.changedNewsIds.length;
+  if (stored === 0) return;
   const withSummaries = ingestSettingsFromConfig(config).summariesEnabled;
-  const { embedJobs, summaryJobs } = await withProducers(config, database, (enqueue) =>
-    enqueueEnrichment(enqueue, merged, { summaries: withSummaries }),
-  );
-  if (embedJobs + summaryJobs > 0) {
-    const jobs = (count: number, what: string) => `${count} ${what} job${count === 1 ? '' : 's'}`;
-    const queued = withSummaries
-      ? `${jobs(embedJobs, 'embedding')} and ${jobs(summaryJobs, 'summary')}`
-      : jobs(embedJobs, 'embedding');
-    const noLlm =
-      !withSummaries && merged.newPaperIds.length + merged.changedPaperIds.length > 0
-        ? '; no summaries: no LLM is configured (LLM_MODEL)'
-        : '';
-    out(`queued ${queued}; the worker runs them (in the server with the embedded database)${noLlm}`);
+  const noLlm =
+    !withSummaries && merged.newPaperIds.length + merged.changedPaperIds.length > 0
+      ? 'no summaries: no LLM is configured (LLM_MODEL)'
+      : '';
+  const models = createEmbeddingModels(config, database);
+
+  if (await isWorkerRunning(config, database)) {
+    const { queued, refit } = await withProducers(config, database, async (enqueue, queue) => ({
+      queued: await enqueueEnrichment(enqueue, merged, { summaries: withSummaries }),
+      refit: await requestRefitIfDue(models, queue(QUEUE_NAMES.embeddings)),
+    }));
+    const what = [
+      jobs(queued.embedJobs, 'embedding'),
+      ...(refit.due ? [`a refit of the built-in embedding model (${refit.reason})`] : []),
+      ...(withSummaries ? [jobs(queued.summaryJobs, 'summary')] : []),
+    ];
+    out(`queued ${what.join(', ')}; the running worker does them${noLlm ? `; ${noLlm}` : ''}`);
+    return;
   }
+
+  // No worker: a refit when due, then vectors for everything that lacks one of the active model.
+  let embedded = true;
+  try {
+    await runReembed(config, database, { refit: false }, out);
+  } catch (error) {
+    embedded = false;
+    out(`vectors not computed now: ${(error as Error).message}`);
+  }
+  const { embedJobs, summaryJobs } = await withProducers(config, database, (enqueue) =>
+    enqueueEnrichment(enqueue, merged, { summaries: withSummaries, embeddings: !embedded }),
+  );
+  const queued = [
+    ...(embedJobs ? [jobs(embedJobs, 'embedding')] : []),
+    ...(summaryJobs ? [jobs(summaryJobs, 'summary')] : []),
+  ];
+  if (queued.length) out(`queued ${queued.join(' and ')}; a worker runs them (pnpm start, or pnpm worker)`);
+  if (noLlm) out(noLlm);
 }
 
 /** Some configured sources failed; each was reported on its own line already. */
@@ -227,7 +290,7 @@ export async function runIngestCommand(
       bar.stop();
     }
     printSummary(summary, out);
-    await queueEnrichment(config, database, [summary], out);
+    await followIngestion(config, database, [summary], out);
     return;
   }
 
@@ -253,7 +316,7 @@ export async function runIngestCommand(
       out(`${source.name} failed: ${(error as Error).message}`);
     }
   }
-  await queueEnrichment(config, database, summaries, out);
+  await followIngestion(config, database, summaries, out);
   if (failures.length) throw new SourcesFailedError(`${failures.length} of ${plan.sources.length} sources failed`);
 }
 
@@ -408,15 +471,6 @@ export async function runDemoCommand(
   out(
     `demo corpus loaded (marked as demo): ${content.newPaperIds.length} papers and ${content.newNewsIds.length} news items across 21 research fields, ${journals.journalsAdded + journals.journalsUpdated + journals.journalsUnchanged} journals with tiers 1-4, dated up to 45 days back from today`,
   );
-  await withProducers(config, database, async (enqueue, queue) => {
-    await enqueueEnrichment(enqueue, content, { summaries: ingestSettingsFromConfig(config).summariesEnabled });
-    // The built-in embedder is fitted on the corpus: let the worker refit it now the corpus changed.
-    await queue(QUEUE_NAMES.embeddings).add(
-      'maintain-embeddings',
-      { task: 'maintain' },
-      { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } },
-    );
-  });
-  out('vectors and summaries are computed by the worker: with the embedded database, start the server (pnpm start)');
+  await followIngestion(config, database, [content], out);
   out('remove it again with: pnpm radar demo --remove');
 }

@@ -10,6 +10,7 @@ import { parseCommandLine } from '../command-line';
  * `maintain` job (activate the configured model, refit the built-in model when due or with --refit,
  * re-embed rows whose vector is missing or from another model), in this process, so it also works
  * when no worker runs. Batches are committed as they go: an interrupted run continues where it stopped.
+ * `pnpm radar ingest` and `demo` run the same steps after storing content when no worker runs.
  */
 export function parseReembedArgs(args: string[]): { refit: boolean } {
   const { values } = parseCommandLine(args, {
@@ -30,8 +31,12 @@ export async function runReembed(
 
   const { model: configured, switched } = await models.syncWithConfig();
   if (switched) out(`activated the configured embedding model: ${describeModel(configured)}`);
+  const fitStarted = Date.now();
   const refit = await models.refitIfDue({ force: options.refit });
-  out(refit.refitted ? `refitted the built-in model (${refit.reason})` : `no refit: ${refit.reason}`);
+  const fitSeconds = ((Date.now() - fitStarted) / 1000).toFixed(1);
+  out(
+    refit.refitted ? `refitted the built-in model (${refit.reason}) in ${fitSeconds} s` : `no refit: ${refit.reason}`,
+  );
 
   const { model, pending } = await models.countPending();
   const total = pending.users + pending.papers + pending.news;
@@ -60,7 +65,7 @@ export async function runReembed(
     bar.stop();
     const { users, papers, news } = result.embedded;
     out(
-      `re-embedded ${users} user profiles, ${papers} papers, ${news} news items with ${describeModel(result.model)} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `embedded ${users} user profiles, ${papers} papers, ${news} news items with ${describeModel(result.model)} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   } catch (error) {
     bar.stop();

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { embedderStates, embeddingModels } from '../schema';
 import type { EmbeddingModelRow } from './embedding.repository';
@@ -10,9 +10,19 @@ export type NewEmbedderStateRow = typeof embedderStates.$inferInsert;
 export class EmbedderStateRepository {
   constructor(private readonly db: Database) {}
 
-  /** Stores a fit; a second save of the same model version keeps the first (fits are deterministic). */
+  /**
+   * Stores a fit. A second save of the same model version (fits are deterministic: the same corpus
+   * gives the same version) keeps the stored matrices and makes it the latest fit again, at the new
+   * corpus size, so latest() is always the fit made last.
+   */
   async save(state: NewEmbedderStateRow): Promise<void> {
-    await this.db.insert(embedderStates).values(state).onConflictDoNothing();
+    await this.db
+      .insert(embedderStates)
+      .values(state)
+      .onConflictDoUpdate({
+        target: embedderStates.embeddingModelId,
+        set: { corpusSize: state.corpusSize, createdAt: sql`now()` },
+      });
   }
 
   async load(embeddingModelId: number): Promise<EmbedderStateRow | undefined> {

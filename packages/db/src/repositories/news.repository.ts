@@ -48,6 +48,12 @@ export class NewsRepository {
     return created?.id;
   }
 
+  /** Inserts rows in one statement (demo data, tests); a URL already stored fails the whole batch. */
+  async insertMany(rows: NewNewsItemRow[]): Promise<NewsItemFields[]> {
+    if (rows.length === 0) return [];
+    return this.db.insert(newsItems).values(rows).returning(NEWS_FIELDS);
+  }
+
   async update(id: number, set: Partial<NewNewsItemRow>): Promise<void> {
     await this.db
       .update(newsItems)

@@ -42,7 +42,9 @@ export class RateLimitRepository {
       })
       .returning({ hits: rateLimitCounters.hits, ttlMs: msLeft });
     if (!row) throw new Error('upsert into rate_limit_counters returned no row');
-    return row;
+    // now() is each transaction's start: a hit that waited on the row lock behind the one that opened the
+    // window started a little earlier, and would see a few milliseconds more than the whole window.
+    return { hits: row.hits, ttlMs: Math.min(row.ttlMs, windowMs) };
   }
 
   /** The running window of a key, without counting a hit. */

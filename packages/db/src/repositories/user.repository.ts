@@ -1,12 +1,53 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { emailVerificationCodes, passwordResetTokens, users } from '../schema';
+import { USER_CHANGES_CHANNEL } from '../user-change-listener';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 
+/** Sends the id of every updated or deleted user on USER_CHANGES_CHANNEL, at commit (user-change-listener.ts). */
+const NOTIFY_FUNCTION_BODY = `
+BEGIN
+  PERFORM pg_notify('${USER_CHANGES_CHANNEL}', OLD.id::text);
+  RETURN NULL;
+END;
+`;
+
 export class UserRepository {
   constructor(private readonly db: Database) {}
+
+  /**
+   * Installs the trigger behind UserChangeListener, idempotently: a trigger rather than a NOTIFY in
+   * each write, so every write to radar.users notifies, whichever repository, process or operator made
+   * it. Run at server start (a runtime check, like the per-model vector indexes, rather than a
+   * migration). Processes starting together serialise on an advisory lock; when the function and
+   * trigger are already in place nothing is locked or replaced.
+   */
+  async ensureChangeNotifications(): Promise<void> {
+    const isInstalled = async (db: Pick<Database, 'execute'>) => {
+      const { rows } = await db.execute<{ installed: boolean }>(sql`
+        SELECT EXISTS (
+          SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+          WHERE t.tgrelid = 'radar.users'::regclass AND t.tgname = 'users_notify_changed'
+            AND p.oid = to_regprocedure('radar.notify_user_changed()') AND p.prosrc = ${NOTIFY_FUNCTION_BODY}
+        ) AS installed`);
+      return rows[0]?.installed === true;
+    };
+    if (await isInstalled(this.db)) return;
+    await this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('radar.users_notify_changed'))`);
+      if (await isInstalled(tx)) return;
+      await tx.execute(
+        sql.raw(`CREATE OR REPLACE FUNCTION radar.notify_user_changed() RETURNS trigger LANGUAGE plpgsql
+          AS $radar$${NOTIFY_FUNCTION_BODY}$radar$`),
+      );
+      await tx.execute(
+        sql.raw(`CREATE OR REPLACE TRIGGER users_notify_changed AFTER UPDATE OR DELETE ON radar.users
+          FOR EACH ROW EXECUTE FUNCTION radar.notify_user_changed()`),
+      );
+    });
+  }
 
   async findById(id: string): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);

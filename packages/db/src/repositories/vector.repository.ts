@@ -125,9 +125,18 @@ export class VectorRepository {
     return result.rows.map((row) => ({ id: String(row.id), title: row.title ?? '', body: row.body ?? '' }));
   }
 
-  /** Writes vectors of one model in one statement. */
-  async setVectors(name: VectorTarget, modelId: number, items: { id: string; vector: number[] }[]): Promise<void> {
-    if (items.length === 0) return;
+  /**
+   * Writes vectors of one model in one statement; returns the rows written. `whileActive`: only while
+   * that model is the active one, so a job that started before a refit activated another model cannot
+   * overwrite vectors already re-embedded with the new one.
+   */
+  async setVectors(
+    name: VectorTarget,
+    modelId: number,
+    items: { id: string; vector: number[] }[],
+    options: { whileActive?: boolean } = {},
+  ): Promise<number> {
+    if (items.length === 0) return 0;
     const target = TARGETS[name];
     for (const item of items) {
       if (!item.vector.every(Number.isFinite)) throw new RangeError(`vector for ${name} ${item.id} is not finite`);
@@ -137,12 +146,16 @@ export class VectorRepository {
       sql`, `,
     );
     const embeddedAt = target.embeddedAt ? sql`, ${raw(target.embeddedAt)} = now()` : sql``;
-    await this.db.execute(
+    const whileActive = options.whileActive
+      ? sql` AND EXISTS (SELECT 1 FROM radar.embedding_models m WHERE m.id = ${modelId} AND m.is_active)`
+      : sql``;
+    const result = await this.db.execute(
       sql`UPDATE ${raw(target.table)} AS t
           SET ${raw(target.vector)} = v.vec, ${raw(target.model)} = ${modelId}${embeddedAt}
           FROM (VALUES ${values}) AS v(id, vec)
-          WHERE t.id = v.id`,
+          WHERE t.id = v.id${whileActive}`,
     );
+    return result.rowCount ?? 0;
   }
 
   /** Removes profile vectors of users who no longer have a research summary. */

@@ -75,7 +75,7 @@ export const papers = radar.table(
     embedding: vector('embedding'),
     embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(abstract, '')), 'B') || setweight(to_tsvector('simple', coalesce(journal_name, '')), 'C')`,
+      sql`setweight(to_tsvector('english', radar.cjk_bigrams(coalesce(title, ''))), 'A') || setweight(to_tsvector('english', radar.cjk_bigrams(coalesce(abstract, ''))), 'B') || setweight(to_tsvector('simple', radar.cjk_bigrams(coalesce(journal_name, ''))), 'C')`,
     ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -120,9 +120,11 @@ export const newsItems = radar.table(
     isDemo: boolean('is_demo').notNull().default(false),
     embedding: vector('embedding'),
     embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
-    // 'simple' rather than a language stemmer: news is Chinese and English mixed.
+    // 'simple' rather than a language stemmer: news is Chinese and English mixed. Chinese has no spaces,
+    // so radar.cjk_bigrams (migration 0005) first splits CJK runs into overlapping bigrams, as Lucene's
+    // CJK analyzer does; queries go through the same function (phrase of bigrams).
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      sql`setweight(to_tsvector('simple', coalesce(title, '')), 'A') || setweight(to_tsvector('simple', coalesce(content, '')), 'B')`,
+      sql`setweight(to_tsvector('simple', radar.cjk_bigrams(coalesce(title, ''))), 'A') || setweight(to_tsvector('simple', radar.cjk_bigrams(coalesce(content, ''))), 'B')`,
     ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -29,6 +29,8 @@ export const userKeywords = radar.table(
     alertEnabled: boolean('alert_enabled').notNull().default(false),
     /** 'daily' | 'weekly'. */
     alertFrequency: text('alert_frequency').notNull().default('daily'),
+    /** Terms that keep a paper out of this keyword's alerts (matched like the keyword, case-insensitive). */
+    negativeTerms: text('negative_terms').array().notNull().default(sql`'{}'::text[]`),
     lastAlertedAt: timestamp('last_alerted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -74,7 +76,26 @@ export const feedback = radar.table(
     description: text('description').notNull(),
     /** The auto-attached user-info box: email, userId, userAgent, currentPage, timestamp. */
     userInfo: jsonb('user_info').notNull().default({}),
+    /** When it was mailed to FEEDBACK_TO; null when no address is set or the mail has not gone out. */
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('feedback_created_idx').on(t.createdAt)],
+);
+
+/** Papers already sent to a user in a keyword-alert digest: each paper is mailed to a user at most once. */
+export const keywordAlertDeliveries = radar.table(
+  'keyword_alert_deliveries',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    paperId: bigint('paper_id', { mode: 'number' })
+      .notNull()
+      .references(() => papers.id, { onDelete: 'cascade' }),
+    /** The keyword that matched; null when the keyword was removed since. */
+    keywordId: bigint('keyword_id', { mode: 'number' }).references(() => userKeywords.id, { onDelete: 'set null' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.paperId] }), index('keyword_alert_deliveries_sent_idx').on(t.sentAt)],
 );

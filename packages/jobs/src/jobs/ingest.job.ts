@@ -19,12 +19,16 @@ import type { Logger } from 'pino';
  * read at each run, so an edited URL or filter takes effect without a restart. A failing source is
  * retried with backoff by BullMQ, except for failures a retry cannot fix (4xx, not a feed, bad
  * configuration); either way its last error is kept for `pnpm radar sources`. Items stored before a
- * failure stay, and get their vectors and summaries.
+ * failure stay, and get their vectors and summaries. A run that stored content also asks for a refit
+ * of the built-in embedding model when one is due (`requestRefit`), so the first fit follows the
+ * first ingestion instead of waiting for the hourly maintenance.
  */
 export function createIngestProcessor(deps: {
   db: Database;
   settings: IngestSettings;
   enqueue: EnqueueJob;
+  /** Queues a refit of the built-in model when one is due (requestRefitIfDue); never fails the run. */
+  requestRefit?: (() => Promise<unknown>) | undefined;
   logger?: Logger | undefined;
 }) {
   const report = (summary: IngestSummary) => ({
@@ -37,6 +41,14 @@ export function createIngestProcessor(deps: {
     notes: summary.notes,
   });
   const enrichment = { summaries: deps.settings.summariesEnabled };
+  const afterStore = async (summary: IngestSummary) => {
+    await enqueueEnrichment(deps.enqueue, summary, enrichment);
+    if (!deps.requestRefit || summary.newPaperIds.length + summary.newNewsIds.length === 0) return;
+    await deps.requestRefit().catch((error: Error) =>
+      // The hourly maintenance refits anyway: a failure here must not fail (and repeat) the run.
+      deps.logger?.warn({ err: error.message }, 'could not request a refit of the embedding model'),
+    );
+  };
   return async (job: { data: unknown }) => {
     const parsed = ingestJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid ingest payload: ${parsed.error.message}`);
@@ -53,12 +65,12 @@ export function createIngestProcessor(deps: {
 
     try {
       const summary = await runSource({ db: deps.db, settings: deps.settings }, source, { since: parsed.data.since });
-      await enqueueEnrichment(deps.enqueue, summary, enrichment);
+      await afterStore(summary);
       deps.logger?.info({ source: source.name, ...report(summary) }, 'source ingested');
       return { outcome: 'success', ...report(summary) };
     } catch (error) {
       if (error instanceof SourceRunError) {
-        await enqueueEnrichment(deps.enqueue, error.summary, enrichment).catch(() => {});
+        await afterStore(error.summary).catch(() => {});
       }
       const permanent = error instanceof PermanentSourceError || (error instanceof SourceRunError && error.isPermanent);
       deps.logger?.warn({ source: source.name, permanent, err: describeError(error) }, 'source run failed');

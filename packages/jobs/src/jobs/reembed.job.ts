@@ -3,9 +3,35 @@ import { type DatabaseHandle, UserRepository } from '@radar/db';
 import { type EmbeddingsJob, embeddingsJobSchema } from '@radar/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import type { AppQueue } from '../queue-connection';
 
 /** Runs `maintain` at most once at a time per queue backend (BullMQ deduplication id). */
 export const MAINTAIN_EMBEDDINGS_DEDUP_ID = 'maintain-embeddings';
+
+/** Refits one maintain job makes at most, when the corpus keeps growing while it runs. */
+const MAX_REFITS_PER_JOB = 3;
+
+/**
+ * Queues a `maintain` job on the `embeddings` queue. Deduplicated: while one is waiting or running,
+ * another request adds nothing (that job refits when due and re-embeds everything stale anyway).
+ */
+export async function requestEmbeddingsMaintenance(queue: AppQueue<unknown>): Promise<void> {
+  await queue.add('maintain-embeddings', { task: 'maintain' }, { deduplication: { id: MAINTAIN_EMBEDDINGS_DEDUP_ID } });
+}
+
+/**
+ * After an ingestion run stored content: when a fit of the built-in model is due (none yet, or the
+ * corpus grew by the refit rule), queue the maintain job now rather than leave the corpus on the
+ * previous model until the hourly one. Returns the decision, for the caller's summary.
+ */
+export async function requestRefitIfDue(
+  embeddings: EmbeddingModels,
+  queue: AppQueue<unknown>,
+): Promise<{ due: boolean; reason: string }> {
+  const { due, reason } = await embeddings.refitDue();
+  if (due) await requestEmbeddingsMaintenance(queue);
+  return { due, reason };
+}
 
 /**
  * Keeps stored vectors on the active model (queue `embeddings`). Idempotent: re-embedding only
@@ -25,16 +51,31 @@ export function createEmbeddingsProcessor(deps: {
     switch (payload.task) {
       case 'maintain': {
         const { switched } = await deps.embeddings.syncWithConfig();
-        const refit = await deps.embeddings.refitIfDue({ force: payload.forceRefit ?? false });
-        const { model, embedded } = await deps.embeddings.reembedStale({
-          onProgress: async (progress: ReembedProgress) => {
-            await job.updateProgress({ ...progress });
-          },
-        });
-        const count = embedded.users + embedded.papers + embedded.news;
-        if (count > 0)
-          deps.logger?.info({ model: model.name, version: model.version, embedded }, 're-embedded vectors');
-        return { outcome: 'success', switched, refitted: refit.refitted, refit: refit.reason, embedded };
+        let refit = await deps.embeddings.refitIfDue({ force: payload.forceRefit ?? false });
+        let refits = refit.refitted ? 1 : 0;
+        const embedded = { users: 0, papers: 0, news: 0 };
+        for (;;) {
+          // Users first: after a refit every profile gets a vector of the new model before the papers.
+          const pass = await deps.embeddings.reembedStale({
+            onProgress: async (progress: ReembedProgress) => {
+              await job.updateProgress({ ...progress });
+            },
+          });
+          for (const target of ['users', 'papers', 'news'] as const) embedded[target] += pass.embedded[target];
+          const count = pass.embedded.users + pass.embedded.papers + pass.embedded.news;
+          if (count > 0)
+            deps.logger?.info(
+              { model: pass.model.name, version: pass.model.version, embedded: pass.embedded },
+              're-embedded vectors',
+            );
+          // Content stored while this job ran (its own request to refit was deduplicated into this job).
+          if (refits >= MAX_REFITS_PER_JOB) break;
+          const again = await deps.embeddings.refitIfDue();
+          if (!again.refitted) break;
+          refit = again;
+          refits++;
+        }
+        return { outcome: 'success', switched, refitted: refits > 0, refits, refit: refit.reason, embedded };
       }
       case 'embed-profile': {
         const user = await users.findById(payload.userId);

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { TestDatabase } from '@radar/db/testing';
 import { type AppQueue, createQueueConnection, type QueueConnection } from '../queue-connection';
 
+export * from './arxiv-atom';
+
 /** Real Redis when REDIS_URL is set (CI), otherwise BullMQ's PostgreSQL backend in the test database. */
 export function testQueueConnection(database: TestDatabase): QueueConnection {
   return createQueueConnection({

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+// The web app runs under a Content-Security-Policy without 'unsafe-eval'. zod 4 compiles object parsers
+// with `new Function` when it may, and its probe for that is itself a CSP violation in the browser. Every
+// shared schema is built on text() below, so this module is evaluated before any of them parses.
+// Node (the server) keeps the compiled parsers.
+if ('document' in globalThis) z.config({ jitless: true });
+
 /**
  * A NUL character, or half of a UTF-16 surrogate pair without its other half. PostgreSQL refuses NUL
  * in text (the query fails), and a lone surrogate cannot be encoded as UTF-8: the driver silently

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '../email';
 import { ActionableError } from './actionable-error';
 
 /**
@@ -108,6 +109,21 @@ const envSchema = z.object({
   ),
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.edu:465'),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('科研雷达 <no-reply@localhost>')),
+  FEEDBACK_TO: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((value) => value.split(',').every((address) => EMAIL_PATTERN.test(address.trim())), {
+        message: 'must be an e-mail address, or several separated by commas',
+      })
+      .transform((value) =>
+        value
+          .split(',')
+          .map((address) => address.trim())
+          .join(', '),
+      )
+      .optional(),
+  ),
   SMTP_TLS_REJECT_UNAUTHORIZED: booleanFlag(true),
   OPENAI_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   OPENAI_API_KEY: optionalString,
@@ -189,6 +205,8 @@ export interface AppConfig {
   /** false accepts a self-signed certificate on the mail server (some campus relays). */
   smtpTlsRejectUnauthorized: boolean;
   mailFrom: string;
+  /** Where feedback is mailed (one address or several, comma-separated); unset: only stored. */
+  feedbackTo: string | undefined;
   /** An OpenAI-compatible chat endpoint; the LLM is used only when llm.model is set. */
   llm: {
     baseUrl: string | undefined;
@@ -275,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     smtpTlsRejectUnauthorized: e.SMTP_TLS_REJECT_UNAUTHORIZED,
     mailFrom: e.MAIL_FROM,
+    feedbackTo: e.FEEDBACK_TO,
     llm: {
       baseUrl: e.OPENAI_BASE_URL,
       apiKey: e.OPENAI_API_KEY,

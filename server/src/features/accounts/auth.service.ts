@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthRecordRepository, UserRepository, UserRow, VerificationCodeRow } from '@radar/db';
+import type { Mailer } from '@radar/mail';
 import {
   LIMITS,
   type LoginRequest,
@@ -10,7 +11,6 @@ import {
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { type AppError, errors } from '../../errors';
-import type { Mailer } from '../../mail/mailer';
 import { passwordResetMail, verificationCodeMail } from '../../mail/templates';
 import { isCommonPassword } from '../../security/common-passwords';
 import type { PasswordHasher } from '../../security/password-hasher';
@@ -63,6 +63,8 @@ export interface AuthServiceDeps {
   now?: () => Date;
   /** Forgets an account's login-guessing counts after a password reset (plugins/login-limiter.ts). */
   loginLimiter?: { clearAccount(email: string): Promise<void> };
+  /** The auth guard's cached rows (plugins/user-cache.ts): dropped here when a login or reset changes one. */
+  userCache?: { changed(userId: string): Promise<void> };
 }
 
 const secondsUntil = (time: Date, now: Date) => Math.max(0, Math.ceil((time.getTime() - now.getTime()) / SECOND));
@@ -225,6 +227,7 @@ export class AuthService {
       changes.passwordHash = await this.deps.hasher.hash(input.password);
     }
     const updated = (await this.deps.users.update(user.id, changes)) ?? user;
+    await this.deps.userCache?.changed(user.id);
     this.deps.logger.info(
       { event: 'auth.login', email: fingerprint, outcome: 'success', rehashed: Boolean(changes.passwordHash) },
       'login',
@@ -272,6 +275,9 @@ export class AuthService {
       passwordHash,
     );
     if (!userId) throw errors.resetTokenInvalid();
+    // Before answering: this process refuses the old tokens from the next request on, and the other
+    // processes have been sent the trigger's notification (plugins/user-cache.ts).
+    await this.deps.userCache?.changed(userId);
     this.deps.logger.info({ event: 'auth.password_reset', user: userId }, 'password reset; older sessions ended');
     // Guesses at the old password must not keep the owner out; the reset itself has succeeded either way.
     const user = await this.deps.users.findById(userId);

@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import { errors } from '../../errors';
 
 export const VECTOR_UPDATE_FAILED_MESSAGE = '更新用户向量失败，请稍后重试';
-export const RESEARCH_DIRECTION_NOT_SET_MESSAGE = '请先设置研究方向：通过研究方向分析生成英文研究摘要';
 
 /** The user's profile vector: the embedding of the English research summary with the active model. */
 export class ProfileEmbeddingService {
@@ -46,7 +45,7 @@ export class ProfileEmbeddingService {
 
   /** POST /api/auth/vector/update/. */
   async update(user: UserRow): Promise<VectorUpdateResponse> {
-    if (!user.researchSummaryEn.trim()) throw errors.badRequest(RESEARCH_DIRECTION_NOT_SET_MESSAGE);
+    if (!user.researchSummaryEn.trim()) throw errors.researchDirectionNotSet();
     let model: Awaited<ReturnType<AiServices['embeddings']['activeModel']>>;
     try {
       await this.deps.ai.embeddings.embedProfile(user.id, user.researchSummaryEn);

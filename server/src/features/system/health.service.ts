@@ -1,7 +1,7 @@
 import { type DatabaseHandle, HealthRepository } from '@radar/db';
 import type { AppQueue } from '@radar/jobs';
+import type { Mailer } from '@radar/mail';
 import type { HealthResponse } from '@radar/shared';
-import type { Mailer } from '../../mail/mailer';
 
 const CHECK_TIMEOUT_MS = 3_000;
 

@@ -16,6 +16,17 @@ describe('getNavItems', () => {
   it('shows 我的 instead of 登录 with a session, and flags nothing as coming soon', () => {
     const items = getNavItems(true);
     expect(items.at(-1)).toMatchObject({ label: '我的', href: '/my' });
+    // The screens implied by the calls sit after news, for a session only.
+    expect(items.map((item) => item.href)).toEqual([
+      '/',
+      '/papers',
+      '/news',
+      '/keywords',
+      '/search',
+      '/library',
+      '/feedback',
+      '/my',
+    ]);
     expect(items.some((item) => item.comingSoon)).toBe(false);
   });
 });

@@ -1,9 +1,12 @@
 import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
+import BookmarksOutlined from '@mui/icons-material/BookmarksOutlined';
 import FeedbackOutlined from '@mui/icons-material/FeedbackOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import LoginOutlined from '@mui/icons-material/LoginOutlined';
 import NewspaperOutlined from '@mui/icons-material/NewspaperOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
+import SearchOutlined from '@mui/icons-material/SearchOutlined';
+import SellOutlined from '@mui/icons-material/SellOutlined';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import type { ComponentType } from 'react';
 import { paths } from '@/config/paths';
@@ -20,12 +23,24 @@ export type NavItem = {
   comingSoon?: boolean;
 };
 
-/** The menu of spec section 2 ("Shell"); the last entry depends on the session. */
+/** Screens implied by the calls of spec section 7 (keywords, article and news search, favourites). */
+const SESSION_ITEMS: NavItem[] = [
+  { id: 'keywords', label: '关键词', href: paths.keywords.getHref(), icon: SellOutlined, requiresAuth: true },
+  { id: 'search', label: '检索', href: paths.search.getHref(), icon: SearchOutlined, requiresAuth: true },
+  { id: 'library', label: '我的收藏', href: paths.library.getHref(), icon: BookmarksOutlined, requiresAuth: true },
+];
+
+/**
+ * The menu of spec section 2 ("Shell"); the last entry depends on the session. The screens the spec
+ * only implies (keywords, search, favourites) are listed after news for a session only, so a visitor
+ * sees the spec's menu as written and the spec's order stays.
+ */
 export function getNavItems(hasSession: boolean): NavItem[] {
   return [
     { id: 'home', label: '官网', href: paths.home.getHref(), icon: HomeOutlined, requiresAuth: false },
     { id: 'papers', label: '论文推荐', href: paths.papers.getHref(), icon: ArticleOutlined, requiresAuth: true },
     { id: 'news', label: '新闻推荐', href: paths.news.getHref(), icon: NewspaperOutlined, requiresAuth: true },
+    ...(hasSession ? SESSION_ITEMS : []),
     { id: 'feedback', label: '意见反馈', href: paths.feedback.getHref(), icon: FeedbackOutlined, requiresAuth: true },
     hasSession
       ? { id: 'my', label: '我的', href: paths.my.getHref(), icon: PersonOutlined, requiresAuth: true }

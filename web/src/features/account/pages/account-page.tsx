@@ -1,11 +1,92 @@
+import LogoutRounded from '@mui/icons-material/LogoutRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Snackbar from '@mui/material/Snackbar';
+import Stack from '@mui/material/Stack';
+import type { UserResponse } from '@radar/shared';
+import { useEffect, useState } from 'react';
 import { Page } from '@/components/page/page';
-import { UpcomingPageNotice } from '@/components/page/upcoming-page-notice';
+import { AccountSection } from '../components/account-section';
+import { BasicInfoSection } from '../components/basic-info-section';
+import { ResearchDialog } from '../components/research-dialog';
+import { ResearchGuideDialog } from '../components/research-guide-dialog';
+import { ResearchInfoSection } from '../components/research-info-section';
+import { useResearchGuide } from '../hooks/use-research-guide';
+import { ACCOUNT_STRINGS } from '../strings';
+import { cacheResearchProfile } from '../utils/research-cache';
+import { hasResearchInfo } from '../utils/research-fields';
 
-/** /my (spec section 2, "Account page"): account, research info, basic info, logout. Guarded. */
-export function AccountPage() {
+type AccountPageProps = {
+  user: UserResponse;
+  onLogout: () => void;
+  /** Reloads the profile after a save (the session owns it). */
+  onProfileSaved: () => Promise<void>;
+};
+
+/**
+ * /my (spec section 2, "Account page"): account, research info with the AI dialog, basic info,
+ * logout, and the first-visit guide. Guarded; app/routes/account.tsx passes the session in.
+ */
+export function AccountPage({ user, onLogout, onProfileSaved }: AccountPageProps) {
+  const isEmpty = !hasResearchInfo(user);
+  const guide = useResearchGuide(!isEmpty);
+  const [isDialogOpen, setIsDialogOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  useEffect(() => cacheResearchProfile(user), [user]);
+
+  const openDialog = () => {
+    guide.close();
+    setIsDialogOpen(true);
+  };
+
   return (
-    <Page title="我的" subtitle="管理账号与研究信息" maxWidth="md">
-      <UpcomingPageNotice description="届时可查看账号信息、编辑研究方向，并使用 AI 生成研究信息。" />
+    <Page title={ACCOUNT_STRINGS.pageTitle} subtitle={ACCOUNT_STRINGS.pageSubtitle} maxWidth="md">
+      <Stack spacing={3}>
+        <AccountSection email={user.email} />
+        <ResearchInfoSection
+          user={user}
+          isEmpty={isEmpty}
+          onGenerate={openDialog}
+          onSaved={onProfileSaved}
+          onNotify={setNotice}
+        />
+        <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
+        <Box sx={{ display: 'flex', justifyContent: { xs: 'stretch', sm: 'flex-end' } }}>
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<LogoutRounded />}
+            onClick={onLogout}
+            data-testid="account-logout"
+            sx={{ width: { xs: '100%', sm: 'auto' } }}
+          >
+            {ACCOUNT_STRINGS.logout}
+          </Button>
+        </Box>
+      </Stack>
+
+      <ResearchDialog
+        open={isDialogOpen}
+        onClose={() => setIsDialogOpen(false)}
+        accountEmail={user.email}
+        initialDescription={user.research_description}
+        onSaved={onProfileSaved}
+      />
+      <ResearchGuideDialog
+        open={guide.isOpen && !isDialogOpen}
+        onClose={guide.close}
+        onCompleteNow={openDialog}
+        onRemindLater={guide.remindLater}
+        onNeverRemind={guide.neverRemind}
+      />
+      <Snackbar
+        open={notice !== null}
+        autoHideDuration={3000}
+        onClose={() => setNotice(null)}
+        message={notice}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      />
     </Page>
   );
 }

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
@@ -16,14 +17,17 @@ const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>(() => (getToken() ? { status: 'loading', user: null } : ANONYMOUS));
   // Each load gets a number; a response that arrives after a newer load, a logout or a 401 is dropped.
   const generation = useRef(0);
 
+  // Cached server data belongs to one account: it goes when the account does (logout, 401, new login).
   const becomeAnonymous = useCallback(() => {
     generation.current += 1;
+    queryClient.clear();
     setState(ANONYMOUS);
-  }, []);
+  }, [queryClient]);
 
   const loadUser = useCallback(async () => {
     const current = ++generation.current;
@@ -62,9 +66,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signIn = useCallback(
     async ({ token, email }: { token: string; email: string }) => {
       storeSession(token, email);
+      queryClient.clear();
       await loadUser();
     },
-    [loadUser],
+    [loadUser, queryClient],
   );
 
   const logout = useCallback(() => {

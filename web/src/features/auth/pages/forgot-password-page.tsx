@@ -1,11 +1,134 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { emailOnlyRequestSchema } from '@radar/shared';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { FormTextField } from '@/components/form/form-text-field';
 import { Page } from '@/components/page/page';
-import { UpcomingPageNotice } from '@/components/page/upcoming-page-notice';
+import { paths } from '@/config/paths';
+import { useCountdown } from '@/hooks/use-countdown';
+import { useZodForm } from '@/hooks/use-zod-form';
+import { setServerFieldErrors } from '@/lib/form-errors';
+import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
+import { useForgotPassword } from '../api/forgot-password';
+import { AuthCard } from '../components/auth-card';
+import { AUTH_STRINGS } from '../strings';
+import { describeForgotPasswordError } from '../utils/auth-errors';
+import type { EmailFormValues } from '../utils/auth-form-schemas';
 
-/** /forgot-password (spec section 2, "Forgot password"): email, send button with rate-limit countdown. */
+const t = AUTH_STRINGS.forgot;
+
+/**
+ * /forgot-password (spec sections 2, 4 and 8): email, send button, return-home button and a
+ * contact-support link. A rate-limit answer disables the button for its remaining seconds.
+ */
 export function ForgotPasswordPage() {
+  const location = useLocation();
+  const from = getReturnTarget(location.state);
+  const form = useZodForm<EmailFormValues, { email: string }>({
+    schema: emailOnlyRequestSchema,
+    defaultValues: { email: getStateEmail(location.state) ?? '' },
+  });
+  const email = useWatch({ control: form.control, name: 'email' });
+  const forgotMutation = useForgotPassword();
+  const wait = useCountdown();
+  const [sentMessage, setSentMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const isSubmitting = forgotMutation.isPending || form.formState.isSubmitting;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(null);
+    setSentMessage(null);
+    try {
+      const result = await forgotMutation.mutateAsync(values);
+      setSentMessage(result.message);
+    } catch (failure) {
+      if (setServerFieldErrors(failure, form.setError, ['email'])) return;
+      const { message, waitSeconds } = describeForgotPasswordError(failure);
+      setError(message);
+      if (waitSeconds) wait.start(waitSeconds);
+    }
+  });
+
   return (
-    <Page title="忘记密码" maxWidth="sm">
-      <UpcomingPageNotice description="届时可通过邮箱接收密码重置邮件。" />
+    <Page title={t.title} subtitle={t.subtitle} maxWidth="sm">
+      <AuthCard testId="forgot-password-card">
+        <Stack component="form" noValidate onSubmit={onSubmit} spacing={1.5} aria-label={t.title}>
+          {sentMessage ? (
+            <Alert severity="success" data-testid="forgot-password-sent">
+              <AlertTitle>{t.sentTitle}</AlertTitle>
+              {sentMessage}
+              <Typography variant="body2" sx={{ mt: 0.5 }}>
+                {t.sentHint}
+              </Typography>
+            </Alert>
+          ) : null}
+          {error ? (
+            <Alert severity="error" data-testid="forgot-password-error">
+              {error}
+            </Alert>
+          ) : null}
+          <FormTextField
+            control={form.control}
+            name="email"
+            label={AUTH_STRINGS.common.email}
+            type="email"
+            autoComplete="email"
+            placeholder={AUTH_STRINGS.common.emailPlaceholder}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={isSubmitting || wait.isRunning}
+            data-testid="forgot-password-submit"
+            startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+          >
+            {isSubmitting ? t.submitting : wait.isRunning ? t.waitSeconds(wait.seconds) : t.submit}
+          </Button>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+            <Button
+              component={RouterLink}
+              to={paths.home.getHref()}
+              variant="outlined"
+              data-testid="forgot-password-home"
+              sx={{ flex: 1 }}
+            >
+              {AUTH_STRINGS.common.backHome}
+            </Button>
+            <Button
+              component={RouterLink}
+              to={paths.login.getHref()}
+              state={createAuthNavigationState({ email, from })}
+              variant="outlined"
+              data-testid="forgot-password-login"
+              sx={{ flex: 1 }}
+            >
+              {t.backToLogin}
+            </Button>
+          </Stack>
+        </Stack>
+        <Divider sx={{ my: 3 }} />
+        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          {t.needHelp}
+          <Link
+            component={RouterLink}
+            to={paths.contact.getHref()}
+            sx={{ ml: 0.5 }}
+            data-testid="forgot-password-contact"
+          >
+            {AUTH_STRINGS.common.contactSupport}
+          </Link>
+        </Typography>
+      </AuthCard>
     </Page>
   );
 }

@@ -1,11 +1,207 @@
+import SendRounded from '@mui/icons-material/SendRounded';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import {
+  FEEDBACK_DESCRIPTION_MAX_LENGTH,
+  FEEDBACK_TYPE_LABELS,
+  FEEDBACK_TYPES,
+  type FeedbackType,
+  feedbackRequestSchema,
+  LIMITS,
+} from '@radar/shared';
+import { useMutation } from '@tanstack/react-query';
+import { Controller, useWatch } from 'react-hook-form';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { z } from 'zod';
 import { Page } from '@/components/page/page';
-import { UpcomingPageNotice } from '@/components/page/upcoming-page-notice';
+import { paths } from '@/config/paths';
+import { useZodForm } from '@/hooks/use-zod-form';
+import { sendFeedback } from '../api/send-feedback';
+import { ThanksPanel } from '../components/thanks-panel';
+import { UserInfoBox } from '../components/user-info-box';
+import { FEEDBACK_STRINGS as STRINGS } from '../strings';
+import { buildFeedbackUserInfo, describeFeedbackError } from '../utils/feedback-payload';
 
-/** /feedback (spec section 2, "Feedback page"). Guarded. */
-export function FeedbackPage() {
+// Title and description with the server's rules: trimmed, required ('请填写标题和详细描述'), bounded.
+const feedbackFormSchema = z.object({
+  type: z.enum(FEEDBACK_TYPES),
+  title: feedbackRequestSchema.shape.title,
+  description: feedbackRequestSchema.shape.description,
+});
+type FeedbackForm = { type: FeedbackType; title: string; description: string };
+type FeedbackValues = z.output<typeof feedbackFormSchema>;
+
+const EMPTY_FORM: FeedbackForm = { type: 'bug', title: '', description: '' };
+
+type FeedbackPageProps = {
+  /** The signed-in account; null reports the sender as not logged in. */
+  account: { email: string; id: string } | null;
+};
+
+/** /feedback (spec section 2, "Feedback page"). Guarded; app/routes/feedback.tsx passes the account in. */
+export function FeedbackPage({ account }: FeedbackPageProps) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  // Checked on submit, then as the user corrects it (one message for both fields, spec section 5).
+  const form = useZodForm<FeedbackForm, FeedbackValues>({
+    schema: feedbackFormSchema,
+    defaultValues: EMPTY_FORM,
+    mode: 'onSubmit',
+  });
+  const title = useWatch({ control: form.control, name: 'title' });
+  const send = useMutation({
+    mutationFn: (values: FeedbackValues) =>
+      sendFeedback({
+        type: FEEDBACK_TYPE_LABELS[values.type],
+        title: values.title,
+        description: values.description,
+        userInfo: buildFeedbackUserInfo({
+          account,
+          userAgent: navigator.userAgent,
+          currentPage: window.location.href,
+          now: new Date(),
+        }),
+      }),
+  });
+
+  const { errors } = form.formState;
+  const validationMessages = [...new Set([errors.title?.message, errors.description?.message])].filter(Boolean);
+
+  // Back where the user came from; a page opened directly has no history entry of the app to go back to.
+  const goBack = () => (location.key === 'default' ? navigate(paths.home.getHref()) : navigate(-1));
+  const startOver = () => {
+    form.reset(EMPTY_FORM);
+    send.reset();
+  };
+
+  if (send.isSuccess) {
+    return (
+      <Page title={STRINGS.pageTitle} maxWidth="md">
+        <ThanksPanel onHome={() => navigate(paths.home.getHref())} onAgain={startOver} />
+      </Page>
+    );
+  }
+
   return (
-    <Page title="意见反馈" maxWidth="md">
-      <UpcomingPageNotice description="届时可提交问题反馈、功能建议或使用疑问。" />
+    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle} maxWidth="md">
+      <Card>
+        <CardContent sx={{ p: { xs: 2.5, md: 4 } }}>
+          <Box
+            component="form"
+            noValidate
+            aria-label={STRINGS.pageTitle}
+            onSubmit={form.handleSubmit((values) => send.mutate(values))}
+            data-testid="feedback-form"
+          >
+            <Stack spacing={3}>
+              <Controller
+                control={form.control}
+                name="type"
+                render={({ field }) => (
+                  <FormControl component="fieldset">
+                    <FormLabel component="legend" id="feedback-type-label" sx={{ mb: 0.5 }}>
+                      {STRINGS.type}
+                    </FormLabel>
+                    <RadioGroup {...field} row aria-labelledby="feedback-type-label">
+                      {FEEDBACK_TYPES.map((type) => (
+                        <FormControlLabel
+                          key={type}
+                          value={type}
+                          control={<Radio />}
+                          label={FEEDBACK_TYPE_LABELS[type]}
+                          data-testid={`feedback-type-${type}`}
+                        />
+                      ))}
+                    </RadioGroup>
+                  </FormControl>
+                )}
+              />
+
+              <Controller
+                control={form.control}
+                name="title"
+                render={({ field, fieldState }) => (
+                  <TextField
+                    {...field}
+                    label={STRINGS.title}
+                    placeholder={STRINGS.titlePlaceholder}
+                    required
+                    fullWidth
+                    error={fieldState.invalid}
+                    helperText={
+                      <Box component="span" sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+                        <span data-testid="feedback-title-counter">{STRINGS.titleCounter(title.length)}</span>
+                      </Box>
+                    }
+                    slotProps={{
+                      htmlInput: { maxLength: LIMITS.feedbackTitleMaxLength, 'data-testid': 'feedback-title' },
+                    }}
+                  />
+                )}
+              />
+
+              <Controller
+                control={form.control}
+                name="description"
+                render={({ field, fieldState }) => (
+                  <TextField
+                    {...field}
+                    label={STRINGS.description}
+                    placeholder={STRINGS.descriptionPlaceholder}
+                    required
+                    fullWidth
+                    multiline
+                    minRows={6}
+                    maxRows={16}
+                    error={fieldState.invalid}
+                    slotProps={{
+                      htmlInput: { maxLength: FEEDBACK_DESCRIPTION_MAX_LENGTH, 'data-testid': 'feedback-description' },
+                    }}
+                  />
+                )}
+              />
+
+              <UserInfoBox account={account} userAgent={navigator.userAgent} currentPage={window.location.href} />
+
+              {validationMessages.length > 0 ? (
+                <Alert severity="warning" data-testid="feedback-validation">
+                  {validationMessages.join('；')}
+                </Alert>
+              ) : null}
+              {send.isError ? (
+                <Alert severity="error" data-testid="feedback-error">
+                  {describeFeedbackError(send.error)}
+                </Alert>
+              ) : null}
+
+              <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
+                <Button color="inherit" onClick={goBack} disabled={send.isPending} data-testid="feedback-cancel">
+                  {STRINGS.cancel}
+                </Button>
+                <Button
+                  type="submit"
+                  variant="contained"
+                  endIcon={<SendRounded />}
+                  loading={send.isPending}
+                  data-testid="feedback-submit"
+                >
+                  {STRINGS.submit}
+                </Button>
+              </Box>
+            </Stack>
+          </Box>
+        </CardContent>
+      </Card>
     </Page>
   );
 }

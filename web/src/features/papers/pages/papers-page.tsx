@@ -1,11 +1,207 @@
+import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
+import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import LinearProgress from '@mui/material/LinearProgress';
+import Snackbar from '@mui/material/Snackbar';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { EmptyState } from '@/components/feedback/empty-state';
 import { Page } from '@/components/page/page';
-import { UpcomingPageNotice } from '@/components/page/upcoming-page-notice';
+import { PaperCard } from '@/components/papers/paper-card';
+import { ShareLinkDialog } from '@/components/papers/share-link-dialog';
+import { paths } from '@/config/paths';
+import { usePaperRecommendations } from '../api/get-paper-recommendations';
+import { ActiveFilterChips } from '../components/active-filter-chips';
+import { RecommendationSettings } from '../components/recommendation-settings';
+import { usePaperActions } from '../hooks/use-paper-actions';
+import { useRecommendationParams } from '../hooks/use-recommendation-params';
+import { PAPERS_STRINGS as STRINGS } from '../strings';
+import { describeRecommendationError } from '../utils/recommendation-errors';
 
-/** /papers (spec section 2, "Papers recommendation page"). Guarded. */
-export function PapersPage() {
+type PapersPageProps = {
+  /** Whether the account has an English research summary; without one nothing is requested. */
+  hasResearchSummary: boolean;
+};
+
+/**
+ * /papers (spec section 2, "Papers recommendation page"): settings, active filters, the recommended
+ * papers with favourite, save and share, and the empty and error states of spec section 8. Guarded;
+ * app/routes/papers.tsx passes the session in.
+ */
+export function PapersPage({ hasResearchSummary }: PapersPageProps) {
+  const params = useRecommendationParams();
+  const [isSettingsOpen, setIsSettingsOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const recommendations = usePaperRecommendations(params.applied, hasResearchSummary);
+  const actions = usePaperActions({ onNotify: setNotice });
+
+  const { data, error, isError, isFetching, failureCount } = recommendations;
+  const isEmptyResult = !isError && data?.recommendations.length === 0;
+
+  const apply = () => {
+    const changed = params.apply();
+    // Same settings (e.g. 'apply settings and retry' without changes): load them again.
+    if (!changed && hasResearchSummary) void recommendations.refetch();
+    setIsSettingsOpen(false);
+  };
+  const cancel = () => {
+    params.cancel();
+    setIsSettingsOpen(false);
+  };
+
+  const goSetUp = (
+    <Button component={RouterLink} to={paths.my.getHref()} color="inherit" size="small" data-testid="papers-go-setup">
+      {STRINGS.errors.goSetUp}
+    </Button>
+  );
+
+  const renderContent = () => {
+    if (!hasResearchSummary) {
+      return (
+        <EmptyState
+          icon={<ArticleOutlined />}
+          title={STRINGS.empty.none}
+          hint={STRINGS.empty.noneHint}
+          testId="papers-empty"
+          kind="none"
+        />
+      );
+    }
+    // A retry after a failure shows the loading state again (spec section 4: loading, then success or failure).
+    const isLoading = isFetching && (isError || !data);
+    if (isError && !isLoading) {
+      const view = describeRecommendationError(error);
+      if (view.type === 'research_direction_not_set') {
+        return (
+          <Alert severity="warning" action={goSetUp} data-testid="papers-direction-error">
+            {view.title ? <AlertTitle>{view.title}</AlertTitle> : null}
+            {view.message}
+          </Alert>
+        );
+      }
+      return (
+        <Alert
+          severity="warning"
+          data-testid="papers-error"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => void recommendations.refetch()}
+              disabled={isFetching}
+              data-testid="papers-retry"
+            >
+              {STRINGS.errors.retry}
+            </Button>
+          }
+        >
+          {view.message}
+        </Alert>
+      );
+    }
+    if (isLoading || !data) {
+      return (
+        <Box
+          role="status"
+          data-testid="papers-loading"
+          sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 8 }}
+        >
+          <CircularProgress size={32} />
+          <Typography color="text.secondary">
+            {failureCount > 0 ? STRINGS.result.retrying(failureCount + 1) : STRINGS.result.loading}
+          </Typography>
+        </Box>
+      );
+    }
+    return (
+      <Stack spacing={2}>
+        <Typography variant="h5" component="h2" data-testid="papers-result-heading">
+          {STRINGS.result.heading(data.recommendations_count)}
+          {data.filtered_out_count > 0 ? (
+            <Typography component="span" color="text.secondary" sx={{ ml: 0.5, typography: 'body1' }}>
+              {STRINGS.result.filteredOut(data.filtered_out_count)}
+            </Typography>
+          ) : null}
+        </Typography>
+        {isEmptyResult ? (
+          <EmptyState
+            icon={<SearchOffRounded />}
+            title={STRINGS.empty.notFound}
+            hint={STRINGS.empty.notFoundHint}
+            testId="papers-empty"
+            kind="not-found"
+            action={
+              <Button variant="outlined" onClick={() => setIsSettingsOpen(true)} data-testid="papers-open-settings">
+                {STRINGS.settings.title}
+              </Button>
+            }
+          />
+        ) : (
+          <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="papers-list">
+            {data.recommendations.map((paper) => (
+              <li key={paper.id}>
+                <PaperCard
+                  paper={paper}
+                  score={paper.similarity_score}
+                  onToggleFavorite={actions.toggleFavorite}
+                  onToggleSave={actions.toggleSave}
+                  onShare={actions.share}
+                  isBusy={actions.busyIds.has(paper.id)}
+                />
+              </li>
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    );
+  };
+
   return (
-    <Page title="论文推荐" subtitle="基于您的研究方向推荐相关论文">
-      <UpcomingPageNotice description="届时将根据你的研究方向推荐最新论文，并支持按发表时间、JCR 分区与相似度筛选。" />
+    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle}>
+      <Stack spacing={3}>
+        {hasResearchSummary ? null : (
+          <Alert severity="info" action={goSetUp} data-testid="papers-no-summary">
+            <AlertTitle>{STRINGS.noSummary.title}</AlertTitle>
+            {STRINGS.noSummary.body}
+          </Alert>
+        )}
+        <RecommendationSettings
+          isOpen={isSettingsOpen}
+          onOpenChange={setIsSettingsOpen}
+          draft={params.draft}
+          onDraftChange={params.changeDraft}
+          onApply={apply}
+          onCancel={cancel}
+          isRetry={isEmptyResult}
+          isBusy={isFetching}
+        />
+        <ActiveFilterChips params={params.applied} />
+        <Box sx={{ position: 'relative' }} aria-busy={isFetching}>
+          {isFetching && data && !isError ? (
+            <LinearProgress
+              sx={{ position: 'absolute', top: -12, left: 0, right: 0 }}
+              data-testid="papers-refreshing"
+            />
+          ) : null}
+          {renderContent()}
+        </Box>
+      </Stack>
+
+      <ShareLinkDialog url={actions.shareUrl} onClose={actions.closeShareDialog} />
+      <Snackbar
+        open={notice !== null}
+        autoHideDuration={4000}
+        onClose={() => setNotice(null)}
+        message={notice}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        data-testid="papers-notice"
+      />
     </Page>
   );
 }

@@ -5,9 +5,9 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 /**
- * The only module that sends mail. With SMTP_URL set, messages go through nodemailer's SMTP
- * transport; otherwise (the embedded default) each message is written to DATA_DIR/outbox as an .eml
- * file, so a local user can read their verification code without a mail server.
+ * The only module that sends mail, for the server and the worker alike. With SMTP_URL set, messages go
+ * through nodemailer's SMTP transport; otherwise (the embedded default) each message is written to
+ * DATA_DIR/outbox as an .eml file, so a local user can read their verification code without a mail server.
  */
 
 export interface OutgoingMail {
@@ -15,6 +15,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header lines, e.g. List-Unsubscribe on alert mails. */
+  headers?: Record<string, string>;
 }
 
 export interface MailStatus {

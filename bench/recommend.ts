@@ -1,0 +1,644 @@
+/**
+ * `pnpm bench:recommend [--n 100000] [--dim 128] [--mode pg|embedded] [--database-url URL] ...`: latency,
+ * recall and throughput of paper recommendations over a synthetic corpus (docs/benchmarks.md).
+ *
+ * - Corpus: N papers whose vectors fall in 200 gaussian clusters on the unit sphere, publication dates
+ *   spread over the last two years, tiers 1-4 and unknown (NULL) in equal shares, all of one registered
+ *   embedding model (provider builtin, so the server takes it as the active model). Loaded with
+ *   multi-row inserts, then ANALYZE, then the model's HNSW index is built (EmbeddingRepository.ensureIndexes).
+ * - pg mode: a database `radar_bench_<n>_d<dim>` on the server of --database-url (default: the local
+ *   one), kept afterwards and reused when it already holds the corpus (--fresh rebuilds it). embedded
+ *   mode: an in-memory PGlite, served over our socket server as in `pnpm start`.
+ * - Per date window x excluded tiers: p50/p95/p99 of PaperRepository.recommend() (the endpoint's SQL:
+ *   every round trip of it), and of the whole HTTP request GET /api/auth/recommendations/papers/ to the
+ *   real server on 127.0.0.1; recall@k of the default route against `strategy: 'exact'`; rows
+ *   returned vs min(k, eligible papers) (threshold -1).
+ * - Throughput (autocannon in a child process, so it does not share the server's event loop) of the
+ *   recommendation endpoint, of GET /api/auth/user/ and of a bare Fastify route in the same server.
+ * - --explain: EXPLAIN (ANALYZE, BUFFERS) of the exact statements recommend() sent for the slowest cell.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { parseArgs, promisify } from 'node:util';
+import cliProgress from 'cli-progress';
+import {
+  type DatabaseHandle,
+  EmbeddingRepository,
+  embeddingIndexName,
+  openDatabase,
+  type PaperRecommendationQuery,
+  PaperRepository,
+  UserRepository,
+  wrapPool,
+} from '../packages/db/src';
+import { DATE_FILTERS } from '../packages/shared/src';
+import { loadConfig } from '../packages/shared/src/server';
+import { createLogger, startRuntime } from '../server/src';
+import { windowStart } from '../server/src/features/recommendations/paper-recommendation.service';
+
+const { values: args } = parseArgs({
+  options: {
+    n: { type: 'string', default: '100000' },
+    dim: { type: 'string', default: '128' },
+    mode: { type: 'string', default: 'pg' },
+    'database-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/postgres' },
+    k: { type: 'string', default: '20' },
+    queries: { type: 'string', default: '30' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    fresh: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
+    'skip-load-test': { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const positiveInt = (name: string, value: string | undefined): number => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) {
+    process.stderr.write(`--${name} must be a positive integer, got ${value}\n`);
+    process.exit(2);
+  }
+  return parsed;
+};
+const N = positiveInt('n', args.n);
+const DIM = positiveInt('dim', args.dim);
+const K = positiveInt('k', args.k);
+const QUERIES = positiveInt('queries', args.queries);
+const DURATION = positiveInt('duration', args.duration);
+const CONNECTIONS = positiveInt('connections', args.connections);
+if (args.mode !== 'pg' && args.mode !== 'embedded') {
+  process.stderr.write(`--mode must be pg or embedded, got ${args.mode}\n`);
+  process.exit(2);
+}
+const MODE = args.mode;
+const CLUSTERS = 200;
+const DAYS = 730;
+const INSERT_BATCH = 1_000;
+
+// Deterministic data: the same flags give the same corpus and queries.
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = mulberry32(20261123);
+const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+const normalize = (vector: number[]) => {
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+};
+const centers = Array.from({ length: CLUSTERS }, () => normalize(Array.from({ length: DIM }, gaussian)));
+/** A point of a random cluster: the center plus noise of norm ~1 (cosine to the center ~0.7). */
+function clusteredVector(): number[] {
+  const center = centers[Math.floor(random() * CLUSTERS)] ?? [];
+  const sigma = 1 / Math.sqrt(DIM);
+  return normalize(center.map((value) => value + sigma * gaussian()));
+}
+const vectorLiteral = (vector: number[]) => `[${vector.map((value) => value.toFixed(6)).join(',')}]`;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0) : 0;
+const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
+const stamp = () => process.hrtime.bigint();
+const since = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+function printTable(headers: string[], rows: (string | number)[][]): void {
+  const cells = [headers, ...rows.map((row) => row.map(String))];
+  const widths = headers.map((_, column) => Math.max(...cells.map((row) => displayWidth(row[column] ?? ''))));
+  const line = (row: string[]) =>
+    `| ${row.map((cell, column) => cell + ' '.repeat((widths[column] ?? 0) - displayWidth(cell))).join(' | ')} |`;
+  process.stdout.write(`${line(headers)}\n| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |\n`);
+  for (const row of cells.slice(1)) process.stdout.write(`${line(row)}\n`);
+}
+/** CJK characters take two columns in a terminal. */
+const displayWidth = (text: string) =>
+  [...text].reduce((width, char) => width + (/[\u3000-\u9fff]/.test(char) ? 2 : 1), 0);
+
+// ---------------------------------------------------------------------------------------------- database
+
+interface BenchDatabase {
+  handle: DatabaseHandle;
+  /** A second connection for the index build's settings and progress (pg only). */
+  admin?: DatabaseHandle;
+  /** The PostgreSQL database (pg mode). */
+  url?: string;
+  name: string;
+  close(): Promise<void>;
+}
+
+async function openBenchDatabase(): Promise<BenchDatabase> {
+  if (MODE === 'embedded') {
+    // As `pnpm start` runs it: PGlite on disk in a data directory, served over our socket server.
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-bench-pglite-'));
+    const handle = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 10, migrate: true });
+    return {
+      handle,
+      name: 'PGlite on disk',
+      async close() {
+        await handle.close();
+        await fs.rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const adminUrl = args['database-url'] as string;
+  const name = `radar_bench_${N}_d${DIM}`;
+  const admin = await openDatabase({ databaseUrl: adminUrl, dataDir: os.tmpdir(), poolMax: 1, migrate: false });
+  const exists = (await admin.pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+  if (args.fresh && exists) await admin.pool.query(`DROP DATABASE ${name} WITH (FORCE)`);
+  if (args.fresh || !exists) await admin.pool.query(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: os.tmpdir(), poolMax: 10, migrate: true });
+  const second = await openDatabase({ databaseUrl: url.toString(), dataDir: os.tmpdir(), poolMax: 1, migrate: false });
+  return {
+    handle,
+    admin: second,
+    url: url.toString(),
+    name: `${url.host}/${name}`,
+    async close() {
+      await second.close();
+      await handle.close();
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ corpus
+
+const TIERS = [1, 2, 3, 4, null] as const;
+/** Progress lines every 10 s when the output is a file rather than a terminal. */
+const NOT_TTY = { noTTYOutput: true, notTTYSchedule: 10_000 };
+
+async function loadCorpus(database: BenchDatabase, modelId: number): Promise<{ loadSeconds: number }> {
+  const { pool } = database.handle;
+  await pool.query('TRUNCATE radar.papers CASCADE');
+  // Built after loading: inserting into a live HNSW index is many times slower than one build.
+  await pool.query(`DROP INDEX IF EXISTS radar.${embeddingIndexName('papers', modelId)}`);
+  const today = Date.now();
+  const bar = new cliProgress.SingleBar(
+    { format: 'loading papers  {bar} {percentage}% | {value}/{total} | {duration_formatted}', ...NOT_TTY },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = stamp();
+  bar.start(N, 0);
+  for (let offset = 0; offset < N; offset += INSERT_BATCH) {
+    const size = Math.min(INSERT_BATCH, N - offset);
+    const titles: string[] = [];
+    const dates: string[] = [];
+    const tiers: (number | null)[] = [];
+    const vectors: string[] = [];
+    for (let i = 0; i < size; i++) {
+      titles.push(`Synthetic paper ${offset + i}`);
+      dates.push(new Date(today - Math.floor(random() * DAYS) * 86_400_000).toISOString().slice(0, 10));
+      tiers.push(TIERS[Math.floor(random() * TIERS.length)] ?? null);
+      vectors.push(vectorLiteral(clusteredVector()));
+    }
+    await pool.query(
+      `INSERT INTO radar.papers (title, published_at, jcr_tier, embedding, embedding_model_id, source)
+       SELECT t, d, r, v::vector, $5, 'bench' FROM unnest($1::text[], $2::date[], $3::smallint[], $4::text[]) AS u(t, d, r, v)`,
+      [titles, dates, tiers, vectors, modelId],
+    );
+    bar.update(offset + size);
+  }
+  bar.stop();
+  const loadSeconds = since(started) / 1000;
+  await new PaperRepository(database.handle.db).analyze();
+  return { loadSeconds };
+}
+
+/** Builds the model's HNSW index through the product's DDL, with progress from pg_stat_progress_create_index. */
+async function buildIndex(database: BenchDatabase, modelId: number, dimension: number): Promise<number> {
+  const builder = database.admin ?? database.handle;
+  if (database.admin) {
+    // The graph of 1M vectors does not fit the default 64 MB; a build that spills is several times slower.
+    await builder.pool.query("SET maintenance_work_mem = '4GB'");
+    await builder.pool.query('SET max_parallel_maintenance_workers = 1');
+  }
+  const bar = new cliProgress.SingleBar(
+    { format: 'building HNSW   {bar} {percentage}% | {phase} | {duration_formatted}', ...NOT_TTY },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(100, 0, { phase: 'starting' });
+  const started = stamp();
+  const progress =
+    database.admin &&
+    setInterval(() => {
+      database.handle.pool
+        .query(
+          `SELECT phase, tuples_done, tuples_total, blocks_done, blocks_total FROM pg_stat_progress_create_index
+           WHERE relid = 'radar.papers'::regclass`,
+        )
+        .then(({ rows }) => {
+          const row = rows[0] as
+            | { phase: string; tuples_done: string; tuples_total: string; blocks_done: string; blocks_total: string }
+            | undefined;
+          if (!row) return;
+          const [done, total] = Number(row.tuples_total)
+            ? [Number(row.tuples_done), Number(row.tuples_total)]
+            : [Number(row.blocks_done), Number(row.blocks_total)];
+          bar.update(total ? Math.floor((100 * done) / total) : 0, { phase: row.phase });
+        })
+        .catch(() => {});
+    }, 500);
+  const ticker = database.admin
+    ? undefined
+    : setInterval(() => bar.update(0, { phase: 'building (no progress in PGlite)' }), 1000);
+  try {
+    await new EmbeddingRepository(builder.db).ensureIndexes({ id: modelId, dimension });
+  } finally {
+    if (progress) clearInterval(progress);
+    if (ticker) clearInterval(ticker);
+  }
+  bar.update(100, { phase: 'done' });
+  bar.stop();
+  await new PaperRepository(database.handle.db).analyze();
+  return since(started) / 1000;
+}
+
+async function relationSizes(database: BenchDatabase, modelId: number) {
+  const { rows } = await database.handle.pool.query(
+    `SELECT pg_size_pretty(pg_relation_size('radar.papers')) AS heap,
+            pg_size_pretty(pg_total_relation_size('radar.papers')) AS total,
+            pg_size_pretty(pg_relation_size(to_regclass($1))) AS hnsw,
+            pg_size_pretty(pg_indexes_size('radar.papers')) AS indexes`,
+    [`radar.${embeddingIndexName('papers', modelId)}`],
+  );
+  return rows[0] as { heap: string; total: string; hnsw: string; indexes: string };
+}
+
+// ------------------------------------------------------------------------------------------------- run
+
+const database = await openBenchDatabase();
+const models = new EmbeddingRepository(database.handle.db);
+// Provider builtin: the server's configured kind, so it keeps this model active and embeds nothing.
+const model = await models.registerModel({
+  provider: 'builtin',
+  name: 'bench-synthetic',
+  version: `d${DIM}`,
+  dimension: DIM,
+});
+await models.activateModel(model.id);
+
+const stored = Number(
+  (await database.handle.pool.query('SELECT count(*) AS n FROM radar.papers WHERE embedding_model_id = $1', [model.id]))
+    .rows[0]?.n,
+);
+const hasIndex = Boolean(
+  (await database.handle.pool.query('SELECT to_regclass($1) AS r', [`radar.${embeddingIndexName('papers', model.id)}`]))
+    .rows[0]?.r,
+);
+let loadSeconds: number | undefined;
+let indexSeconds: number | undefined;
+if (stored !== N || !hasIndex || args.fresh) {
+  ({ loadSeconds } = await loadCorpus(database, model.id));
+  indexSeconds = await buildIndex(database, model.id, DIM);
+} else {
+  process.stdout.write(`reusing ${database.name}: ${N} papers and the HNSW index are there (--fresh rebuilds)\n`);
+}
+const sizes = await relationSizes(database, model.id);
+
+// Users with profile vectors of the model: one per query of a cell.
+const users = new UserRepository(database.handle.db);
+const benchUsers = [];
+for (let i = 0; i < QUERIES; i++) {
+  const email = `bench-${i}@example.org`;
+  const vector = clusteredVector();
+  const existing = await users.findByEmail(email);
+  const values = {
+    isEmailVerified: true,
+    researchSummaryEn: 'Synthetic research profile for the recommendation benchmark.',
+    profileEmbedding: vector,
+    profileEmbeddingModelId: model.id,
+    profileEmbeddedAt: new Date(),
+  };
+  benchUsers.push(existing ? await users.update(existing.id, values) : await users.create({ email, ...values }));
+}
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-bench-recommend-'));
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  JWT_SECRET: randomBytes(48).toString('base64url'),
+  ...(database.url ? { DATABASE_URL: database.url } : {}),
+  RUN_WORKER: 'false',
+  INGEST_ENABLED: 'false',
+  LOG_LEVEL: 'error',
+});
+const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+const runtime = await startRuntime(config, createLogger(config.logLevel, silent), {
+  database: database.handle,
+  webDistDir: '',
+});
+const { app } = runtime;
+app.get('/bench/bare', async () => ({ ok: true }));
+await app.listen({ host: '127.0.0.1', port: 0 });
+const baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const tokens = benchUsers.map((user) => {
+  if (!user) throw new Error('bench user missing');
+  return app.signToken(user);
+});
+
+const papers = new PaperRepository(database.handle.db);
+const TIER_SETS: { label: string; tiers: number[] }[] = [
+  { label: '4,3', tiers: [4, 3] },
+  { label: 'none', tiers: [] },
+];
+const now = new Date();
+
+interface Cell {
+  window: string;
+  tiers: string;
+  eligible: number;
+  sql: number[];
+  http: number[];
+  recall: number;
+  short: number;
+  routes: Map<string, number>;
+  slowest: { ms: number; query: PaperRecommendationQuery } | undefined;
+}
+
+async function eligibleCount(publishedSince: string | undefined, tiers: number[]): Promise<number> {
+  const { rows } = await database.handle.pool.query(
+    `SELECT count(*) AS n FROM radar.papers WHERE embedding_model_id = $1
+       AND ($2::date IS NULL OR published_at >= $2::date)
+       AND (jcr_tier IS NULL OR NOT (jcr_tier = ANY($3::smallint[])))`,
+    [model.id, publishedSince ?? null, tiers],
+  );
+  return Number(rows[0]?.n);
+}
+
+const cells: Cell[] = [];
+const cellBar = new cliProgress.SingleBar(
+  { format: 'measuring cells {bar} {value}/{total} | {cell}', ...NOT_TTY },
+  cliProgress.Presets.shades_classic,
+);
+cellBar.start(DATE_FILTERS.length * TIER_SETS.length, 0, { cell: '' });
+for (const filter of DATE_FILTERS) {
+  const publishedSince = windowStart(filter.days, now);
+  for (const tierSet of TIER_SETS) {
+    cellBar.increment(0, { cell: `${filter.label} / ${tierSet.label}` });
+    const cell: Cell = {
+      window: filter.label,
+      tiers: tierSet.label,
+      eligible: await eligibleCount(publishedSince, tierSet.tiers),
+      sql: [],
+      http: [],
+      recall: 0,
+      short: 0,
+      routes: new Map(),
+      slowest: undefined,
+    };
+    const query = `?top_k=${K}&similarity_threshold=0&excluded_jcr=${tierSet.tiers.join(',')}&date_filter=${encodeURIComponent(filter.label)}`;
+    let recallSum = 0;
+    for (let i = -2; i < QUERIES; i++) {
+      const user = benchUsers[Math.max(i, 0)];
+      const vector = user?.profileEmbedding ?? [];
+      const request: PaperRecommendationQuery = {
+        model,
+        vector,
+        topK: K,
+        threshold: -1,
+        publishedSince,
+        excludedTiers: tierSet.tiers,
+      };
+      const sqlStart = stamp();
+      const result = await papers.recommend(request);
+      const sqlMs = since(sqlStart);
+      const httpStart = stamp();
+      const response = await fetch(`${baseUrl}/api/auth/recommendations/papers/${query}`, {
+        headers: { authorization: `Bearer ${tokens[Math.max(i, 0)]}` },
+      });
+      const body = (await response.json()) as { recommendations_count?: number };
+      const httpMs = since(httpStart);
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
+      if (i < 0) continue; // warm-up
+      cell.sql.push(sqlMs);
+      cell.http.push(httpMs);
+      cell.routes.set(result.route, (cell.routes.get(result.route) ?? 0) + 1);
+      if (!cell.slowest || sqlMs > cell.slowest.ms) cell.slowest = { ms: sqlMs, query: request };
+      const exact = await papers.recommend({ ...request, strategy: 'exact' });
+      const exactIds = new Set(exact.papers.map((paper) => paper.id));
+      const found = result.papers.filter((paper) => exactIds.has(paper.id)).length;
+      recallSum += exactIds.size ? found / exactIds.size : 1;
+      const aboveZero = result.papers.filter((paper) => paper.similarity >= 0).length;
+      if (result.papers.length < Math.min(K, cell.eligible) || body.recommendations_count !== aboveZero) {
+        cell.short++;
+      }
+    }
+    cell.recall = recallSum / QUERIES;
+    cell.sql.sort((x, y) => x - y);
+    cell.http.sort((x, y) => x - y);
+    cells.push(cell);
+    cellBar.increment(1);
+  }
+}
+cellBar.stop();
+
+// ------------------------------------------------------------------------------------------ throughput
+
+const require = createRequire(import.meta.url);
+const autocannonBin = path.join(path.dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
+async function throughput(url: string, token?: string): Promise<{ rps: number; p99: number; errors: number }> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      autocannonBin,
+      '--json',
+      '-c',
+      String(CONNECTIONS),
+      '-d',
+      String(DURATION),
+      ...(token ? ['-H', `authorization=Bearer ${token}`] : []),
+      url,
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+const load: { name: string; rps: number; p99: number; errors: number }[] = [];
+if (!args['skip-load-test']) {
+  const listener = runtime.parts.userChanges;
+  const targets: { name: string; url: string; token?: string | undefined; cacheOff?: boolean }[] = [
+    { name: 'bare Fastify route', url: `${baseUrl}/bench/bare` },
+    { name: 'GET /api/auth/user/', url: `${baseUrl}/api/auth/user/`, token: tokens[0] },
+    // The guard as it was before its cache: with the change listener down, every request reads the row.
+    ...(listener
+      ? [{ name: 'GET /api/auth/user/, cache off', url: `${baseUrl}/api/auth/user/`, token: tokens[0], cacheOff: true }]
+      : []),
+    {
+      name: 'recommendations (defaults: 一周内, excl. 4,3)',
+      url: `${baseUrl}/api/auth/recommendations/papers/`,
+      token: tokens[0],
+    },
+    {
+      name: 'recommendations (不限, no exclusion)',
+      url: `${baseUrl}/api/auth/recommendations/papers/?excluded_jcr=&date_filter=`,
+      token: tokens[0],
+    },
+  ];
+  // Two rounds in turn, averaged: the machine's load drifts, and the ratios compare runs of one round.
+  const rounds = 2;
+  for (let round = 1; round <= rounds; round++) {
+    for (const target of targets) {
+      process.stdout.write(`autocannon ${target.name} (${CONNECTIONS} connections, ${DURATION} s, round ${round})\n`);
+      if (target.cacheOff) listener?.suspend();
+      const result = await throughput(target.url, target.token);
+      if (target.cacheOff) await listener?.resume();
+      const row = load.find((entry) => entry.name === target.name);
+      if (!row) load.push({ name: target.name, ...result });
+      else {
+        row.rps += result.rps;
+        row.p99 = Math.max(row.p99, result.p99);
+        row.errors += result.errors;
+      }
+    }
+  }
+  for (const row of load) row.rps /= rounds;
+}
+
+// What one round trip costs on this machine now (the recommendation makes several).
+const roundTrips: number[] = [];
+for (let i = 0; i < 200; i++) {
+  const started = stamp();
+  await database.handle.pool.query('SELECT 1');
+  roundTrips.push(since(started));
+}
+roundTrips.sort((x, y) => x - y);
+
+// ---------------------------------------------------------------------------------------------- report
+
+process.stdout.write(
+  `\nrecommendations: ${MODE === 'pg' ? 'PostgreSQL' : 'embedded PGlite'} (${database.name}), N = ${N}, dim = ${DIM}, k = ${K}, ` +
+    `${QUERIES} queries per cell, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, ${now.toISOString().slice(0, 10)}\n`,
+);
+if (loadSeconds !== undefined) {
+  process.stdout.write(`load ${loadSeconds.toFixed(1)} s, HNSW index build ${indexSeconds?.toFixed(1)} s\n`);
+}
+process.stdout.write(
+  `one round trip (SELECT 1): p50 ${ms(percentile(roundTrips, 50))} ms, p95 ${ms(percentile(roundTrips, 95))} ms\n`,
+);
+process.stdout.write(
+  `sizes: papers heap ${sizes.heap}, HNSW index ${sizes.hnsw}, all indexes ${sizes.indexes}, total ${sizes.total}\n\n`,
+);
+printTable(
+  [
+    'window',
+    'excl.',
+    'eligible',
+    'SQL p50',
+    'SQL p95',
+    'SQL p99',
+    'HTTP p50',
+    'HTTP p95',
+    'HTTP p99',
+    'recall@k',
+    'short',
+    'routes',
+  ],
+  cells.map((cell) => [
+    cell.window,
+    cell.tiers,
+    cell.eligible,
+    ms(percentile(cell.sql, 50)),
+    ms(percentile(cell.sql, 95)),
+    ms(percentile(cell.sql, 99)),
+    ms(percentile(cell.http, 50)),
+    ms(percentile(cell.http, 95)),
+    ms(percentile(cell.http, 99)),
+    cell.recall.toFixed(3),
+    `${cell.short}/${QUERIES}`,
+    [...cell.routes].map(([route, count]) => `${route} ${count}`).join(', '),
+  ]),
+);
+process.stdout.write(
+  '\n(ms; "short": queries that returned fewer than min(k, eligible) rows, or an HTTP count that differs)\n\n',
+);
+if (load.length) {
+  const bare = load[0]?.rps ?? 0;
+  printTable(
+    ['endpoint', 'req/s', 'p99 ms', 'errors', 'vs bare'],
+    load.map((row) => [
+      row.name,
+      row.rps.toFixed(0),
+      row.p99,
+      row.errors,
+      bare ? `1/${(bare / row.rps).toFixed(1)}` : '',
+    ]),
+  );
+}
+
+if (args.explain) {
+  const slowest = [...cells].sort((x, y) => percentile(y.sql, 95) - percentile(x.sql, 95))[0];
+  if (slowest?.slowest) {
+    process.stdout.write(`\nEXPLAIN ANALYZE of the slowest query of ${slowest.window} / ${slowest.tiers}:\n`);
+    process.stdout.write(`${await explainAnalyze(slowest.slowest.query)}\n`);
+  }
+}
+
+/**
+ * Runs recommend() on one connection whose statements are recorded, then replays them in a
+ * transaction with EXPLAIN (ANALYZE, BUFFERS) in front of each SELECT that reads papers.
+ */
+async function explainAnalyze(request: PaperRecommendationQuery): Promise<string> {
+  const client = await database.handle.pool.connect();
+  const statements: { text: string; values: unknown[] }[] = [];
+  const query = client.query.bind(client) as (...input: unknown[]) => Promise<unknown>;
+  (client as unknown as { query: (...input: unknown[]) => Promise<unknown> }).query = (...input: unknown[]) => {
+    const [config, values] = input as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    const text = typeof config === 'string' ? config : config.text;
+    statements.push({ text, values: values ?? (typeof config === 'string' ? [] : (config.values ?? [])) });
+    return query(...input);
+  };
+  // Drizzle over one client (not a pool) runs its transaction on that client.
+  const single = wrapPool(client as never, database.handle.mode, database.handle.connectionConfig);
+  try {
+    await new PaperRepository(single.db).recommend(request);
+  } finally {
+    (client as unknown as { query: unknown }).query = query;
+  }
+  const out: string[] = [`recommend() sent ${statements.length} statements, each a round trip:`];
+  out.push(...statements.map((statement) => `  ${statement.text.replace(/\s+/g, ' ').slice(0, 100)}`));
+  try {
+    await query('BEGIN');
+    for (const statement of statements) {
+      if (/^(begin|commit|rollback)/i.test(statement.text.trim())) continue;
+      if (/radar"?\."?papers/i.test(statement.text) && /^\s*(with|select)/i.test(statement.text)) {
+        const result = (await query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values)) as {
+          rows: Record<string, string>[];
+        };
+        out.push(`-- ${statement.text.replace(/\s+/g, ' ').slice(0, 160)}...`);
+        // The query vector is printed in full by PostgreSQL: shorten it.
+        const plan = result.rows.map((row) => Object.values(row)[0] ?? '');
+        out.push(...plan.map((line) => line.replace(/'\[[-0-9.e,]+\]'/g, `'[${DIM} values]'`)));
+      } else {
+        await query(statement.text, statement.values);
+      }
+    }
+  } finally {
+    await query('ROLLBACK');
+    client.release();
+  }
+  return out.join('\n');
+}
+
+await app.close();
+await runtime.close();
+await database.close();
+await fs.rm(dataDir, { recursive: true, force: true });

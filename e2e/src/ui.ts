@@ -1,0 +1,68 @@
+import fs from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { E2ePage } from './harness';
+
+/** Screenshots of the browser tests (gitignored). */
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+/** The two widths every screen is checked and captured at. */
+export const SCREENSHOT_VIEWPORTS = {
+  narrow: { width: 375, height: 812 },
+  wide: { width: 1440, height: 900 },
+} as const;
+
+/**
+ * Saves the screen as it is at 375 and at 1440 px (`e2e/artifacts/<name>-<width>.png`), checking that
+ * neither width scrolls sideways, then restores the viewport. `fullPage: false` captures the viewport
+ * only, for a dialog (its backdrop covers the viewport, not the whole page).
+ */
+export async function captureBothWidths(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await fs.mkdir(ARTIFACTS_DIR, { recursive: true });
+  const original = page.viewportSize();
+  for (const viewport of [SCREENSHOT_VIEWPORTS.narrow, SCREENSHOT_VIEWPORTS.wide]) {
+    await page.setViewportSize(viewport);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} at ${viewport.width} px scrolls sideways`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}${name}-${viewport.width}.png`, fullPage });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** A form input by its exact label. */
+export const fieldByLabel = (page: Page, label: string): Locator => page.getByLabel(label, { exact: true });
+
+/** The helper text (error or hint) linked to an input by aria-describedby; '' when there is none. */
+export async function fieldMessage(input: Locator): Promise<string> {
+  const id = await input.getAttribute('aria-describedby');
+  if (!id) return '';
+  const text = (await input.page().locator(`[id="${id}"]`).textContent()) ?? '';
+  // MUI renders an empty helper line as a zero-width space.
+  return text.replace(/\u200b/g, '').trim();
+}
+
+/** Waits until the input shows `message` (and is marked invalid), or no message at all for ''. */
+export async function expectFieldMessage(input: Locator, message: string): Promise<void> {
+  await expect.poll(() => fieldMessage(input)).toBe(message);
+  if (message) expect(await input.getAttribute('aria-invalid')).toBe('true');
+}
+
+/** Types a value and leaves the field, so validation on blur runs. */
+export async function fillAndLeave(input: Locator, value: string): Promise<void> {
+  await input.fill(value);
+  await input.blur();
+}
+
+/**
+ * No console errors or outside requests, and exactly the expected failed responses ("STATUS METHOD
+ * path"). Chromium logs every failed response as a console error too; those lines are left out here.
+ */
+export function expectCleanPage(
+  { errors, failedResponses, blockedRequests }: E2ePage,
+  expectedFailures: string[] = [],
+): void {
+  expect(errors.filter((line) => !line.startsWith('console.error: Failed to load resource:'))).toEqual([]);
+  expect(failedResponses).toEqual(expectedFailures);
+  expect(blockedRequests).toEqual([]);
+}

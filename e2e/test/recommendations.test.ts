@@ -1,0 +1,446 @@
+import { embedContent, loadDemoCorpus } from '@radar/ingest';
+import type { NewsListResponse, PaperRecommendationResponse } from '@radar/shared';
+import type { Page, Response } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { captureBothWidths, type E2eEnvironment, type E2ePage, expectCleanPage, startE2e } from '../src';
+
+/**
+ * The papers page (/papers) and the news page (/news) (spec sections 2, 4, 8 and 9) against the real
+ * API, on the demo corpus (`pnpm radar demo`) embedded with the server's active built-in model. The
+ * reader's research summary is set through the API, which computes the profile vector. The tests of
+ * this file share one server and database.
+ */
+
+let e2e: E2eEnvironment;
+let readerToken: string;
+const READER_EMAIL = 'reader@example.org';
+/** Written from the demo corpus' computer-science vocabulary, so those papers and news come first. */
+const RESEARCH_SUMMARY =
+  'Large language models and graph neural networks for recommender systems: contrastive pre-training, retrieval-augmented generation, federated learning with differential privacy, program synthesis and formal verification of distributed database consistency.';
+
+const PAPERS_PATH = '/api/auth/recommendations/papers/';
+const NEWS_PATH = '/api/news/recommendations/';
+const ALL_RANGES = '一天内,两天内,三天内,一周内,一月内';
+
+beforeAll(async () => {
+  e2e = await startE2e();
+  const { db } = e2e.server.database;
+  const { content } = await loadDemoCorpus(db);
+  // What the worker's content-embed jobs would do after `pnpm radar demo`, done here directly.
+  const embedder = await e2e.server.runtime.parts.ai.embeddings.active();
+  for (const [target, ids] of [
+    ['papers', content.newPaperIds],
+    ['news', content.newNewsIds],
+  ] as const) {
+    for (let start = 0; start < ids.length; start += 500) {
+      await embedContent(db, embedder, { target, ids: ids.slice(start, start + 500).map(Number) });
+    }
+  }
+
+  const reader = await e2e.server.createSignedInUser(READER_EMAIL);
+  readerToken = reader.token;
+  await confirmSummary(readerToken, RESEARCH_SUMMARY);
+});
+
+/** Sets the research summary as the account page does (POST .../research-direction/confirm/). */
+async function confirmSummary(token: string, summary: string): Promise<void> {
+  const response = await fetch(e2e.url('/api/auth/research-direction/confirm/'), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ research_summary_en: summary }),
+  });
+  expect(response.status).toBe(200);
+}
+
+afterEach(async () => {
+  await e2e?.closePages();
+});
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+/** A signed-in page; the first-visit guide of /my stays away (dismissed). */
+function openAs(token: string, email: string, storage: Record<string, string> = {}): Promise<E2ePage> {
+  return e2e.openPage({
+    localStorage: { token, userEmail: email, 'research-guide-dismissed': 'true', ...storage },
+  });
+}
+
+const isRequestTo = (path: string) => (response: Response) =>
+  new URL(response.url()).pathname === path && response.request().method() === 'GET';
+
+/** The query of a request, as a plain object. */
+const queryOf = (response: Response) => Object.fromEntries(new URL(response.url()).searchParams);
+
+/** Runs `action` and returns the recommendation response it caused. */
+async function responseOf(page: Page, path: string, action: () => Promise<unknown>): Promise<Response> {
+  const [response] = await Promise.all([page.waitForResponse(isRequestTo(path)), action()]);
+  return response;
+}
+
+const storedJson = (page: Page, key: string) =>
+  page.evaluate((name) => JSON.parse(window.localStorage.getItem(name) ?? 'null'), key);
+
+const text = async (page: Page, testId: string) => (await page.getByTestId(testId).first().textContent()) ?? '';
+const texts = (page: Page, testId: string) => page.getByTestId(testId).allTextContents();
+
+function expectedHeading(body: PaperRecommendationResponse): string {
+  const filtered = body.filtered_out_count > 0 ? `（已过滤 ${body.filtered_out_count} 篇）` : '';
+  return `为您推荐 ${body.recommendations_count} 篇论文${filtered}`;
+}
+
+/** The list shows exactly the answer: heading, one card per paper in order, similarity with one decimal. */
+async function expectPaperList(page: Page, body: PaperRecommendationResponse) {
+  await page.getByTestId('papers-result-heading').waitFor();
+  expect(await text(page, 'papers-result-heading')).toBe(expectedHeading(body));
+  const ids = await page.getByTestId('paper-card').evaluateAll((cards) => cards.map((card) => card.dataset.paperId));
+  expect(ids).toEqual(body.recommendations.map((paper) => paper.id));
+  expect(await texts(page, 'paper-chip-similarity')).toEqual(
+    body.recommendations.map((paper) => `相似度 ${(paper.similarity_score * 100).toFixed(1)}%`),
+  );
+}
+
+const checkbox = (page: Page, scope: string, name: string) =>
+  page.getByTestId(scope).getByRole('checkbox', { name, exact: true });
+
+async function checkedBoxes(page: Page, scope: string): Promise<string[]> {
+  const boxes = page.getByTestId(scope).getByRole('checkbox');
+  const names: string[] = [];
+  for (const box of await boxes.all()) {
+    if (await box.isChecked()) names.push((await box.evaluate((input) => input.closest('label')?.textContent)) ?? '');
+  }
+  return names;
+}
+
+describe('papers page', () => {
+  it('lists the recommendations with the defaults; settings change the request, the chips and the heading', async () => {
+    const session = await openAs(readerToken, READER_EMAIL);
+    const { page } = session;
+    const first = await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
+    // Spec section 9's defaults, sent as spec section 7 names them.
+    expect(queryOf(first)).toEqual({
+      top_k: '20',
+      similarity_threshold: '0.3',
+      excluded_jcr: '4,3',
+      date_filter: '一周内',
+    });
+    const firstBody = (await first.json()) as PaperRecommendationResponse;
+    expect(firstBody.recommendations.length).toBeGreaterThan(0);
+    await expectPaperList(page, firstBody);
+    expect(await texts(page, 'papers-chip-threshold')).toEqual(['相似度 ≥ 30%']);
+    expect(await texts(page, 'papers-chip-excluded-tier')).toEqual(['排除 JCR Q4', '排除 JCR Q3']);
+    expect(await texts(page, 'papers-chip-date')).toEqual(['发表时间：一周内']);
+    for (const tier of await texts(page, 'paper-chip-jcr')) expect(['JCR Q1', 'JCR Q2']).toContain(tier);
+    expect(await page.getByTestId('papers-no-summary').count()).toBe(0);
+
+    // The settings card is collapsed until opened.
+    const toggle = page.getByTestId('papers-settings-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+
+    // Count 20 -> 15 and threshold 30% -> 25% with the keyboard.
+    await page.getByRole('slider', { name: '推荐数量' }).press('ArrowLeft');
+    await page.getByRole('slider', { name: '相似度阈值' }).press('ArrowLeft');
+    expect(await text(page, 'papers-settings-topk-value')).toBe('15 篇');
+    expect(await text(page, 'papers-settings-threshold-value')).toBe('25%');
+
+    // JCR (spec section 4): ticking Q2 also excludes Q4 and Q3; unticking Q3 includes Q3 and Q2 again.
+    expect(await checkedBoxes(page, 'papers-settings-jcr')).toEqual(['Q4', 'Q3']);
+    await checkbox(page, 'papers-settings-jcr', 'Q2').check();
+    expect(await checkedBoxes(page, 'papers-settings-jcr')).toEqual(['Q4', 'Q3', 'Q2']);
+    await checkbox(page, 'papers-settings-jcr', 'Q3').uncheck();
+    expect(await checkedBoxes(page, 'papers-settings-jcr')).toEqual(['Q4']);
+
+    // Dates: ticking one ticks every shorter one; 不限 is exclusive.
+    await checkbox(page, 'papers-settings-date', '一月内').check();
+    expect(await checkedBoxes(page, 'papers-settings-date')).toEqual(ALL_RANGES.split(','));
+    await checkbox(page, 'papers-settings-date', '不限').check();
+    expect(await checkedBoxes(page, 'papers-settings-date')).toEqual(['不限']);
+    await checkbox(page, 'papers-settings-date', '一月内').check();
+    expect(await checkedBoxes(page, 'papers-settings-date')).toEqual(ALL_RANGES.split(','));
+
+    // Stored at once, before applying (spec section 4); the list still shows the old settings.
+    const edited = { topK: 15, threshold: 0.25, excludedJCR: [4], dateFilter: ALL_RANGES.split(',') };
+    expect(await storedJson(page, 'recommendationParams')).toEqual(edited);
+    expect(await texts(page, 'papers-chip-threshold')).toEqual(['相似度 ≥ 30%']);
+
+    const applied = await responseOf(page, PAPERS_PATH, () => page.getByTestId('papers-settings-apply').click());
+    expect(queryOf(applied)).toEqual({
+      top_k: '15',
+      similarity_threshold: '0.25',
+      excluded_jcr: '4',
+      date_filter: ALL_RANGES,
+    });
+    const appliedBody = (await applied.json()) as PaperRecommendationResponse;
+    // A wider window, a lower floor and fewer excluded tiers find more.
+    expect(appliedBody.recommendations_count).toBeGreaterThan(firstBody.recommendations_count);
+    await expectPaperList(page, appliedBody);
+    expect(await texts(page, 'papers-chip-threshold')).toEqual(['相似度 ≥ 25%']);
+    expect(await texts(page, 'papers-chip-excluded-tier')).toEqual(['排除 JCR Q4']);
+    expect(await texts(page, 'papers-chip-date')).toEqual(['发表时间：一月内']);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+
+    // Cancel puts the applied settings back, in the card and in storage.
+    await toggle.click();
+    await page.getByRole('slider', { name: '推荐数量' }).press('End');
+    expect(await text(page, 'papers-settings-topk-value')).toBe('50 篇');
+    expect((await storedJson(page, 'recommendationParams')).topK).toBe(50);
+    await page.getByTestId('papers-settings-cancel').click();
+    expect(await storedJson(page, 'recommendationParams')).toEqual(edited);
+
+    // The settings survive a reload.
+    const reloaded = await responseOf(page, PAPERS_PATH, () => page.reload());
+    expect(queryOf(reloaded)).toEqual(queryOf(applied));
+    await expectPaperList(page, appliedBody);
+    await captureBothWidths(page, 'papers-list');
+    expectCleanPage(session);
+  });
+
+  it('favourite and save persist after a reload; share copies the link', async () => {
+    const session = await openAs(readerToken, READER_EMAIL);
+    const { page, context } = session;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseUrl });
+    await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
+    const card = page.getByTestId('paper-card').first();
+    const paperId = await card.getAttribute('data-paper-id');
+    const favorite = card.getByRole('button', { name: '收藏' });
+    const save = card.getByRole('button', { name: '稍后阅读' });
+    expect(await favorite.getAttribute('aria-pressed')).toBe('false');
+
+    const [favorited] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith(`/articles/${paperId}/favorite/`)),
+      favorite.click(),
+    ]);
+    expect(await favorited.json()).toMatchObject({ id: paperId, is_favorited: true });
+    await expect.poll(() => favorite.getAttribute('aria-pressed')).toBe('true');
+    const [saved] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith(`/articles/${paperId}/save/`)),
+      save.click(),
+    ]);
+    expect(await saved.json()).toMatchObject({ is_saved: true });
+
+    await responseOf(page, PAPERS_PATH, () => page.reload());
+    const again = page.locator(`[data-testid="paper-card"][data-paper-id="${paperId}"]`);
+    expect(await again.getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await again.getByRole('button', { name: '稍后阅读' }).getAttribute('aria-pressed')).toBe('true');
+
+    // Unfavourite flips back, on the server too.
+    const [unfavorited] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith(`/articles/${paperId}/favorite/`)),
+      again.getByRole('button', { name: '收藏' }).click(),
+    ]);
+    expect(await unfavorited.json()).toMatchObject({ is_favorited: false });
+    await expect.poll(() => again.getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('false');
+
+    const [shared] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith(`/articles/${paperId}/share/`)),
+      again.getByRole('button', { name: '分享' }).click(),
+    ]);
+    const { url } = (await shared.json()) as { url: string };
+    expect(url).toBe(await again.getByTestId('paper-card-title').getAttribute('href'));
+    await page.getByText('链接已复制到剪贴板').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    expectCleanPage(session);
+  });
+
+  it("an empty result offers 'apply settings and retry'", async () => {
+    // Stored settings no paper meets: 50 % similarity within a day.
+    const strict = { topK: 5, threshold: 0.5, excludedJCR: [4, 3, 2, 1], dateFilter: ['一天内'] };
+    const session = await openAs(readerToken, READER_EMAIL, { recommendationParams: JSON.stringify(strict) });
+    const { page } = session;
+    const empty = await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
+    expect(queryOf(empty)).toEqual({
+      top_k: '5',
+      similarity_threshold: '0.5',
+      excluded_jcr: '4,3,2,1',
+      date_filter: '一天内',
+    });
+    const emptyBody = (await empty.json()) as PaperRecommendationResponse;
+    expect(emptyBody.recommendations).toEqual([]);
+    await page.getByTestId('papers-empty').waitFor();
+    expect(await page.getByTestId('papers-empty').getAttribute('data-kind')).toBe('not-found');
+    expect(await text(page, 'papers-empty')).toContain('暂未找到合适的推荐论文');
+    expect(await text(page, 'papers-empty')).toContain('请尝试调整参数或降低相似度阈值');
+    expect(await text(page, 'papers-result-heading')).toBe(expectedHeading(emptyBody));
+    await captureBothWidths(page, 'papers-empty');
+
+    // The empty state opens the settings; the apply button says it retries.
+    await page.getByTestId('papers-open-settings').click();
+    const apply = page.getByTestId('papers-settings-apply');
+    expect(await apply.textContent()).toBe('应用设置并重试');
+    await page.getByRole('slider', { name: '相似度阈值' }).press('Home');
+    await checkbox(page, 'papers-settings-date', '不限').check();
+    await checkbox(page, 'papers-settings-jcr', 'Q4').uncheck();
+    const retried = await responseOf(page, PAPERS_PATH, () => apply.click());
+    expect(queryOf(retried)).toEqual({
+      top_k: '5',
+      similarity_threshold: '0.05',
+      excluded_jcr: '',
+      date_filter: '不限',
+    });
+    const retriedBody = (await retried.json()) as PaperRecommendationResponse;
+    expect(retriedBody.recommendations).toHaveLength(5);
+    await expectPaperList(page, retriedBody);
+    await page.getByTestId('papers-settings-toggle').click();
+    expect(await page.getByTestId('papers-settings-apply').textContent()).toBe('应用设置');
+    expectCleanPage(session);
+  });
+});
+
+describe('without a research summary', () => {
+  it('papers and news show the set-up banners and request nothing', async () => {
+    const email = 'newcomer@example.org';
+    const { token } = await e2e.server.createSignedInUser(email);
+    const session = await openAs(token, email);
+    const { page } = session;
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname === PAPERS_PATH || pathname === NEWS_PATH) requested.push(pathname);
+    });
+
+    await page.goto('/papers');
+    await page.getByTestId('papers-no-summary').waitFor();
+    expect(await page.getByTestId('papers-empty').getAttribute('data-kind')).toBe('none');
+    expect(await text(page, 'papers-empty')).toContain('暂无推荐论文');
+    await captureBothWidths(page, 'papers-no-summary');
+
+    await page.getByTestId('nav-news').first().click();
+    await page.getByTestId('news-no-summary').waitFor();
+    expect(await text(page, 'news-empty')).toContain('暂无推荐新闻');
+    await page.getByTestId('news-no-summary').getByRole('link', { name: '去设置' }).click();
+    await page.waitForURL(e2e.url('/my'));
+    expect(requested).toEqual([]);
+    expectCleanPage(session);
+  });
+});
+
+describe('research direction removed meanwhile', () => {
+  it('the warning with 去设置 on /papers (no retries), the info banner on /news', async () => {
+    const email = 'changer@example.org';
+    const { token } = await e2e.server.createSignedInUser(email);
+    await confirmSummary(token, RESEARCH_SUMMARY);
+    const session = await openAs(token, email);
+    const { page } = session;
+    let requests = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === PAPERS_PATH) requests += 1;
+    });
+    await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
+    await page.getByTestId('papers-list').waitFor();
+
+    // Cleared in another tab: the page still thinks there is a summary, the API says there is none.
+    await confirmSummary(token, '');
+    await page.getByTestId('papers-settings-toggle').click();
+    const failed = await responseOf(page, PAPERS_PATH, () => page.getByTestId('papers-settings-apply').click());
+    expect(failed.status()).toBe(400);
+    const body = (await failed.json()) as { error_type: string; details: string };
+    expect(body.error_type).toBe('research_direction_not_set');
+    const warning = page.getByTestId('papers-direction-error');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain(body.details);
+    expect(await warning.getByRole('link', { name: '去设置' }).getAttribute('href')).toBe('/my');
+    expect(await page.getByTestId('papers-list').count()).toBe(0);
+    expect(requests).toBe(2);
+
+    const news = await responseOf(page, NEWS_PATH, () => page.getByTestId('nav-news').click());
+    expect(news.status()).toBe(400);
+    const info = page.getByTestId('news-direction-error');
+    await info.waitFor();
+    expect(await info.getAttribute('class')).toContain('Info');
+    expect(await info.textContent()).toContain(body.details);
+    expectCleanPage(session, [`400 GET ${PAPERS_PATH}`, `400 GET ${NEWS_PATH}`]);
+  });
+});
+
+describe('news page', () => {
+  it('lists recommended news; the settings panel re-fetches on every change; the empty state', async () => {
+    const session = await openAs(readerToken, READER_EMAIL);
+    const { page } = session;
+    const first = await responseOf(page, NEWS_PATH, () => page.goto('/news'));
+    expect(queryOf(first)).toEqual({
+      top_k: '20',
+      similarity_threshold: '0.3',
+      date_filter: '一周内',
+      page: '1',
+      page_size: '20',
+    });
+    expect(((await first.json()) as NewsListResponse).data.every((item) => item.is_recommended)).toBe(true);
+
+    // Ticking a range ticks every shorter one, and the list follows at once.
+    const toggle = page.getByTestId('news-settings-toggle');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await checkedBoxes(page, 'news-settings-date')).toEqual(['一周内']);
+    const month = await responseOf(page, NEWS_PATH, () => checkbox(page, 'news-settings-date', '一月内').check());
+    expect(queryOf(month).date_filter).toBe(ALL_RANGES);
+    expect(await checkedBoxes(page, 'news-settings-date')).toEqual(ALL_RANGES.split(','));
+    // Unticking one removes every longer one too; 不限 is exclusive; nothing ticked is no date limit.
+    const twoDays = await responseOf(page, NEWS_PATH, () => checkbox(page, 'news-settings-date', '三天内').uncheck());
+    expect(queryOf(twoDays).date_filter).toBe('一天内,两天内');
+    await responseOf(page, NEWS_PATH, () => checkbox(page, 'news-settings-date', '不限').check());
+    expect(await checkedBoxes(page, 'news-settings-date')).toEqual(['不限']);
+    const unlimited = await responseOf(page, NEWS_PATH, () => checkbox(page, 'news-settings-date', '不限').uncheck());
+    expect(queryOf(unlimited).date_filter).toBe('');
+    expect(await checkedBoxes(page, 'news-settings-date')).toEqual([]);
+    // A lower floor: more news, at once.
+    const lower = await responseOf(page, NEWS_PATH, () =>
+      page.getByRole('slider', { name: '相似度阈值' }).press('Home'),
+    );
+    expect(queryOf(lower)).toMatchObject({ similarity_threshold: '0.05', date_filter: '' });
+    const body = (await lower.json()) as NewsListResponse;
+    expect(await storedJson(page, 'newsRecommendationParams')).toEqual({ topK: 20, threshold: 0.05, dateFilter: [] });
+
+    expect(body.data.length).toBeGreaterThan(0);
+    await expect
+      .poll(async () => page.getByTestId('news-card').evaluateAll((cards) => cards.map((card) => card.dataset.newsId)))
+      .toEqual(body.data.map((item) => item.id));
+    expect(await text(page, 'news-result-heading')).toBe(`共 ${body.pagination.total_count} 条推荐新闻`);
+    expect(await texts(page, 'news-card-recommended')).toEqual(body.data.map(() => '推荐'));
+    expect(await texts(page, 'news-chip-similarity')).toEqual(
+      body.data.map((item) => `相似度 ${Math.round((item.recommendation_score ?? 0) * 100)}%`),
+    );
+    const contents = await texts(page, 'news-card-content');
+    for (const [index, content] of contents.entries()) {
+      const source = body.data[index]?.content.trim() ?? '';
+      expect(content).toBe(
+        Array.from(source).length > 300 ? `${Array.from(source).slice(0, 300).join('').trimEnd()}...` : source,
+      );
+    }
+    expect(await page.getByTestId('news-card-title').first().getAttribute('target')).toBe('_blank');
+
+    // More than 20 news: pages of 20.
+    const more = await responseOf(page, NEWS_PATH, () => page.getByRole('slider', { name: '推荐数量' }).press('End'));
+    expect(queryOf(more)).toMatchObject({ top_k: '50', page: '1' });
+    const moreBody = (await more.json()) as NewsListResponse;
+    expect(moreBody.pagination.total_count).toBeGreaterThan(20);
+    expect(
+      await page
+        .getByTestId('news-recommendations-pagination')
+        .getByRole('button', { name: /^第 \d+ 页/ })
+        .count(),
+    ).toBe(Math.ceil(moreBody.pagination.total_count / 20));
+    await toggle.click();
+    const second = await responseOf(page, NEWS_PATH, () =>
+      page.getByTestId('news-recommendations-pagination').getByRole('button', { name: '第 2 页', exact: true }).click(),
+    );
+    expect(queryOf(second)).toMatchObject({ top_k: '50', page: '2', page_size: '20' });
+    await captureBothWidths(page, 'news-list');
+
+    // A floor no news reaches: the empty state.
+    await toggle.click();
+    const none = await responseOf(page, NEWS_PATH, () => page.getByRole('slider', { name: '相似度阈值' }).press('End'));
+    expect(queryOf(none)).toMatchObject({ similarity_threshold: '0.5', page: '1' });
+    expect(((await none.json()) as NewsListResponse).data).toEqual([]);
+    await page.getByTestId('news-empty').waitFor();
+    expect(await text(page, 'news-empty')).toContain('暂无推荐新闻');
+    await captureBothWidths(page, 'news-empty');
+
+    // Apply with unchanged settings loads again.
+    const applied = await responseOf(page, NEWS_PATH, () => page.getByTestId('news-settings-apply').click());
+    expect(queryOf(applied)).toEqual(queryOf(none));
+    expectCleanPage(session);
+  });
+});

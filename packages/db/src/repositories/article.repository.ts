@@ -1,0 +1,221 @@
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { papers, userArticleStates } from '../schema';
+import { containsPattern, planKeywordMatch } from './keyword-match';
+import { PAPER_VIEW_COLUMNS, type PaperView } from './paper.repository';
+
+export interface ArticleSearch {
+  /** Each keyword is a phrase; a paper must match all of them. */
+  keywords: readonly string[];
+  /** Whose favourite/saved state the results carry. */
+  userId: string;
+  limit: number;
+  offset: number;
+}
+
+export interface ArticleSearchResult {
+  /** Papers matching every keyword, over all pages. */
+  total: number;
+  papers: PaperView[];
+}
+
+/** What a share hands out: the paper's own links and how often this user shared it. */
+export interface SharedArticle {
+  url: string;
+  doi: string | null;
+  pdfUrl: string | null;
+  shareCount: number;
+}
+
+/**
+ * The text query of one phrase (see planKeywordMatch()), built like the generated `search_vector`
+ * (migration 0005): through radar.cjk_bigrams, so a Chinese word becomes its phrase of bigrams, then as
+ * a phrase in the `english` configuration of the title and abstract, or in the `simple` one of the
+ * journal name. A phrase the english configuration drops (a stop word such as "the") is left out rather
+ * than required of the journal.
+ */
+function phraseQuery(phrase: string): SQL {
+  const english = sql`phraseto_tsquery('english', radar.cjk_bigrams(${phrase}::text))`;
+  const simple = sql`phraseto_tsquery('simple', radar.cjk_bigrams(${phrase}::text))`;
+  return sql`(CASE WHEN numnode(${english}) = 0 THEN ${english} ELSE ${english} || ${simple} END)`;
+}
+
+/** PostgreSQL's foreign-key violation: the paper (or user) was deleted by another transaction meanwhile. */
+const isForeignKeyViolation = (error: unknown) => {
+  const err = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  return err?.code === '23503' || err?.cause?.code === '23503';
+};
+
+/**
+ * Full-text search over papers and each user's own state of a paper (favourite, saved, shares, reading
+ * progress). Every state change is one statement (INSERT ... SELECT ... ON CONFLICT DO UPDATE): concurrent
+ * requests of a user on one paper queue on its row, so two toggles always cancel out, and a paper id
+ * that names no paper writes nothing.
+ */
+export class ArticleRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * One page of the papers that match every keyword, by relevance (ts_rank: title over abstract over
+   * journal), then newest, then id. A search whose keywords are all stop words matches nothing.
+   */
+  async search(search: ArticleSearch): Promise<ArticleSearchResult> {
+    const { phrases, substrings } = planKeywordMatch(search.keywords);
+    if (phrases.length === 0 && substrings.length === 0) return { total: 0, papers: [] };
+    // The text query is computed once, in a one-row subquery, not once per candidate row.
+    const q = sql`(SELECT ${phrases.length ? sql.join(phrases.map(phraseQuery), sql` && `) : sql`NULL::tsquery`} AS query) AS q`;
+    const patterns = substrings.map(containsPattern);
+    const conditions = [
+      phrases.length ? sql`${papers.searchVector} @@ q.query` : undefined,
+      ...patterns.map((pattern) => sql`(${papers.title} ILIKE ${pattern} OR ${papers.abstract} ILIKE ${pattern})`),
+    ].filter((condition): condition is SQL => condition !== undefined);
+    const matches = sql.join(conditions, sql` AND `);
+    const order = [
+      phrases.length ? sql`ts_rank(${papers.searchVector}, q.query) DESC` : undefined,
+      patterns.length
+        ? sql`(${sql.join(
+            patterns.map((pattern) => sql`(${papers.title} ILIKE ${pattern})::int`),
+            sql` + `,
+          )}) DESC`
+        : undefined,
+      sql`${papers.publishedAt} DESC NULLS LAST`,
+      sql`${papers.id} DESC`,
+    ].filter((part): part is SQL => part !== undefined);
+    const rows = await this.db
+      .select({ ...PAPER_VIEW_COLUMNS, total: sql<number>`count(*) OVER ()`.mapWith(Number) })
+      .from(papers)
+      .innerJoin(q, sql`true`)
+      .leftJoin(
+        userArticleStates,
+        and(eq(userArticleStates.paperId, papers.id), eq(userArticleStates.userId, search.userId)),
+      )
+      .where(matches)
+      .orderBy(...order)
+      .limit(search.limit)
+      .offset(search.offset);
+    if (rows.length > 0) {
+      return { total: rows[0]?.total ?? 0, papers: rows.map(({ total: _total, ...paper }) => paper) };
+    }
+    // Past the last page the window count has no row to ride on.
+    if (search.offset === 0) return { total: 0, papers: [] };
+    const [counted] = await this.db
+      .select({ total: sql<number>`count(*)`.mapWith(Number) })
+      .from(papers)
+      .innerJoin(q, sql`true`)
+      .where(matches);
+    return { total: counted?.total ?? 0, papers: [] };
+  }
+
+  /**
+   * One page of the user's favourited and/or saved papers, most recently changed first, with how far
+   * they read each.
+   */
+  async library(query: {
+    userId: string;
+    list: 'all' | 'favorited' | 'saved';
+    limit: number;
+    offset: number;
+  }): Promise<{ total: number; papers: (PaperView & { readProgress: number; markedAt: Date })[] }> {
+    const which =
+      query.list === 'favorited'
+        ? sql`${userArticleStates.isFavorited}`
+        : query.list === 'saved'
+          ? sql`${userArticleStates.isSaved}`
+          : sql`(${userArticleStates.isFavorited} OR ${userArticleStates.isSaved})`;
+    const where = and(eq(userArticleStates.userId, query.userId), which);
+    const rows = await this.db
+      .select({
+        ...PAPER_VIEW_COLUMNS,
+        readProgress: userArticleStates.readProgress,
+        markedAt: userArticleStates.updatedAt,
+        total: sql<number>`count(*) OVER ()`.mapWith(Number),
+      })
+      .from(userArticleStates)
+      .innerJoin(papers, eq(papers.id, userArticleStates.paperId))
+      .where(where)
+      .orderBy(sql`${userArticleStates.updatedAt} DESC`, sql`${papers.id} DESC`)
+      .limit(query.limit)
+      .offset(query.offset);
+    if (rows.length > 0 || query.offset === 0) {
+      return { total: rows[0]?.total ?? 0, papers: rows.map(({ total: _total, ...paper }) => paper) };
+    }
+    const [counted] = await this.db
+      .select({ total: sql<number>`count(*)`.mapWith(Number) })
+      .from(userArticleStates)
+      .where(where);
+    return { total: counted?.total ?? 0, papers: [] };
+  }
+
+  /** Flips the user's favourite; the new state, or undefined when no paper has this id. */
+  async toggleFavorite(userId: string, paperId: number): Promise<boolean | undefined> {
+    const rows = await this.upsertState<{ is_favorited: boolean }>(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited)
+          SELECT ${userId}::uuid, p.id, true FROM radar.papers p WHERE p.id = ${paperId}
+          ON CONFLICT (user_id, paper_id) DO UPDATE
+            SET is_favorited = NOT radar.user_article_states.is_favorited, updated_at = now()
+          RETURNING is_favorited`,
+    );
+    return rows[0]?.is_favorited;
+  }
+
+  /** Flips the user's saved mark; the new state, or undefined when no paper has this id. */
+  async toggleSaved(userId: string, paperId: number): Promise<boolean | undefined> {
+    const rows = await this.upsertState<{ is_saved: boolean }>(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_saved)
+          SELECT ${userId}::uuid, p.id, true FROM radar.papers p WHERE p.id = ${paperId}
+          ON CONFLICT (user_id, paper_id) DO UPDATE
+            SET is_saved = NOT radar.user_article_states.is_saved, updated_at = now()
+          RETURNING is_saved`,
+    );
+    return rows[0]?.is_saved;
+  }
+
+  /** Counts a share and returns the paper's links; undefined when no paper has this id. */
+  async recordShare(userId: string, paperId: number): Promise<SharedArticle | undefined> {
+    const rows = await this.upsertState<{
+      url: string;
+      doi: string | null;
+      pdf_url: string | null;
+      share_count: number;
+    }>(
+      sql`WITH paper AS (SELECT id, url, doi, pdf_url FROM radar.papers WHERE id = ${paperId}),
+          shared AS (
+            INSERT INTO radar.user_article_states (user_id, paper_id, share_count, last_shared_at)
+            SELECT ${userId}::uuid, paper.id, 1, now() FROM paper
+            ON CONFLICT (user_id, paper_id) DO UPDATE
+              SET share_count = radar.user_article_states.share_count + 1, last_shared_at = now(), updated_at = now()
+            RETURNING share_count
+          )
+          SELECT paper.url, paper.doi, paper.pdf_url, shared.share_count FROM paper, shared`,
+    );
+    const row = rows[0];
+    return row && { url: row.url, doi: row.doi, pdfUrl: row.pdf_url, shareCount: Number(row.share_count) };
+  }
+
+  /**
+   * Records reading progress (0-100), keeping the furthest the user has read; returns that, or
+   * undefined when no paper has this id.
+   */
+  async recordReadProgress(userId: string, paperId: number, progress: number): Promise<number | undefined> {
+    const rows = await this.upsertState<{ read_progress: number }>(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, read_progress, last_read_at)
+          SELECT ${userId}::uuid, p.id, ${Math.trunc(progress)}::smallint, now() FROM radar.papers p WHERE p.id = ${paperId}
+          ON CONFLICT (user_id, paper_id) DO UPDATE
+            SET read_progress = greatest(radar.user_article_states.read_progress, excluded.read_progress),
+                last_read_at = now(), updated_at = now()
+          RETURNING read_progress`,
+    );
+    const progressRead = rows[0]?.read_progress;
+    return progressRead === undefined ? undefined : Number(progressRead);
+  }
+
+  private async upsertState<Row extends Record<string, unknown>>(statement: SQL): Promise<Row[]> {
+    try {
+      const result = await this.db.execute(statement);
+      return result.rows as Row[];
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return [];
+      throw error;
+    }
+  }
+}

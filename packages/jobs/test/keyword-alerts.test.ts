@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { EmbeddingRepository, KeywordRepository, sql, UserRepository, VectorRepository } from '@radar/db';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
+import { createMailer, MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
+import { type ReceivedMail, SmtpSink } from '@radar/mail/testing';
+import { KEYWORD_ALERT_UNSUBSCRIBE_PATH, QUEUE_NAMES } from '@radar/shared';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AppQueue,
+  type AppWorker,
+  createKeywordAlertsProcessor,
+  createQueue,
+  createWorker,
+  type KeywordAlertMailSettings,
+  type KeywordAlertRunResult,
+} from '../src';
+
+/**
+ * The keyword-alert job on a real database, mailing through a real SMTP server started here: one
+ * digest per user, each paper at most once across runs and concurrent workers, negative terms,
+ * daily and weekly frequencies, failed sends retried, and nothing for users who cannot get mail.
+ */
+
+const WEB = 'http://radar.test';
+const secret = randomBytes(32).toString('base64url');
+
+let database: TestDatabase;
+let sink: SmtpSink;
+let mailer: Mailer;
+let settings: KeywordAlertMailSettings;
+let keywords: KeywordRepository;
+let users: UserRepository;
+let run: () => Promise<KeywordAlertRunResult>;
+let modelId: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  sink = await new SmtpSink().start();
+  mailer = createMailer({
+    smtpUrl: sink.url,
+    from: '科研雷达 <alerts@radar.test>',
+    outboxDir: path.join(os.tmpdir(), 'unused-outbox'),
+  });
+  settings = { mailer, webBaseUrl: WEB, linkSecret: secret };
+  keywords = new KeywordRepository(database.db);
+  users = new UserRepository(database.db);
+  const processor = createKeywordAlertsProcessor({ database, mail: settings, logger: pino({ level: 'silent' }) });
+  run = () => processor({ data: {} });
+  modelId = (
+    await new EmbeddingRepository(database.db).registerModel({
+      provider: 'test',
+      name: 'axes',
+      version: '1',
+      dimension: 3,
+    })
+  ).id;
+});
+
+afterAll(async () => {
+  mailer?.close();
+  await sink?.stop();
+  await database?.close();
+});
+
+// ---- fixtures -------------------------------------------------------------------------------------
+
+async function makeUser(email: string, options: { verified?: boolean; password?: boolean; vector?: number[] } = {}) {
+  const user = await users.create({
+    email,
+    isEmailVerified: options.verified ?? true,
+    passwordHash: options.password === false ? null : 'argon2id-hash',
+  });
+  if (options.vector) await new VectorRepository(database.db).setUserVector(user.id, modelId, options.vector);
+  return user;
+}
+
+async function follow(
+  userId: string,
+  name: string,
+  settings: { enabled?: boolean; frequency?: 'daily' | 'weekly'; negative?: string[] } = {},
+) {
+  const result = await keywords.create(userId, name, 50);
+  if (!('created' in result)) throw new Error(`keyword ${name} not created`);
+  const row = await keywords.updateOwned(result.created.id, userId, {
+    alertEnabled: settings.enabled ?? true,
+    alertFrequency: settings.frequency ?? 'daily',
+    negativeTerms: settings.negative ?? [],
+  });
+  if (!row) throw new Error('keyword not updated');
+  return row;
+}
+
+let paperCount = 0;
+async function addPaper(title: string, options: { abstract?: string; createdAgo?: string; vector?: number[] } = {}) {
+  paperCount++;
+  const result = await database.db.execute<{ id: string }>(sql`
+    INSERT INTO radar.papers (title, abstract, url, journal_name, source, created_at)
+    VALUES (${title}, ${options.abstract ?? ''}, ${`https://papers.example.org/${paperCount}`}, 'Journal of Tests', 'test',
+            now() - ${options.createdAgo ?? '0 seconds'}::interval)
+    RETURNING id::text AS id`);
+  const id = String(result.rows[0]?.id);
+  if (options.vector) {
+    await new VectorRepository(database.db).setVectors('papers', modelId, [{ id, vector: options.vector }]);
+  }
+  return id;
+}
+
+const setLastAlerted = (userId: string, ago: string) =>
+  database.db.execute(
+    sql`UPDATE radar.user_keywords SET last_alerted_at = now() - ${ago}::interval WHERE user_id = ${userId}`,
+  );
+
+/** Titles listed in a digest, in order (the lines "1. ..." of the text part). */
+const listedTitles = (mail: ReceivedMail) => [...mail.text.matchAll(/^\d+\. (.+)$/gm)].map((match) => match[1]);
+
+const unsubscribeLink = (mail: ReceivedMail) => {
+  const match = /退订：(\S+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`no unsubscribe link in: ${mail.text}`);
+  return new URL(match[1]);
+};
+
+// ---- tests ----------------------------------------------------------------------------------------
+
+describe('keyword alerts', () => {
+  let alice: Awaited<ReturnType<typeof makeUser>>;
+  let bob: Awaited<ReturnType<typeof makeUser>>;
+
+  it('mails one digest per user with the new matching papers, ranked by profile similarity', async () => {
+    alice = await makeUser('alice@example.org', { vector: [1, 0, 0] });
+    await follow(alice.id, 'graph neural network');
+    await follow(alice.id, 'protein folding', { negative: ['survey'] });
+    bob = await makeUser('bob@example.org');
+    await follow(bob.id, 'quantum error correction');
+    await follow(bob.id, '图神经网络');
+    // Users who must get nothing: alerts off, unverified, a placeholder row without password.
+    const carol = await makeUser('carol@example.org');
+    await follow(carol.id, 'graph neural network', { enabled: false });
+    const dave = await makeUser('dave@example.org', { verified: false });
+    await follow(dave.id, 'graph neural network');
+    const placeholder = await makeUser('placeholder@example.org', { verified: false, password: false });
+    await follow(placeholder.id, 'graph neural network');
+
+    await addPaper('Graph Neural Networks for Molecule Generation', { vector: [0, 1, 0] });
+    await addPaper('Protein folding with diffusion models', { vector: [1, 0, 0] });
+    await addPaper('Scaling protein language models', {
+      abstract: 'We revisit protein folding.',
+      vector: [0.6, 0.8, 0],
+    });
+    await addPaper('A survey of protein folding methods', { vector: [1, 0, 0] });
+    await addPaper('Graph neural network baselines revisited', { createdAgo: '10 days' });
+    await addPaper('Surface codes for quantum error correction');
+    await addPaper('基于图神经网络的分子性质预测');
+    await addPaper('Unrelated: a study of coral reefs');
+
+    const result = await run();
+    expect(result).toMatchObject({ outcome: 'success', mailed: 2, papers: 5, failed: 0 });
+    expect(sink.messages.flatMap((mail) => mail.to).sort()).toEqual(['alice@example.org', 'bob@example.org']);
+
+    const [toAlice] = sink.mailsTo('alice@example.org');
+    if (!toAlice) throw new Error('no mail to alice');
+    expect(toAlice.subject).toBe('科研雷达：关键词提醒（3 篇新论文）');
+    // Most similar to the profile first; the survey is excluded by its negative term, the old paper by age.
+    expect(listedTitles(toAlice)).toEqual([
+      'Protein folding with diffusion models',
+      'Scaling protein language models',
+      'Graph Neural Networks for Molecule Generation',
+    ]);
+    expect(toAlice.text).toContain('匹配关键词：graph neural network');
+    expect(toAlice.text).toContain('匹配关键词：protein folding');
+    expect(toAlice.text).toContain('按与你研究方向的相似度排序');
+    expect(toAlice.html).toContain('href="https://papers.example.org/');
+    expect(toAlice.html).toContain('Protein folding with diffusion models');
+
+    const [toBob] = sink.mailsTo('bob@example.org');
+    if (!toBob) throw new Error('no mail to bob');
+    expect(listedTitles(toBob).sort()).toEqual([
+      'Surface codes for quantum error correction',
+      '基于图神经网络的分子性质预测',
+    ]);
+    expect(toBob.text).toContain('匹配关键词：图神经网络');
+
+    // The unsubscribe link: the web app's address, a token for this user and purpose, also as RFC 8058 headers.
+    const link = unsubscribeLink(toAlice);
+    expect(`${link.origin}${link.pathname}`).toBe(`${WEB}${KEYWORD_ALERT_UNSUBSCRIBE_PATH}`);
+    const token = link.searchParams.get('token') ?? '';
+    expect(new MailLinkTokens(secret).verify(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, token)).toBe(alice.id);
+    expect(
+      new MailLinkTokens('another secret entirely, 32+ chars').verify(
+        MAIL_LINK_PURPOSES.keywordAlertUnsubscribe,
+        token,
+      ),
+    ).toBeUndefined();
+    expect(toAlice.headers?.['list-unsubscribe']).toBe(`<${link.toString()}>`);
+    expect(toAlice.headers?.['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(unsubscribeLink(toBob).searchParams.get('token')).not.toBe(token);
+
+    const recorded = await database.db.execute<{ email: string; count: number }>(sql`
+      SELECT u.email, count(*)::int AS count FROM radar.keyword_alert_deliveries d JOIN radar.users u ON u.id = d.user_id
+      GROUP BY u.email ORDER BY u.email`);
+    expect(recorded.rows).toEqual([
+      { email: 'alice@example.org', count: 3 },
+      { email: 'bob@example.org', count: 2 },
+    ]);
+  });
+
+  it('mails nothing more on a second run, or on two runs at once', async () => {
+    const before = sink.messages.length;
+    const results = await Promise.all([run(), run()]);
+    expect(results.map((result) => result.mailed)).toEqual([0, 0]);
+    expect(sink.messages.length).toBe(before);
+  });
+
+  it('sends a new paper when the daily alert is due again, and never a paper twice', async () => {
+    await addPaper('Equivariant graph neural networks', { vector: [1, 0, 0] });
+    // Not due yet: alice was alerted a moment ago.
+    expect((await run()).mailed).toBe(0);
+
+    // A day later the window reaches back past the first digest's papers; the deliveries keep them out.
+    await setLastAlerted(alice.id, '24 hours');
+    const result = await run();
+    expect(result).toMatchObject({ mailed: 1, papers: 1 });
+    const mails = sink.mailsTo('alice@example.org');
+    expect(mails).toHaveLength(2);
+    expect(listedTitles(mails[1] as ReceivedMail)).toEqual(['Equivariant graph neural networks']);
+  });
+
+  it('respects the weekly frequency', async () => {
+    await database.db.execute(sql`UPDATE radar.user_keywords SET alert_frequency = 'weekly' WHERE user_id = ${bob.id}`);
+    await addPaper('Decoders for quantum error correction');
+    await setLastAlerted(bob.id, '2 days');
+    expect((await run()).mailed).toBe(0);
+    expect(sink.mailsTo('bob@example.org')).toHaveLength(1);
+
+    await setLastAlerted(bob.id, '7 days');
+    expect((await run()).mailed).toBe(1);
+    const mails = sink.mailsTo('bob@example.org');
+    expect(mails).toHaveLength(2);
+    expect(listedTitles(mails[1] as ReceivedMail)).toEqual(['Decoders for quantum error correction']);
+  });
+
+  it('sends nothing once alerts are off (the unsubscribe link turns them off for every keyword)', async () => {
+    expect(await keywords.disableAllAlerts(alice.id)).toBe(2);
+    await addPaper('Graph neural network potentials for materials');
+    await setLastAlerted(alice.id, '30 hours');
+    expect((await run()).mailed).toBe(0);
+    expect(sink.mailsTo('alice@example.org')).toHaveLength(2);
+  });
+
+  it('releases a digest whose mail could not be sent, so the next run sends it', async () => {
+    const erin = await makeUser('erin@example.org');
+    await follow(erin.id, 'federated learning');
+    await addPaper('Federated learning with differential privacy');
+    const brokenMailer = createMailer({
+      // Nothing listens on port 9 (discard) here: the connection is refused at once.
+      smtpUrl: 'smtp://127.0.0.1:9',
+      from: 'alerts@radar.test',
+      outboxDir: path.join(os.tmpdir(), 'unused-outbox'),
+    });
+    const broken = createKeywordAlertsProcessor({ database, mail: { ...settings, mailer: brokenMailer } });
+    try {
+      expect(await broken({ data: {} })).toMatchObject({ mailed: 0, failed: 1 });
+    } finally {
+      brokenMailer.close();
+    }
+    const state = await database.db.execute<{ last: string | null; deliveries: number }>(sql`
+      SELECT (SELECT last_alerted_at::text FROM radar.user_keywords WHERE user_id = ${erin.id}) AS last,
+             (SELECT count(*)::int FROM radar.keyword_alert_deliveries WHERE user_id = ${erin.id}) AS deliveries`);
+    expect(state.rows[0]).toEqual({ last: null, deliveries: 0 });
+
+    expect(await run()).toMatchObject({ mailed: 1, failed: 0 });
+    expect(listedTitles((await sink.waitForMail('erin@example.org')) as ReceivedMail)).toEqual([
+      'Federated learning with differential privacy',
+    ]);
+  });
+
+  it('skips the run without mail settings, and refuses a bad payload', async () => {
+    const without = createKeywordAlertsProcessor({ database, mail: undefined });
+    expect(await without({ data: {} })).toMatchObject({ outcome: 'skipped' });
+    const processor = createKeywordAlertsProcessor({ database, mail: settings });
+    await expect(processor({ data: 'x' })).rejects.toThrow(/invalid keyword-alerts payload/);
+  });
+});
+
+describe('through the queue, with two workers', () => {
+  let queue: AppQueue<unknown>;
+  const workers: AppWorker<unknown>[] = [];
+
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.close()));
+    await queue?.obliterate({ force: true }).catch(() => {});
+    await queue?.close();
+  });
+
+  it('mails each user once when two workers run the job at the same time', async () => {
+    const connection = testQueueConnection(database);
+    queue = createQueue<unknown>(connection, QUEUE_NAMES.keywordAlerts);
+    for (let i = 0; i < 2; i++) {
+      const processor = createKeywordAlertsProcessor({ database, mail: settings });
+      workers.push(createWorker<unknown>(connection, QUEUE_NAMES.keywordAlerts, (job) => processor(job)));
+    }
+    const frank = await makeUser('frank@example.org');
+    await follow(frank.id, 'sparse attention');
+    const grace = await makeUser('grace@example.org');
+    await follow(grace.id, 'sparse attention');
+    await addPaper('Sparse attention for long documents');
+    await addPaper('Sparse attention kernels on GPUs');
+
+    const jobs = await Promise.all([queue.add('send', {}), queue.add('send', {})]);
+    const done = await Promise.all(jobs.map((job) => waitForJobState(queue, String(job.id), 'completed')));
+    const results = done.map((job) => job.returnvalue as KeywordAlertRunResult);
+    expect(results.reduce((sum, result) => sum + result.mailed, 0)).toBe(2);
+    for (const address of ['frank@example.org', 'grace@example.org']) {
+      const mails = sink.mailsTo(address);
+      expect(mails, address).toHaveLength(1);
+      expect(listedTitles(mails[0] as ReceivedMail).sort()).toEqual([
+        'Sparse attention for long documents',
+        'Sparse attention kernels on GPUs',
+      ]);
+    }
+  });
+});

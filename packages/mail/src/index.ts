@@ -1,0 +1,3 @@
+export * from './html';
+export * from './link-tokens';
+export * from './mailer';

@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel } from '../date-filters';
+import { JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '../limits';
+import { text } from './text.schema';
+
+/**
+ * The Paper of spec section 3 as every endpoint returns it (recommendations, article search): ids are
+ * strings, `url` falls back to the DOI link, `is_favorited`/`is_saved` are the caller's own state.
+ */
+export const paperSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  authors: z.array(z.string()),
+  abstract: z.string(),
+  /** Publication date, YYYY-MM-DD; null when the source gave none. */
+  date: z.string().nullable(),
+  /** Publication year, from `date`. */
+  year: z.number().int().nullable(),
+  journal: z.string(),
+  keywords: z.array(z.string()),
+  /** The paper's page; the DOI link (https://doi.org/...) when the source gave no page. */
+  url: z.string(),
+  doi: z.string().nullable(),
+  pdf_url: z.string().nullable(),
+  /** Journal quality tier 1 (best) to 4; null when the journal has no known tier (most preprints). */
+  jcr: z.number().int().nullable(),
+  /** A 2-3 sentence AI summary; null when no LLM is configured or it is not made yet. */
+  llm_summary: z.string().nullable(),
+  is_favorited: z.boolean(),
+  is_saved: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Paper = z.infer<typeof paperSchema>;
+
+const INTEGER = /^\d+$/;
+const NUMBER = /^(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A query parameter that is absent or empty falls back to its default. `label` names it in Chinese for
+ * the character rule; `name` is the parameter, for the message when it is given twice (a list).
+ */
+export const queryText = (label: string, name: string) =>
+  text(label, { message: `${name} 只能有一个值` })
+    .max(200, { message: `${name} 过长` })
+    .optional();
+
+/** "4,3" -> [4, 3]; refuses anything but the tiers 1-4. */
+function parseTiers(value: string | undefined, ctx: z.RefinementCtx): JcrTier[] {
+  if (value === undefined) return [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr];
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const tiers = new Set<JcrTier>();
+  for (const part of parts) {
+    const tier = Number(part);
+    if (!INTEGER.test(part) || !(JCR_TIERS as readonly number[]).includes(tier)) {
+      ctx.addIssue({ code: 'custom', message: `excluded_jcr 只能包含 1-4 的分区，收到“${part.slice(0, 20)}”` });
+      return [];
+    }
+    tiers.add(tier as JcrTier);
+  }
+  return [...tiers].sort((a, b) => b - a);
+}
+
+/** "一天内,一周内" -> the labels; refuses unknown labels, naming the valid ones. */
+export function parseDateFilter(
+  value: string | undefined,
+  ctx: z.RefinementCtx,
+  fallback: readonly DateFilterLabel[] = PAPER_RECOMMENDATION_DEFAULTS.dateFilter,
+): DateFilterLabel[] {
+  if (value === undefined) return [...fallback];
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const part of parts) {
+    if (!isDateFilterLabel(part)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `date_filter 只能是 ${DATE_FILTER_LABELS.join('、')}，收到“${part.slice(0, 20)}”`,
+      });
+      return [];
+    }
+  }
+  return parts as DateFilterLabel[];
+}
+
+/** A numeric query parameter within a range; absent or empty takes `fallback`. */
+export function parseNumber(
+  value: string | undefined,
+  fallback: number,
+  range: { min: number; max: number; integer?: boolean; name: string },
+  ctx: z.RefinementCtx,
+): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const trimmed = value.trim();
+  const parsed = Number(trimmed);
+  const valid = (range.integer ? INTEGER : NUMBER).test(trimmed) && parsed >= range.min && parsed <= range.max;
+  if (!valid) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${range.name} 必须是 ${range.min} 到 ${range.max} 之间的${range.integer ? '整数' : '数'}`,
+    });
+  }
+  return parsed;
+}
+
+export const RECOMMENDATION_TOP_K = { min: 5, max: 50 } as const;
+
+/**
+ * GET /api/auth/recommendations/papers/ query. Every parameter is optional: absent (or empty) takes the
+ * spec's default (top_k 20, threshold 0.3, excluded tiers 4,3, date filter 一周内). `excluded_jcr=` (empty)
+ * excludes no tier; `date_filter=` (empty) is 不限. The date filters are cumulative: the widest applies.
+ */
+export const paperRecommendationQuerySchema = z
+  .object({
+    top_k: queryText('推荐数量', 'top_k'),
+    similarity_threshold: queryText('相似度阈值', 'similarity_threshold'),
+    excluded_jcr: queryText('排除分区', 'excluded_jcr'),
+    date_filter: queryText('日期筛选', 'date_filter'),
+  })
+  .transform((query, ctx) => ({
+    topK: parseNumber(
+      query.top_k,
+      PAPER_RECOMMENDATION_DEFAULTS.topK,
+      { ...RECOMMENDATION_TOP_K, integer: true, name: 'top_k' },
+      ctx,
+    ),
+    threshold: parseNumber(
+      query.similarity_threshold,
+      PAPER_RECOMMENDATION_DEFAULTS.threshold,
+      { min: 0, max: 1, name: 'similarity_threshold' },
+      ctx,
+    ),
+    excludedTiers: parseTiers(query.excluded_jcr, ctx),
+    dateFilter: parseDateFilter(query.date_filter, ctx),
+  }));
+export type PaperRecommendationQuery = z.output<typeof paperRecommendationQuerySchema>;
+
+export const recommendedPaperSchema = paperSchema.extend({
+  /** Cosine similarity of the paper to the profile, 0-1 (the page shows it as a percentage). */
+  similarity_score: z.number(),
+});
+export type RecommendedPaper = z.infer<typeof recommendedPaperSchema>;
+
+/** GET /api/auth/recommendations/papers/. */
+export const paperRecommendationResponseSchema = z.object({
+  success: z.literal(true),
+  recommendations: z.array(recommendedPaperSchema),
+  recommendations_count: z.number().int(),
+  user_id: z.string(),
+  similarity_threshold: z.number(),
+  top_k: z.number().int(),
+  excluded_jcr: z.array(z.number().int()),
+  date_filter: z.array(z.string()),
+  /** First publication date in the window (YYYY-MM-DD), null for 不限. */
+  published_since: z.string().nullable(),
+  /**
+   * '(filtered out N)': of the top_k papers closest to the profile in the whole corpus, how many the
+   * filters removed (by date window, then tier, then threshold; each paper counted once, under the first).
+   */
+  filtered_out_count: z.number().int(),
+  filtered_out: z.object({ by_date: z.number().int(), by_tier: z.number().int(), by_threshold: z.number().int() }),
+  /** Papers whose journal has no known tier (most preprints) are never excluded by excluded_jcr. */
+  unknown_tier_included: z.literal(true),
+  /** Remarks for the page (Chinese). */
+  notes: z.array(z.string()),
+});
+export type PaperRecommendationResponse = z.infer<typeof paperRecommendationResponseSchema>;
+
+/**
+ * GET /api/auth/recommendations/similarity/: `ids` (comma-joined paper ids, at most 100) or `text` (at
+ * most 5,000 characters), not both.
+ */
+export const similarityQuerySchema = z
+  .object({
+    ids: text('论文编号').max(2000, { message: 'ids 过长' }).optional(),
+    text: text('文本').max(5000, { message: 'text 不能超过 5000 个字符' }).optional(),
+  })
+  .superRefine((query, ctx) => {
+    const hasIds = query.ids !== undefined && query.ids.trim() !== '';
+    const hasText = query.text !== undefined && query.text.trim() !== '';
+    if (hasIds === hasText) ctx.addIssue({ code: 'custom', message: '请提供 ids 或 text 其中之一' });
+    if (hasIds) {
+      const ids = (query.ids ?? '').split(',').map((id) => id.trim());
+      if (ids.length > 100) ctx.addIssue({ code: 'custom', message: 'ids 最多 100 个' });
+      if (!ids.every((id) => INTEGER.test(id) && id.length <= 18)) {
+        ctx.addIssue({ code: 'custom', message: 'ids 必须是以逗号分隔的论文编号' });
+      }
+    }
+  });
+
+export const similarityResponseSchema = z.object({
+  success: z.literal(true),
+  user_id: z.string(),
+  model_name: z.string(),
+  /** For `ids`: one entry per known paper id (unknown ids listed in `not_found`); similarity null when the paper has no vector of the active model yet. */
+  results: z.array(z.object({ id: z.string(), title: z.string(), similarity_score: z.number().nullable() })),
+  not_found: z.array(z.string()),
+  /** For `text`: its similarity to the profile. */
+  text_similarity: z.number().nullable(),
+});
+export type SimilarityResponse = z.infer<typeof similarityResponseSchema>;

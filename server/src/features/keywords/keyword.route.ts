@@ -1,0 +1,98 @@
+import {
+  apiErrorSchema,
+  keywordAddRequestSchema,
+  keywordIdParamsSchema,
+  keywordListResponseSchema,
+  keywordRemoveResponseSchema,
+  keywordResponseSchema,
+  keywordSuggestionsResponseSchema,
+  keywordUpdateSchema,
+} from '@radar/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import type { KeywordService } from './keyword.service';
+
+/** Suggestions per user: each runs a nearest-neighbour search and a corpus lookup per candidate term. */
+export const KEYWORD_SUGGESTION_LIMIT = { max: 30, timeWindow: '1 minute' };
+
+const guarded = { tags: ['keywords'], security: [{ bearerAuth: [] }] };
+
+/** The keyword calls of spec section 7 (no /api prefix, as the spec writes them). */
+export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> = async (app, { keywords }) => {
+  const suggestionLimit = keyedRateLimit(
+    app,
+    KEYWORD_SUGGESTION_LIMIT,
+    (request) => `keyword-suggestions:${request.currentUser?.id ?? request.ip}`,
+  );
+
+  app.get(
+    '/user-keywords/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        summary: "The caller's keywords with their alert settings, newest first",
+        response: { 200: keywordListResponseSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => keywords.list(requireUser(request)),
+  );
+
+  app.post(
+    '/user-keywords/add/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        summary: 'Follow a keyword (`{ keyword }` or `{ name }`); 409 when already followed, 400 past 50',
+        body: keywordAddRequestSchema,
+        response: { 201: keywordResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await keywords.add(requireUser(request), request.body)),
+  );
+
+  app.post(
+    '/user-keywords/:id/remove/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        summary: 'Stop following a keyword; 404 for an id that is not one of your keywords',
+        params: keywordIdParamsSchema,
+        response: { 200: keywordRemoveResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => keywords.remove(requireUser(request), request.params.id),
+  );
+
+  app.patch(
+    '/user-keywords/:id/update/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        summary: "A keyword's alert settings: alert_enabled, alert_frequency (daily, weekly), negative_terms",
+        params: keywordIdParamsSchema,
+        body: keywordUpdateSchema,
+        response: { 200: keywordResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => keywords.update(requireUser(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/user-rkeywords/',
+    {
+      onRequest: app.authenticate,
+      preHandler: suggestionLimit,
+      schema: {
+        ...guarded,
+        summary: 'Keywords suggested from your profile and the papers nearest to it; empty without a profile',
+        response: { 200: keywordSuggestionsResponseSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => keywords.suggest(requireUser(request)),
+  );
+};

@@ -1,0 +1,129 @@
+import { type AiServices, documentEmbeddingText, isAiProviderError } from '@radar/ai';
+import type { EmbeddingModelRow, NewsFilters, NewsSearchRepository, UserRepository, UserRow } from '@radar/db';
+import {
+  NEWS_LIST_LIMITS,
+  type NewsListResponse,
+  type NewsRecommendationQuery,
+  type NewsSearchRequest,
+  widestWindowDays,
+} from '@radar/shared';
+import type { Logger } from 'pino';
+import { errors } from '../../errors';
+import { profileVectorOf } from '../../profile-vector';
+import { presentNewsItem, presentPagination } from './news.presenter';
+
+const DAY_MS = 86_400_000;
+
+export const SEMANTIC_SEARCH_FAILED_MESSAGE = '语义搜索暂时不可用，请稍后重试或改用关键词搜索';
+export const SEMANTIC_SEARCH_TIMEOUT_MESSAGE = '语义搜索超时，请稍后重试或改用关键词搜索';
+
+/** News recommended by similarity to the research profile, and news search (keyword or semantic). */
+export class NewsService {
+  constructor(
+    private readonly deps: {
+      ai: AiServices;
+      news: NewsSearchRepository;
+      users: UserRepository;
+      logger: Logger;
+      now?: (() => Date) | undefined;
+    },
+  ) {}
+
+  /**
+   * GET /api/news/recommendations/. The recommended set is the top_k items nearest to the profile whose
+   * date (publish_date, else crawl_date) is within the widest date filter, of those the ones at or above
+   * the threshold; total_count is its size and page/page_size slice it (a page past the end is empty).
+   */
+  async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsListResponse> {
+    const { model, vector } = await profileVectorOf(this.deps, user);
+    const days = widestWindowDays(query.dateFilter);
+    const since = days === null ? undefined : new Date(this.now().getTime() - days * DAY_MS);
+    const { items } = await this.deps.news.nearest({
+      model,
+      vector,
+      topK: query.topK,
+      threshold: query.threshold,
+      filters: { since },
+    });
+    return this.rankedPage(items, query.page, query.pageSize, true);
+  }
+
+  /**
+   * POST /api/news/search/. keyword: full-text, ranked by relevance then newest; semantic: the
+   * NEWS_LIST_LIMITS.semanticMaxResults items nearest to the query's embedding (active model) with at
+   * least semanticMinSimilarity, most similar first.
+   */
+  async search(user: UserRow, request: NewsSearchRequest): Promise<NewsListResponse> {
+    const filters: NewsFilters = {
+      instituteName: request.instituteName,
+      since: request.dateFrom,
+      until: request.dateTo ? new Date(request.dateTo.getTime() + DAY_MS) : undefined,
+    };
+    const { page, pageSize } = request;
+    if (request.searchType === 'semantic') {
+      const { model, vector } = await this.embedQuery(user, request.query);
+      const { items } = await this.deps.news.nearest({
+        model,
+        vector,
+        topK: NEWS_LIST_LIMITS.semanticMaxResults,
+        threshold: NEWS_LIST_LIMITS.semanticMinSimilarity,
+        filters,
+      });
+      return this.rankedPage(items, page, pageSize, false);
+    }
+    const { total, ids } = await this.deps.news.keywordSearch({
+      keywords: request.keywords,
+      filters,
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    const views = await this.deps.news.findViews(ids);
+    return {
+      data: views.map((view) => presentNewsItem(view, { isRecommended: false, score: null })),
+      pagination: presentPagination(total, page, pageSize),
+    };
+  }
+
+  /** One page of a ranked list of (id, similarity), as displayed. */
+  private async rankedPage(
+    items: { id: number; similarity: number }[],
+    page: number,
+    pageSize: number,
+    isRecommended: boolean,
+  ): Promise<NewsListResponse> {
+    const start = (page - 1) * pageSize;
+    const slice = items.slice(start, start + pageSize);
+    const similarity = new Map(slice.map((item) => [item.id, item.similarity]));
+    const views = await this.deps.news.findViews(slice.map((item) => item.id));
+    return {
+      data: views.map((view) => presentNewsItem(view, { isRecommended, score: similarity.get(view.id) ?? null })),
+      pagination: presentPagination(items.length, page, pageSize),
+    };
+  }
+
+  /** The query embedded like a document that has only a title, with the active model. */
+  private async embedQuery(
+    user: UserRow,
+    query: string,
+  ): Promise<{ model: Pick<EmbeddingModelRow, 'id' | 'dimension'>; vector: number[] }> {
+    const { ai, logger } = this.deps;
+    try {
+      const provider = await ai.embeddings.active();
+      const [vector] = await provider.embed([documentEmbeddingText(query, '')]);
+      if (!vector) throw new Error('the embedding provider returned no vector');
+      // Compared only with items embedded by the same model (its id), whichever is active by then.
+      return { model: { id: provider.modelId, dimension: provider.model.dimension }, vector };
+    } catch (error) {
+      logger.error({ userId: user.id, err: (error as Error).message }, 'semantic news search: query not embedded');
+      if (isAiProviderError(error) && error.kind === 'timeout') {
+        throw errors.upstreamTimedOut(SEMANTIC_SEARCH_TIMEOUT_MESSAGE);
+      }
+      if (isAiProviderError(error)) throw errors.upstreamFailed(SEMANTIC_SEARCH_FAILED_MESSAGE);
+      throw errors.unavailable(SEMANTIC_SEARCH_FAILED_MESSAGE);
+    }
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+}

@@ -1,0 +1,125 @@
+import {
+  ARTICLE_LIBRARY_PATH,
+  apiErrorSchema,
+  articleFavoriteResponseSchema,
+  articleIdParamsSchema,
+  articleLibraryQuerySchema,
+  articleLibraryResponseSchema,
+  articleReadRequestSchema,
+  articleReadResponseSchema,
+  articleSaveResponseSchema,
+  articleSearchQuerySchema,
+  articleSearchResponseSchema,
+  articleShareResponseSchema,
+} from '@radar/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import { ARTICLE_SEARCH_PATH, type ArticleService } from './article.service';
+
+/** Searches per user: each is a full-text query over the whole corpus. */
+export const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
+/** Favourite, save, share and read calls per user: one small write each. */
+export const ARTICLE_ACTION_LIMIT = { max: 300, timeWindow: '1 minute' };
+
+const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
+const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
+
+/** The spec's article calls (section 7), outside /api/ as the web app requests them. */
+export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> = async (app, { articles }) => {
+  // Keyed by user (after authentication): the limits follow the account, not the address.
+  const searchLimit = keyedRateLimit(
+    app,
+    ARTICLE_SEARCH_LIMIT,
+    (request) => `article-search:${request.currentUser?.id}`,
+  );
+  const actionLimit = keyedRateLimit(
+    app,
+    ARTICLE_ACTION_LIMIT,
+    (request) => `article-action:${request.currentUser?.id}`,
+  );
+
+  app.get(
+    ARTICLE_SEARCH_PATH,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary: 'Full-text search over papers: every keyword must match (AND), most relevant first, then newest',
+        querystring: articleSearchQuerySchema,
+        response: { 200: articleSearchResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => articles.search(requireUser(request), request.query),
+  );
+
+  app.get(
+    ARTICLE_LIBRARY_PATH,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary: "The caller's favourited and saved papers (list=all|favorited|saved), most recently marked first",
+        querystring: articleLibraryQuerySchema,
+        response: { 200: articleLibraryResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => articles.library(requireUser(request), request.query),
+  );
+
+  // The three toggles and share: the same guard, limit and errors, one service call on the paper id.
+  const actions = [
+    {
+      path: '/articles/:id/favorite/',
+      summary: "Toggle the paper in the user's favourites; returns the new state",
+      response: articleFavoriteResponseSchema,
+      run: articles.toggleFavorite.bind(articles),
+    },
+    {
+      path: '/articles/:id/save/',
+      summary: "Toggle the paper in the user's saved papers; returns the new state",
+      response: articleSaveResponseSchema,
+      run: articles.toggleSaved.bind(articles),
+    },
+    {
+      path: '/articles/:id/share/',
+      summary: 'A link that opens the paper (its page, else its DOI link); counts the share',
+      response: articleShareResponseSchema,
+      run: articles.share.bind(articles),
+    },
+  ] as const;
+  for (const action of actions) {
+    app.post(
+      action.path,
+      {
+        onRequest: app.authenticate,
+        preHandler: actionLimit,
+        schema: {
+          ...guarded,
+          summary: action.summary,
+          params: articleIdParamsSchema,
+          response: { 200: action.response, ...actionErrors },
+        },
+      },
+      async (request) => action.run(requireUser(request), request.params.id),
+    );
+  }
+
+  app.post(
+    '/articles/:id/read/',
+    {
+      onRequest: app.authenticate,
+      preHandler: actionLimit,
+      schema: {
+        ...guarded,
+        summary: 'Record reading progress (0-100); the furthest progress is kept and returned',
+        params: articleIdParamsSchema,
+        body: articleReadRequestSchema,
+        response: { 200: articleReadResponseSchema, ...actionErrors },
+      },
+    },
+    async (request) => articles.recordRead(requireUser(request), request.params.id, request.body.progress),
+  );
+};

@@ -1,0 +1,47 @@
+import {
+  apiErrorSchema,
+  paperRecommendationQuerySchema,
+  paperRecommendationResponseSchema,
+  similarityQuerySchema,
+  similarityResponseSchema,
+} from '@radar/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth';
+import type { PaperRecommendationService } from './paper-recommendation.service';
+
+const ERRORS = { 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema };
+
+export const paperRecommendationRoutes: FastifyPluginAsyncZod<{
+  paperRecommendations: PaperRecommendationService;
+}> = async (app, { paperRecommendations }) => {
+  app.get(
+    '/api/auth/recommendations/papers/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['recommendations'],
+        summary:
+          'Papers most similar to the research profile, filtered by publication window (widest of date_filter), excluded tiers (papers of unknown tier are kept) and a similarity threshold',
+        security: [{ bearerAuth: [] }],
+        querystring: paperRecommendationQuerySchema,
+        response: { 200: paperRecommendationResponseSchema, ...ERRORS },
+      },
+    },
+    async (request) => paperRecommendations.recommend(requireUser(request), request.query),
+  );
+
+  app.get(
+    '/api/auth/recommendations/similarity/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['recommendations'],
+        summary: 'Similarity to the research profile of given papers (ids=1,2,3) or of a text (text=...)',
+        security: [{ bearerAuth: [] }],
+        querystring: similarityQuerySchema,
+        response: { 200: similarityResponseSchema, ...ERRORS },
+      },
+    },
+    async (request) => paperRecommendations.similarity(requireUser(request), request.query),
+  );
+};

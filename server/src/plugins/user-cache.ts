@@ -1,0 +1,162 @@
+import { type DatabaseHandle, UserChangeListener, UserRepository, type UserRow } from '@radar/db';
+import type { Logger } from 'pino';
+
+/**
+ * The auth guard's user rows, kept in memory so a guarded request needs no query (issue 10: the guard's
+ * lookup was most of the cost of `GET /api/auth/user/`). Revocation stays immediate:
+ * - any process's write to radar.users reaches every process through UserChangeListener (a trigger's
+ *   NOTIFY, delivered at commit) and drops the entry;
+ * - writes made by this process drop the entry before their answer is sent (`changed`, called by
+ *   the auth plugin after non-GET requests and by the account service after a login or a password
+ *   reset), so the next request here never sees the old row, and wait until the listener has heard
+ *   them, by which time PostgreSQL has signalled every other process's listener too;
+ * - a hit waits one turn of the event loop, so a notification already received is handled first;
+ * - while the listener is not live (not yet connected, reconnecting, heartbeat missed) nothing is
+ *   cached or served from the cache, and every change of that state empties it, since changes made
+ *   meanwhile were missed;
+ * - a row loaded while an invalidation arrived is not kept (it may predate the change);
+ * - entries expire after `ttlMs` and at most `maxEntries` are kept (least recently used go first).
+ * Rows are frozen: they are shared by concurrent requests.
+ */
+
+export interface UserCacheOptions {
+  maxEntries?: number;
+  ttlMs?: number;
+  now?: () => number;
+}
+
+export const USER_CACHE_DEFAULTS = { maxEntries: 5_000, ttlMs: 60_000 };
+
+interface Entry {
+  row: UserRow;
+  expiresAt: number;
+}
+
+export class UserCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every invalidation: a load that saw it change keeps nothing. */
+  private epoch = 0;
+  private readonly maxEntries: number;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly detach: () => void;
+
+  constructor(
+    private readonly load: (id: string) => Promise<UserRow | undefined>,
+    private readonly listener: Pick<UserChangeListener, 'isLive' | 'sync' | 'on' | 'off'> | undefined,
+    options: UserCacheOptions = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? USER_CACHE_DEFAULTS.maxEntries;
+    this.ttlMs = options.ttlMs ?? USER_CACHE_DEFAULTS.ttlMs;
+    this.now = options.now ?? Date.now;
+    const onChange = (id: string) => this.invalidate(id);
+    const onLive = () => this.clear();
+    listener?.on('change', onChange);
+    listener?.on('live', onLive);
+    this.detach = () => {
+      listener?.off('change', onChange);
+      listener?.off('live', onLive);
+    };
+  }
+
+  /** The user's row: from memory when the listener is live and the entry is fresh, else from the database. */
+  async get(id: string): Promise<UserRow | undefined> {
+    if (!this.listener?.isLive()) return this.load(id);
+    const entry = this.entries.get(id);
+    if (entry && entry.expiresAt > this.now()) {
+      // A notification may already have arrived but wait behind this request in the same turn of the
+      // event loop (the writer's answer and the notification are read together, e.g. in one process):
+      // let what has been received be handled first, then use the entry only if it is still there.
+      await new Promise(setImmediate);
+      if (this.entries.get(id) === entry) {
+        // Map order is insertion order: re-inserting makes it the most recently used.
+        this.entries.delete(id);
+        this.entries.set(id, entry);
+        return entry.row;
+      }
+    }
+    return this.refresh(id);
+  }
+
+  /** The row from the database, replacing what is cached. */
+  async refresh(id: string): Promise<UserRow | undefined> {
+    this.entries.delete(id);
+    const epoch = this.epoch;
+    const row = await this.load(id);
+    if (!row || epoch !== this.epoch || !this.listener?.isLive()) return row;
+    this.entries.set(id, { row: freeze(row), expiresAt: this.now() + this.ttlMs });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return row;
+  }
+
+  /**
+   * This process changed the user's row: drop it here, and resolve once the listener has heard every
+   * change committed so far. Other processes' listeners were told at the same moment, so answering
+   * after this leaves them the time the notification takes to travel, not more.
+   */
+  async changed(id: string): Promise<void> {
+    this.invalidate(id);
+    await this.listener?.sync();
+  }
+
+  /** The user's row changed (or may have): the next lookup reads it again. */
+  invalidate(id: string): void {
+    this.epoch++;
+    this.entries.delete(id);
+  }
+
+  clear(): void {
+    this.epoch++;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  close(): void {
+    this.detach();
+    this.clear();
+  }
+}
+
+function freeze(row: UserRow): UserRow {
+  Object.freeze(row.researchFields);
+  Object.freeze(row.researchFieldsUnmapped);
+  if (row.profileEmbedding) Object.freeze(row.profileEmbedding);
+  return Object.freeze(row);
+}
+
+/**
+ * Installs the change trigger and starts listening. Without the trigger (the database role may not
+ * alter radar.users) there is no listener, and the cache reads every row from the database, as before.
+ * A listener that cannot connect yet keeps trying in the background; until then nothing is cached.
+ */
+export async function startUserChangeListener(
+  database: DatabaseHandle,
+  logger: Logger,
+): Promise<UserChangeListener | undefined> {
+  try {
+    await new UserRepository(database.db).ensureChangeNotifications();
+  } catch (error) {
+    logger.warn({ err: (error as Error).message }, 'user change trigger not installed: signed-in users are not cached');
+    return undefined;
+  }
+  const listener = new UserChangeListener({ connectionConfig: database.connectionConfig });
+  let lastError = '';
+  listener.on('error', (error) => {
+    // Once per kind of failure, not once per retry.
+    if (error.message !== lastError)
+      logger.warn({ err: error.message }, 'user change listener lost; not caching users');
+    lastError = error.message;
+  });
+  listener.on('live', (isLive) => {
+    if (isLive && lastError) logger.info('user change listener live again');
+    if (isLive) lastError = '';
+  });
+  await listener.start();
+  return listener;
+}

@@ -1,0 +1,248 @@
+import { sql, USER_CHANGES_APPLICATION_NAME, UserRepository } from '@radar/db';
+import { testDatabaseUrl } from '@radar/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserCache } from '../src/plugins/user-cache';
+import { codeFrom, resetLinkFrom, SmtpSink } from './smtp-sink';
+import { startTestRuntime, TestClock, type TestRuntime } from './test-runtime';
+
+/*
+ * The auth guard caches user rows (plugins/user-cache.ts). Two server runtimes over one database stand
+ * for two processes: each has its own cache and its own LISTEN connection, and requests go over real
+ * HTTP to each, as a client would send them. A "silent" write (session_replication_role = replica skips
+ * triggers, so no notification goes out) shows whether a row came from the cache or the database.
+ */
+
+let a: TestRuntime;
+let b: TestRuntime;
+let smtp: SmtpSink;
+const clock = new TestClock();
+const baseUrls = new Map<TestRuntime, string>();
+const PASSWORD = 'tr0ub4dor-horse';
+
+async function call(
+  runtime: TestRuntime,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const response = await fetch(`${baseUrls.get(runtime)}${url}`, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.body ? JSON.stringify(options.body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const me = (runtime: TestRuntime, token: string) => call(runtime, 'GET', '/api/auth/user/', { token });
+
+async function login(runtime: TestRuntime, email: string, password = PASSWORD): Promise<string> {
+  const response = await call(runtime, 'POST', '/api/auth/login/', { body: { email, password } });
+  expect(response.status).toBe(200);
+  return response.body.token as string;
+}
+
+/** Registers and verifies through the real flow on runtime a; returns the user id and a token. */
+async function account(email: string): Promise<{ id: string; token: string }> {
+  await call(a, 'POST', '/api/auth/register/', { body: { email, password: PASSWORD, password2: PASSWORD } });
+  const code = codeFrom(await smtp.waitForMail(email));
+  const verified = await call(a, 'POST', '/api/auth/verify-email/', { body: { email, verification_code: code } });
+  return { id: (verified.body.user as { id: string }).id, token: verified.body.token as string };
+}
+
+/** Changes the username without firing the trigger, so no process hears of it. */
+async function silentRename(runtime: TestRuntime, userId: string, username: string): Promise<void> {
+  await runtime.database.db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+    await tx.execute(sql`UPDATE radar.users SET username = ${username} WHERE id = ${userId}`);
+  });
+}
+
+const usernameOn = async (runtime: TestRuntime, token: string) => (await me(runtime, token)).body.username;
+
+beforeAll(async () => {
+  smtp = await new SmtpSink().start();
+  const env = { SMTP_URL: smtp.url };
+  a = await startTestRuntime({ env, clock: clock.now });
+  b = await startTestRuntime({ env, clock: clock.now, shareWith: a });
+  for (const runtime of [a, b]) {
+    await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = runtime.app.server.address() as { port: number };
+    baseUrls.set(runtime, `http://127.0.0.1:${port}`);
+  }
+});
+
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+  await smtp?.stop();
+});
+
+describe('user cache of the auth guard', () => {
+  it('listens for user changes on both runtimes, and serves a signed-in user from memory', async () => {
+    expect(a.parts.userChanges?.isLive()).toBe(true);
+    expect(b.parts.userChanges?.isLive()).toBe(true);
+    const { id, token } = await account('cached@example.org');
+    expect(await usernameOn(b, token)).toBe('');
+    await silentRename(a, id, 'silently-renamed');
+    // No notification went out, so B still has the row it read: the cache is in use.
+    expect(await usernameOn(b, token)).toBe('');
+    await call(a, 'PATCH', '/api/auth/user/', { token, body: { username: 'renamed-on-a' } });
+    expect(await usernameOn(b, token)).toBe('renamed-on-a');
+  });
+
+  it('refuses the old token on the other runtime as soon as a password reset answers (5 rounds)', async () => {
+    const email = 'reset-twice@example.org';
+    await account(email);
+    for (let round = 1; round <= 5; round++) {
+      clock.advance(61 * 60_000); // past the 3 reset mails an hour
+      const oldOnA = await login(a, email);
+      const oldOnB = await login(b, email);
+      expect((await me(b, oldOnA)).status).toBe(200); // cached on B now
+      expect((await me(a, oldOnB)).status).toBe(200); // and on A
+      await call(b, 'POST', '/api/auth/forgot-password/', { body: { email } });
+      const token = resetLinkFrom(await smtp.waitForMail(email, round + 1)).searchParams.get('token');
+      const reset = await call(a, 'POST', '/api/auth/reset-password/', {
+        body: { token, password: PASSWORD, confirm_password: PASSWORD },
+      });
+      expect(reset.status).toBe(200);
+      for (const [runtime, oldToken] of [
+        [b, oldOnA],
+        [b, oldOnB],
+        [a, oldOnA],
+        [a, oldOnB],
+      ] as const) {
+        const refused = await me(runtime, oldToken);
+        expect(refused.status, `round ${round}`).toBe(401);
+        expect(refused.body.code).toBe('AUTH_INVALID');
+      }
+      const fresh = await login(a, email);
+      expect((await me(b, fresh)).status).toBe(200);
+    }
+  });
+
+  it('shows a profile update made on one runtime on the other at once', async () => {
+    const { token } = await account('profile@example.org');
+    for (let round = 1; round <= 3; round++) {
+      expect((await me(b, token)).status).toBe(200);
+      const patched = await call(a, 'PATCH', '/api/auth/user/', {
+        token,
+        body: { username: `name-${round}`, research_institution: `Institute ${round}` },
+      });
+      expect(patched.status).toBe(200);
+      expect((await me(b, token)).body).toMatchObject({
+        username: `name-${round}`,
+        research_institution: `Institute ${round}`,
+      });
+      // The runtime that wrote drops its own copy before answering.
+      expect((await me(a, token)).body.username).toBe(`name-${round}`);
+    }
+  });
+
+  it('refuses the token of a deleted user on every runtime', async () => {
+    const { id, token } = await account('deleted@example.org');
+    expect((await me(a, token)).status).toBe(200);
+    expect((await me(b, token)).status).toBe(200);
+    // As an operator or another process would: no request of ours made the change, so wait until one
+    // process has heard it; the others were sent the notification at the same moment.
+    await new UserRepository(b.database.db).delete(id);
+    await a.parts.userChanges?.sync();
+    expect((await me(a, token)).status).toBe(401);
+    expect((await me(b, token)).status).toBe(401);
+  });
+
+  it('reads every request from the database while the listener is down, and empties the cache', async () => {
+    const { id, token } = await account('listener-down@example.org');
+    expect(await usernameOn(b, token)).toBe('');
+    const listener = b.parts.userChanges;
+    if (!listener) throw new Error('no listener on runtime b');
+    listener.suspend();
+    expect(listener.isLive()).toBe(false);
+    try {
+      // Missed while down: B must not answer from what it had cached.
+      await silentRename(a, id, 'while-down-1');
+      expect(await usernameOn(b, token)).toBe('while-down-1');
+      await silentRename(a, id, 'while-down-2');
+      expect(await usernameOn(b, token)).toBe('while-down-2');
+    } finally {
+      expect(await listener.resume()).toBe(true);
+    }
+    expect(await usernameOn(b, token)).toBe('while-down-2');
+    await silentRename(a, id, 'after-resume');
+    expect(await usernameOn(b, token)).toBe('while-down-2'); // cached again
+  });
+
+  // Embedded PGlite runs in this process: its connections are not lost, and there is no backend to end.
+  it.skipIf(!testDatabaseUrl())(
+    'reconnects by itself after its connection is ended, keeping nothing from before',
+    async () => {
+      const { id, token } = await account('reconnect@example.org');
+      const listener = a.parts.userChanges;
+      if (!listener) throw new Error('no listener on runtime a');
+      expect(await usernameOn(a, token)).toBe('');
+      const lost = new Promise<boolean>((resolve) => listener.once('live', resolve));
+      await a.database.pool.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+        [USER_CHANGES_APPLICATION_NAME],
+      );
+      expect(await lost).toBe(false);
+      await silentRename(b, id, 'while-reconnecting');
+      expect(await usernameOn(a, token)).toBe('while-reconnecting');
+      if (!listener.isLive()) await new Promise((resolve) => listener.once('live', resolve));
+      expect(await usernameOn(a, token)).toBe('while-reconnecting');
+      await silentRename(b, id, 'after-reconnect');
+      expect(await usernameOn(a, token)).toBe('while-reconnecting'); // cached again
+    },
+  );
+
+  it('keeps at most maxEntries rows for at most ttlMs, and never a row loaded across an invalidation', async () => {
+    const listener = a.parts.userChanges;
+    if (!listener) throw new Error('no listener on runtime a');
+    const users = new UserRepository(a.database.db);
+    let now = 0;
+    let loads = 0;
+    const cache = new UserCache(
+      (userId) => {
+        loads++;
+        return users.findById(userId);
+      },
+      listener,
+      { maxEntries: 2, ttlMs: 1_000, now: () => now },
+    );
+    try {
+      const ids = await Promise.all(
+        ['lru-1', 'lru-2', 'lru-3'].map(async (name) => (await account(`${name}@example.org`)).id),
+      );
+      const [first, second, third] = ids as [string, string, string];
+      await cache.get(first);
+      await cache.get(second);
+      await cache.get(first); // first is now the most recently used
+      await cache.get(third); // evicts second
+      expect(cache.size).toBe(2);
+      loads = 0;
+      await cache.get(first);
+      await cache.get(third);
+      expect(loads).toBe(0);
+      await cache.get(second);
+      expect(loads).toBe(1);
+
+      now += 1_001;
+      loads = 0;
+      await cache.get(second);
+      expect(loads).toBe(1); // expired
+
+      // A change heard while the row is being read: that row may predate it, so it is not kept.
+      cache.clear();
+      loads = 0;
+      const reading = cache.get(first);
+      cache.invalidate(first);
+      await reading;
+      await cache.get(first);
+      expect(loads).toBe(2);
+    } finally {
+      cache.close();
+    }
+  });
+});

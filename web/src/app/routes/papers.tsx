@@ -1,0 +1,8 @@
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { PapersPage } from '@/features/papers/pages/papers-page';
+
+/** Composes the papers page with the session (features do not import each other). */
+export function PapersRoute() {
+  const { user } = useAuth();
+  return <PapersPage hasResearchSummary={Boolean(user?.research_summary_en.trim())} />;
+}

@@ -1,0 +1,132 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
+import type { ElementType } from 'react';
+import { ExternalLink } from '@/components/links/external-link';
+import { formatSimilarityPercent } from '@/lib/paper-display';
+import { formatRelativeTime } from '@/lib/relative-time';
+import { truncateText } from '@/lib/text';
+
+const TEXT = {
+  recommended: '推荐',
+  institute: '发布机构',
+  crawled: '收录时间',
+  similarity: '相似度',
+} as const;
+
+/** Content length on the news page (spec section 9). */
+export const NEWS_CONTENT_MAX_LENGTH = 300;
+
+/** The fields a card shows; the NewsItem of every news endpoint fits. */
+export type NewsCardItem = {
+  id: string;
+  title: string;
+  content: string;
+  institute_name: string;
+  crawl_date: string;
+  url: string;
+  is_recommended: boolean;
+  recommendation_score?: number | null;
+  similarity_score?: number | null;
+};
+
+type NewsCardProps = {
+  item: NewsCardItem;
+  /** Characters of content before the ellipsis; 300 on the news page. */
+  contentMaxLength?: number;
+  /** Characters of title before the ellipsis; the whole title when left out. */
+  titleMaxLength?: number;
+  titleComponent?: ElementType;
+  /** "Now" for the relative time; tests pin it. */
+  now?: Date;
+};
+
+/**
+ * One news item (spec section 2, "News page"): the title opens the source in a new tab, a 推荐 badge for
+ * recommended items, the content truncated with an ellipsis, and chips for the institute, the relative
+ * crawl date and the similarity (no decimals).
+ */
+export function NewsCard({
+  item,
+  contentMaxLength = NEWS_CONTENT_MAX_LENGTH,
+  titleMaxLength,
+  titleComponent = 'h3',
+  now,
+}: NewsCardProps) {
+  const similarity = formatSimilarityPercent(item.recommendation_score ?? item.similarity_score, 0);
+  const title = titleMaxLength === undefined ? item.title : truncateText(item.title, titleMaxLength);
+  const content = truncateText(item.content.trim(), contentMaxLength);
+
+  return (
+    <Card component="article" variant="outlined" data-testid="news-card" data-news-id={item.id}>
+      <CardContent sx={{ p: { xs: 2, md: 2.5 }, '&:last-child': { pb: { xs: 2, md: 2.5 } } }}>
+        <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+          <Typography
+            component={titleComponent}
+            variant="h6"
+            sx={{ flex: 1, minWidth: 0, lineHeight: 1.4, overflowWrap: 'anywhere' }}
+          >
+            <ExternalLink
+              href={item.url}
+              underline="hover"
+              color="inherit"
+              title={title === item.title ? undefined : item.title}
+              data-testid="news-card-title"
+            >
+              {title}
+            </ExternalLink>
+          </Typography>
+          {item.is_recommended ? (
+            <Chip
+              size="small"
+              color="success"
+              label={TEXT.recommended}
+              data-testid="news-card-recommended"
+              sx={{ flexShrink: 0 }}
+            />
+          ) : null}
+        </Box>
+        {content ? (
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            data-testid="news-card-content"
+            sx={{ mt: 1.5, overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}
+          >
+            {content}
+          </Typography>
+        ) : null}
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
+          {item.institute_name.trim() ? (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={item.institute_name}
+              title={`${TEXT.institute}：${item.institute_name}`}
+              data-testid="news-chip-institute"
+              sx={{ maxWidth: '100%' }}
+            />
+          ) : null}
+          <Chip
+            size="small"
+            variant="outlined"
+            label={formatRelativeTime(item.crawl_date, now)}
+            title={`${TEXT.crawled}：${formatRelativeTime(item.crawl_date, now)}`}
+            data-testid="news-chip-date"
+          />
+          {similarity ? (
+            <Chip
+              size="small"
+              variant="outlined"
+              color="primary"
+              label={`${TEXT.similarity} ${similarity}`}
+              data-testid="news-chip-similarity"
+            />
+          ) : null}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

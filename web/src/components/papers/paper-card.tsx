@@ -1,0 +1,252 @@
+import BookmarkIcon from '@mui/icons-material/Bookmark';
+import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
+import FavoriteIcon from '@mui/icons-material/Favorite';
+import FavoriteBorderIcon from '@mui/icons-material/FavoriteBorder';
+import ShareOutlinedIcon from '@mui/icons-material/ShareOutlined';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import { alpha } from '@mui/material/styles';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { ElementType, ReactNode } from 'react';
+import { ExternalLink } from '@/components/links/external-link';
+import { type AuthorEntry, formatJcrTier, formatSimilarityPercent, lastAuthor } from '@/lib/paper-display';
+import { formatRelativeTime } from '@/lib/relative-time';
+
+const TEXT = {
+  noAbstract: '暂无摘要',
+  aiSummary: 'AI 摘要',
+  journal: '期刊',
+  lastAuthor: '末位作者',
+  published: '发表时间',
+  similarity: '相似度',
+  favorite: '收藏',
+  save: '稍后阅读',
+  share: '分享',
+} as const;
+
+/** The fields a card shows; the Paper of every endpoint fits (authors may also be `{ name }` objects). */
+export type PaperCardPaper = {
+  id: string;
+  title: string;
+  url: string;
+  authors: readonly AuthorEntry[];
+  abstract: string | null;
+  journal: string | null;
+  jcr: number | null;
+  date: string | null;
+  year?: number | null;
+  llm_summary?: string | null;
+  is_favorited?: boolean;
+  is_saved?: boolean;
+};
+
+type PaperCardProps = {
+  paper: PaperCardPaper;
+  /** Similarity 0-1; shown as a percentage with one decimal when given. */
+  score?: number | null;
+  /** Each action button appears only when its handler is given. */
+  onToggleFavorite?: (paper: PaperCardPaper) => void;
+  onToggleSave?: (paper: PaperCardPaper) => void;
+  onShare?: (paper: PaperCardPaper) => void;
+  /** Disables the action buttons, e.g. while a request for this paper is under way. */
+  isBusy?: boolean;
+  /** Heading element of the title; h3 below a page h1 and a list h2. */
+  titleComponent?: ElementType;
+  /** Extra content under the chips (e.g. a reading-progress bar). */
+  footer?: ReactNode;
+  /** "Now" for the relative time; tests pin it. */
+  now?: Date;
+};
+
+/**
+ * One paper (spec section 2, "Paper cards"): the title links to the paper in a new tab, then the AI
+ * summary, the abstract clamped to 3 lines, and chips for journal, JCR tier, last author, relative time
+ * and similarity. Knows nothing about where its data or actions come from.
+ */
+export function PaperCard({
+  paper,
+  score,
+  onToggleFavorite,
+  onToggleSave,
+  onShare,
+  isBusy = false,
+  titleComponent = 'h3',
+  footer,
+  now,
+}: PaperCardProps) {
+  const jcr = formatJcrTier(paper.jcr);
+  const similarity = formatSimilarityPercent(score, 1);
+  const abstract = paper.abstract?.trim() ?? '';
+  const summary = paper.llm_summary?.trim() ?? '';
+  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare);
+  const isFavorited = Boolean(paper.is_favorited);
+  const isSaved = Boolean(paper.is_saved);
+
+  return (
+    <Card component="article" data-testid="paper-card" data-paper-id={paper.id} variant="outlined">
+      <CardContent
+        sx={{
+          p: { xs: 2, md: 2.5 },
+          '&:last-child': { pb: { xs: 2, md: 2.5 } },
+          display: 'grid',
+          columnGap: 1,
+          // Phones: the buttons go under the chips so the title keeps the full width.
+          gridTemplateColumns: hasActions ? { xs: 'minmax(0, 1fr)', sm: 'minmax(0, 1fr) auto' } : 'minmax(0, 1fr)',
+          gridTemplateAreas: hasActions
+            ? { xs: '"title" "body" "actions"', sm: '"title actions" "body body"' }
+            : '"title" "body"',
+        }}
+      >
+        <Typography
+          component={titleComponent}
+          variant="h6"
+          sx={{ gridArea: 'title', minWidth: 0, lineHeight: 1.4, overflowWrap: 'anywhere' }}
+        >
+          <ExternalLink href={paper.url} underline="hover" color="inherit" data-testid="paper-card-title">
+            {paper.title}
+          </ExternalLink>
+        </Typography>
+        <Box sx={{ gridArea: 'body', minWidth: 0 }}>
+          {summary ? (
+            <Box
+              data-testid="paper-card-summary"
+              sx={{
+                mt: 1.5,
+                px: 1.5,
+                py: 1,
+                borderRadius: 1,
+                bgcolor: (theme) => alpha(theme.palette.primary.main, 0.06),
+                borderLeft: 3,
+                borderColor: 'primary.main',
+              }}
+            >
+              <Typography variant="caption" color="primary" sx={{ fontWeight: 600 }}>
+                {TEXT.aiSummary}
+              </Typography>
+              <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                {summary}
+              </Typography>
+            </Box>
+          ) : null}
+
+          <Typography
+            variant="body2"
+            color={abstract ? 'text.secondary' : 'text.disabled'}
+            data-testid="paper-card-abstract"
+            sx={{
+              mt: 1.5,
+              display: '-webkit-box',
+              WebkitLineClamp: 3,
+              WebkitBoxOrient: 'vertical',
+              overflow: 'hidden',
+              overflowWrap: 'anywhere',
+            }}
+          >
+            {abstract || TEXT.noAbstract}
+          </Typography>
+
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
+            {paper.journal?.trim() ? (
+              <InfoChip label={paper.journal} title={TEXT.journal} testId="paper-chip-journal" />
+            ) : null}
+            {jcr ? <InfoChip label={jcr} testId="paper-chip-jcr" color="secondary" /> : null}
+            <InfoChip label={lastAuthor(paper.authors)} title={TEXT.lastAuthor} testId="paper-chip-author" />
+            <InfoChip
+              label={formatRelativeTime(paper.date ?? paper.year, now)}
+              title={TEXT.published}
+              testId="paper-chip-date"
+            />
+            {similarity ? (
+              <InfoChip label={`${TEXT.similarity} ${similarity}`} testId="paper-chip-similarity" color="primary" />
+            ) : null}
+          </Box>
+          {footer}
+        </Box>
+        {hasActions ? (
+          <Box sx={{ gridArea: 'actions', display: 'flex', justifySelf: 'end', mt: { xs: 1, sm: -0.5 }, mr: -1 }}>
+            {onToggleFavorite ? (
+              <ActionButton
+                label={TEXT.favorite}
+                pressed={isFavorited}
+                disabled={isBusy}
+                testId="paper-favorite"
+                onClick={() => onToggleFavorite(paper)}
+                icon={isFavorited ? <FavoriteIcon color="error" /> : <FavoriteBorderIcon />}
+              />
+            ) : null}
+            {onToggleSave ? (
+              <ActionButton
+                label={TEXT.save}
+                pressed={isSaved}
+                disabled={isBusy}
+                testId="paper-save"
+                onClick={() => onToggleSave(paper)}
+                icon={isSaved ? <BookmarkIcon color="primary" /> : <BookmarkBorderIcon />}
+              />
+            ) : null}
+            {onShare ? (
+              <ActionButton
+                label={TEXT.share}
+                disabled={isBusy}
+                testId="paper-share"
+                onClick={() => onShare(paper)}
+                icon={<ShareOutlinedIcon />}
+              />
+            ) : null}
+          </Box>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ActionButton(props: {
+  label: string;
+  pressed?: boolean;
+  disabled: boolean;
+  testId: string;
+  icon: ReactNode;
+  onClick: () => void;
+}) {
+  const button = (
+    <IconButton
+      aria-label={props.label}
+      aria-pressed={props.pressed}
+      disabled={props.disabled}
+      data-testid={props.testId}
+      onClick={props.onClick}
+    >
+      {props.icon}
+    </IconButton>
+  );
+  // A disabled button fires no events, so the tooltip needs a wrapper to listen on.
+  return (
+    <Tooltip title={props.label}>
+      <span>{button}</span>
+    </Tooltip>
+  );
+}
+
+function InfoChip(props: {
+  label: string;
+  testId: string;
+  /** The chip's meaning, read by screen readers and shown on hover. */
+  title?: string;
+  color?: 'default' | 'primary' | 'secondary';
+}) {
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={props.color ?? 'default'}
+      label={props.label}
+      title={props.title ? `${props.title}：${props.label}` : undefined}
+      data-testid={props.testId}
+      sx={{ maxWidth: '100%' }}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import { alpha } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+
+type SectionCardProps = {
+  /** Used for the heading's id, so the section is labelled by it. */
+  id: string;
+  icon: ReactNode;
+  title: string;
+  description?: string;
+  /** Buttons at the end of the heading row (wrap below it on narrow screens). */
+  actions?: ReactNode;
+  children: ReactNode;
+};
+
+/** One section of the account page: icon, heading, optional description and actions, then content. */
+export function SectionCard({ id, icon, title, description, actions, children }: SectionCardProps) {
+  const headingId = `${id}-heading`;
+  return (
+    <Card component="section" aria-labelledby={headingId} data-testid={`${id}-section`}>
+      <CardContent sx={{ p: { xs: 2.5, md: 3 } }}>
+        <Box
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            gap: 1.5,
+            mb: 2.5,
+          }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
+            <Box
+              aria-hidden
+              sx={{
+                display: 'grid',
+                placeItems: 'center',
+                flexShrink: 0,
+                width: 40,
+                height: 40,
+                borderRadius: 2,
+                color: 'primary.main',
+                bgcolor: (theme) => alpha(theme.palette.primary.main, 0.1),
+              }}
+            >
+              {icon}
+            </Box>
+            <Box sx={{ minWidth: 0 }}>
+              <Typography id={headingId} variant="h5" component="h2">
+                {title}
+              </Typography>
+              {description ? (
+                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25 }}>
+                  {description}
+                </Typography>
+              ) : null}
+            </Box>
+          </Box>
+          {actions ? <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>{actions}</Box> : null}
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { confirmResearchProfile } from '../api/confirm-research-profile';
+import { taskStatusQueryOptions } from '../api/get-task-status';
+import { submitResearchAnalysis } from '../api/submit-research-analysis';
+import { ACCOUNT_STRINGS } from '../strings';
+import { buildProfileFromAnalysis } from '../utils/ai-profile';
+import { describeGenerationError } from '../utils/generation-errors';
+import { nextPollDelay, readTaskProgress } from '../utils/research-task';
+
+/** The dialog's three stages (spec section 2); 'analysing' covers sending, polling and saving. */
+export type GenerationStage = 'input' | 'analysing' | 'success';
+
+/** What the analysing stage is doing right now, for its status line. */
+export type GenerationActivity = 'submitting' | 'polling' | 'saving' | null;
+
+type RunState = { stage: GenerationStage; taskId: string | null; error: string | null };
+
+const INITIAL: RunState = { stage: 'input', taskId: null, error: null };
+
+/**
+ * The research-info generation of spec section 4: send the text, poll the task every 2 s (at most 30
+ * times, TanStack Query's refetchInterval), save the result at once through the confirm call, then
+ * show success. Any failure returns to the input stage with its text. `restart` abandons the run:
+ * answers of an abandoned run are ignored.
+ */
+export function useResearchGeneration({
+  accountEmail,
+  onSaved,
+}: {
+  accountEmail: string;
+  /** Called after the result is saved (before the success stage), e.g. to reload the profile. */
+  onSaved: () => Promise<void>;
+}) {
+  const queryClient = useQueryClient();
+  const [run, setRun] = useState<RunState>(INITIAL);
+  // Bumped by start and restart: callbacks of an older run see a different number and do nothing.
+  const runId = useRef(0);
+  // The task whose result is being saved, so the status answers that follow do not save it twice.
+  const savedTaskId = useRef<string | null>(null);
+
+  const submit = useMutation({ mutationFn: submitResearchAnalysis });
+  const save = useMutation({
+    mutationFn: async (profile: ReturnType<typeof buildProfileFromAnalysis>) => {
+      await confirmResearchProfile(profile);
+      await onSaved();
+    },
+  });
+
+  const isSaving = save.isPending;
+  const isPolling = run.stage === 'analysing' && run.taskId !== null && !isSaving && savedTaskId.current !== run.taskId;
+  const task = useQuery({
+    ...taskStatusQueryOptions(run.taskId ?? ''),
+    enabled: isPolling,
+    refetchInterval: (query) => nextPollDelay(query.state.data, query.state.dataUpdateCount),
+    refetchIntervalInBackground: true,
+  });
+
+  const fail = useCallback((message: string) => setRun({ ...INITIAL, error: message }), []);
+
+  const { data: status, error: statusError, isError: isStatusError } = task;
+  const { mutate: saveProfile } = save;
+  useEffect(() => {
+    const { taskId } = run;
+    if (run.stage !== 'analysing' || taskId === null || savedTaskId.current === taskId) return;
+    if (isStatusError) {
+      fail(describeGenerationError(statusError, 'status'));
+      return;
+    }
+    if (!status || status.task_id !== taskId) return;
+    // Answers so far for this task (the result object does not carry the count; the query's state does).
+    const polls = queryClient.getQueryState(taskStatusQueryOptions(taskId).queryKey)?.dataUpdateCount ?? 0;
+    const progress = readTaskProgress(status, polls);
+    switch (progress.kind) {
+      case 'waiting':
+        return;
+      case 'failed':
+        fail(progress.message);
+        return;
+      case 'timed-out':
+        fail(ACCOUNT_STRINGS.errors.timedOut);
+        return;
+      case 'empty':
+        fail(ACCOUNT_STRINGS.errors.emptyResult);
+        return;
+    }
+
+    savedTaskId.current = taskId;
+    const current = runId.current;
+    saveProfile(buildProfileFromAnalysis(progress.result, accountEmail), {
+      onSuccess: () => {
+        if (current === runId.current) setRun({ stage: 'success', taskId, error: null });
+      },
+      onError: (error) => {
+        if (current === runId.current) fail(describeGenerationError(error, 'save'));
+      },
+    });
+  }, [run, status, statusError, isStatusError, accountEmail, saveProfile, fail, queryClient]);
+
+  const start = useCallback(
+    (description: string) => {
+      const current = ++runId.current;
+      savedTaskId.current = null;
+      setRun({ stage: 'analysing', taskId: null, error: null });
+      submit.mutate(description, {
+        onSuccess: ({ task_id }) => {
+          if (current === runId.current) setRun({ stage: 'analysing', taskId: task_id, error: null });
+        },
+        onError: (error) => {
+          if (current === runId.current) fail(describeGenerationError(error, 'submit'));
+        },
+      });
+    },
+    [submit.mutate, fail],
+  );
+
+  const restart = useCallback(() => {
+    runId.current += 1;
+    savedTaskId.current = null;
+    setRun(INITIAL);
+    submit.reset();
+    save.reset();
+    queryClient.removeQueries({ queryKey: ['research-tasks'] });
+  }, [submit.reset, save.reset, queryClient]);
+
+  const activity: GenerationActivity =
+    run.stage !== 'analysing' ? null : run.taskId === null ? 'submitting' : isSaving ? 'saving' : 'polling';
+
+  return {
+    stage: run.stage,
+    taskId: run.taskId,
+    error: run.error,
+    activity,
+    /** Work is under way: the dialog cannot be closed. */
+    isBusy: run.stage === 'analysing',
+    start,
+    restart,
+  };
+}

@@ -1,0 +1,81 @@
+import { LIMITS, RESEARCH_DESCRIPTION_EMPTY_MESSAGE } from '@radar/shared';
+
+/** Every text of the account page, the research-info dialog and the first-visit guide (spec sections 2, 5, 8). */
+export const ACCOUNT_STRINGS = {
+  pageTitle: '我的',
+  pageSubtitle: '管理账号与研究信息',
+  notFilled: '未填写',
+  saved: '已保存',
+  edit: '编辑',
+  save: '保存',
+  saving: '保存中…',
+  cancel: '取消',
+  logout: '退出登录',
+
+  account: {
+    title: '账号',
+    email: '邮箱',
+  },
+
+  research: {
+    title: '研究信息',
+    description: '推荐论文和学术新闻时，会以这里的英文研究方向和研究领域为依据。',
+    summary: '英文研究方向',
+    summaryHelper: '用英文写一段研究方向概述，推荐结果与它的相似度相关。',
+    fields: '研究领域',
+    noFields: '尚未选择研究领域',
+    selectedCount: (count: number) => `已选择 ${count} 个领域`,
+    unknownFields: '以下领域不在 21 个领域之内，保存时会原样保留，点击 × 可移除：',
+    generate: '生成研究信息',
+    generateHint: '还没有研究信息：粘贴研究主页的文字，AI 帮您生成。',
+  },
+
+  basic: {
+    title: '基本信息',
+    name: '姓名',
+    position: '职位',
+    institution: '机构',
+  },
+
+  guide: {
+    title: '完善研究信息，获取个性化推荐',
+    body: '科研雷达根据您的研究信息（英文研究方向和研究领域）为您推荐论文与学术新闻。只需粘贴导师或个人研究主页上的文字，AI 即可帮您生成。',
+    completeNow: '立即完善',
+    remindLater: '稍后提醒',
+    neverRemind: '不再提醒',
+  },
+
+  dialog: {
+    title: 'AI 生成研究信息',
+    instructions:
+      '请复制导师或您个人研究主页（实验室主页、个人主页等）上的文字，粘贴到下面的输入框中。AI 会从中提取姓名、职位、机构和研究领域，并生成英文研究方向概述。',
+    inputLabel: '研究方向描述',
+    inputPlaceholder: '例如：研究主页上的个人简介、研究方向、代表性论文等',
+    counter: (length: number) => `${length}/${LIMITS.researchDescriptionMaxLength}`,
+    emptyDescription: RESEARCH_DESCRIPTION_EMPTY_MESSAGE,
+    tooLong: `研究方向描述不能超过 ${LIMITS.researchDescriptionMaxLength} 个字符`,
+    cancel: '取消',
+    start: '开始生成',
+    analysing: 'AI 正在分析您的研究方向',
+    duration: '这可能需要 5-15 秒，请稍候',
+    submitting: '正在提交…',
+    saving: '分析完成，正在保存研究信息…',
+    taskId: (id: string) => `任务编号：${id}`,
+    restart: '重新开始',
+    successTitle: '研究信息已生成',
+    successBody: '现在您可以使用全部功能了',
+    confirm: '确定',
+  },
+
+  /** Failures of the dialog (spec sections 4 and 8). */
+  errors: {
+    emptyResult: 'AI 分析结果为空，请重试',
+    processingFailed: '研究方向处理失败',
+    submitFailed: '异步处理研究方向失败，请重试',
+    statusFailed: '任务状态查询失败',
+    timedOut: '研究方向处理超时，请重试',
+    forbidden: '权限不足，请检查账号状态',
+    serverError: '服务器错误，请重试',
+    saveFailed: '保存失败，请重试。您可以重新使用“生成研究信息”功能或手动编辑',
+  },
+} as const;

@@ -1,0 +1,40 @@
+import type { TaskStatusResponse } from '@radar/shared';
+import { ACCOUNT_STRINGS } from '../strings';
+import { type AnalysisResult, readAnalysisResult } from './ai-profile';
+
+/** Spec sections 7 and 9: the task's status is asked for up to 30 times, 2 s apart. */
+export const TASK_POLLING = { maxPolls: 30, intervalMs: 2000 } as const;
+
+/** What a status answer means for the dialog (spec section 4, "Async research-direction task"). */
+export type TaskProgress =
+  | { kind: 'waiting' }
+  | { kind: 'completed'; result: AnalysisResult }
+  | { kind: 'empty' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'timed-out' };
+
+type TaskStatusLike = Pick<TaskStatusResponse, 'status' | 'error_message'> & { result_data: unknown };
+
+/**
+ * Reads the latest status after `polls` answers: completed yields the result (or 'empty'), failed the
+ * task's error message, anything else waits for the next poll until the polls run out.
+ */
+export function readTaskProgress(
+  status: TaskStatusLike | undefined,
+  polls: number,
+  maxPolls: number = TASK_POLLING.maxPolls,
+): TaskProgress {
+  if (status?.status === 'completed') {
+    const result = readAnalysisResult(status.result_data);
+    return result ? { kind: 'completed', result } : { kind: 'empty' };
+  }
+  if (status?.status === 'failed') {
+    return { kind: 'failed', message: status.error_message?.trim() || ACCOUNT_STRINGS.errors.processingFailed };
+  }
+  return polls >= maxPolls ? { kind: 'timed-out' } : { kind: 'waiting' };
+}
+
+/** TanStack Query's refetchInterval: poll again in 2 s while the task runs and polls are left. */
+export function nextPollDelay(status: TaskStatusLike | undefined, polls: number): number | false {
+  return readTaskProgress(status, polls).kind === 'waiting' ? TASK_POLLING.intervalMs : false;
+}

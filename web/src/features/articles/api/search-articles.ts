@@ -1,0 +1,29 @@
+import { type ArticleSearchResponse, LIMITS } from '@radar/shared';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { fetchPageWithFirstPageFallback, type PageResult } from '../utils/page-fallback';
+import { ARTICLES_QUERY_KEY } from './query-keys';
+
+export type ArticleSearchParams = { q: string; page: number };
+
+/** GET /articles/search/?q&page&page_size: papers matching every keyword (AND), 50 a page (spec section 9). */
+export function searchArticles(
+  { q, page }: ArticleSearchParams,
+  options: { signal?: AbortSignal } = {},
+): Promise<ArticleSearchResponse> {
+  return api.get<ArticleSearchResponse>('/articles/search/', {
+    ...options,
+    query: { q, page, page_size: LIMITS.paperSearchPageSize },
+  });
+}
+
+/** One page of a search; an empty page past the last one is asked again from page 1 (spec section 5). */
+export const articleSearchQueryOptions = (params: ArticleSearchParams) =>
+  queryOptions<PageResult<ArticleSearchResponse>>({
+    queryKey: [...ARTICLES_QUERY_KEY, 'search', params],
+    queryFn: ({ signal }) =>
+      fetchPageWithFirstPageFallback((page) => searchArticles({ q: params.q, page }, { signal }), params.page),
+    enabled: params.q.trim() !== '',
+    // The old page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });

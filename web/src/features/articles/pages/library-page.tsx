@@ -1,0 +1,170 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Snackbar from '@mui/material/Snackbar';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { ARTICLE_LIBRARY_LISTS, type ArticleLibraryList, LIMITS, type LibraryPaper } from '@radar/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { Page } from '@/components/page/page';
+import { paths } from '@/config/paths';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatRelativeTime } from '@/lib/relative-time';
+import { libraryQueryOptions } from '../api/get-library';
+import { PaperResults, PaperResultsSkeleton } from '../components/paper-results';
+import { useArticleActions } from '../hooks/use-article-actions';
+import { useShownPageInUrl } from '../hooks/use-shown-page-in-url';
+import { ARTICLE_STRINGS } from '../strings';
+import { pageCount } from '../utils/page-fallback';
+import { parsePageParam } from '../utils/page-param';
+
+const STRINGS = ARTICLE_STRINGS.library;
+
+/** `?list=` of the URL; anything unknown is the whole library. */
+function parseList(value: string | null): ArticleLibraryList {
+  return (ARTICLE_LIBRARY_LISTS as readonly string[]).includes(value ?? '') ? (value as ArticleLibraryList) : 'all';
+}
+
+const hrefOf = (list: ArticleLibraryList, page = 1) =>
+  paths.library.getHref({ list: list === 'all' ? undefined : list, page });
+
+/**
+ * /library: the favourited and saved papers (GET /articles/library/), on tabs all / favourites / read
+ * later, with the card toggles and each paper's reading progress. A paper un-favourited on the
+ * favourites tab leaves it when the list refetches after the toggle.
+ */
+export function LibraryPage() {
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const list = parseList(searchParams.get('list'));
+  const page = parsePageParam(searchParams.get('page'));
+  const library = useQuery(libraryQueryOptions({ list, page }));
+  const actions = useArticleActions();
+
+  useShownPageInUrl({
+    requestedPage: page,
+    data: library.data,
+    isPlaceholderData: library.isPlaceholderData,
+    queryKeyOf: (shown) => libraryQueryOptions({ list, page: shown }).queryKey,
+    hrefOf: (shown) => hrefOf(list, shown),
+  });
+
+  const renderProgress = (paper: LibraryPaper) => (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mt: 2 }}>
+      <Box sx={{ flex: '1 1 160px', minWidth: 0 }}>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, mb: 0.5 }}>
+          <Typography variant="caption" color="text.secondary" data-testid="library-progress">
+            {STRINGS.progress(paper.read_progress)}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {STRINGS.marked(formatRelativeTime(paper.marked_at))}
+          </Typography>
+        </Box>
+        <LinearProgress
+          variant="determinate"
+          value={paper.read_progress}
+          aria-label={STRINGS.progressLabel}
+          sx={{ height: 6, borderRadius: 3 }}
+        />
+      </Box>
+      {paper.read_progress < 100 ? (
+        <Button
+          size="small"
+          onClick={() => actions.onRecordRead(paper, 100)}
+          disabled={actions.isBusy(paper.id)}
+          data-testid="library-mark-read"
+        >
+          {STRINGS.markRead}
+        </Button>
+      ) : null}
+    </Box>
+  );
+
+  return (
+    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle}>
+      <Tabs
+        value={list}
+        aria-label={STRINGS.tabsLabel}
+        role="navigation"
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {ARTICLE_LIBRARY_LISTS.map((item) => (
+          <Tab
+            key={item}
+            value={item}
+            label={STRINGS.tabs[item]}
+            component={RouterLink}
+            to={hrefOf(item)}
+            aria-current={item === list ? 'page' : undefined}
+            data-testid={`library-tab-${item}`}
+          />
+        ))}
+      </Tabs>
+
+      <Box component="section" aria-label={STRINGS.tabs[list]} data-testid="library-results" data-list={list}>
+        {library.isPending ? (
+          <PaperResultsSkeleton />
+        ) : library.isError ? (
+          <Alert
+            severity="warning"
+            data-testid="library-error"
+            action={
+              <Button color="inherit" size="small" onClick={() => library.refetch()}>
+                {STRINGS.retry}
+              </Button>
+            }
+          >
+            <AlertTitle>{STRINGS.loadFailed}</AlertTitle>
+            {getErrorMessage(library.error)}
+          </Alert>
+        ) : library.data.results.length === 0 ? (
+          <Alert
+            severity="info"
+            data-testid="library-empty"
+            action={
+              <Button component={RouterLink} to={paths.search.getHref()} color="inherit" size="small">
+                {STRINGS.goSearch}
+              </Button>
+            }
+          >
+            {STRINGS.empty[list]}
+          </Alert>
+        ) : (
+          <>
+            <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="library-count">
+              {STRINGS.count(library.data.count)}
+            </Typography>
+            <PaperResults
+              papers={library.data.results}
+              actions={actions}
+              page={library.data.page}
+              pageCount={pageCount(library.data.count, LIMITS.paperSearchPageSize)}
+              onPageChange={(next) => {
+                navigate(hrefOf(list, next));
+                window.scrollTo({ top: 0 });
+              }}
+              paginationLabel={STRINGS.pagination}
+              renderFooter={renderProgress}
+              isStale={library.isPlaceholderData}
+            />
+          </>
+        )}
+      </Box>
+
+      <Snackbar
+        open={actions.notice !== null}
+        autoHideDuration={3000}
+        onClose={actions.clearNotice}
+        message={actions.notice}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        data-testid="library-notice"
+      />
+    </Page>
+  );
+}

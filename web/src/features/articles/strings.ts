@@ -1,0 +1,61 @@
+import { ARTICLE_SEARCH_QUERY_MAX_LENGTH, type ArticleLibraryList } from '@radar/shared';
+
+/** Every text of the article search and the favourites screens (spec sections 2, 5 and 8). */
+export const ARTICLE_STRINGS = {
+  search: {
+    pageTitle: '论文检索',
+    pageSubtitle: '输入关键词检索论文，多个关键词需同时匹配',
+    label: '关键词',
+    placeholder: '多个关键词用空格分隔，短语可加英文双引号',
+    submit: '检索',
+    empty: '请输入搜索关键词',
+    tooLong: `搜索关键词不能超过 ${ARTICLE_SEARCH_QUERY_MAX_LENGTH} 个字符`,
+    myKeywords: '我的关键词',
+    myKeywordsHint: '点击关键词加入或移出检索条件',
+    toggleKeyword: (name: string, selected: boolean) => (selected ? `从检索条件中移除“${name}”` : `按“${name}”检索`),
+    /** Spec section 8, "Other messages" (keyword paper fetch). */
+    noKeywords: '请登录并设置感兴趣的关键词',
+    goSetKeywords: '去设置',
+    start: '输入关键词开始检索论文；也可以先关注关键词，再一键检索。',
+    resultCount: (count: number) => `找到 ${count} 篇相关论文`,
+    matching: '同时包含：',
+    /** Spec section 8, "Other messages". */
+    noResults: '未找到与关键词相关的论文，请尝试其他关键词',
+    /** Spec section 8, "Other messages". */
+    loadFailed: '加载论文列表失败，请重试',
+    retry: '重试',
+    pagination: '论文检索结果分页',
+  },
+
+  library: {
+    pageTitle: '我的收藏',
+    pageSubtitle: '收藏和稍后阅读的论文，按最近标记排列',
+    tabs: { all: '全部', favorited: '收藏', saved: '稍后阅读' } satisfies Record<ArticleLibraryList, string>,
+    tabsLabel: '收藏列表',
+    count: (count: number) => `共 ${count} 篇`,
+    empty: {
+      all: '还没有收藏或稍后阅读的论文。在论文推荐或论文检索中点击收藏、稍后阅读按钮即可加入。',
+      favorited: '还没有收藏的论文。',
+      saved: '还没有标记为稍后阅读的论文。',
+    } satisfies Record<ArticleLibraryList, string>,
+    goSearch: '去检索论文',
+    loadFailed: '加载论文列表失败，请重试',
+    retry: '重试',
+    pagination: '收藏列表分页',
+    progress: (progress: number) => (progress >= 100 ? '已读完' : progress > 0 ? `已读 ${progress}%` : '未读'),
+    progressLabel: '阅读进度',
+    markRead: '标记为已读',
+    marked: (relative: string) => `标记于${relative}`,
+  },
+
+  actions: {
+    favorited: '已收藏',
+    unfavorited: '已取消收藏',
+    saved: '已加入稍后阅读',
+    unsaved: '已移出稍后阅读',
+    linkCopied: '链接已复制',
+    shareLink: (url: string) => `分享链接：${url}`,
+    noLink: '这篇论文没有可分享的链接',
+    readRecorded: '已标记为已读',
+  },
+} as const;

@@ -1,0 +1,13 @@
+import type { messageResponseSchema } from '@radar/shared';
+import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '@/lib/api-client';
+
+/** POST /api/auth/forgot-password/ (spec section 7): the same answer whether or not the address has an account. */
+export async function forgotPassword(body: { email: string }): Promise<z.infer<typeof messageResponseSchema>> {
+  return api.post('/api/auth/forgot-password/', body);
+}
+
+export function useForgotPassword() {
+  return useMutation({ mutationFn: forgotPassword });
+}

@@ -1,0 +1,13 @@
+import type { LoginRequest } from '@radar/shared';
+import { useMutation } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { type AuthSession, readAuthSession } from './read-session';
+
+/** POST /api/auth/login/ (spec section 7). */
+export async function login(body: LoginRequest): Promise<AuthSession> {
+  return readAuthSession(await api.post<unknown>('/api/auth/login/', body));
+}
+
+export function useLogin() {
+  return useMutation({ mutationFn: login });
+}

@@ -1,0 +1,142 @@
+import { DEFAULT_ERROR_MESSAGES } from '@radar/shared';
+import { isApiError } from '@/lib/api-client';
+import { AUTH_STRINGS } from '../strings';
+
+/**
+ * Which message each auth screen shows for a failed call (spec section 8). The API client has already
+ * turned every failure into an ApiError with a Chinese `message`; these rules pick the screen's own
+ * wording where the spec gives one, and branch on `code`, never on the text.
+ */
+
+/** The register form's fields, named as the API names them. */
+export type RegisterField = 'email' | 'password' | 'password2';
+
+export type RegisterFailure =
+  /** The address has a verified account: the warning with 'log in' and 'use another email'. */
+  | { kind: 'already-registered' }
+  /** A message that belongs under one field (the rest of the form stays as typed). */
+  | { kind: 'field'; field: RegisterField; message: string }
+  | { kind: 'form'; message: string };
+
+/** The section 5 format message; the server's copy of it gets an example address (section 8). */
+const EMAIL_FORMAT_MESSAGE = '请输入正确的邮箱格式';
+const PASSWORDS_DIFFER_MESSAGE = '两次输入的密码不一致';
+
+export function describeRegisterError(error: unknown): RegisterFailure {
+  const t = AUTH_STRINGS.register;
+  if (!isApiError(error)) return { kind: 'form', message: error instanceof Error ? t.failed : t.unknown };
+
+  if (error.code === 'EMAIL_ALREADY_REGISTERED') return { kind: 'already-registered' };
+  const fields = error.fields;
+  const emailMessage = fields?.email?.[0];
+  if (emailMessage) {
+    return {
+      kind: 'field',
+      field: 'email',
+      message: emailMessage === EMAIL_FORMAT_MESSAGE ? t.emailFormatHint : emailMessage,
+    };
+  }
+  const passwordMessage = fields?.password?.[0];
+  if (passwordMessage) return { kind: 'field', field: 'password', message: passwordMessage };
+  const confirmMessage = fields?.password2?.[0];
+  if (confirmMessage) {
+    return {
+      kind: 'field',
+      field: 'password2',
+      message: confirmMessage === PASSWORDS_DIFFER_MESSAGE ? t.passwordsDifferRetry : confirmMessage,
+    };
+  }
+
+  switch (error.code) {
+    case 'TIMEOUT':
+      return { kind: 'form', message: t.timeout };
+    case 'NETWORK_ERROR':
+      return { kind: 'form', message: t.network };
+    // A success status whose body was not the expected JSON.
+    case 'UNKNOWN_ERROR':
+      return { kind: 'form', message: error.status !== null && error.status < 400 ? t.badResponse : t.failed };
+    // These say what to do next, which the generic text would hide.
+    case 'RATE_LIMITED':
+    case 'SERVICE_UNAVAILABLE':
+      return { kind: 'form', message: error.message };
+    // The client shows a 503's status text; this code says more: the code mail could not be sent.
+    case 'MAIL_DELIVERY_FAILED':
+      return { kind: 'form', message: DEFAULT_ERROR_MESSAGES.MAIL_DELIVERY_FAILED };
+    default:
+      return { kind: 'form', message: t.failed };
+  }
+}
+
+export type LoginFailure = {
+  message: string;
+  /** The account exists but its e-mail is not verified yet: offer the verify screen. */
+  needsVerification: boolean;
+};
+
+/**
+ * Login (spec sections 5 and 8): the server's message, else its detail, else '登录失败，请检查邮箱和密码'.
+ * Failures without a server answer (network, time-out) and rate limits keep the client's text.
+ */
+export function describeLoginError(error: unknown): LoginFailure {
+  if (!isApiError(error)) return { message: AUTH_STRINGS.login.failed, needsVerification: false };
+  const needsVerification = error.code === 'EMAIL_NOT_VERIFIED';
+  const answeredByServer = error.status !== null && error.status < 500 && error.status !== 429;
+  const message = answeredByServer ? (error.serverMessage ?? AUTH_STRINGS.login.failed) : error.message;
+  return { message, needsVerification };
+}
+
+export type VerifyFailure = {
+  message: string;
+  /** Attempts left on the current code when the server said so. */
+  remainingAttempts?: number;
+};
+
+/** Verify e-mail (spec section 8): message/error or '验证失败'; the lock and network failures have their own text. */
+export function describeVerifyError(error: unknown): VerifyFailure {
+  const t = AUTH_STRINGS.verify;
+  if (!isApiError(error)) return { message: t.failed };
+  const attempts = error.body?.remaining_attempts;
+  const remainingAttempts = typeof attempts === 'number' && Number.isFinite(attempts) ? attempts : undefined;
+  if (error.code === 'VERIFICATION_LOCKED') return { message: t.locked, remainingAttempts: 0 };
+  if (error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT') return { message: t.network };
+  if (error.status !== null && error.status < 500 && error.status !== 429) {
+    return { message: error.serverMessage ?? t.failed, remainingAttempts };
+  }
+  return { message: error.message };
+}
+
+export type RateLimitedFailure = {
+  message: string;
+  /** Seconds the send button stays disabled (from the 429's remaining_seconds). */
+  waitSeconds?: number;
+};
+
+/** Resend code (spec section 8): '发送失败' with the reason; a 429 also starts the cooldown. */
+export function describeResendError(error: unknown): RateLimitedFailure {
+  const t = AUTH_STRINGS.verify;
+  if (!isApiError(error)) return { message: t.resendFailed };
+  const reason = error.serverMessage ?? error.message;
+  return { message: `${t.resendFailed}：${reason}`, waitSeconds: positive(error.remainingSeconds) };
+}
+
+/** Forgot password (spec sections 4 and 8): a 429 disables the button for its remaining seconds. */
+export function describeForgotPasswordError(error: unknown): RateLimitedFailure {
+  const t = AUTH_STRINGS.forgot;
+  // The button counts the seconds down; the message stays true while it does.
+  if (isApiError(error) && error.status === 429)
+    return { message: error.message, waitSeconds: positive(error.remainingSeconds) };
+  return { message: t.failed };
+}
+
+/** Reset password (spec section 8): an unusable link, or a generic failure. */
+export function describeResetPasswordError(error: unknown): { message: string; invalidLink: boolean } {
+  const t = AUTH_STRINGS.reset;
+  if (isApiError(error) && (error.code === 'RESET_TOKEN_INVALID' || error.fields?.token)) {
+    return { message: t.invalidLink, invalidLink: true };
+  }
+  return { message: t.failed, invalidLink: false };
+}
+
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && value > 0 ? Math.ceil(value) : undefined;
+}

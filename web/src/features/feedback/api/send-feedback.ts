@@ -1,0 +1,11 @@
+import type { FeedbackResponse, feedbackRequestSchema } from '@radar/shared';
+import type { z } from 'zod';
+import { api } from '@/lib/api-client';
+
+/** The body as sent: `type` is the Chinese label of the chosen type (spec section 3). */
+export type SendFeedbackBody = z.input<typeof feedbackRequestSchema>;
+
+/** POST /api/feedback/send/. */
+export function sendFeedback(body: SendFeedbackBody): Promise<FeedbackResponse> {
+  return api.post<FeedbackResponse>('/api/feedback/send/', body);
+}

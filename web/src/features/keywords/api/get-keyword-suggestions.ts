@@ -1,0 +1,17 @@
+import type { KeywordSuggestionsResponse } from '@radar/shared';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { KEYWORDS_QUERY_KEY } from './get-keywords';
+
+/** GET /user-rkeywords/: keywords suggested from the research profile and the papers nearest to it. */
+export function getKeywordSuggestions(options: { signal?: AbortSignal } = {}): Promise<KeywordSuggestionsResponse> {
+  return api.get<KeywordSuggestionsResponse>('/user-rkeywords/', options);
+}
+
+export const keywordSuggestionsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...KEYWORDS_QUERY_KEY, 'suggestions'],
+    queryFn: ({ signal }) => getKeywordSuggestions({ signal }),
+    // Each call runs a nearest-neighbour search (and is rate-limited): the profile changes rarely.
+    staleTime: 5 * 60_000,
+  });

@@ -1,0 +1,74 @@
+import AddRounded from '@mui/icons-material/AddRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { KEYWORD_LIMITS, type KeywordAddRequest, keywordAddRequestSchema } from '@radar/shared';
+import { FormTextField } from '@/components/form/form-text-field';
+import { useZodForm } from '@/hooks/use-zod-form';
+import { getErrorMessage } from '@/lib/api-client';
+import { useAddKeyword } from '../hooks/use-keywords';
+import { KEYWORD_STRINGS } from '../strings';
+
+const STRINGS = KEYWORD_STRINGS.add;
+
+type AddKeywordForm = { keyword: string };
+
+type AddKeywordFormProps = {
+  onAdded: (name: string) => void;
+};
+
+/**
+ * The add box: the server's rules (trimmed, 1-100 characters) checked on submit; the server's answer to
+ * a keyword already followed (409) or past the limit (400) is shown under the box.
+ */
+export function AddKeywordFormCard({ onAdded }: AddKeywordFormProps) {
+  // Checked on submit only: leaving the empty box to click a suggestion is no mistake.
+  const form = useZodForm<AddKeywordForm, KeywordAddRequest>({
+    schema: keywordAddRequestSchema,
+    defaultValues: { keyword: '' },
+    mode: 'onSubmit',
+  });
+  const add = useAddKeyword();
+
+  const submit = form.handleSubmit((values) => {
+    const name = values.keyword ?? '';
+    add.mutate(name, {
+      onSuccess: ({ keyword }) => {
+        form.reset({ keyword: '' });
+        onAdded(keyword.name);
+      },
+      onError: (error) => {
+        form.setError('keyword', { type: 'server', message: getErrorMessage(error) }, { shouldFocus: true });
+      },
+    });
+  });
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={submit}
+      aria-label={STRINGS.title}
+      sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5, flexDirection: { xs: 'column', sm: 'row' } }}
+    >
+      <FormTextField
+        control={form.control}
+        name="keyword"
+        label={STRINGS.label}
+        placeholder={STRINGS.placeholder}
+        fullWidth
+        autoComplete="off"
+        slotProps={{ htmlInput: { maxLength: KEYWORD_LIMITS.nameMaxLength, 'data-testid': 'keyword-add-input' } }}
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        startIcon={<AddRounded />}
+        loading={add.isPending}
+        data-testid="keyword-add-submit"
+        sx={{ flexShrink: 0, height: 56, width: { xs: '100%', sm: 'auto' }, minWidth: 112 }}
+      >
+        {STRINGS.submit}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,111 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import Snackbar from '@mui/material/Snackbar';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { Keyword } from '@radar/shared';
+import { useState } from 'react';
+import { Page } from '@/components/page/page';
+import { getErrorMessage } from '@/lib/api-client';
+import { AddKeywordFormCard } from '../components/add-keyword-form';
+import { AlertSettingsDialog } from '../components/alert-settings-dialog';
+import { KeywordList } from '../components/keyword-list';
+import { KeywordSection } from '../components/keyword-section';
+import { KeywordSuggestions } from '../components/keyword-suggestions';
+import { RemoveKeywordDialog } from '../components/remove-keyword-dialog';
+import { useKeywords } from '../hooks/use-keywords';
+import { KEYWORD_STRINGS as STRINGS } from '../strings';
+
+/**
+ * /keywords, the keyword screen spec section 2 implies: follow a keyword (typed or suggested), see the
+ * followed ones with their alert state, change a keyword's alerts, remove one after confirming.
+ */
+export function KeywordsPage() {
+  const keywords = useKeywords();
+  const [editing, setEditing] = useState<Keyword | null>(null);
+  const [removing, setRemoving] = useState<Keyword | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const followed = keywords.data?.keywords ?? [];
+  const notifyAdded = (name: string) => setNotice(STRINGS.add.added(name));
+
+  return (
+    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle} maxWidth="md">
+      <Stack spacing={3}>
+        <KeywordSection
+          id="keyword-add"
+          title={STRINGS.add.title}
+          aside={
+            keywords.data ? (
+              <Typography variant="body2" color="text.secondary" data-testid="keyword-count">
+                {STRINGS.add.count(keywords.data.count)}
+              </Typography>
+            ) : null
+          }
+        >
+          <AddKeywordFormCard onAdded={notifyAdded} />
+        </KeywordSection>
+
+        <KeywordSection
+          id="keyword-suggestions"
+          title={STRINGS.suggestions.title}
+          description={STRINGS.suggestions.description}
+        >
+          <KeywordSuggestions followed={followed} onAdded={notifyAdded} onError={setNotice} />
+        </KeywordSection>
+
+        <KeywordSection id="keyword-list" title={STRINGS.list.title}>
+          {keywords.isPending ? (
+            <Stack spacing={1.5} aria-hidden>
+              {[0, 1, 2].map((row) => (
+                <Skeleton key={row} variant="rounded" height={56} />
+              ))}
+            </Stack>
+          ) : keywords.isError ? (
+            <Alert
+              severity="warning"
+              data-testid="keyword-list-error"
+              action={
+                <Button color="inherit" size="small" onClick={() => keywords.refetch()}>
+                  {STRINGS.list.retry}
+                </Button>
+              }
+            >
+              {getErrorMessage(keywords.error)}
+            </Alert>
+          ) : followed.length === 0 ? (
+            <Box data-testid="keyword-list-empty" sx={{ textAlign: 'center', py: 3 }}>
+              <Typography sx={{ fontWeight: 600 }}>{STRINGS.list.empty}</Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                {STRINGS.list.emptyHint}
+              </Typography>
+            </Box>
+          ) : (
+            <KeywordList keywords={followed} onEditAlerts={setEditing} onRemove={setRemoving} />
+          )}
+        </KeywordSection>
+      </Stack>
+
+      <AlertSettingsDialog
+        keyword={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => setNotice(STRINGS.settings.saved)}
+      />
+      <RemoveKeywordDialog
+        keyword={removing}
+        onClose={() => setRemoving(null)}
+        onRemoved={(name) => setNotice(STRINGS.remove.removed(name))}
+      />
+      <Snackbar
+        open={notice !== null}
+        autoHideDuration={3000}
+        onClose={() => setNotice(null)}
+        message={notice}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        data-testid="keyword-notice"
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,36 @@
+import type { NewsListResponse } from '@radar/shared';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { type NewsRecommendationParams, toNewsRecommendationQuery } from '../utils/news-params';
+
+export const newsRecommendationKeys = {
+  all: ['news', 'recommendations'] as const,
+  page: (params: NewsRecommendationParams, page: number) =>
+    [...newsRecommendationKeys.all, toNewsRecommendationQuery(params, page)] as const,
+};
+
+/** GET /api/news/recommendations/ (spec section 7): one page of the recommended news. */
+export function getNewsRecommendations(
+  params: NewsRecommendationParams,
+  page: number,
+  options: { signal?: AbortSignal } = {},
+): Promise<NewsListResponse> {
+  return api.get<NewsListResponse>('/api/news/recommendations/', {
+    query: toNewsRecommendationQuery(params, page),
+    signal: options.signal,
+  });
+}
+
+export const newsRecommendationsQuery = (params: NewsRecommendationParams, page: number) =>
+  queryOptions({
+    queryKey: newsRecommendationKeys.page(params, page),
+    queryFn: ({ signal }) => getNewsRecommendations(params, page, { signal }),
+  });
+
+/**
+ * Loads only when `enabled` (the user has a research summary). While another page loads, the current
+ * one stays on screen.
+ */
+export function useNewsRecommendations(params: NewsRecommendationParams, page: number, enabled: boolean) {
+  return useQuery({ ...newsRecommendationsQuery(params, page), enabled, placeholderData: keepPreviousData });
+}

@@ -1,0 +1,68 @@
+import { type DateFilterLabel, LIMITS, NEWS_RECOMMENDATION_DEFAULTS } from '@radar/shared';
+import {
+  dateFilterQueryValue,
+  getLocalStorage,
+  normaliseThreshold,
+  normaliseTopK,
+  parseDateFilterSelection,
+  readStoredObject,
+  writeStoredObject,
+} from '@/lib/recommendation-params';
+
+/** Recommendation params of the news page (spec section 3), as stored in localStorage. */
+export type NewsRecommendationParams = {
+  topK: number;
+  threshold: number;
+  dateFilter: DateFilterLabel[];
+};
+
+/** Spec section 3, "Local storage keys". */
+export const NEWS_PARAMS_STORAGE_KEY = 'newsRecommendationParams';
+/** Spec section 3, "News list state": page size 20. */
+export const NEWS_PAGE_SIZE = LIMITS.newsPageSize;
+
+export function defaultNewsParams(): NewsRecommendationParams {
+  return {
+    topK: NEWS_RECOMMENDATION_DEFAULTS.topK,
+    threshold: NEWS_RECOMMENDATION_DEFAULTS.threshold,
+    dateFilter: [...NEWS_RECOMMENDATION_DEFAULTS.dateFilter],
+  };
+}
+
+/** The stored params, each field checked on its own; a missing or invalid field takes its default. */
+export function parseNewsParams(stored: Record<string, unknown> | null): NewsRecommendationParams {
+  const defaults = defaultNewsParams();
+  if (!stored) return defaults;
+  return {
+    topK: normaliseTopK(stored.topK, defaults.topK),
+    threshold: normaliseThreshold(stored.threshold, defaults.threshold),
+    dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
+  };
+}
+
+export function loadNewsParams(storage: Storage | null = getLocalStorage()): NewsRecommendationParams {
+  return parseNewsParams(readStoredObject(storage, NEWS_PARAMS_STORAGE_KEY));
+}
+
+export function saveNewsParams(params: NewsRecommendationParams, storage: Storage | null = getLocalStorage()): void {
+  writeStoredObject(storage, NEWS_PARAMS_STORAGE_KEY, params);
+}
+
+/**
+ * The query of GET /api/news/recommendations/. An empty date selection is sent as an empty value (no
+ * limit), not left out, which the API would read as its default (一周内).
+ */
+export function toNewsRecommendationQuery(params: NewsRecommendationParams, page: number) {
+  return {
+    top_k: params.topK,
+    similarity_threshold: params.threshold,
+    date_filter: dateFilterQueryValue(params.dateFilter),
+    page,
+    page_size: NEWS_PAGE_SIZE,
+  };
+}
+
+/** How many pages `total` items fill; the pagination shows only when there is more than one. */
+export function pageCount(total: number, pageSize: number = NEWS_PAGE_SIZE): number {
+  return total > 0 ? Math.ceil(total / pageSize) : 0;
+}

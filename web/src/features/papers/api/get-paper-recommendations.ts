@@ -1,0 +1,43 @@
+import type { PaperRecommendationResponse } from '@radar/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, REQUEST_TIMEOUTS } from '@/lib/api-client';
+import {
+  RecommendationServiceFailure,
+  recommendationRetryDelay,
+  shouldRetryRecommendation,
+} from '../utils/recommendation-errors';
+import { type PaperRecommendationParams, toPaperRecommendationQuery } from '../utils/recommendation-params';
+
+export const paperRecommendationKeys = {
+  all: ['papers', 'recommendations'] as const,
+  list: (params: PaperRecommendationParams) =>
+    [...paperRecommendationKeys.all, toPaperRecommendationQuery(params)] as const,
+};
+
+/** GET /api/auth/recommendations/papers/ (spec section 7; 30 s time-out). */
+export async function getPaperRecommendations(
+  params: PaperRecommendationParams,
+  options: { signal?: AbortSignal } = {},
+): Promise<PaperRecommendationResponse> {
+  const response = await api.get<PaperRecommendationResponse>('/api/auth/recommendations/papers/', {
+    query: toPaperRecommendationQuery(params),
+    timeoutMs: REQUEST_TIMEOUTS.recommendation,
+    signal: options.signal,
+  });
+  if (response?.success !== true || !Array.isArray(response.recommendations)) throw new RecommendationServiceFailure();
+  return response;
+}
+
+/** The retry policy of spec sections 4 and 9: 3 attempts, 2 s times the attempt number between them. */
+export const paperRecommendationsQuery = (params: PaperRecommendationParams) =>
+  queryOptions({
+    queryKey: paperRecommendationKeys.list(params),
+    queryFn: ({ signal }) => getPaperRecommendations(params, { signal }),
+    retry: shouldRetryRecommendation,
+    retryDelay: recommendationRetryDelay,
+  });
+
+/** Loads only when `enabled` (the user has a research summary). */
+export function usePaperRecommendations(params: PaperRecommendationParams, enabled: boolean) {
+  return useQuery({ ...paperRecommendationsQuery(params), enabled });
+}

@@ -1,0 +1,35 @@
+import { useState } from 'react';
+import {
+  arePaperParamsEqual,
+  loadPaperParams,
+  type PaperRecommendationParams,
+  savePaperParams,
+} from '../utils/recommendation-params';
+
+/**
+ * The settings of the papers page: `applied` drives the list, `draft` is what the settings card shows.
+ * Every change is stored in localStorage at once (spec section 4), so a reload keeps it; apply makes
+ * the draft the applied settings, cancel puts the applied ones back.
+ */
+export function useRecommendationParams() {
+  const [applied, setApplied] = useState<PaperRecommendationParams>(() => loadPaperParams());
+  const [draft, setDraft] = useState<PaperRecommendationParams>(applied);
+
+  const changeDraft = (next: PaperRecommendationParams) => {
+    setDraft(next);
+    savePaperParams(next);
+  };
+
+  return {
+    applied,
+    draft,
+    changeDraft,
+    /** Returns whether the applied settings changed (else the caller loads the same list again). */
+    apply: (): boolean => {
+      const changed = !arePaperParamsEqual(draft, applied);
+      if (changed) setApplied(draft);
+      return changed;
+    },
+    cancel: () => changeDraft(applied),
+  };
+}

@@ -1,0 +1,94 @@
+import { type DateFilterLabel, JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '@radar/shared';
+import {
+  dateFilterQueryValue,
+  getLocalStorage,
+  normaliseThreshold,
+  normaliseTopK,
+  parseDateFilterSelection,
+  readStoredObject,
+  writeStoredObject,
+} from '@/lib/recommendation-params';
+
+/** Recommendation params of the papers page (spec section 3), as stored in localStorage. */
+export type PaperRecommendationParams = {
+  topK: number;
+  threshold: number;
+  excludedJCR: JcrTier[];
+  dateFilter: DateFilterLabel[];
+};
+
+/** Spec section 3, "Local storage keys". */
+export const PAPER_PARAMS_STORAGE_KEY = 'recommendationParams';
+
+/** The order of spec section 4: excluding a tier excludes every tier before it here. */
+export const JCR_EXCLUSION_ORDER: readonly JcrTier[] = [4, 3, 2, 1];
+
+export function defaultPaperParams(): PaperRecommendationParams {
+  return {
+    topK: PAPER_RECOMMENDATION_DEFAULTS.topK,
+    threshold: PAPER_RECOMMENDATION_DEFAULTS.threshold,
+    excludedJCR: [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr],
+    dateFilter: [...PAPER_RECOMMENDATION_DEFAULTS.dateFilter],
+  };
+}
+
+const byExclusionOrder = (tiers: Iterable<JcrTier>) =>
+  [...new Set(tiers)].sort((a, b) => JCR_EXCLUSION_ORDER.indexOf(a) - JCR_EXCLUSION_ORDER.indexOf(b));
+
+/**
+ * Ticking or unticking a JCR tier (spec section 4): ticking excludes it and every tier before it in the
+ * order 4, 3, 2, 1 (excluding Q2 also excludes Q3 and Q4); unticking includes it again with every tier
+ * after it (including Q3 also includes Q2 and Q1).
+ */
+export function toggleExcludedTier(excluded: readonly JcrTier[], tier: JcrTier, checked: boolean): JcrTier[] {
+  const index = JCR_EXCLUSION_ORDER.indexOf(tier);
+  if (checked) return byExclusionOrder([...excluded, ...JCR_EXCLUSION_ORDER.slice(0, index + 1)]);
+  const included = new Set(JCR_EXCLUSION_ORDER.slice(index));
+  return byExclusionOrder(excluded.filter((value) => !included.has(value)));
+}
+
+function parseTiers(value: unknown): JcrTier[] {
+  const valid = Array.isArray(value) && value.every((item) => (JCR_TIERS as readonly unknown[]).includes(item));
+  return valid ? byExclusionOrder(value as JcrTier[]) : [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr];
+}
+
+/**
+ * The stored params, each field checked on its own: a missing or invalid field (edited by hand, an older
+ * version) takes its default and the others are kept.
+ */
+export function parsePaperParams(stored: Record<string, unknown> | null): PaperRecommendationParams {
+  const defaults = defaultPaperParams();
+  if (!stored) return defaults;
+  return {
+    topK: normaliseTopK(stored.topK, defaults.topK),
+    threshold: normaliseThreshold(stored.threshold, defaults.threshold),
+    excludedJCR: parseTiers(stored.excludedJCR),
+    dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
+  };
+}
+
+export function loadPaperParams(storage: Storage | null = getLocalStorage()): PaperRecommendationParams {
+  return parsePaperParams(readStoredObject(storage, PAPER_PARAMS_STORAGE_KEY));
+}
+
+export function savePaperParams(params: PaperRecommendationParams, storage: Storage | null = getLocalStorage()): void {
+  writeStoredObject(storage, PAPER_PARAMS_STORAGE_KEY, params);
+}
+
+/**
+ * The query of GET /api/auth/recommendations/papers/. Empty lists are sent as empty values, not left
+ * out: the API reads a missing excluded_jcr as its default (4,3) and a missing date_filter as 一周内,
+ * whereas empty means no tier excluded and no date limit, which is what the page shows.
+ */
+export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
+  return {
+    top_k: params.topK,
+    similarity_threshold: params.threshold,
+    excluded_jcr: byExclusionOrder(params.excludedJCR).join(','),
+    date_filter: dateFilterQueryValue(params.dateFilter),
+  };
+}
+
+export function arePaperParamsEqual(a: PaperRecommendationParams, b: PaperRecommendationParams): boolean {
+  return JSON.stringify(toPaperRecommendationQuery(a)) === JSON.stringify(toPaperRecommendationQuery(b));
+}

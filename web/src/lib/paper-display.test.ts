@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { authorName, formatJcrTier, formatSimilarityPercent, lastAuthor, UNKNOWN_AUTHOR } from './paper-display';
+
+describe('lastAuthor (spec section 3)', () => {
+  it('takes the last string author', () => {
+    expect(lastAuthor(['Alice Li', 'Bo Wang', 'Chen Zhao'])).toBe('Chen Zhao');
+  });
+
+  it('reads the name of object entries', () => {
+    expect(lastAuthor([{ name: 'Alice Li' }, { name: ' 王博 ' }])).toBe('王博');
+    expect(authorName({ name: 'Alice' })).toBe('Alice');
+  });
+
+  it("is '未知' for no authors, a nameless entry or a blank name", () => {
+    expect(lastAuthor([])).toBe(UNKNOWN_AUTHOR);
+    expect(lastAuthor(null)).toBe(UNKNOWN_AUTHOR);
+    expect(lastAuthor(undefined)).toBe(UNKNOWN_AUTHOR);
+    expect(lastAuthor(['Alice', {}])).toBe(UNKNOWN_AUTHOR);
+    expect(lastAuthor(['Alice', '  '])).toBe(UNKNOWN_AUTHOR);
+    expect(lastAuthor([{ name: null }])).toBe(UNKNOWN_AUTHOR);
+  });
+});
+
+describe('formatJcrTier', () => {
+  it.each([
+    [1, 'JCR Q1'],
+    [4, 'JCR Q4'],
+  ])('tier %i reads %s', (tier, label) => {
+    expect(formatJcrTier(tier)).toBe(label);
+  });
+
+  it('is null for an unknown tier', () => {
+    expect(formatJcrTier(null)).toBeNull();
+    expect(formatJcrTier(undefined)).toBeNull();
+    expect(formatJcrTier(0)).toBeNull();
+    expect(formatJcrTier(5)).toBeNull();
+    expect(formatJcrTier(1.5)).toBeNull();
+  });
+});
+
+describe('formatSimilarityPercent (spec section 9)', () => {
+  it('shows one decimal on cards', () => {
+    expect(formatSimilarityPercent(0.8234, 1)).toBe('82.3%');
+    expect(formatSimilarityPercent(0.3, 1)).toBe('30.0%');
+  });
+
+  it('shows no decimals on chips', () => {
+    expect(formatSimilarityPercent(0.3, 0)).toBe('30%');
+    expect(formatSimilarityPercent(0.456, 0)).toBe('46%');
+    expect(formatSimilarityPercent(0.15000000000000002, 0)).toBe('15%');
+  });
+
+  it('is null without a score', () => {
+    expect(formatSimilarityPercent(null, 1)).toBeNull();
+    expect(formatSimilarityPercent(undefined, 0)).toBeNull();
+    expect(formatSimilarityPercent(Number.NaN, 0)).toBeNull();
+  });
+});

@@ -1,0 +1,112 @@
+import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel, RECOMMENDATION_SLIDERS } from '@radar/shared';
+
+/**
+ * Rules shared by the paper and news recommendation settings (spec sections 3, 4 and 9): the sliders'
+ * ranges, the cumulative date filter, and reading/writing the settings in localStorage.
+ */
+
+export const UNLIMITED_DATE_FILTER: DateFilterLabel = '不限';
+
+type SliderRange = { min: number; max: number; step: number };
+
+/**
+ * A value on a slider's grid: the nearest step within [min, max], rounded to 2 decimals so 0.15 is not
+ * stored as 0.15000000000000002; anything that is not a finite number gives `fallback`.
+ */
+export function snapToSlider(value: unknown, range: SliderRange, fallback: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  const steps = Math.round((value - range.min) / range.step);
+  const snapped = range.min + steps * range.step;
+  return Math.round(Math.min(range.max, Math.max(range.min, snapped)) * 100) / 100;
+}
+
+export function normaliseTopK(value: unknown, fallback: number): number {
+  return snapToSlider(value, RECOMMENDATION_SLIDERS.topK, fallback);
+}
+
+export function normaliseThreshold(value: unknown, fallback: number): number {
+  return snapToSlider(value, RECOMMENDATION_SLIDERS.threshold, fallback);
+}
+
+const orderOf = (label: DateFilterLabel) => DATE_FILTER_LABELS.indexOf(label);
+const inOrder = (labels: Iterable<DateFilterLabel>) => [...new Set(labels)].sort((a, b) => orderOf(a) - orderOf(b));
+
+/**
+ * Ticking or unticking one date range (spec section 4). Ticking a range selects it and every shorter
+ * one; unticking removes it and every longer one; 不限 is exclusive (ticking it leaves only 不限, ticking
+ * anything else removes it). An empty selection means no date limit, like 不限.
+ */
+export function toggleDateFilter(
+  selected: readonly DateFilterLabel[],
+  label: DateFilterLabel,
+  checked: boolean,
+): DateFilterLabel[] {
+  if (label === UNLIMITED_DATE_FILTER) return checked ? [UNLIMITED_DATE_FILTER] : [];
+  const ranges = DATE_FILTER_LABELS.filter((value) => value !== UNLIMITED_DATE_FILTER);
+  const index = ranges.indexOf(label);
+  const kept = selected.filter((value) => value !== UNLIMITED_DATE_FILTER);
+  if (checked) return inOrder([...kept, ...ranges.slice(0, index + 1)]);
+  const removed = new Set(ranges.slice(index));
+  return inOrder(kept.filter((value) => !removed.has(value)));
+}
+
+/**
+ * The range that applies (the widest ticked one, since the server applies the widest), for the chip;
+ * 不限 for 不限 or nothing ticked.
+ */
+export function effectiveDateFilter(selected: readonly DateFilterLabel[]): DateFilterLabel {
+  if (selected.length === 0 || selected.includes(UNLIMITED_DATE_FILTER)) return UNLIMITED_DATE_FILTER;
+  return inOrder(selected).at(-1) ?? UNLIMITED_DATE_FILTER;
+}
+
+/**
+ * A stored date selection, kept only if it is a list of known labels (in order, without repeats, 不限
+ * alone); anything else gives `fallback`.
+ */
+export function parseDateFilterSelection(value: unknown, fallback: readonly DateFilterLabel[]): DateFilterLabel[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && isDateFilterLabel(item))) {
+    return [...fallback];
+  }
+  const labels = inOrder(value as DateFilterLabel[]);
+  return labels.includes(UNLIMITED_DATE_FILTER) ? [UNLIMITED_DATE_FILTER] : labels;
+}
+
+/**
+ * The `date_filter` query value: the labels comma-joined, and '' (not left out) for an empty selection,
+ * because the API reads a missing date_filter as its default (一周内) and an empty one as 不限.
+ */
+export function dateFilterQueryValue(selected: readonly DateFilterLabel[]): string {
+  return inOrder(selected).join(',');
+}
+
+/** localStorage, or null where it does not exist or is blocked (private modes, Node). */
+export function getLocalStorage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A stored JSON object, or null when missing, unreadable or not an object. */
+export function readStoredObject(storage: Storage | null, key: string): Record<string, unknown> | null {
+  const raw = storage?.getItem(key);
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores a value as JSON; a full or blocked storage only loses the persistence, never the page. */
+export function writeStoredObject(storage: Storage | null, key: string, value: object): void {
+  try {
+    storage?.setItem(key, JSON.stringify(value));
+  } catch {
+    // Quota exceeded or storage disabled: the settings still apply for this visit.
+  }
+}
