@@ -47,15 +47,4 @@ export const ARTICLE_STRINGS = {
     markRead: '标记为已读',
     marked: (relative: string) => `标记于${relative}`,
   },
-
-  actions: {
-    favorited: '已收藏',
-    unfavorited: '已取消收藏',
-    saved: '已加入稍后阅读',
-    unsaved: '已移出稍后阅读',
-    linkCopied: '链接已复制',
-    shareLink: (url: string) => `分享链接：${url}`,
-    noLink: '这篇论文没有可分享的链接',
-    readRecorded: '已标记为已读',
-  },
 } as const;

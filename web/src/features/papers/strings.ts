@@ -52,9 +52,4 @@ export const PAPERS_STRINGS = {
     unavailable: '推荐服务暂时不可用，请稍后重试',
     serviceReturnedFailure: '推荐服务返回失败',
   },
-
-  share: {
-    copied: '链接已复制到剪贴板',
-    noLink: '这篇论文暂无可分享的链接',
-  },
 } as const;

@@ -1,8 +1,8 @@
 import { ARTICLE_LIBRARY_PATH, type ArticleLibraryList, type ArticleLibraryResponse, LIMITS } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
+import { LIBRARY_QUERY_KEY } from '@/api/article-state';
 import { api } from '@/lib/api-client';
 import { fetchPageWithFirstPageFallback, type PageResult } from '../utils/page-fallback';
-import { LIBRARY_QUERY_KEY } from './query-keys';
 
 export type LibraryParams = { list: ArticleLibraryList; page: number };
 

@@ -1,8 +1,8 @@
 import { type ArticleSearchResponse, LIMITS } from '@radar/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { ARTICLES_QUERY_KEY } from '@/api/article-state';
 import { api } from '@/lib/api-client';
 import { fetchPageWithFirstPageFallback, type PageResult } from '../utils/page-fallback';
-import { ARTICLES_QUERY_KEY } from './query-keys';
 
 export type ArticleSearchParams = { q: string; page: number };
 

@@ -5,11 +5,11 @@ import Stack from '@mui/material/Stack';
 import type { Paper } from '@radar/shared';
 import type { ReactNode } from 'react';
 import { PaperCard } from '@/components/papers/paper-card';
-import type { useArticleActions } from '../hooks/use-article-actions';
+import type { PaperActions } from '@/hooks/use-paper-actions';
 
 type PaperResultsProps<P extends Paper> = {
   papers: readonly P[];
-  actions: ReturnType<typeof useArticleActions>;
+  actions: PaperActions;
   page: number;
   pageCount: number;
   onPageChange: (page: number) => void;
@@ -43,9 +43,9 @@ export function PaperResults<P extends Paper>({
           <li key={paper.id}>
             <PaperCard
               paper={paper}
-              onToggleFavorite={actions.onToggleFavorite}
-              onToggleSave={actions.onToggleSave}
-              onShare={actions.onShare}
+              onToggleFavorite={actions.toggleFavorite}
+              onToggleSave={actions.toggleSave}
+              onShare={actions.share}
               isBusy={actions.isBusy(paper.id)}
               footer={renderFooter?.(paper)}
             />

@@ -5,19 +5,19 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { LIMITS, splitSearchKeywords } from '@radar/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { SearchTabs } from '@/components/navigation/search-tabs';
 import { Page } from '@/components/page/page';
+import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { paths } from '@/config/paths';
+import { usePaperActions } from '@/hooks/use-paper-actions';
 import { getErrorMessage } from '@/lib/api-client';
 import { articleSearchQueryOptions } from '../api/search-articles';
 import { ArticleSearchForm } from '../components/article-search-form';
 import { PaperResults, PaperResultsSkeleton } from '../components/paper-results';
-import { useArticleActions } from '../hooks/use-article-actions';
 import { useShownPageInUrl } from '../hooks/use-shown-page-in-url';
 import { ARTICLE_STRINGS } from '../strings';
 import { pageCount } from '../utils/page-fallback';
@@ -42,7 +42,7 @@ export function ArticleSearchPage({ followedKeywords }: ArticleSearchPageProps) 
   const q = (searchParams.get('q') ?? '').trim();
   const page = parsePageParam(searchParams.get('page'));
   const search = useQuery(articleSearchQueryOptions({ q, page }));
-  const actions = useArticleActions();
+  const actions = usePaperActions();
 
   useShownPageInUrl({
     requestedPage: page,
@@ -123,14 +123,7 @@ export function ArticleSearchPage({ followedKeywords }: ArticleSearchPageProps) 
         )}
       </Box>
 
-      <Snackbar
-        open={actions.notice !== null}
-        autoHideDuration={3000}
-        onClose={actions.clearNotice}
-        message={actions.notice}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        data-testid="article-notice"
-      />
+      <PaperActionFeedback actions={actions} testId="article-notice" />
     </Page>
   );
 }

@@ -3,7 +3,6 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -11,12 +10,13 @@ import { ARTICLE_LIBRARY_LISTS, type ArticleLibraryList, LIMITS, type LibraryPap
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { Page } from '@/components/page/page';
+import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { paths } from '@/config/paths';
+import { usePaperActions } from '@/hooks/use-paper-actions';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatRelativeTime } from '@/lib/relative-time';
 import { libraryQueryOptions } from '../api/get-library';
 import { PaperResults, PaperResultsSkeleton } from '../components/paper-results';
-import { useArticleActions } from '../hooks/use-article-actions';
 import { useShownPageInUrl } from '../hooks/use-shown-page-in-url';
 import { ARTICLE_STRINGS } from '../strings';
 import { pageCount } from '../utils/page-fallback';
@@ -43,7 +43,7 @@ export function LibraryPage() {
   const list = parseList(searchParams.get('list'));
   const page = parsePageParam(searchParams.get('page'));
   const library = useQuery(libraryQueryOptions({ list, page }));
-  const actions = useArticleActions();
+  const actions = usePaperActions();
 
   useShownPageInUrl({
     requestedPage: page,
@@ -74,7 +74,7 @@ export function LibraryPage() {
       {paper.read_progress < 100 ? (
         <Button
           size="small"
-          onClick={() => actions.onRecordRead(paper, 100)}
+          onClick={() => actions.recordRead(paper, 100)}
           disabled={actions.isBusy(paper.id)}
           data-testid="library-mark-read"
         >
@@ -157,14 +157,7 @@ export function LibraryPage() {
         )}
       </Box>
 
-      <Snackbar
-        open={actions.notice !== null}
-        autoHideDuration={3000}
-        onClose={actions.clearNotice}
-        message={actions.notice}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        data-testid="library-notice"
-      />
+      <PaperActionFeedback actions={actions} testId="library-notice" />
     </Page>
   );
 }

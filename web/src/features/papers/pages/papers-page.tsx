@@ -6,20 +6,19 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import LinearProgress from '@mui/material/LinearProgress';
-import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { EmptyState } from '@/components/feedback/empty-state';
 import { Page } from '@/components/page/page';
+import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { PaperCard } from '@/components/papers/paper-card';
-import { ShareLinkDialog } from '@/components/papers/share-link-dialog';
 import { paths } from '@/config/paths';
+import { usePaperActions } from '@/hooks/use-paper-actions';
 import { usePaperRecommendations } from '../api/get-paper-recommendations';
 import { ActiveFilterChips } from '../components/active-filter-chips';
 import { RecommendationSettings } from '../components/recommendation-settings';
-import { usePaperActions } from '../hooks/use-paper-actions';
 import { useRecommendationParams } from '../hooks/use-recommendation-params';
 import { PAPERS_STRINGS as STRINGS } from '../strings';
 import { describeRecommendationError } from '../utils/recommendation-errors';
@@ -37,9 +36,8 @@ type PapersPageProps = {
 export function PapersPage({ hasResearchSummary }: PapersPageProps) {
   const params = useRecommendationParams();
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const recommendations = usePaperRecommendations(params.applied, hasResearchSummary);
-  const actions = usePaperActions({ onNotify: setNotice });
+  const actions = usePaperActions();
 
   const { data, error, isError, isFetching, failureCount } = recommendations;
   const isEmptyResult = !isError && data?.recommendations.length === 0;
@@ -152,7 +150,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                   onToggleFavorite={actions.toggleFavorite}
                   onToggleSave={actions.toggleSave}
                   onShare={actions.share}
-                  isBusy={actions.busyIds.has(paper.id)}
+                  isBusy={actions.isBusy(paper.id)}
                 />
               </li>
             ))}
@@ -193,15 +191,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
         </Box>
       </Stack>
 
-      <ShareLinkDialog url={actions.shareUrl} onClose={actions.closeShareDialog} />
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={4000}
-        onClose={() => setNotice(null)}
-        message={notice}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        data-testid="papers-notice"
-      />
+      <PaperActionFeedback actions={actions} testId="papers-notice" />
     </Page>
   );
 }

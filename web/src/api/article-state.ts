@@ -1,0 +1,42 @@
+import type {
+  ArticleFavoriteResponse,
+  ArticleReadResponse,
+  ArticleSaveResponse,
+  ArticleShareResponse,
+} from '@radar/shared';
+import { api } from '@/lib/api-client';
+
+/*
+ * The per-user state of a paper (favourite, read later, share, reading progress), changed from every
+ * screen that shows paper cards (recommendations, search, library), hence here and not in a feature.
+ */
+
+const articlePath = (id: string, action: 'favorite' | 'save' | 'share' | 'read') =>
+  `/articles/${encodeURIComponent(id)}/${action}/`;
+
+/** POST /articles/{id}/favorite/: toggles the favourite; answers the new state. */
+export function toggleFavorite(id: string): Promise<ArticleFavoriteResponse> {
+  return api.post<ArticleFavoriteResponse>(articlePath(id, 'favorite'));
+}
+
+/** POST /articles/{id}/save/: toggles "read later"; answers the new state. */
+export function toggleSave(id: string): Promise<ArticleSaveResponse> {
+  return api.post<ArticleSaveResponse>(articlePath(id, 'save'));
+}
+
+/** POST /articles/{id}/share/: counts the share and answers the link to pass on. */
+export function shareArticle(id: string): Promise<ArticleShareResponse> {
+  return api.post<ArticleShareResponse>(articlePath(id, 'share'));
+}
+
+/** POST /articles/{id}/read/ `{ progress }` (0-100): the server keeps the furthest progress and answers it. */
+export function recordRead(id: string, progress: number): Promise<ArticleReadResponse> {
+  return api.post<ArticleReadResponse>(articlePath(id, 'read'), { progress });
+}
+
+/**
+ * Every article query (search pages, library pages) starts with this key. The library lists which
+ * papers are favourited or saved, so any toggle makes it stale.
+ */
+export const ARTICLES_QUERY_KEY = ['articles'] as const;
+export const LIBRARY_QUERY_KEY = [...ARTICLES_QUERY_KEY, 'library'] as const;

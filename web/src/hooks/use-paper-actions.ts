@@ -1,0 +1,147 @@
+import { type Query, type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { LIBRARY_QUERY_KEY, recordRead, shareArticle, toggleFavorite, toggleSave } from '@/api/article-state';
+import { getErrorMessage } from '@/lib/api-client';
+import { type PaperStatePatch, patchPaperInAnswer } from '@/lib/paper-state';
+
+/** The snackbar texts of the card actions (the spec gives none; these are ours). */
+export const PAPER_ACTION_STRINGS = {
+  favorited: '已收藏',
+  unfavorited: '已取消收藏',
+  saved: '已加入稍后阅读',
+  unsaved: '已移出稍后阅读',
+  linkCopied: '链接已复制到剪贴板',
+  noLink: '这篇论文暂无可分享的链接',
+  readRecorded: '已标记为已读',
+} as const;
+
+type PaperRef = { id: string };
+type Toggle = 'is_favorited' | 'is_saved';
+type Snapshot = Array<[Query['queryKey'], unknown]>;
+
+/** Cached queries whose answer lists the paper (patching changes them). */
+const queriesShowing = (queryClient: QueryClient, id: string) =>
+  queryClient
+    .getQueryCache()
+    .findAll({
+      predicate: (query) => patchPaperInAnswer(query.state.data, id, { is_saved: true }) !== query.state.data,
+    });
+
+/** Applies a paper's state to every cached answer that lists it (recommendations, search, library). */
+function patchEverywhere(queryClient: QueryClient, id: string, patch: PaperStatePatch) {
+  for (const query of queriesShowing(queryClient, id)) {
+    queryClient.setQueryData(query.queryKey, patchPaperInAnswer(query.state.data, id, patch));
+  }
+}
+
+const TOGGLE_NOTICES: Record<Toggle, (on: boolean) => string> = {
+  is_favorited: (on) => (on ? PAPER_ACTION_STRINGS.favorited : PAPER_ACTION_STRINGS.unfavorited),
+  is_saved: (on) => (on ? PAPER_ACTION_STRINGS.saved : PAPER_ACTION_STRINGS.unsaved),
+};
+
+type ToggleOptions = {
+  queryClient: QueryClient;
+  setBusy: (id: string, busy: boolean) => void;
+  setNotice: (notice: string) => void;
+};
+
+/** One optimistic toggle (favourite or save) of a paper's own state. */
+function useToggleMutation<Field extends Toggle>(
+  field: Field,
+  request: (id: string) => Promise<Record<Field, boolean>>,
+  { queryClient, setBusy, setNotice }: ToggleOptions,
+) {
+  return useMutation<Record<Field, boolean>, unknown, PaperRef & Partial<Record<Field, boolean>>, Snapshot>({
+    mutationFn: (paper) => request(paper.id),
+    onMutate: async (paper) => {
+      setBusy(paper.id, true);
+      const showing = queriesShowing(queryClient, paper.id);
+      // A list loading now would overwrite the optimistic state with the state from before the click.
+      await Promise.all(showing.map((query) => queryClient.cancelQueries({ queryKey: query.queryKey, exact: true })));
+      const snapshot: Snapshot = showing.map((query) => [query.queryKey, query.state.data]);
+      patchEverywhere(queryClient, paper.id, { [field]: !paper[field] });
+      return snapshot;
+    },
+    onSuccess: async (answer, paper) => {
+      patchEverywhere(queryClient, paper.id, { [field]: answer[field] });
+      setNotice(TOGGLE_NOTICES[field](answer[field]));
+      await queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY });
+    },
+    onError: (error, _paper, snapshot) => {
+      for (const [key, data] of snapshot ?? []) queryClient.setQueryData(key, data);
+      setNotice(getErrorMessage(error));
+    },
+    onSettled: (_answer, _error, paper) => setBusy(paper.id, false),
+  });
+}
+
+/**
+ * Favourite, save, share and "mark as read" for paper cards, the same on every screen that shows them.
+ * Favourite and save are optimistic: the paper flips at once in every cached list that shows it, takes
+ * the server's answer when it comes, or flips back on failure; the library (which lists exactly the
+ * favourited and saved papers) refetches after each change. Share copies the link the server answers
+ * to the clipboard, or opens ShareLinkDialog with it when the browser refuses. `notice` is the text for
+ * the page's snackbar (PaperActionFeedback shows both).
+ */
+export function usePaperActions() {
+  const queryClient = useQueryClient();
+  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState<string | null>(null);
+  const [shareUrl, setShareUrl] = useState<string | null>(null);
+
+  const setBusy = (id: string, busy: boolean) =>
+    setBusyIds((current) => {
+      const next = new Set(current);
+      if (busy) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const toggleOptions = { queryClient, setBusy, setNotice };
+  const favorite = useToggleMutation('is_favorited', toggleFavorite, toggleOptions);
+  const save = useToggleMutation('is_saved', toggleSave, toggleOptions);
+
+  const share = useMutation({
+    mutationFn: (paper: PaperRef) => shareArticle(paper.id),
+    onMutate: (paper) => setBusy(paper.id, true),
+    onSuccess: async ({ url }) => {
+      if (!url) {
+        setNotice(PAPER_ACTION_STRINGS.noLink);
+        return;
+      }
+      try {
+        await navigator.clipboard.writeText(url);
+        setNotice(PAPER_ACTION_STRINGS.linkCopied);
+      } catch {
+        setShareUrl(url);
+      }
+    },
+    onError: (error) => setNotice(getErrorMessage(error)),
+    onSettled: (_answer, _error, paper) => setBusy(paper.id, false),
+  });
+
+  const read = useMutation({
+    mutationFn: ({ paper, progress }: { paper: PaperRef; progress: number }) => recordRead(paper.id, progress),
+    onMutate: ({ paper }) => setBusy(paper.id, true),
+    onSuccess: async () => {
+      setNotice(PAPER_ACTION_STRINGS.readRecorded);
+      await queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY });
+    },
+    onError: (error) => setNotice(getErrorMessage(error)),
+    onSettled: (_answer, _error, { paper }) => setBusy(paper.id, false),
+  });
+
+  return {
+    toggleFavorite: (paper: PaperRef & { is_favorited?: boolean }) => favorite.mutate(paper),
+    toggleSave: (paper: PaperRef & { is_saved?: boolean }) => save.mutate(paper),
+    share: (paper: PaperRef) => share.mutate(paper),
+    recordRead: (paper: PaperRef, progress: number) => read.mutate({ paper, progress }),
+    isBusy: (id: string) => busyIds.has(id),
+    notice,
+    clearNotice: () => setNotice(null),
+    shareUrl,
+    closeShareDialog: () => setShareUrl(null),
+  };
+}
+
+export type PaperActions = ReturnType<typeof usePaperActions>;
