@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -9,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { LIMITS, splitSearchKeywords } from '@radar/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { RetryAlert } from '@/components/feedback/retry-alert';
 import { SearchTabs } from '@/components/navigation/search-tabs';
 import { Page } from '@/components/page/page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
@@ -81,18 +81,13 @@ export function ArticleSearchPage({ followedKeywords }: ArticleSearchPageProps) 
         ) : search.isPending ? (
           <PaperResultsSkeleton />
         ) : search.isError ? (
-          <Alert
-            severity="warning"
-            data-testid="article-search-error"
-            action={
-              <Button color="inherit" size="small" onClick={() => search.refetch()}>
-                {STRINGS.retry}
-              </Button>
-            }
-          >
-            <AlertTitle>{STRINGS.loadFailed}</AlertTitle>
-            {getErrorMessage(search.error)}
-          </Alert>
+          <RetryAlert
+            title={STRINGS.loadFailed}
+            message={getErrorMessage(search.error)}
+            retryLabel={STRINGS.retry}
+            onRetry={() => void search.refetch()}
+            testId="article-search-error"
+          />
         ) : search.data.results.length === 0 ? (
           <Alert severity="info" data-testid="article-search-empty">
             {STRINGS.noResults}

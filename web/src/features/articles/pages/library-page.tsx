@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -9,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { ARTICLE_LIBRARY_LISTS, type ArticleLibraryList, LIMITS, type LibraryPaper } from '@radar/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { paths } from '@/config/paths';
@@ -111,18 +111,13 @@ export function LibraryPage() {
         {library.isPending ? (
           <PaperResultsSkeleton />
         ) : library.isError ? (
-          <Alert
-            severity="warning"
-            data-testid="library-error"
-            action={
-              <Button color="inherit" size="small" onClick={() => library.refetch()}>
-                {STRINGS.retry}
-              </Button>
-            }
-          >
-            <AlertTitle>{STRINGS.loadFailed}</AlertTitle>
-            {getErrorMessage(library.error)}
-          </Alert>
+          <RetryAlert
+            title={STRINGS.loadFailed}
+            message={getErrorMessage(library.error)}
+            retryLabel={STRINGS.retry}
+            onRetry={() => void library.refetch()}
+            testId="library-error"
+          />
         ) : library.data.results.length === 0 ? (
           <Alert
             severity="info"

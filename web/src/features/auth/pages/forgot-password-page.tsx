@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -10,7 +9,6 @@ import { emailOnlyRequestSchema } from '@radar/shared';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { FormTextField } from '@/components/form/form-text-field';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
 import { useCountdown } from '@/hooks/use-countdown';
@@ -19,6 +17,7 @@ import { setServerFieldErrors } from '@/lib/form-errors';
 import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
 import { useForgotPassword } from '../api/forgot-password';
 import { AuthCard } from '../components/auth-card';
+import { EmailFormField, SubmitButton } from '../components/auth-form-parts';
 import { AUTH_STRINGS } from '../strings';
 import { describeForgotPasswordError } from '../utils/auth-errors';
 import type { EmailFormValues } from '../utils/auth-form-schemas';
@@ -76,24 +75,14 @@ export function ForgotPasswordPage() {
               {error}
             </Alert>
           ) : null}
-          <FormTextField
-            control={form.control}
-            name="email"
-            label={AUTH_STRINGS.common.email}
-            type="email"
-            autoComplete="email"
-            placeholder={AUTH_STRINGS.common.emailPlaceholder}
+          <EmailFormField control={form.control} name="email" />
+          <SubmitButton
+            isSubmitting={isSubmitting}
+            disabled={wait.isRunning}
+            label={wait.isRunning ? t.waitSeconds(wait.seconds) : t.submit}
+            submittingLabel={t.submitting}
+            testId="forgot-password-submit"
           />
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            disabled={isSubmitting || wait.isRunning}
-            data-testid="forgot-password-submit"
-            startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            {isSubmitting ? t.submitting : wait.isRunning ? t.waitSeconds(wait.seconds) : t.submit}
-          </Button>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
             <Button
               component={RouterLink}

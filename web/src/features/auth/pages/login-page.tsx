@@ -1,22 +1,19 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { type LoginRequest, loginRequestSchema } from '@radar/shared';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useLocation, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '@/components/feedback/page-loader';
-import { FormTextField } from '@/components/form/form-text-field';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
 import { useLogin } from '../api/login';
 import { AuthCard } from '../components/auth-card';
+import { EmailFormField, SubmitButton, SwitchFormPrompt } from '../components/auth-form-parts';
 import { PasswordFormField } from '../components/password-form-field';
 import { useAuth } from '../hooks/use-auth';
 import { AUTH_STRINGS } from '../strings';
@@ -89,15 +86,7 @@ export function LoginPage() {
               {failure.message}
             </Alert>
           ) : null}
-          <FormTextField
-            control={form.control}
-            name="email"
-            label={AUTH_STRINGS.common.email}
-            type="email"
-            autoComplete="email"
-            placeholder={AUTH_STRINGS.common.emailPlaceholder}
-            autoFocus={initialEmail === ''}
-          />
+          <EmailFormField control={form.control} name="email" autoFocus={initialEmail === ''} />
           <PasswordFormField
             control={form.control}
             name="password"
@@ -115,36 +104,21 @@ export function LoginPage() {
           >
             {t.forgotPassword}
           </Link>
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
+          <SubmitButton
+            isSubmitting={isSubmitting}
             disabled={!canSubmit}
-            data-testid="login-submit"
-            startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            {isSubmitting ? t.submitting : t.submit}
-          </Button>
+            label={t.submit}
+            submittingLabel={t.submitting}
+            testId="login-submit"
+          />
         </Stack>
-        <Divider sx={{ my: 3 }} />
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={1}
-          sx={{ alignItems: 'center', justifyContent: 'center' }}
-        >
-          <Typography variant="body2" color="text.secondary">
-            {t.noAccount}
-          </Typography>
-          <Button
-            component={RouterLink}
-            to={paths.register.getHref()}
-            state={carriedState}
-            variant="outlined"
-            data-testid="login-register"
-          >
-            {t.register}
-          </Button>
-        </Stack>
+        <SwitchFormPrompt
+          prompt={t.noAccount}
+          label={t.register}
+          to={paths.register.getHref()}
+          state={carriedState}
+          testId="login-register"
+        />
       </AuthCard>
     </Page>
   );

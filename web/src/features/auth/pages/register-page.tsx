@@ -1,24 +1,18 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import type { RegisterRequest } from '@radar/shared';
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { FormTextField } from '@/components/form/form-text-field';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
 import { useRegister } from '../api/register';
 import { AuthCard } from '../components/auth-card';
-import { PasswordFormField } from '../components/password-form-field';
-import { PasswordMatchHint, PasswordStrengthHint } from '../components/password-hints';
+import { EmailFormField, NewPasswordFields, SubmitButton, SwitchFormPrompt } from '../components/auth-form-parts';
 import { AUTH_STRINGS } from '../strings';
 import { describeRegisterError } from '../utils/auth-errors';
 import { type RegisterFormValues, registerFormSchema } from '../utils/auth-form-schemas';
@@ -121,64 +115,31 @@ export function RegisterPage() {
               </Stack>
             </Alert>
           ) : null}
-          <FormTextField
+          <EmailFormField control={form.control} name="email" disabled={isSubmitting} />
+          <NewPasswordFields
             control={form.control}
-            name="email"
-            label={AUTH_STRINGS.common.email}
-            type="email"
-            autoComplete="email"
-            placeholder={AUTH_STRINGS.common.emailPlaceholder}
+            passwordName="password"
+            confirmationName="password2"
+            passwordLabel={AUTH_STRINGS.common.password}
+            confirmationLabel={t.confirmPassword}
+            password={password}
+            confirmation={password2}
             disabled={isSubmitting}
           />
-          <Box>
-            <PasswordFormField
-              control={form.control}
-              name="password"
-              label={AUTH_STRINGS.common.password}
-              autoComplete="new-password"
-              helperText={t.passwordRules}
-              disabled={isSubmitting}
-            />
-            <PasswordStrengthHint password={password} />
-          </Box>
-          <PasswordFormField
-            control={form.control}
-            name="password2"
-            label={t.confirmPassword}
-            autoComplete="new-password"
-            helperText={<PasswordMatchHint password={password} confirmation={password2} />}
-            disabled={isSubmitting}
+          <SubmitButton
+            isSubmitting={isSubmitting}
+            label={t.submit}
+            submittingLabel={t.submitting}
+            testId="register-submit"
           />
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            disabled={isSubmitting}
-            data-testid="register-submit"
-            startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            {isSubmitting ? t.submitting : t.submit}
-          </Button>
         </Stack>
-        <Divider sx={{ my: 3 }} />
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={1}
-          sx={{ alignItems: 'center', justifyContent: 'center' }}
-        >
-          <Typography variant="body2" color="text.secondary">
-            {t.hasAccount}
-          </Typography>
-          <Button
-            component={RouterLink}
-            to={paths.login.getHref()}
-            state={createAuthNavigationState({ email, from })}
-            variant="outlined"
-            data-testid="register-login"
-          >
-            {t.login}
-          </Button>
-        </Stack>
+        <SwitchFormPrompt
+          prompt={t.hasAccount}
+          label={t.login}
+          to={paths.login.getHref()}
+          state={createAuthNavigationState({ email, from })}
+          testId="register-login"
+        />
       </AuthCard>
     </Page>
   );

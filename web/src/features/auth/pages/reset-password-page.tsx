@@ -1,8 +1,6 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -18,8 +16,7 @@ import { useZodForm } from '@/hooks/use-zod-form';
 import { setServerFieldErrors } from '@/lib/form-errors';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from '../components/auth-card';
-import { PasswordFormField } from '../components/password-form-field';
-import { PasswordMatchHint, PasswordStrengthHint } from '../components/password-hints';
+import { NewPasswordFields, SubmitButton } from '../components/auth-form-parts';
 import { AUTH_STRINGS } from '../strings';
 import { describeResetPasswordError } from '../utils/auth-errors';
 import { type ResetPasswordFormValues, resetPasswordFormSchema } from '../utils/auth-form-schemas';
@@ -133,35 +130,22 @@ function ResetPasswordForm({ token }: { token: string }) {
             {failure.message}
           </Alert>
         ) : null}
-        <Box>
-          <PasswordFormField
-            control={form.control}
-            name="password"
-            label={t.newPassword}
-            autoComplete="new-password"
-            helperText={AUTH_STRINGS.register.passwordRules}
-            disabled={isSubmitting}
-          />
-          <PasswordStrengthHint password={password} />
-        </Box>
-        <PasswordFormField
+        <NewPasswordFields
           control={form.control}
-          name="confirm_password"
-          label={t.confirmPassword}
-          autoComplete="new-password"
-          helperText={<PasswordMatchHint password={password} confirmation={confirmation} />}
+          passwordName="password"
+          confirmationName="confirm_password"
+          passwordLabel={t.newPassword}
+          confirmationLabel={t.confirmPassword}
+          password={password}
+          confirmation={confirmation}
           disabled={isSubmitting}
         />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={isSubmitting}
-          data-testid="reset-password-submit"
-          startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          {isSubmitting ? t.submitting : t.submit}
-        </Button>
+        <SubmitButton
+          isSubmitting={isSubmitting}
+          label={t.submit}
+          submittingLabel={t.submitting}
+          testId="reset-password-submit"
+        />
       </Stack>
       <Divider sx={{ my: 3 }} />
       <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>

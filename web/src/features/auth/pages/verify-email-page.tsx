@@ -21,6 +21,7 @@ import { useVerificationStatus } from '../api/get-verification-status';
 import { useResendVerificationCode } from '../api/resend-verification-code';
 import { useVerifyEmail } from '../api/verify-email';
 import { AuthCard } from '../components/auth-card';
+import { EmailFormField } from '../components/auth-form-parts';
 import { VerifyHelpBox } from '../components/verify-help-box';
 import { useAuth } from '../hooks/use-auth';
 import { AUTH_STRINGS } from '../strings';
@@ -139,14 +140,7 @@ export function VerifyEmailPage() {
                   {notice.message}
                 </Alert>
               ) : null}
-              <FormTextField
-                control={form.control}
-                name="email"
-                label={AUTH_STRINGS.common.email}
-                type="email"
-                autoComplete="email"
-                placeholder={AUTH_STRINGS.common.emailPlaceholder}
-              />
+              <EmailFormField control={form.control} name="email" />
               <FormTextField
                 control={form.control}
                 name="verification_code"

@@ -1,7 +1,5 @@
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
@@ -11,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { RetryAlert } from '@/components/feedback/retry-alert';
 import { SearchTabs } from '@/components/navigation/search-tabs';
 import { NewsCard } from '@/components/news/news-card';
 import { Page } from '@/components/page/page';
@@ -60,18 +59,13 @@ export function NewsSearchPage() {
             ))}
           </Stack>
         ) : search.isError ? (
-          <Alert
-            severity="warning"
-            data-testid="news-search-error"
-            action={
-              <Button color="inherit" size="small" onClick={() => search.refetch()}>
-                {STRINGS.retry}
-              </Button>
-            }
-          >
-            <AlertTitle>{STRINGS.loadFailed}</AlertTitle>
-            {getErrorMessage(search.error)}
-          </Alert>
+          <RetryAlert
+            title={STRINGS.loadFailed}
+            message={getErrorMessage(search.error)}
+            retryLabel={STRINGS.retry}
+            onRetry={() => void search.refetch()}
+            testId="news-search-error"
+          />
         ) : search.data.data.length === 0 ? (
           <Alert severity="info" data-testid="news-search-empty">
             {STRINGS.noResults}

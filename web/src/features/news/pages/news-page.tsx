@@ -4,9 +4,7 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
@@ -14,6 +12,8 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { EmptyState } from '@/components/feedback/empty-state';
+import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status';
+import { RetryAlert } from '@/components/feedback/retry-alert';
 import { NewsCard } from '@/components/news/news-card';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
@@ -75,37 +75,19 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
         );
       }
       return (
-        <Alert
-          severity="warning"
-          data-testid="news-error"
-          action={
-            <Button
-              color="inherit"
-              size="small"
-              onClick={() => void news.refetch()}
-              disabled={isFetching}
-              data-testid="news-retry"
-            >
-              {STRINGS.errors.retry}
-            </Button>
-          }
-        >
-          <AlertTitle>{STRINGS.errors.title}</AlertTitle>
-          {view.message}
-        </Alert>
+        <RetryAlert
+          title={STRINGS.errors.title}
+          message={view.message}
+          retryLabel={STRINGS.errors.retry}
+          onRetry={() => void news.refetch()}
+          isRetrying={isFetching}
+          testId="news-error"
+          retryTestId="news-retry"
+        />
       );
     }
     if (isLoading || !data) {
-      return (
-        <Box
-          role="status"
-          data-testid="news-loading"
-          sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 8 }}
-        >
-          <CircularProgress size={32} />
-          <Typography color="text.secondary">{STRINGS.result.loading}</Typography>
-        </Box>
-      );
+      return <LoadingStatus label={STRINGS.result.loading} testId="news-loading" />;
     }
     const total = data.pagination.total_count;
     if (data.data.length === 0) {
@@ -186,12 +168,9 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           onApply={apply}
           isBusy={isFetching}
         />
-        <Box sx={{ position: 'relative' }} aria-busy={isFetching}>
-          {isFetching && data && !isError ? (
-            <LinearProgress sx={{ position: 'absolute', top: -12, left: 0, right: 0 }} data-testid="news-refreshing" />
-          ) : null}
+        <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="news-refreshing">
           {renderContent()}
-        </Box>
+        </RefreshArea>
       </Stack>
     </Page>
   );

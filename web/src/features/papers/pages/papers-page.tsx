@@ -2,15 +2,14 @@ import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
 import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { EmptyState } from '@/components/feedback/empty-state';
+import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status';
+import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { PaperCard } from '@/components/papers/paper-card';
@@ -84,37 +83,22 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
         );
       }
       return (
-        <Alert
-          severity="warning"
-          data-testid="papers-error"
-          action={
-            <Button
-              color="inherit"
-              size="small"
-              onClick={() => void recommendations.refetch()}
-              disabled={isFetching}
-              data-testid="papers-retry"
-            >
-              {STRINGS.errors.retry}
-            </Button>
-          }
-        >
-          {view.message}
-        </Alert>
+        <RetryAlert
+          message={view.message}
+          retryLabel={STRINGS.errors.retry}
+          onRetry={() => void recommendations.refetch()}
+          isRetrying={isFetching}
+          testId="papers-error"
+          retryTestId="papers-retry"
+        />
       );
     }
     if (isLoading || !data) {
       return (
-        <Box
-          role="status"
-          data-testid="papers-loading"
-          sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 8 }}
-        >
-          <CircularProgress size={32} />
-          <Typography color="text.secondary">
-            {failureCount > 0 ? STRINGS.result.retrying(failureCount + 1) : STRINGS.result.loading}
-          </Typography>
-        </Box>
+        <LoadingStatus
+          label={failureCount > 0 ? STRINGS.result.retrying(failureCount + 1) : STRINGS.result.loading}
+          testId="papers-loading"
+        />
       );
     }
     return (
@@ -180,15 +164,9 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
           isBusy={isFetching}
         />
         <ActiveFilterChips params={params.applied} />
-        <Box sx={{ position: 'relative' }} aria-busy={isFetching}>
-          {isFetching && data && !isError ? (
-            <LinearProgress
-              sx={{ position: 'absolute', top: -12, left: 0, right: 0 }}
-              data-testid="papers-refreshing"
-            />
-          ) : null}
+        <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="papers-refreshing">
           {renderContent()}
-        </Box>
+        </RefreshArea>
       </Stack>
 
       <PaperActionFeedback actions={actions} testId="papers-notice" />
