@@ -12,7 +12,8 @@ const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
 
 /**
  * Auth state of spec section 4: the token comes from localStorage; with one, the profile is fetched on
- * load and any failure clears token and email. Any 401 (see lib/session) logs out. Lives inside the
+ * load and any failure of that load clears token and email (a later refresh keeps the session on a
+ * network error). Any 401 (see lib/session) logs out. Lives inside the
  * router so that logout can navigate.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -21,6 +22,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(() => (getToken() ? { status: 'loading', user: null } : ANONYMOUS));
   // Each load gets a number; a response that arrives after a newer load, a logout or a 401 is dropped.
   const generation = useRef(0);
+  // The state as of the last render, for loadUser's failure rule without re-creating loadUser.
+  const stateRef = useRef(state);
+  stateRef.current = state;
 
   // Cached server data belongs to one account: it goes when the account does (logout, 401, new login).
   const becomeAnonymous = useCallback(() => {
@@ -29,7 +33,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setState(ANONYMOUS);
   }, [queryClient]);
 
-  const loadUser = useCallback(async () => {
+  /**
+   * Loads the account. On load (and after a login) a failure logs out, as spec section 4 says. A
+   * refresh of a signed-in account (after a profile save) keeps the session on a network error or a
+   * 5xx: the user stays on the page with the account as it was, and the next refresh or reload tries
+   * again; a 401 still logs out (lib/session).
+   */
+  const loadUser = useCallback(async ({ isRefresh = false }: { isRefresh?: boolean } = {}) => {
     const current = ++generation.current;
     if (!getToken()) {
       setState(ANONYMOUS);
@@ -41,10 +51,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (current === generation.current) setState({ status: 'authenticated', user });
     } catch {
       if (current !== generation.current) return;
+      if (isRefresh && stateRef.current.status === 'authenticated') return;
       clearSession();
       setState(ANONYMOUS);
     }
   }, []);
+  const refreshUser = useCallback(() => loadUser({ isRefresh: true }), [loadUser]);
 
   useEffect(() => {
     if (getToken()) void loadUser();
@@ -85,9 +97,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAuthenticated: state.status === 'authenticated',
       signIn,
       logout,
-      refreshUser: loadUser,
+      refreshUser,
     }),
-    [state, signIn, logout, loadUser],
+    [state, signIn, logout, refreshUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
