@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Builds the processes as plain JavaScript for production (the Docker image runs these; no TypeScript
+// compiler at run time): dist/server.js, dist/worker.js and dist/cli.js, one ES module each (no shared
+// chunks: every bundled file must sit directly in dist/ for the import.meta.url rewrite below).
+//
+// Our own packages (@radar/*) are bundled in; every npm dependency stays an import, resolved from
+// node_modules beside dist/ (native modules, WASM and data files of pg, PGlite, argon2, BullMQ load as
+// they do in development). Files our code finds next to its own source (the SQL migrations, the
+// prompts, the common-password list, the built web app, server/package.json) keep their places: each
+// `import.meta.url` in a bundled file becomes the URL that file has in the repository, relative to
+// the bundle, so `new URL('../migrations', import.meta.url)` still names packages/db/migrations. The
+// Dockerfile copies those files to the same places (scripts/check-deploy.mjs checks it).
+//
+// Usage: node scripts/build-dist.mjs [--out dist]
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The processes: bundle name and entry file. */
+export const DIST_ENTRIES = {
+  server: 'server/src/main.ts',
+  worker: 'worker/src/main.ts',
+  cli: 'packages/cli/src/main.ts',
+};
+
+/** Bare imports that are not our workspace packages stay imports. */
+const externalDependencies = {
+  name: 'external-dependencies',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@radar/') || args.path.startsWith('@/')) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+/** Rewrites `import.meta.url` to the bundled file's own URL in the repository, relative to the bundle. */
+function sourceLocations(outDir) {
+  return {
+    name: 'source-locations',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await fs.readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
+        const relative = path.relative(outDir, args.path).split(path.sep).join('/');
+        const contents = source.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(relative)}, import.meta.url).href`,
+        );
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+export async function buildDist(outDir = path.join(ROOT, 'dist')) {
+  const absoluteOut = path.resolve(outDir);
+  await fs.rm(absoluteOut, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(Object.entries(DIST_ENTRIES).map(([name, entry]) => [name, entry])),
+    outdir: absoluteOut,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    sourcemap: true,
+    plugins: [externalDependencies, sourceLocations(absoluteOut)],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  await fs.writeFile(path.join(absoluteOut, 'package.json'), `${JSON.stringify({ type: 'module' }, null, 2)}\n`);
+  return result;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { out: { type: 'string', default: 'dist' } } });
+  const started = Date.now();
+  const result = await buildDist(path.resolve(values.out));
+  const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  console.log(
+    `built ${Object.keys(DIST_ENTRIES)
+      .map((name) => `${values.out}/${name}.js`)
+      .join(', ')} (${(bytes / 1024 / 1024).toFixed(1)} MB with source maps) in ${Date.now() - started} ms`,
+  );
+}
