@@ -476,6 +476,28 @@ async function checkCompose(runtime: RuntimeLayout | undefined) {
     'a dev profile with a local mail catcher',
   );
 
+  // The lighter variant without Redis (an override file on top of this one).
+  const lite = parseYaml(fs.readFileSync(path.join(ROOT, 'docker-compose.no-redis.yml'), 'utf8'), {
+    customTags: [
+      { tag: '!override', collection: 'map', resolve: (value: unknown) => value },
+      { tag: '!reset', collection: 'map', resolve: () => ({}) },
+    ],
+  }) as { services: Record<string, ComposeService> };
+  check(Boolean(lite.services.redis?.profiles?.length), 'no-redis variant: Redis is not started (behind a profile)');
+  for (const name of ['server', 'worker']) {
+    const variant = lite.services[name];
+    check(
+      variant?.environment?.REDIS_URL === '',
+      `no-redis variant: ${name} gets an empty REDIS_URL (BullMQ on PostgreSQL)`,
+    );
+    check(
+      Boolean(variant?.depends_on) &&
+        !('redis' in (variant?.depends_on ?? {})) &&
+        variant?.depends_on?.migrate?.condition === 'service_completed_successfully',
+      `no-redis variant: ${name} still waits for migrate and not for Redis`,
+    );
+  }
+
   // Ports and health checks against the image.
   const serverPorts = services.server?.ports ?? [];
   const containerPort = serverPorts[0]?.split(':').at(-1);
