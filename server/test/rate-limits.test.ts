@@ -164,7 +164,8 @@ describe('login limits', () => {
   });
 });
 
-describe('POST /api/auth/research-direction/confirm/', () => {
+// These need no limits of their own: one server, with the test defaults, for all of them.
+describe('with the test limits', () => {
   let runtime: TestRuntime;
   beforeAll(async () => {
     runtime = await startTestRuntime();
@@ -173,129 +174,126 @@ describe('POST /api/auth/research-direction/confirm/', () => {
     await runtime?.stop();
   });
 
-  it('is limited per user', async () => {
-    const signIn = async (email: string) => {
-      const user = await new UserRepository(runtime.database.db).create({ email });
-      return { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` };
-    };
-    const confirm = (headers: Record<string, string>, i: number) =>
-      runtime.app.inject({
-        method: 'POST',
-        url: '/api/auth/research-direction/confirm/',
-        headers,
-        payload: { research_position: `Position ${i}` },
-        remoteAddress: `198.51.100.${(i % 200) + 1}`,
-      });
-    const busy = await signIn('busy@example.org');
-    expect(RESEARCH_CONFIRM_LIMIT.max).toBe(30);
-    for (let i = 0; i < 30; i++) expect((await confirm(busy, i)).statusCode).toBe(200);
-    const refused = await confirm(busy, 30);
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试' });
-    expect(refused.json().remaining_seconds).toBeGreaterThan(3000);
-    expect((await confirm(await signIn('calm@example.org'), 0)).statusCode).toBe(200);
+  describe('POST /api/auth/research-direction/confirm/', () => {
+    it('is limited per user', async () => {
+      const signIn = async (email: string) => {
+        const user = await new UserRepository(runtime.database.db).create({ email });
+        return { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+      };
+      const confirm = (headers: Record<string, string>, i: number) =>
+        runtime.app.inject({
+          method: 'POST',
+          url: '/api/auth/research-direction/confirm/',
+          headers,
+          payload: { research_position: `Position ${i}` },
+          remoteAddress: `198.51.100.${(i % 200) + 1}`,
+        });
+      const busy = await signIn('busy@example.org');
+      expect(RESEARCH_CONFIRM_LIMIT.max).toBe(30);
+      for (let i = 0; i < 30; i++) expect((await confirm(busy, i)).statusCode).toBe(200);
+      const refused = await confirm(busy, 30);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试' });
+      expect(refused.json().remaining_seconds).toBeGreaterThan(3000);
+      expect((await confirm(await signIn('calm@example.org'), 0)).statusCode).toBe(200);
+    });
   });
-});
 
-describe('the stores', () => {
-  let runtime: TestRuntime;
-  const stores: [string, RateLimitStore, () => Promise<void>][] = [];
+  describe('the stores', () => {
+    const stores: [string, RateLimitStore, () => Promise<void>][] = [];
 
-  beforeAll(async () => {
-    runtime = await startTestRuntime();
-    const logger = createLogger('silent');
-    const database = runtime.database;
-    stores.push([
-      'PostgreSQL',
-      createRateLimitStore({ redis: undefined, namespace: '', database, logger }),
-      async () => {},
-    ]);
-    if (redisUrl) {
-      const redis = new Redis(redisUrl);
-      const namespace = `${runtime.queuePrefix}:rate-limit:`;
+    beforeAll(() => {
+      const logger = createLogger('silent');
+      const database = runtime.database;
       stores.push([
-        'Redis',
-        createRateLimitStore({ redis, namespace, database, logger }),
-        async () => redis.disconnect(),
+        'PostgreSQL',
+        createRateLimitStore({ redis: undefined, namespace: '', database, logger }),
+        async () => {},
       ]);
-    }
-  });
-  afterAll(async () => {
-    for (const [, store, close] of stores) {
-      await store.close();
-      await close();
-    }
-    await runtime?.stop();
-  });
-
-  it('count every one of many simultaneous hits on a key, and forget keys by prefix', async () => {
-    for (const [name, store] of stores) {
-      const hits = await Promise.all(Array.from({ length: 40 }, () => store.increment(`burst:${name}`, 60_000)));
-      expect(hits.map((hit) => hit.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-      expect(Math.max(...hits.map((hit) => hit.ttlMs))).toBeLessThanOrEqual(60_000);
-
-      await store.increment(`p_x:${name}:a`, 60_000);
-      await store.increment(`p%x:${name}:b`, 60_000);
-      await store.deleteByPrefix(`p_x:${name}:`);
-      expect((await store.read(`p_x:${name}:a`)).hits).toBe(0);
-      expect((await store.read(`p%x:${name}:b`)).hits).toBe(1); // LIKE / glob characters are literal
-    }
-  });
-
-  it('PostgreSQL: ended windows restart at 1 and are purged', async () => {
-    const counters = new RateLimitRepository(runtime.database.db);
-    await runtime.database.db.execute(sql`
-      INSERT INTO radar.rate_limit_counters (key, hits, reset_at) VALUES
-        ('ended-a', 50, now() - interval '1 second'), ('ended-b', 3, now() - interval '1 hour')`);
-    expect(await counters.read('ended-b')).toEqual({ hits: 0, ttlMs: 0 });
-    expect(await counters.hit('ended-a', 60_000)).toMatchObject({ hits: 1 });
-    await counters.purgeExpired();
-    const rows = await runtime.database.db.execute<{ key: string }>(
-      sql`SELECT key FROM radar.rate_limit_counters WHERE key LIKE 'ended-%'`,
-    );
-    expect(rows.rows).toEqual([{ key: 'ended-a' }]);
-  });
-});
-
-describe('when the counters cannot be reached', () => {
-  it('limited requests are refused with 503 (fail closed), in either store', async () => {
-    const runtime = await startTestRuntime();
-    const unreachableRedis = new Redis('redis://127.0.0.1:1', {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-    });
-    unreachableRedis.on('error', () => {});
-    const unreachablePool = new pg.Pool({
-      host: '127.0.0.1',
-      port: 1,
-      user: 'postgres',
-      connectionTimeoutMillis: 2_000,
-    });
-    unreachablePool.on('error', () => {});
-    try {
-      // The runtime's own wiring, with only the counters' store out of reach (and production limits).
-      for (const broken of [
-        { rateLimitRedis: unreachableRedis },
-        { rateLimitRedis: undefined, database: wrapPool(unreachablePool, 'external', {}) },
-      ]) {
-        const app = await composeApp({ ...runtime.parts, logger: createLogger('silent'), ...broken });
-        try {
-          const response = await app.inject({
-            method: 'POST',
-            url: '/api/auth/login/',
-            payload: { email: 'someone@example.org', password: PASSWORD },
-          });
-          expect(response.statusCode).toBe(503);
-          expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: '服务暂时不可用，请稍后重试' });
-        } finally {
-          await app.close();
-        }
+      if (redisUrl) {
+        const redis = new Redis(redisUrl);
+        const namespace = `${runtime.queuePrefix}:rate-limit:`;
+        stores.push([
+          'Redis',
+          createRateLimitStore({ redis, namespace, database, logger }),
+          async () => redis.disconnect(),
+        ]);
       }
-    } finally {
-      unreachableRedis.disconnect();
-      await unreachablePool.end();
-      await runtime.stop();
-    }
+    });
+    afterAll(async () => {
+      for (const [, store, close] of stores) {
+        await store.close();
+        await close();
+      }
+    });
+
+    it('count every one of many simultaneous hits on a key, and forget keys by prefix', async () => {
+      for (const [name, store] of stores) {
+        const hits = await Promise.all(Array.from({ length: 40 }, () => store.increment(`burst:${name}`, 60_000)));
+        expect(hits.map((hit) => hit.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+        expect(Math.max(...hits.map((hit) => hit.ttlMs))).toBeLessThanOrEqual(60_000);
+
+        await store.increment(`p_x:${name}:a`, 60_000);
+        await store.increment(`p%x:${name}:b`, 60_000);
+        await store.deleteByPrefix(`p_x:${name}:`);
+        expect((await store.read(`p_x:${name}:a`)).hits).toBe(0);
+        expect((await store.read(`p%x:${name}:b`)).hits).toBe(1); // LIKE / glob characters are literal
+      }
+    });
+
+    it('PostgreSQL: ended windows restart at 1 and are purged', async () => {
+      const counters = new RateLimitRepository(runtime.database.db);
+      await runtime.database.db.execute(sql`
+        INSERT INTO radar.rate_limit_counters (key, hits, reset_at) VALUES
+          ('ended-a', 50, now() - interval '1 second'), ('ended-b', 3, now() - interval '1 hour')`);
+      expect(await counters.read('ended-b')).toEqual({ hits: 0, ttlMs: 0 });
+      expect(await counters.hit('ended-a', 60_000)).toMatchObject({ hits: 1 });
+      await counters.purgeExpired();
+      const rows = await runtime.database.db.execute<{ key: string }>(
+        sql`SELECT key FROM radar.rate_limit_counters WHERE key LIKE 'ended-%'`,
+      );
+      expect(rows.rows).toEqual([{ key: 'ended-a' }]);
+    });
+  });
+
+  describe('when the counters cannot be reached', () => {
+    it('limited requests are refused with 503 (fail closed), in either store', async () => {
+      const unreachableRedis = new Redis('redis://127.0.0.1:1', {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+      });
+      unreachableRedis.on('error', () => {});
+      const unreachablePool = new pg.Pool({
+        host: '127.0.0.1',
+        port: 1,
+        user: 'postgres',
+        connectionTimeoutMillis: 2_000,
+      });
+      unreachablePool.on('error', () => {});
+      try {
+        // The runtime's own wiring, with only the counters' store out of reach (and production limits).
+        for (const broken of [
+          { rateLimitRedis: unreachableRedis },
+          { rateLimitRedis: undefined, database: wrapPool(unreachablePool, 'external', {}) },
+        ]) {
+          const app = await composeApp({ ...runtime.parts, logger: createLogger('silent'), ...broken });
+          try {
+            const response = await app.inject({
+              method: 'POST',
+              url: '/api/auth/login/',
+              payload: { email: 'someone@example.org', password: PASSWORD },
+            });
+            expect(response.statusCode).toBe(503);
+            expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: '服务暂时不可用，请稍后重试' });
+          } finally {
+            await app.close();
+          }
+        }
+      } finally {
+        unreachableRedis.disconnect();
+        await unreachablePool.end();
+      }
+    });
   });
 });

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createAiServices, createEmbeddingModels, profileEmbeddingText } from '@radar/ai';
 import { precisionAtK, readLabelledCsv, syntheticPapers, tfidfBaselinePrecision } from '@radar/ai/testing';
 import {
@@ -15,12 +12,13 @@ import {
   UserRepository,
   VectorRepository,
 } from '@radar/db';
-import { createTestDatabase, sharedFixturesDir, testDatabaseUrl } from '@radar/db/testing';
+import { createMigratedDataDir, createTestDatabase, sharedFixturesDir, testDatabaseUrl } from '@radar/db/testing';
 import { createQueueConnection, startWorkerApp } from '@radar/jobs';
 import { arxivAtomFeed } from '@radar/jobs/testing';
 import { loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { runRadar } from './run-radar';
 
 /**
  * Issue 10, "vectors that are good from the first minute": the labelled dev set imported on a fresh
@@ -35,12 +33,9 @@ import { describe, expect, it } from 'vitest';
  * the query; the tf-idf baseline is measured on the same papers with the same rule.
  */
 
-const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI_MAIN = path.join(REPO_ROOT, 'packages/cli/src/main.ts');
 const DEV_SET = path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv');
 const hasDevSet = fs.existsSync(DEV_SET);
 if (!hasDevSet) console.warn(`skipping the first-minute vectors test: ${DEV_SET} does not exist (CI has it)`);
-const execute = promisify(execFile);
 
 interface DevPaper {
   id: string;
@@ -66,17 +61,12 @@ async function devSetPapers(): Promise<DevPaper[]> {
   return [...byTitle.values()];
 }
 
+/** `pnpm radar ingest arxiv --file` (in this process: see run-radar.ts). */
 async function radarIngest(file: string, env: Record<string, string>) {
   // No REDIS_URL: jobs stay in the database under test; no EMBEDDING_*: the built-in embedder.
-  const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, EMBEDDING_MODEL, EMBEDDING_DIM, ...rest } = process.env;
   const started = Date.now();
-  const { stdout, stderr } = await execute(
-    process.execPath,
-    ['--import', 'tsx', CLI_MAIN, 'ingest', 'arxiv', '--file', file],
-    // About 20 s of CPU; generous limits, since a machine shared with other work stretches the wall time.
-    { cwd: REPO_ROOT, env: { ...rest, LOG_LEVEL: 'silent', ...env }, timeout: 180_000 },
-  );
-  return { stdout, stderr, seconds: (Date.now() - started) / 1000 };
+  const run = await runRadar(['ingest', 'arxiv', '--file', file], { LOG_LEVEL: 'silent', ...env });
+  return { ...run, seconds: (Date.now() - started) / 1000 };
 }
 
 /** precision@20 of the stored vectors of the active model, and what the command left undone. */
@@ -115,6 +105,8 @@ describe.skipIf(!hasDevSet)('vectors good from the first minute (labelled dev se
       ),
     );
     const external = testDatabaseUrl() ? await createTestDatabase() : undefined;
+    // Embedded: a migrated DATA_DIR with nothing in it (its initdb and migrations are not measured here).
+    const dataDir = external ? tmp : await createMigratedDataDir();
     let database: DatabaseHandle | undefined;
     try {
       let userId: string | undefined;
@@ -129,17 +121,16 @@ describe.skipIf(!hasDevSet)('vectors good from the first minute (labelled dev se
       const run = await radarIngest(
         file,
         external
-          ? { DATA_DIR: tmp, DATABASE_URL: String(external.connectionConfig.connectionString) }
-          : { DATA_DIR: path.join(tmp, 'data') },
+          ? { DATA_DIR: dataDir, DATABASE_URL: String(external.connectionConfig.connectionString) }
+          : { DATA_DIR: dataDir },
       );
       expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
       expect(run.stdout).toContain(`arxiv-file: added ${papers.length}, updated 0, skipped 0, rejected 0`);
       expect(run.stdout).toContain('refitted the built-in model (first fit)');
       expect(run.stdout).toMatch(/active model: builtin\/tfidf-lsa@[0-9a-f]{12} \(32 dimensions\)/);
 
-      database =
-        external ??
-        (await openDatabase({ databaseUrl: undefined, dataDir: path.join(tmp, 'data'), poolMax: 2, migrate: false }));
+      database = external ?? (await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 2, migrate: false }));
       const measured = await measureStoredVectors(database, papers);
       const baseline = tfidfBaselinePrecision(papers.map((paper) => ({ text: paper.text, label: paper.categories })));
       console.info(
@@ -159,6 +150,7 @@ describe.skipIf(!hasDevSet)('vectors good from the first minute (labelled dev se
     } finally {
       await database?.close();
       await fsp.rm(tmp, { recursive: true, force: true });
+      await fsp.rm(dataDir, { recursive: true, force: true });
     }
   }, 240_000);
 });
@@ -191,6 +183,7 @@ describe.runIf(testDatabaseUrl())('pnpm radar ingest beside a running worker (DA
         DATA_DIR: tmp,
         DATABASE_URL: String(database.connectionConfig.connectionString),
       });
+      expect(run.code).toBe(0);
       expect(run.stdout).toContain('arxiv-file: added 60');
       expect(run.stdout).toMatch(
         /^queued 1 embedding job, a refit of the built-in embedding model \(first fit\); the running worker does them/m,

@@ -1,36 +1,21 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { syntheticPapers } from '@radar/ai/testing';
-import { PaperRepository, sql, UserRepository } from '@radar/db';
-import { createTestDatabase, testDatabaseUrl } from '@radar/db/testing';
+import { openDatabase, PaperRepository, sql, UserRepository } from '@radar/db';
+import { createMigratedDataDir, createTestDatabase, testDatabaseUrl } from '@radar/db/testing';
 import { describe, expect, it } from 'vitest';
+import { runRadar } from './run-radar';
 
-/** `pnpm radar reembed` as operators run it: a separate process, on the embedded database or PostgreSQL. */
+/** `pnpm radar reembed` on the embedded database or PostgreSQL (in this process: see run-radar.ts). */
 
-const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI_MAIN = path.join(REPO_ROOT, 'packages/cli/src/main.ts');
-const run = promisify(execFile);
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, EMBEDDING_MODEL, EMBEDDING_DIM, ...rest } = process.env;
-  return { ...rest, ...extra };
+async function reembed(env: Record<string, string>, ...args: string[]): Promise<string> {
+  const run = await runRadar(['reembed', ...args], env);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return run.stdout;
 }
 
-const reembed = async (env: Record<string, string>, ...args: string[]) =>
-  (
-    await run(process.execPath, ['--import', 'tsx', CLI_MAIN, 'reembed', ...args], {
-      cwd: REPO_ROOT,
-      env: cleanEnv(env),
-    })
-  ).stdout;
-
-const papersJson = JSON.stringify(
-  syntheticPapers(210).map((p) => ({ title: p.title, abstract: p.abstract, source: 'test' })),
-);
+const papers = syntheticPapers(210).map((p) => ({ title: p.title, abstract: p.abstract, source: 'test' }));
 
 function expectFirstRun(stdout: string) {
   expect(stdout).toContain('activated the configured embedding model: builtin/hashing-512@1');
@@ -43,17 +28,18 @@ function expectFirstRun(stdout: string) {
 
 describe('pnpm radar reembed', () => {
   it('fits the built-in model and re-embeds everything on the embedded database; a second run has nothing to do', async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-reembed-'));
+    const dataDir = await createMigratedDataDir();
     try {
-      const seed = `
-        import { openDatabase, PaperRepository, UserRepository } from '@radar/db';
-        const db = await openDatabase({ databaseUrl: undefined, dataDir: ${JSON.stringify(dataDir)}, poolMax: 2, migrate: true });
-        await new PaperRepository(db.db).insertMany(${papersJson});
-        await new UserRepository(db.db).create({ email: 'cli@example.org', researchSummaryEn: 'I study markets, inflation and monetary policy.' });
-        await db.close();`;
-      await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', seed], {
-        cwd: path.join(REPO_ROOT, 'packages/cli'),
-      });
+      const db = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 2, migrate: true });
+      try {
+        await new PaperRepository(db.db).insertMany(papers);
+        await new UserRepository(db.db).create({
+          email: 'cli@example.org',
+          researchSummaryEn: 'I study markets, inflation and monetary policy.',
+        });
+      } finally {
+        await db.close();
+      }
 
       expectFirstRun(await reembed({ DATA_DIR: dataDir }));
       const again = await reembed({ DATA_DIR: dataDir });
@@ -65,9 +51,9 @@ describe('pnpm radar reembed', () => {
       expect(forced).toContain('refitted the built-in model');
       expect(forced).toContain('every stored vector is on the active model');
 
-      await expect(reembed({ DATA_DIR: dataDir }, '--everything')).rejects.toMatchObject({
-        stderr: expect.stringContaining('unknown option --everything'),
-      });
+      const wrong = await runRadar(['reembed', '--everything'], { DATA_DIR: dataDir });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain('unknown option --everything');
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
     }
@@ -78,7 +64,7 @@ describe('pnpm radar reembed', () => {
     async () => {
       const database = await createTestDatabase();
       try {
-        await new PaperRepository(database.db).insertMany(JSON.parse(papersJson));
+        await new PaperRepository(database.db).insertMany(papers);
         await new UserRepository(database.db).create({
           email: 'cli@example.org',
           researchSummaryEn: 'I study markets.',

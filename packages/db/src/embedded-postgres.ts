@@ -39,6 +39,9 @@ function chooseSocketDir(preferredDir: string): string {
   return path.join(os.tmpdir(), `radar-${digest}`);
 }
 
+/** Where PGlite keeps its files inside DATA_DIR. */
+export const embeddedDataPath = (dataDir: string) => path.join(dataDir, 'pgdata');
+
 export const embeddedConnectionConfig = (socketDir: string): pg.PoolConfig => ({
   host: socketDir,
   port: SOCKET_PORT,
@@ -67,7 +70,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   let removeSocketDir = false;
   if (options.dataDir) {
     lock = await acquireDataDirLock(options.dataDir);
-    dataPath = path.join(options.dataDir, 'pgdata');
+    dataPath = embeddedDataPath(options.dataDir);
     socketDir = chooseSocketDir(options.dataDir);
     await fs.mkdir(socketDir, { recursive: true });
   } else {

@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPool } from '../connection';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../embedded-postgres';
+import { type EmbeddedPostgres, embeddedDataPath, startEmbeddedPostgres } from '../embedded-postgres';
 import { MIGRATIONS_DIR, runMigrations } from '../migrate';
 
 /**
@@ -151,12 +154,17 @@ async function saveTemplate(embedded: EmbeddedPostgres, file: string): Promise<v
   }
 }
 
-async function createPgliteTestDatabase(): Promise<TestDatabase> {
-  const templateFile = await pgliteTemplatePath();
-  const template = await fs.readFile(templateFile).catch((error: NodeJS.ErrnoException) => {
+/** The template's bytes (a Uint8Array over its own ArrayBuffer, as Blob wants in every lib setting). */
+async function readTemplate(templateFile: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  return fs.readFile(templateFile).then((buffer) => new Uint8Array(buffer)).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
+}
+
+async function createPgliteTestDatabase(): Promise<TestDatabase> {
+  const templateFile = await pgliteTemplatePath();
+  const template = await readTemplate(templateFile);
   const embedded = await startEmbeddedPostgres({
     dataDir: undefined,
     initialData: template ? new Blob([template]) : undefined,
@@ -185,6 +193,29 @@ async function createPgliteTestDatabase(): Promise<TestDatabase> {
       await embedded.stop();
     },
   };
+}
+
+/**
+ * A new directory under the system's temp dir, to use as DATA_DIR, holding an embedded database that
+ * is already migrated (a copy of the PGlite template). For tests of commands and processes that open
+ * DATA_DIR themselves: an empty DATA_DIR costs initdb and every migration at its first open, about
+ * 6 CPU-seconds. Tests of that first start use an empty directory.
+ */
+export async function createMigratedDataDir(): Promise<string> {
+  const templateFile = await pgliteTemplatePath();
+  let template = await readTemplate(templateFile);
+  if (!template) {
+    await (await createPgliteTestDatabase()).close(); // builds the template
+    template = await readTemplate(templateFile);
+    if (!template) throw new Error(`no PGlite template at ${templateFile}`);
+  }
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-data-'));
+  const db = await PGlite.create(embeddedDataPath(dataDir), {
+    extensions: { vector },
+    loadDataDir: new Blob([template]),
+  });
+  await db.close();
+  return dataDir;
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type DatabaseHandle, findLiveLockHolder, HealthRepository, openDatabase } from '@radar/db';
+import { createQueue, createQueueConnection } from '@radar/jobs';
+import { QUEUE_NAMES } from '@radar/shared';
+import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
+import { parseCommandLine } from './command-line';
+import {
+  parseDemoArgs,
+  parseJournalsArgs,
+  parseSourcesArgs,
+  planIngestCommand,
+  runDemoCommand,
+  runIngestCommand,
+  runJournalsCommand,
+  runSourcesCommand,
+} from './commands/ingest.command';
+import { parseReembedArgs, runReembed } from './commands/reembed.command';
+
+/**
+ * Operator commands: `pnpm radar <command>`. In embedded mode they connect to a running server
+ * through its socket in DATA_DIR (PGlite is single-process), or open the database themselves when
+ * no server runs.
+ */
+
+interface Command {
+  summary: string;
+  /** Parses `args` first (parseCommandLine): a wrong command line must not open or create a database. */
+  run(context: {
+    config: AppConfig;
+    args: string[];
+    out: (line: string) => void;
+    err: (line: string) => void;
+    /** An answer that is not success but no failure either (nothing there): ends with this code. */
+    setExitCode: (code: number) => void;
+  }): Promise<void>;
+}
+
+/**
+ * Embedded mode, no server holding DATA_DIR and no database files in it: nothing was ever stored
+ * there. Opening the database would create an empty one (and the directory), so `status` says so
+ * instead. `pgdata` is where startEmbeddedPostgres keeps PGlite's files.
+ */
+async function hasNoEmbeddedData(config: AppConfig): Promise<boolean> {
+  if (config.databaseUrl) return false;
+  if (await findLiveLockHolder(config.dataDir)) return false;
+  return !fs.existsSync(path.join(config.dataDir, 'pgdata'));
+}
+
+async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: DatabaseHandle) => Promise<T>) {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: 2,
+    migrate,
+    attachToRunningServer: true,
+  });
+  try {
+    return await use(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const COMMANDS: Record<string, Command> = {
+  status: {
+    summary:
+      'show the database, queue and content counts (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
+    async run({ config, args, out, err, setExitCode }) {
+      parseCommandLine(args, { usage: 'usage: pnpm radar status', options: {}, positionals: { min: 0, max: 0 } });
+      if (await hasNoEmbeddedData(config)) {
+        err(
+          `radar status: no Research Radar data at ${path.resolve(config.dataDir)} (no server running, no database there yet): start it with \`pnpm start\`, or set DATABASE_URL to use a PostgreSQL server`,
+        );
+        setExitCode(1);
+        return;
+      }
+      await withDatabase(config, true, async (database) => {
+        const health = new HealthRepository(database.pool);
+        const [status, overview] = await Promise.all([health.getStatus(), health.getOverview()]);
+        out(
+          `mode:              ${database.mode}${database.mode === 'embedded' ? ` (DATA_DIR ${config.dataDir})` : ''}`,
+        );
+        out(`database:          PostgreSQL ${status.serverVersion}, pgvector ${status.pgvectorVersion ?? 'MISSING'}`);
+        out(`migrations:        ${overview.migrationsApplied} applied`);
+        out(`users:             ${overview.users}`);
+        out(`papers:            ${overview.papers}`);
+        out(`news items:        ${overview.newsItems}`);
+        out(`journals:          ${overview.journals}`);
+        out(`embedding models:  ${overview.embeddingModels}`);
+        const connection = createQueueConnection({
+          redisUrl: config.redisUrl,
+          postgres: database.connectionConfig,
+          prefix: config.queuePrefix,
+        });
+        const queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
+        try {
+          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+          out(
+            `queue:             ${connection.backend}; maintenance: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`,
+          );
+        } finally {
+          await queue.close();
+        }
+      });
+    },
+  },
+  migrate: {
+    summary: 'apply pending database migrations (the server also does this at start)',
+    async run({ config, args, out }) {
+      parseCommandLine(args, { usage: 'usage: pnpm radar migrate', options: {}, positionals: { min: 0, max: 0 } });
+      await withDatabase(config, true, async (database) => {
+        const overview = await new HealthRepository(database.pool).getOverview();
+        out(`migrations up to date: ${overview.migrationsApplied} applied (${database.mode} database)`);
+      });
+    },
+  },
+  ingest: {
+    summary: 'run a content source now, or import a saved file: ingest <source|kind> [--since DATE] [--file PATH]',
+    async run({ config, args, out }) {
+      // Arguments and the file are checked first: a mistake is one line and creates nothing.
+      const plan = await planIngestCommand(config, args);
+      await withDatabase(config, true, (database) => runIngestCommand(config, database, plan, out));
+    },
+  },
+  sources: {
+    summary: 'list content sources with their schedule, last run, items added and last error',
+    async run({ config, args, out }) {
+      parseSourcesArgs(args);
+      await withDatabase(config, true, (database) => runSourcesCommand(config, database, out));
+    },
+  },
+  journals: {
+    summary: 'journals import <file.csv> [--label NAME]: import a journal tier table (SCImago or issn,title,tier)',
+    async run({ config, args, out }) {
+      const options = parseJournalsArgs(args);
+      await withDatabase(config, true, (database) => runJournalsCommand(database, options, out));
+    },
+  },
+  demo: {
+    summary: 'load (or with --remove, delete) the built-in demo corpus: papers and news in all 21 fields',
+    async run({ config, args, out }) {
+      const options = parseDemoArgs(args);
+      await withDatabase(config, true, (database) => runDemoCommand(config, database, options, out));
+    },
+  },
+  reembed: {
+    summary:
+      'bring every stored vector onto the active embedding model, with progress (--refit: refit the built-in model first)',
+    async run({ config, args, out }) {
+      const options = parseReembedArgs(args);
+      await withDatabase(config, true, (database) => runReembed(config, database, options, out));
+    },
+  },
+};
+
+function printHelp(out: (line: string) => void): void {
+  out('Usage: pnpm radar <command>');
+  out('');
+  for (const [name, command] of Object.entries(COMMANDS)) out(`  ${name.padEnd(12)} ${command.summary}`);
+}
+
+/** Where a command reads its configuration and writes its lines: the process's own in main.ts. */
+export interface CommandIo {
+  env: Record<string, string | undefined>;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** Runs `pnpm radar <argv>` and returns the exit code; errors are printed in one line, never thrown. */
+export async function runRadarCommand(argv: string[], { env, out, err }: CommandIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    printHelp(out);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    err(`Unknown command "${name}".`);
+    printHelp(err);
+    return 2;
+  }
+  let exitCode = 0;
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
+  try {
+    await command.run({ config: loadConfig(env), args, out, err, setExitCode });
+    return exitCode;
+  } catch (error) {
+    err(`radar ${name} failed: ${describeStartupFailure(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,147 @@
+// @vitest-environment happy-dom
+import type { ResearchConfirmResponse, TaskStatusResponse, UserResponse } from '@radar/shared';
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { newUser, testUser } from '@/testing/api-fixtures';
+import { renderApp, useFakeApi } from '@/testing/render-app';
+
+const CONFIRM = '/api/auth/research-direction/confirm/';
+
+describe('/my', () => {
+  const api = useFakeApi();
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows the account, research info and basic info, and edits the research fields', async () => {
+    const user = testUser();
+    const { user: events } = renderApp(api, '/my', { user });
+
+    expect(await screen.findByText(user.research_summary_en)).toBeTruthy();
+    expect(screen.getAllByText(user.email).length).toBeGreaterThan(0);
+    expect(screen.getByText('计算机科学')).toBeTruthy();
+    expect(screen.getByText('李华')).toBeTruthy();
+    expect(screen.getByText('博士研究生')).toBeTruthy();
+    expect(screen.getByText('清华大学')).toBeTruthy();
+
+    await events.click(screen.getByRole('button', { name: '编辑研究信息' }));
+    expect(screen.getByText('已选择 1 个领域')).toBeTruthy();
+    await events.click(screen.getByRole('checkbox', { name: '物理与天文学' }));
+    expect(screen.getByText('已选择 2 个领域')).toBeTruthy();
+
+    const saved: UserResponse = { ...user, research_fields: 'computer-science,physics-astronomy' };
+    api.on('POST', CONFIRM, { body: confirmResponse(saved) });
+    api.on('GET', '/api/auth/user/', { body: saved });
+    await events.click(screen.getByRole('button', { name: '保存' }));
+
+    // Saved: back to the view, which shows the stored fields as chips.
+    await screen.findByRole('button', { name: '编辑研究信息' });
+    expect(screen.queryByRole('checkbox', { name: '物理与天文学' })).toBeNull();
+    expect(screen.getByText('物理与天文学')).toBeTruthy();
+    expect(api.requestsTo('POST', CONFIRM)[0]?.body).toEqual({
+      research_summary_en: user.research_summary_en,
+      research_fields: ['computer-science', 'physics-astronomy'],
+    });
+  });
+
+  it('cancels an edit back to the stored values', async () => {
+    const { user: events } = renderApp(api, '/my', { user: testUser() });
+    await events.click(await screen.findByRole('button', { name: '编辑研究信息' }));
+    await events.click(screen.getByRole('checkbox', { name: '物理与天文学' }));
+    await events.click(screen.getByRole('button', { name: '取消' }));
+
+    expect(screen.queryByText('物理与天文学')).toBeNull();
+    expect(screen.getByText('计算机科学')).toBeTruthy();
+    expect(api.requestsTo('POST', CONFIRM)).toHaveLength(0);
+  });
+
+  it('opens the first-visit guide 500 ms after load when there is no research info', async () => {
+    // The fake clock moves 20 ms per turn of the event loop while the page loads, far from the 500 ms.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { user: events } = renderApp(api, '/my', { user: newUser() });
+    expect(await screen.findByText('还没有研究信息：粘贴研究主页的文字，AI 帮您生成。')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await act(() => vi.advanceTimersByTimeAsync(500));
+    const guide = within(screen.getByRole('dialog', { name: '完善研究信息，获取个性化推荐' }));
+    expect(guide.getByRole('button', { name: '稍后提醒' })).toBeTruthy();
+    expect(guide.getByRole('button', { name: '不再提醒' })).toBeTruthy();
+
+    await events.click(guide.getByRole('button', { name: '立即完善' }));
+    expect(await screen.findByRole('dialog', { name: 'AI 生成研究信息' })).toBeTruthy();
+  });
+
+  it('generates research info with the AI dialog: input with a counter, analysing, success', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const before = testUser();
+    const { user: events, fill } = renderApp(api, '/my', { user: before });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    expect(dialog.getByText('0/3000')).toBeTruthy();
+    expect(dialog.getByRole('button', { name: '开始生成' })).toHaveProperty('disabled', true);
+    const homepage = '李华，清华大学博士研究生，研究分子图神经网络。';
+    await fill(dialog.getByRole('textbox', { name: '研究方向描述' }), homepage);
+    expect(dialog.getByText(`${homepage.length}/3000`)).toBeTruthy();
+
+    api.on('POST', '/api/auth/research-direction/process-async/', { body: { task_id: 'task-42', status: 'pending' } });
+    api.on('GET', '/api/auth/tasks/:id/status/', { body: taskStatus({ status: 'processing' }) });
+    await events.click(dialog.getByRole('button', { name: '开始生成' }));
+
+    expect(await dialog.findByText('任务编号：task-42')).toBeTruthy();
+    expect(dialog.getByText('AI 正在分析您的研究方向')).toBeTruthy();
+    expect(dialog.getByText('这可能需要 5-15 秒，请稍候')).toBeTruthy();
+    expect(dialog.getByRole('button', { name: '重新开始' })).toBeTruthy();
+
+    const after: UserResponse = { ...before, research_summary_en: 'Molecular graph learning.' };
+    api.on('GET', '/api/auth/tasks/:id/status/', { body: taskStatus({ status: 'completed' }) });
+    api.on('POST', CONFIRM, { body: confirmResponse(after) });
+    api.on('GET', '/api/auth/user/', { body: after });
+    // Spec section 7: the task is polled every 2 s.
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+
+    expect(await dialog.findByText('研究信息已生成')).toBeTruthy();
+    expect(dialog.getByText('现在您可以使用全部功能了')).toBeTruthy();
+    expect(api.requestsTo('POST', '/api/auth/research-direction/process-async/')[0]?.body).toEqual({
+      research_description: homepage,
+    });
+    expect(api.requestsTo('POST', CONFIRM)[0]?.body).toMatchObject({
+      research_summary_en: 'Molecular graph learning.',
+      research_fields: ['computer-science'],
+    });
+
+    await events.click(dialog.getByRole('button', { name: '确定' }));
+    expect(await screen.findByText('Molecular graph learning.')).toBeTruthy();
+  });
+});
+
+function confirmResponse(user: UserResponse): ResearchConfirmResponse {
+  return { success: true, message: '研究信息已保存', user, unmapped_research_fields: [], has_vector: true };
+}
+
+function taskStatus(overrides: Partial<TaskStatusResponse>): TaskStatusResponse {
+  const isDone = overrides.status === 'completed';
+  return {
+    task_id: 'task-42',
+    status: 'processing',
+    progress: isDone ? 100 : 40,
+    error_message: null,
+    result_data: isDone
+      ? {
+          name: '李华',
+          email: 'li.hua(at)example.edu.cn',
+          institution: '清华大学',
+          position: '博士研究生',
+          research_fields: ['computer-science'],
+          research_summary_en: 'Molecular graph learning.',
+          source: 'offline',
+          model: 'offline-rules',
+          notices: [],
+        }
+      : null,
+    created_at: '2026-11-23T08:00:00.000Z',
+    finished_at: isDone ? '2026-11-23T08:00:05.000Z' : null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+import type { Keyword, KeywordListResponse } from '@radar/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { testKeyword, testUser } from '@/testing/api-fixtures';
+import type { FakeApi } from '@/testing/fake-api';
+import { renderApp, useFakeApi } from '@/testing/render-app';
+
+const GNN = testKeyword({ id: 'keyword-1', name: 'graph neural networks' });
+const QUANTUM = testKeyword({ id: 'keyword-2', name: '量子计算', alert_enabled: true, alert_frequency: 'weekly' });
+
+/** The keyword list as the server keeps it: GET answers whatever the test put there last. */
+function serveKeywords(api: FakeApi, keywords: Keyword[]) {
+  const body: KeywordListResponse = { keywords, count: keywords.length };
+  api.on('GET', '/user-keywords/', { body });
+}
+
+describe('/keywords', () => {
+  const api = useFakeApi();
+
+  it('lists the followed keywords with their alerts, and the suggestions', async () => {
+    serveKeywords(api, [GNN, QUANTUM]);
+    api.on('GET', '/user-rkeywords/', {
+      body: { keywords: [{ name: 'molecular property prediction', score: 1, source: 'research_summary' }] },
+    });
+    renderApp(api, '/keywords', { user: testUser() });
+
+    expect(await screen.findByText('已关注 2/50 个')).toBeTruthy();
+    expect(screen.getByText('graph neural networks')).toBeTruthy();
+    expect(screen.getByText('提醒已关闭')).toBeTruthy();
+    expect(screen.getByText('每周提醒')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /molecular property prediction/ })).toBeTruthy();
+  });
+
+  it('follows a typed keyword', async () => {
+    serveKeywords(api, []);
+    api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+    api.on('POST', '/user-keywords/add/', (request) => {
+      const keyword = testKeyword({ id: 'keyword-3', name: String((request.body as { keyword: string }).keyword) });
+      serveKeywords(api, [keyword]);
+      return { status: 201, body: { success: true, keyword } };
+    });
+    const { user, fill } = renderApp(api, '/keywords', { user: testUser() });
+
+    expect(await screen.findByText('请登录并设置感兴趣的关键词')).toBeTruthy();
+    await fill(screen.getByRole('textbox', { name: '关键词' }), ' diffusion models ');
+    await user.click(screen.getByRole('button', { name: '添加' }));
+
+    expect(await screen.findByText('已关注关键词“diffusion models”')).toBeTruthy();
+    expect(await screen.findByText('已关注 1/50 个')).toBeTruthy();
+    expect(api.requestsTo('POST', '/user-keywords/add/')[0]?.body).toEqual({ keyword: 'diffusion models' });
+    expect(screen.getByRole('textbox', { name: '关键词' })).toHaveProperty('value', '');
+  });
+
+  it("shows the server's message for a keyword that is already followed", async () => {
+    serveKeywords(api, [GNN]);
+    api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+    api.on('POST', '/user-keywords/add/', {
+      status: 409,
+      body: { code: 'CONFLICT', message: '你已关注关键词“graph neural networks”' },
+    });
+    const { user, fill } = renderApp(api, '/keywords', { user: testUser() });
+
+    await fill(await screen.findByRole('textbox', { name: '关键词' }), 'Graph Neural Networks');
+    await user.click(screen.getByRole('button', { name: '添加' }));
+    expect(await screen.findByText('你已关注关键词“graph neural networks”')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: '关键词' })).toHaveProperty('value', 'Graph Neural Networks');
+  });
+
+  it('removes a keyword after confirming', async () => {
+    serveKeywords(api, [GNN, QUANTUM]);
+    api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+    api.on('POST', '/user-keywords/:id/remove/', (_request, params) => {
+      serveKeywords(api, [QUANTUM]);
+      return { body: { success: true, id: params.id } };
+    });
+    const { user } = renderApp(api, '/keywords', { user: testUser() });
+
+    await user.click(await screen.findByRole('button', { name: '删除关键词“graph neural networks”' }));
+    const dialog = within(await screen.findByRole('dialog', { name: '删除关键词' }));
+    expect(dialog.getByText('确定不再关注“graph neural networks”吗？删除后也不会再收到它的邮件提醒。')).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: '删除' }));
+
+    expect(await screen.findByText('已删除关键词“graph neural networks”')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('graph neural networks')).toBeNull());
+    expect(screen.getByText('量子计算')).toBeTruthy();
+    expect(api.requestsTo('POST', '/user-keywords/:id/remove/').map((request) => request.path)).toEqual([
+      '/user-keywords/keyword-1/remove/',
+    ]);
+  });
+});
