@@ -315,6 +315,7 @@ async function checkDockerfile(workDir: string): Promise<RuntimeLayout | undefin
     ...env,
     HOST: '127.0.0.1',
     PORT: String(port),
+    METRICS_PORT: String(await freePort()),
     DATA_DIR: dataDir,
   };
   check(env.PORT === '3000', `image listens on PORT 3000 (${env.PORT})`);
@@ -504,9 +505,15 @@ async function checkCompose(runtime: RuntimeLayout | undefined) {
   check(containerPort === runtime?.env.PORT, `server publishes the image's PORT (${containerPort})`);
   const serverHealth = [services.server?.healthcheck?.test ?? ''].flat().join(' ');
   check(
-    serverHealth.includes(`127.0.0.1:${runtime?.env.PORT}/api/health`),
-    'server health check asks /api/health on the image PORT',
+    serverHealth.includes("127.0.0.1:'+(process.env.PORT||3000)+'/api/health"),
+    'server health check asks /api/health on the PORT the server listens on',
   );
+  const workerHealth = [worker?.healthcheck?.test ?? ''].flat().join(' ');
+  check(
+    workerHealth.includes("127.0.0.1:'+(process.env.METRICS_PORT||9464)+'/health"),
+    'worker health check asks its metrics listener /health on METRICS_PORT',
+  );
+  check(!serverPorts.some((port) => port.includes('9464')), 'the metrics port is not published');
 
   // Commands, run in the runtime layout.
   if (!runtime) return;
@@ -524,6 +531,7 @@ async function checkCompose(runtime: RuntimeLayout | undefined) {
     DATABASE_URL: database.url,
     JWT_SECRET: 'deploy-check-secret-0123456789abcdef0123456789',
     QUEUE_PREFIX: `deploy-check-${process.pid}`,
+    METRICS_PORT: String(await freePort()),
     INGEST_ENABLED: 'false',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
@@ -544,6 +552,13 @@ async function checkCompose(runtime: RuntimeLayout | undefined) {
       () => started.child.exitCode !== null,
     );
     check(ready, `worker: \`${workerCommand.join(' ')}\` starts`, started.output().slice(-2000));
+    const [probe = '', ...probeArgs] = [worker?.healthcheck?.test ?? []].flat().slice(1);
+    let healthy = false;
+    try {
+      execFileSync(probe, probeArgs, { cwd: runtime.dir, env, stdio: 'ignore', timeout: 5_000 });
+      healthy = true;
+    } catch {}
+    check(healthy, "worker: compose's health check passes against the started worker");
     const code = await stopProcess(started.child, started.exited);
     check(code === 0, `worker: SIGTERM stops it with exit code 0 (${code})`, started.output().slice(-2000));
   } finally {

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { AppMetrics } from '@radar/metrics';
 import { type ApiError, DEFAULT_ERROR_MESSAGES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -36,11 +37,14 @@ import type { ResearchDirectionService } from './features/research-profile/resea
 import { vectorRoutes } from './features/research-profile/vector.route';
 import { healthRoutes } from './features/system/health.route';
 import type { HealthService } from './features/system/health.service';
+import { registerCloseAfterAnswer } from './http-shutdown';
 import { type HttpTimeouts, httpServerOptions } from './http-timeouts';
 import { authPlugin } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import type { LoginLimiter } from './plugins/login-limiter';
 import { fastifyRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store';
+import { registerRequestIdHeader, requestIdOf } from './plugins/request-id';
+import { registerRequestMetrics } from './plugins/request-metrics';
 import { registerRouteCatalog } from './plugins/route-catalog';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import type { UserCache } from './plugins/user-cache';
@@ -77,6 +81,8 @@ export interface AppDeps {
   /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
   httpTimeouts?: Partial<HttpTimeouts> | undefined;
   services: AppServices;
+  /** The process's metrics; requests are not recorded when left out. */
+  metrics?: AppMetrics | undefined;
 }
 
 /** A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function). */
@@ -96,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // As Fastify's own logger type, so plugins typed for the default instance accept this one.
     loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestIdOf,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: toFastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -104,6 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   // First: the catalog only sees routes added after it, and every error, a plugin's too, gets our shape.
   registerRouteCatalog(app);
+  registerRequestIdHeader(app);
+  registerCloseAfterAnswer(app);
+  if (deps.metrics) registerRequestMetrics(app, deps.metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);

@@ -45,6 +45,8 @@ export const errors = {
     new AppError(409, 'EMAIL_ALREADY_REGISTERED', undefined, { fields: { email: ['该邮箱已注册'] } }),
   emailNotVerified: (email: string) => new AppError(403, 'EMAIL_NOT_VERIFIED', undefined, { email }),
   invalidCredentials: () => new AppError(400, 'INVALID_CREDENTIALS'),
+  /** Disabled by an operator (`radar users disable`): 403 at login, 401 for the tokens it still holds. */
+  accountDisabled: (statusCode: 401 | 403 = 403) => new AppError(statusCode, 'ACCOUNT_DISABLED'),
   verificationCodeMissing: (message?: string) => new AppError(400, 'VERIFICATION_CODE_MISSING', message),
   verificationCodeExpired: (remainingAttempts: number) =>
     new AppError(400, 'VERIFICATION_CODE_EXPIRED', undefined, { remaining_attempts: remainingAttempts }),

@@ -1,6 +1,17 @@
+import { type MetricsServer, startMetricsServer } from '@radar/metrics';
 import { describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import { createLogger } from './logger';
 import { startRuntime } from './runtime';
+
+/**
+ * After SIGTERM, requests and jobs in flight get this long to finish. Compose gives the server 30 s
+ * (stop_grace_period) before SIGKILL; the rest is for closing the queues, the pool and the embedded
+ * database. A synchronous research analysis still waiting for the model then is cut (its task is marked
+ * failed at the next start) and a job still running goes back to the queue.
+ */
+const DRAIN_MS = 20_000;
+/** Past this a close hangs: exit 1 with a line saying so rather than be killed without one. */
+const FORCE_EXIT_MS = 28_000;
 
 /** Expected start-up failures print one line saying what to fix; anything else is a bug and shows its stack. */
 function exitWithStartupError(error: unknown): never {
@@ -20,17 +31,26 @@ async function main(): Promise<void> {
   // first: a SIGTERM at any point waits for start-up, then lets in-flight requests and jobs finish.
   const starting = startRuntime(config, logger);
   let stopping = false;
+  let metricsServer: MetricsServer | undefined;
+  const stopWaiting = new AbortController();
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C cuts the wait short, but the database is still closed properly.
+      logger.warn({ signal }, 'second signal: cutting the wait for requests and jobs short');
+      stopWaiting.abort();
+      return;
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    const forceExit = setTimeout(() => {
-      logger.error('shutdown took longer than 30 s; exiting');
+    metricsServer?.markShuttingDown();
+    setTimeout(() => stopWaiting.abort(), DRAIN_MS).unref();
+    setTimeout(() => {
+      logger.error(`shutdown took longer than ${FORCE_EXIT_MS / 1000} s; exiting`);
       process.exit(1);
-    }, 30_000);
-    forceExit.unref();
+    }, FORCE_EXIT_MS).unref();
     const runtime = await starting.catch(() => undefined);
-    await runtime?.close();
+    await runtime?.close(stopWaiting.signal);
+    await metricsServer?.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -42,6 +62,18 @@ async function main(): Promise<void> {
     await runtime.close();
     exitWithStartupError(error);
   });
+  // GET /metrics and /health on their own port, which compose does not publish: that keeps them internal.
+  if (config.metricsPort) {
+    metricsServer = await startMetricsServer({
+      metrics: runtime.parts.metrics,
+      port: config.metricsPort,
+      host: config.host,
+      logger,
+    }).catch(async (error) => {
+      await runtime.close();
+      exitWithStartupError(error);
+    });
+  }
 
   const embedded = isEmbeddedDatabase(config);
   logger.info(

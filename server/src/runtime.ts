@@ -28,6 +28,7 @@ import {
   type WorkerApp,
 } from '@radar/jobs';
 import { createMailer, type Mailer, MailLinkTokens } from '@radar/mail';
+import { AppMetrics } from '@radar/metrics';
 import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
@@ -46,6 +47,7 @@ import { RecommendationService } from './features/recommendations/recommendation
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { HealthService } from './features/system/health.service';
+import { closeHttpServer } from './http-shutdown';
 import type { HttpTimeouts } from './http-timeouts';
 import { LoginLimiter } from './plugins/login-limiter';
 import { createRateLimitStore } from './plugins/rate-limit-store';
@@ -95,6 +97,8 @@ export interface ServerParts {
   workerInProcess: boolean;
   /** Hears every process's changes to user rows; the auth guard caches rows only while it is live. */
   userChanges: UserChangeListener | undefined;
+  /** This process's metrics (HTTP requests, and the in-process worker's jobs and queues), served by main.ts. */
+  metrics: AppMetrics;
 }
 
 /** What the HTTP app is built with; tests pass other values, production leaves every one out. */
@@ -125,7 +129,11 @@ export interface Runtime {
   database: DatabaseHandle;
   /** What the app was composed from; tests compose another app with one part replaced. */
   parts: ServerParts;
-  close(): Promise<void>;
+  /**
+   * Stops taking requests and jobs, lets those in flight finish, then closes everything. Once
+   * `stopWaiting` aborts, requests still open are cut and jobs still running are left to go back to the queue.
+   */
+  close(stopWaiting?: AbortSignal): Promise<void>;
 }
 
 /** Every service, once, from the process's parts. */
@@ -227,6 +235,7 @@ export async function composeApp(parts: ServerParts, options: AppOptions = {}): 
     webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
     httpTimeouts: options.httpTimeouts,
     services,
+    metrics: parts.metrics,
   });
   // The limiters' store closes with the app, after its in-flight requests.
   app.addHook('onClose', () => services.rateLimitStore.close());
@@ -240,9 +249,13 @@ export async function composeApp(parts: ServerParts, options: AppOptions = {}): 
  */
 export async function startRuntime(config: AppConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const cleanups: (() => Promise<void> | void)[] = [];
-  const close = async () => {
+  // The HTTP server and the in-process worker drain side by side, before anything they use closes.
+  const drains: ((stopWaiting?: AbortSignal) => Promise<void>)[] = [];
+  const close = async (stopWaiting?: AbortSignal) => {
+    const report = (error: unknown) => logger.error({ err: error }, 'error while shutting down');
+    await Promise.all(drains.splice(0).map((drain) => drain(stopWaiting).catch(report)));
     for (const cleanup of cleanups.reverse()) {
-      await Promise.resolve(cleanup()).catch((error) => logger.error({ err: error }, 'error while shutting down'));
+      await Promise.resolve(cleanup()).catch(report);
     }
     cleanups.length = 0;
   };
@@ -273,6 +286,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     });
 
     const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
+    const metrics = new AppMetrics();
 
     // Before the worker: its keyword-alert job mails through it (and it closes after the worker).
     const mailer = createMailer({
@@ -297,8 +311,10 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         ingest: ingestSettingsFromConfig(config),
         // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
         mail: { mailer, webBaseUrl: config.webBaseUrl, linkSecret: jwtSecret },
+        metrics,
       });
-      cleanups.push(() => worker?.close());
+      const started = worker;
+      drains.push((stopWaiting) => started.close(stopWaiting));
     } else if (embedded) {
       logger.warn('RUN_WORKER=false with the embedded database: no other process can run jobs for it');
     }
@@ -348,10 +364,10 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       rateLimitNamespace: `${queuePrefix}:rate-limit:`,
       workerInProcess: Boolean(worker),
       userChanges,
+      metrics,
     };
     const app = await composeApp(parts, options);
-    // The HTTP server closes first: in-flight requests finish before their dependencies go away.
-    cleanups.push(() => app.close());
+    drains.push((stopWaiting) => closeHttpServer(app, stopWaiting));
 
     return { app, database, parts, close };
   } catch (error) {

@@ -6,11 +6,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { openDatabase, UserRepository } from '@radar/db';
 import { createTestDatabase, testDatabaseUrl } from '@radar/db/testing';
+import { scrapeMetrics } from '@radar/metrics/testing';
+import { describeStartupFailure, loadConfig } from '@radar/shared/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, startRuntime } from '../src';
 
 /**
  * The server and CLI as operators run them: separate processes, embedded database in a DATA_DIR.
+ * Start-up failures are also checked in this process (what main.ts does before it listens), without
+ * the seconds each new process spends loading tsx and the module graph.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,7 +35,8 @@ async function freePort(): Promise<number> {
 /** The environment a fresh shell would have: nothing of the test run's database or queue settings. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, JWT_SECRET, SMTP_URL, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...extra };
+  // No metrics listener: its default port (9464) may be taken by another server on this machine.
+  return { ...rest, LOG_LEVEL: 'info', HOST: '127.0.0.1', METRICS_PORT: '0', ...extra };
 }
 
 interface ServerProcess {
@@ -87,6 +94,18 @@ async function runServerExpectingFailure(
   return { code, stderr };
 }
 
+/** main.ts's start-up (config, then the runtime) in this process: the one line it would print. */
+async function startupFailure(env: Record<string, string>): Promise<string> {
+  let runtime: Awaited<ReturnType<typeof startRuntime>>;
+  try {
+    runtime = await startRuntime(loadConfig(env), createLogger('silent'));
+  } catch (error) {
+    return describeStartupFailure(error);
+  }
+  await runtime.close();
+  throw new Error('start-up did not fail');
+}
+
 let dataDir: string;
 
 beforeAll(async () => {
@@ -98,9 +117,26 @@ afterAll(async () => {
 });
 
 describe('embedded mode (no DATABASE_URL)', () => {
-  it('starts, serves health and the API, keeps data across a restart, and guards DATA_DIR', async () => {
-    const first = await startServer({ DATA_DIR: dataDir });
+  it('starts, serves health, the API and metrics, keeps data across a restart, and guards DATA_DIR', async () => {
+    const metricsPort = await freePort();
+    const first = await startServer({ DATA_DIR: dataDir, METRICS_PORT: String(metricsPort) });
     try {
+      // The internal listener (METRICS_PORT) starts just after the main port.
+      await expect
+        .poll(() =>
+          fetch(`http://127.0.0.1:${metricsPort}/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        )
+        .toBe(200);
+      await fetch(`http://127.0.0.1:${first.port}/api/health`);
+      const metrics = await scrapeMetrics(metricsPort);
+      expect(
+        metrics.value('http_request_duration_seconds_count', { route: '/api/health', status_code: '200' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(metrics.value('radar_embedding_backlog', { kind: 'news' })).toBe(0);
+
       const health = await (await fetch(`http://127.0.0.1:${first.port}/api/health`)).json();
       expect(health).toMatchObject({
         status: 'ok',
@@ -114,11 +150,11 @@ describe('embedded mode (no DATABASE_URL)', () => {
       expect(unauthorised.status).toBe(401);
       expect(await unauthorised.json()).toMatchObject({ code: 'AUTH_REQUIRED' });
 
-      // A second server on the same DATA_DIR gets one clear line instead of corrupting the data.
-      const second = await runServerExpectingFailure({ DATA_DIR: dataDir });
-      expect(second.code).toBe(1);
-      expect(second.stderr.trim().split('\n')).toHaveLength(1);
-      expect(second.stderr).toContain(`DATA_DIR ${dataDir} is in use by process ${first.child.pid}`);
+      // A second server on the same DATA_DIR gets one clear line instead of corrupting the data (as a
+      // process, such a line is all it prints before exiting with 1: see "bad configuration").
+      const second = await startupFailure({ DATA_DIR: dataDir });
+      expect(second).not.toContain('\n');
+      expect(second).toContain(`DATA_DIR ${dataDir} is in use by process ${first.child.pid}`);
 
       // Operator commands still work: they go through the running server's socket.
       const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI_MAIN, 'status'], {
@@ -132,31 +168,47 @@ describe('embedded mode (no DATABASE_URL)', () => {
     } finally {
       expect(await first.stop()).toBe(0);
     }
+    // Closed with the process.
+    expect(
+      await fetch(`http://127.0.0.1:${metricsPort}/health`).then(
+        (r) => r.status,
+        () => 'closed',
+      ),
+    ).toBe('closed');
 
-    // Write through the CLI's own embedded instance (the server is stopped, so the lock is free)...
-    const script = `
-      import { openDatabase, UserRepository } from '@radar/db';
-      const db = await openDatabase({ databaseUrl: undefined, dataDir: ${JSON.stringify(dataDir)}, poolMax: 2, migrate: true });
-      await new UserRepository(db.db).create({ email: 'kept@example.org', passwordHash: 'not-a-real-hash' });
-      await db.close();`;
-    await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: path.join(REPO_ROOT, 'server'),
-    });
+    // Write through an embedded instance of this process (the server is stopped, so the lock is free)...
+    const writer = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 2, migrate: true });
+    try {
+      await new UserRepository(writer.db).create({ email: 'kept@example.org', passwordHash: 'not-a-real-hash' });
+    } finally {
+      await writer.close();
+    }
 
-    // ...and a restarted server still has it.
+    // ...and a restarted server still has it (read through its socket, as operator commands do).
     const restarted = await startServer({ DATA_DIR: dataDir });
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI_MAIN, 'status'], {
-        cwd: REPO_ROOT,
-        env: cleanEnv({ DATA_DIR: dataDir }),
+      const reader = await openDatabase({
+        databaseUrl: undefined,
+        dataDir,
+        poolMax: 1,
+        migrate: false,
+        attachToRunningServer: true,
       });
-      expect(stdout).toMatch(/users:\s+1/);
+      try {
+        expect(await new UserRepository(reader.db).findByEmail('kept@example.org')).toMatchObject({
+          email: 'kept@example.org',
+        });
+      } finally {
+        await reader.close();
+      }
     } finally {
-      await restarted.stop();
+      expect(await restarted.stop()).toBe(0);
     }
     const jwtSecret = await fs.readFile(path.join(dataDir, 'jwt-secret'), 'utf8');
     expect(jwtSecret.trim().length).toBeGreaterThanOrEqual(43);
-  });
+    // Two server processes, the first on an empty DATA_DIR (initdb and every migration, about 6
+    // CPU-seconds in PGlite): on a machine busy with other test files this took over a minute.
+  }, 150_000);
 });
 
 describe.runIf(testDatabaseUrl())('external mode (DATABASE_URL)', () => {
@@ -185,8 +237,25 @@ describe.runIf(testDatabaseUrl())('external mode (DATABASE_URL)', () => {
 });
 
 describe('bad configuration', () => {
+  // As processes, once for each place main.ts catches a start-up failure (the config, the runtime).
   it.each([
     [{ PORT: 'abc' }, 'PORT must be a number (got "abc")'],
+    [{ REDIS_URL: 'redis://127.0.0.1:1' }, 'Cannot connect to REDIS_URL (redis://127.0.0.1:1): connect ECONNREFUSED'],
+  ])('%o stops the server process with one line naming the variable', async (env, expected) => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-badconfig-'));
+    try {
+      const { code, stderr } = await runServerExpectingFailure({ DATA_DIR: dir, ...env });
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Research Radar could not start: /);
+      expect(lines[0]).toContain(expected);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
     [{ DATABASE_URL: 'mysql://localhost/x' }, 'DATABASE_URL must be a URL like postgresql://'],
     [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/radar', JWT_SECRET: 'x'.repeat(8) }, 'JWT_SECRET is too weak'],
     [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/radar' }, 'JWT_SECRET is required when DATABASE_URL is set'],
@@ -194,15 +263,12 @@ describe('bad configuration', () => {
       { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/radar', JWT_SECRET: randomBytes(48).toString('base64url') },
       'Cannot connect to DATABASE_URL: connection refused',
     ],
-    [{ REDIS_URL: 'redis://127.0.0.1:1' }, 'Cannot connect to REDIS_URL (redis://127.0.0.1:1): connect ECONNREFUSED'],
   ])('%o stops start-up with one line naming the variable', async (env, expected) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-badconfig-'));
     try {
-      const { code, stderr } = await runServerExpectingFailure({ DATA_DIR: dir, ...env });
-      expect(code).toBe(1);
-      const lines = stderr.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(expected);
+      const line = await startupFailure({ DATA_DIR: dir, ...env });
+      expect(line).not.toContain('\n');
+      expect(line).toContain(expected);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -4,8 +4,16 @@ import { openDatabase } from '@radar/db';
 import { ingestSettingsFromConfig } from '@radar/ingest';
 import { assertRedisReachable, createQueueConnection, startWorkerApp } from '@radar/jobs';
 import { createMailer } from '@radar/mail';
+import { AppMetrics, type MetricsServer, startMetricsServer } from '@radar/metrics';
 import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import pino from 'pino';
+
+/**
+ * After SIGTERM, jobs in flight get this long to finish; compose gives the worker 60 s (stop_grace_period)
+ * before SIGKILL, and the rest is for closing the connections. A job still running then goes back to the
+ * queue when its lock lapses.
+ */
+const DRAIN_MS = 50_000;
 
 /**
  * A worker as its own process (`pnpm worker`, the compose `worker` service), and its composition root:
@@ -45,6 +53,12 @@ async function main(): Promise<void> {
     logger: logger.child({ component: 'mail' }),
   });
   if (!config.jwtSecret) logger.warn('JWT_SECRET is not set: this worker sends no keyword alert mails');
+  const metrics = new AppMetrics();
+  // GET /metrics and /health (the container's health check) on a port compose does not publish, which
+  // keeps them internal. Bound before any job starts, so a taken port stops start-up with nothing in flight.
+  const metricsServer: MetricsServer | undefined = config.metricsPort
+    ? await startMetricsServer({ metrics, port: config.metricsPort, host: config.host, logger })
+    : undefined;
   // Workers take jobs as soon as they are created, before start-up has finished (schedulers), so the
   // signal handlers are in place first: a SIGTERM during start-up must not kill a job in flight.
   const starting = startWorkerApp({
@@ -56,16 +70,26 @@ async function main(): Promise<void> {
     ai,
     lockDurationMs: config.jobLockMs,
     mail: config.jwtSecret ? { mailer, webBaseUrl: config.webBaseUrl, linkSecret: config.jwtSecret } : undefined,
+    metrics,
   });
   let stopping = false;
+  const stopWaiting = new AbortController();
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C cuts the wait short, but the connections are still closed properly.
+      logger.warn({ signal }, 'second signal: cutting the wait for jobs short');
+      stopWaiting.abort();
+      return;
+    }
     stopping = true;
     logger.info({ signal }, 'worker shutting down: letting in-flight jobs finish');
+    metricsServer?.markShuttingDown();
+    setTimeout(() => stopWaiting.abort(), DRAIN_MS).unref();
     const worker = await starting.catch(() => undefined);
-    await worker?.close();
+    await worker?.close(stopWaiting.signal);
     mailer.close();
     await database.close();
+    await metricsServer?.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -7,13 +7,15 @@ import { AsyncTaskRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase, testDatabaseUrl } from '@radar/db/testing';
 import { type AppQueue, createQueue, createQueueConnection, removeRedisQueueData } from '@radar/jobs';
 import { waitForJobState } from '@radar/jobs/testing';
+import { freePort, scrapeMetrics } from '@radar/metrics/testing';
 import { QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The standalone worker (`node --import tsx worker/src/main.ts`) as operators run it, on PostgreSQL
  * and real Redis: killed in the middle of a job and restarted, the task still completes, exactly once;
- * stopped with SIGTERM, it lets the job in flight finish.
+ * stopped with SIGTERM, it lets the job in flight finish; its metrics listener serves /metrics and the
+ * container health check /health.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,7 +36,8 @@ describe.runIf(testDatabaseUrl() && redisUrl)('worker process on PostgreSQL and 
   let userId: string;
   const prefix = `test-${randomBytes(4).toString('hex')}`;
 
-  const startWorker = (): WorkerProcess => {
+  /** Without a metrics port the listener is off: parallel test files must never share the default one. */
+  const startWorker = (metricsPort = 0): WorkerProcess => {
     const { DATABASE_URL, TEST_DATABASE_URL, JWT_SECRET, ...rest } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
       cwd: REPO_ROOT,
@@ -51,6 +54,8 @@ describe.runIf(testDatabaseUrl() && redisUrl)('worker process on PostgreSQL and 
         WORKER_CONCURRENCY: '1',
         INGEST_ENABLED: 'false',
         LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        METRICS_PORT: String(metricsPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -152,5 +157,52 @@ describe.runIf(testDatabaseUrl() && redisUrl)('worker process on PostgreSQL and 
     const done = await tasks.findById(task.id);
     expect(done).toMatchObject({ status: 'completed', attempts: 1 });
     expect(done?.resultData).toMatchObject({ name: 'Finished On Shutdown' });
+  }, 60_000);
+
+  it('serves /metrics and /health on METRICS_PORT; /health answers 503 while it drains on SIGTERM', async () => {
+    let calls = 0;
+    // The second task's model call is slow: the worker is stopped while it runs.
+    fake.defaultChat = () => ({
+      content: researchProfileAnswer({ name: 'Measured' }),
+      delayMs: ++calls === 1 ? 0 : 3_000,
+    });
+    const metricsPort = await freePort();
+    const health = () =>
+      fetch(`http://127.0.0.1:${metricsPort}/health`).then(
+        (response) => response.status,
+        () => undefined,
+      );
+    const worker = startWorker(metricsPort);
+    await waitFor('the metrics listener', async () => (await health()) === 200);
+
+    const quick = await tasks.create({
+      userId,
+      kind: 'research-direction',
+      input: { research_description: 'Quick. '.repeat(30) },
+    });
+    await queue.add('analyse', { taskId: quick.id }, { jobId: quick.id });
+    await waitForJobState(queue as AppQueue<unknown>, quick.id, 'completed');
+    const metrics = await scrapeMetrics(metricsPort);
+    expect(
+      metrics.value('radar_job_duration_seconds_count', { queue: QUEUE_NAMES.researchProfile, outcome: 'completed' }),
+    ).toBe(1);
+    expect(metrics.value('radar_queue_jobs', { queue: QUEUE_NAMES.researchProfile, state: 'waiting' })).toBe(0);
+    expect(metrics.value('radar_embedding_backlog', { kind: 'papers' })).toBe(0);
+    expect(metrics.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+
+    const slow = await tasks.create({
+      userId,
+      kind: 'research-direction',
+      input: { research_description: 'Slow. '.repeat(30) },
+    });
+    const before = fake.chatRequests().length;
+    await queue.add('analyse', { taskId: slow.id }, { jobId: slow.id });
+    await waitFor('the slow model call', () => fake.chatRequests().length > before);
+    worker.child.kill('SIGTERM');
+    await waitFor('/health to say it is shutting down', async () => (await health()) === 503);
+    const exit = await worker.exited;
+    expect(exit.code, worker.output()).toBe(0);
+    expect(await health()).toBeUndefined();
+    expect((await tasks.findById(slow.id))?.status).toBe('completed');
   }, 60_000);
 });

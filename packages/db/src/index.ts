@@ -21,6 +21,7 @@ export * from './repositories/paper.repository';
 export * from './repositories/rate-limit.repository';
 export * from './repositories/source.repository';
 export * from './repositories/user.repository';
+export * from './repositories/user-admin.repository';
 export * from './repositories/vector.repository';
 export * as schema from './schema';
 export * from './user-change-listener';

@@ -1,5 +1,5 @@
 import type { AiServices } from '@radar/ai';
-import type { DatabaseHandle } from '@radar/db';
+import { type DatabaseHandle, VectorRepository } from '@radar/db';
 import type { EnqueueJob } from '@radar/ingest';
 import {
   type ContentAiProviders,
@@ -8,6 +8,7 @@ import {
   type IngestSettings,
   loadSources,
 } from '@radar/ingest';
+import type { AppMetrics, QueueJobCounts } from '@radar/metrics';
 import { type IngestJob, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
@@ -36,12 +37,21 @@ export interface WorkerAppOptions {
   content?: ContentAiProviders;
   /** Mailer, web address and link secret of the keyword-alert mails; without them that job sends nothing. */
   mail?: KeywordAlertMailSettings;
+  /**
+   * The process's metrics: job durations and failures, items ingested, and, read when scraped, the
+   * queues' job counts and the embedding backlog. Nothing is recorded when left out.
+   */
+  metrics?: AppMetrics;
 }
 
 export interface WorkerApp {
   workers: AppWorker<unknown>[];
-  /** Finishes in-flight jobs (or hands them back to the queue) and closes connections. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs, waits for those in flight to finish, and closes the connections. Once `stopWaiting`
+   * aborts it waits no longer: a job still running keeps its lock until the process ends, then the next
+   * worker's stalled-job check returns it to the queue and it runs again (the processors are idempotent).
+   */
+  close(stopWaiting?: AbortSignal): Promise<void>;
 }
 
 type ProcessorFactory = (
@@ -62,11 +72,12 @@ const PROCESSORS: Record<QueueName, ProcessorFactory> = {
     createResearchProfileProcessor({ database, extractor: ai.researchExtractor, logger }),
   [QUEUE_NAMES.embeddings]: ({ database, ai, logger }) =>
     createEmbeddingsProcessor({ database, embeddings: ai.embeddings, logger }),
-  [QUEUE_NAMES.ingest]: ({ database, ingest, enqueue, ai, queue, logger }) =>
+  [QUEUE_NAMES.ingest]: ({ database, ingest, enqueue, ai, queue, logger, metrics }) =>
     createIngestProcessor({
       db: database.db,
       settings: ingest,
       enqueue,
+      metrics,
       // A run that stored content refits the built-in model right away when due (not at the next hour).
       requestRefit: () => requestRefitIfDue(ai.embeddings, queue(QUEUE_NAMES.embeddings)),
       logger,
@@ -146,6 +157,14 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     return queue;
   };
   const enqueue: EnqueueJob = (queue, name, data) => producer(queue).add(name, data);
+  let isClosed = false;
+  // Before the workers start taking jobs, so every scrape from then on has the gauges. A scrape after
+  // close must not open queue connections again.
+  if (options.metrics) {
+    options.metrics.reportQueueJobs(async () => (isClosed ? {} : countQueueJobs(queueNames.map(producer))), logger);
+    const vectors = new VectorRepository(options.database.db);
+    options.metrics.reportEmbeddingBacklog(() => vectors.countEmbeddingBacklog(), logger);
+  }
   const lock = options.lockDurationMs
     ? { lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs }
     : {};
@@ -159,9 +178,14 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
         ...lock,
       },
     );
-    worker.on('failed', (job, error) =>
-      logger.warn({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
-    );
+    worker.on('failed', (job, error) => {
+      logger.warn({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed');
+      options.metrics?.observeJob(name, 'failed', job && runSeconds(job));
+    });
+    if (options.metrics) {
+      const { metrics } = options;
+      worker.on('completed', (job) => metrics.observeJob(name, 'completed', runSeconds(job)));
+    }
     worker.on('error', (error) => logger.error({ queue: name, err: error.message }, 'worker error'));
     return worker;
   });
@@ -184,12 +208,58 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
   logger.info({ backend: connection.backend, queues: queueNames, concurrency: options.concurrency }, 'worker started');
   return {
     workers,
-    async close() {
-      await Promise.all(workers.map((worker) => worker.close()));
+    async close(stopWaiting) {
+      isClosed = true;
+      const closing = Promise.all(workers.map((worker) => worker.close()));
+      if (await settlesBefore(closing, stopWaiting)) await closing;
+      else logger.warn('no longer waiting for jobs in flight: they go back to the queue when their locks lapse');
       await Promise.all([...schedulerQueues.values()].map((queue) => queue.close()));
       await Promise.all([...producers.values()].map((queue) => queue.close()));
     },
   };
+}
+
+/** Whether `work` settles (either way) before `signal` aborts; the work goes on regardless. */
+async function settlesBefore(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  if (!signal) return settled;
+  let onAbort = () => {};
+  const aborted = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([settled, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** How long an attempt ran, from BullMQ's timestamps; undefined when it never started (a stalled job's end). */
+function runSeconds(job: Pick<Job, 'processedOn' | 'finishedOn'>): number | undefined {
+  return job.processedOn && job.finishedOn ? Math.max(0, job.finishedOn - job.processedOn) / 1000 : undefined;
+}
+
+/** Jobs per state of each queue, for `radar_queue_jobs`; prioritized jobs are waiting too. */
+async function countQueueJobs(queues: AppQueue<unknown>[]): Promise<QueueJobCounts> {
+  const entries = await Promise.all(
+    queues.map(async (queue) => {
+      const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+      const count = (state: string) => counts[state] ?? 0;
+      const states = {
+        waiting: count('waiting') + count('prioritized'),
+        active: count('active'),
+        delayed: count('delayed'),
+        failed: count('failed'),
+      };
+      return [queue.name, states] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
 }
 
 /**

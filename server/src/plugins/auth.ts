@@ -75,6 +75,8 @@ export const authPlugin = fp<AuthPluginOptions>(
       // (a reset elsewhere whose notice has not arrived yet), never that the token is revoked.
       if (user && user.tokenVersion < claims.ver) user = await options.users.refresh(claims.sub);
       if (!user || user.tokenVersion !== claims.ver) throw errors.authInvalid();
+      // Read through the cache, which hears every write to the row: a disable takes effect at once.
+      if (user.disabledAt) throw errors.accountDisabled(401);
       request.currentUser = user;
     });
 

@@ -19,6 +19,8 @@ export interface FakeReply {
   hang?: boolean;
   /** Answer after this many ms. */
   delayMs?: number;
+  /** Answer once this settles: the test chooses the moment. */
+  heldUntil?: Promise<unknown>;
 }
 
 export interface RecordedRequest {
@@ -139,7 +141,8 @@ export async function startFakeOpenAi(options: { embeddingDimension?: number } =
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify(reply.body ?? {}));
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.heldUntil) void reply.heldUntil.finally(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });

@@ -90,7 +90,8 @@ const dueCondition = (rules: AlertWindowRules) => sql`k.alert_enabled AND (k.las
     + make_interval(mins => ${rules.dueSlackMinutes}))`;
 
 /** Only accounts that can sign in get mail: verified, with a password (placeholder rows have none). */
-const mailableUser = sql`u.is_email_verified AND u.password_hash IS NOT NULL`;
+/** Disabled accounts (`radar users disable`) get no alert mail until they are enabled again. */
+const mailableUser = sql`u.is_email_verified AND u.password_hash IS NOT NULL AND u.disabled_at IS NULL`;
 
 /**
  * The keywords users follow (radar.user_keywords), the terms suggested to them, and the bookkeeping of

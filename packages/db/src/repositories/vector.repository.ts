@@ -84,6 +84,21 @@ export class VectorRepository {
     return counts;
   }
 
+  /**
+   * Papers and news items without a vector of the active model (all of them when no model is active),
+   * in one statement: the metrics endpoint reads it at every scrape.
+   */
+  async countEmbeddingBacklog(): Promise<{ papers: number; news: number }> {
+    const notOnActiveModel = (alias: string) =>
+      sql`NOT EXISTS (SELECT 1 FROM radar.embedding_models m WHERE m.is_active AND m.id = ${raw(alias)}.embedding_model_id)`;
+    const result = await this.db.execute<{ papers: number; news: number }>(
+      sql`SELECT (SELECT count(*)::int FROM radar.papers p WHERE ${notOnActiveModel('p')}) AS papers,
+                 (SELECT count(*)::int FROM radar.news_items n WHERE ${notOnActiveModel('n')}) AS news`,
+    );
+    const row = result.rows[0];
+    return { papers: Number(row?.papers ?? 0), news: Number(row?.news ?? 0) };
+  }
+
   /** Rows with a vector of this model, per table. */
   async countCurrent(modelId: number): Promise<Record<VectorTarget, number>> {
     const counts = {} as Record<VectorTarget, number>;

@@ -30,6 +30,8 @@ export const users = radar.table(
     /** Bumped on password reset; tokens carrying an older version are rejected. */
     tokenVersion: integer('token_version').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** Set by an operator (`radar users disable`): login is refused and existing tokens stop working. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

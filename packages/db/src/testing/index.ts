@@ -156,10 +156,13 @@ async function saveTemplate(embedded: EmbeddedPostgres, file: string): Promise<v
 
 /** The template's bytes (a Uint8Array over its own ArrayBuffer, as Blob wants in every lib setting). */
 async function readTemplate(templateFile: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  return fs.readFile(templateFile).then((buffer) => new Uint8Array(buffer)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  return fs
+    .readFile(templateFile)
+    .then((buffer) => new Uint8Array(buffer))
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
 }
 
 async function createPgliteTestDatabase(): Promise<TestDatabase> {

@@ -10,6 +10,7 @@ import {
   SourceRunError,
   SourcesConfigError,
 } from '@radar/ingest';
+import type { AppMetrics } from '@radar/metrics';
 import { ingestJobSchema } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
@@ -30,6 +31,8 @@ export function createIngestProcessor(deps: {
   /** Queues a refit of the built-in model when one is due (requestRefitIfDue); never fails the run. */
   requestRefit?: (() => Promise<unknown>) | undefined;
   logger?: Logger | undefined;
+  /** Counts the new items per source and kind (`radar_ingested_items_total`). */
+  metrics?: AppMetrics | undefined;
 }) {
   const report = (summary: IngestSummary) => ({
     added: summary.counts.added,
@@ -41,7 +44,9 @@ export function createIngestProcessor(deps: {
     notes: summary.notes,
   });
   const enrichment = { summaries: deps.settings.summariesEnabled };
-  const afterStore = async (summary: IngestSummary) => {
+  const afterStore = async (source: string, summary: IngestSummary) => {
+    deps.metrics?.countIngested(source, 'papers', summary.newPaperIds.length);
+    deps.metrics?.countIngested(source, 'news', summary.newNewsIds.length);
     await enqueueEnrichment(deps.enqueue, summary, enrichment);
     if (!deps.requestRefit || summary.newPaperIds.length + summary.newNewsIds.length === 0) return;
     await deps.requestRefit().catch((error: Error) =>
@@ -65,12 +70,12 @@ export function createIngestProcessor(deps: {
 
     try {
       const summary = await runSource({ db: deps.db, settings: deps.settings }, source, { since: parsed.data.since });
-      await afterStore(summary);
+      await afterStore(source.name, summary);
       deps.logger?.info({ source: source.name, ...report(summary) }, 'source ingested');
       return { outcome: 'success', ...report(summary) };
     } catch (error) {
       if (error instanceof SourceRunError) {
-        await afterStore(error.summary).catch(() => {});
+        await afterStore(source.name, error.summary).catch(() => {});
       }
       const permanent = error instanceof PermanentSourceError || (error instanceof SourceRunError && error.isPermanent);
       deps.logger?.warn({ source: source.name, permanent, err: describeError(error) }, 'source run failed');

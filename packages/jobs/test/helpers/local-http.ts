@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +10,13 @@ export interface LocalHttpServer {
   requests: { path: string; at: number; headers: http.IncomingHttpHeaders }[];
   close(): Promise<void>;
 }
+
+/** A route answering 200 with a file's content (a feed fixture). */
+export const fileRoute =
+  (contentType: string, file: string): Route =>
+  async (_request, response) => {
+    response.writeHead(200, { 'content-type': contentType }).end(await fs.readFile(file));
+  };
 
 /** A real HTTP server on 127.0.0.1 with a route per path (the sources' stand-in in tests). */
 export async function startLocalHttpServer(routes: Record<string, Route>): Promise<LocalHttpServer> {

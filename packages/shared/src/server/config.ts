@@ -64,6 +64,7 @@ const urlWithProtocols = (protocols: string[], example: string) =>
 const envSchema = z.object({
   PORT: integer(3000, 1, 65535),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  METRICS_PORT: integer(9464, 0, 65535),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -167,9 +168,17 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Every environment variable the configuration reads (.env.example and docker-compose.yml are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * Port of the internal listener with GET /metrics (Prometheus) and GET /health, on HOST; 0 = none.
+   * It stays internal by being a port the deployment does not publish, so it has no authentication.
+   */
+  metricsPort: number;
   /**
    * Whether X-Forwarded-For is believed. Off by default: otherwise any client could pick the address
    * that per-IP rate limits count. Set it to the hops or addresses of your reverse proxy.
@@ -276,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    metricsPort: e.METRICS_PORT,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),

@@ -198,6 +198,8 @@ export class AuthService {
     // consumeVerificationCode marked the account verified in the same transaction.
     const verified = await this.deps.users.findById(code.userId);
     if (!verified) throw errors.verificationCodeMissing();
+    // The route would sign a disabled account in: refuse as login does.
+    if (verified.disabledAt) throw errors.accountDisabled();
     return { message: '邮箱验证成功', remaining_attempts: this.remainingAttempts(code, now), user: verified };
   }
 
@@ -214,6 +216,11 @@ export class AuthService {
         'login refused',
       );
       throw errors.invalidCredentials();
+    }
+    // Only after the password matched: a guess must not learn that the account exists and is disabled.
+    if (user.disabledAt) {
+      this.deps.logger.info({ event: 'auth.login', email: fingerprint, outcome: 'account_disabled' }, 'login refused');
+      throw errors.accountDisabled();
     }
     if (!user.isEmailVerified) {
       this.deps.logger.info(

@@ -1,0 +1,116 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { feedback, users } from '../schema';
+import type { UserRow } from './user.repository';
+
+/** One account as `radar users list` shows it. */
+export interface UserAccountSummary {
+  id: string;
+  email: string;
+  isEmailVerified: boolean;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+  disabledAt: Date | null;
+  /** An English research summary is stored: what recommendations need. */
+  hasProfile: boolean;
+}
+
+/** Everything stored for one user besides the account row (all of it goes when the account is deleted). */
+export interface OwnedRecordCounts {
+  keywords: number;
+  /** Papers with any state of this user (favourite, saved, shared, read). */
+  articleStates: number;
+  favourites: number;
+  saved: number;
+  feedback: number;
+  tasks: number;
+  verificationCodes: number;
+  resetTokens: number;
+  alertDeliveries: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Operator work on accounts (`pnpm radar users ...`): listing, disabling, and deleting a person with
+ * everything that belongs to them. Every write to radar.users fires the change trigger, so a running
+ * server drops its cached row at once (user-change-listener.ts).
+ */
+export class UserAdminRepository {
+  constructor(private readonly db: Database) {}
+
+  async list(): Promise<UserAccountSummary[]> {
+    return this.db
+      .select({
+        id: users.id,
+        email: users.email,
+        isEmailVerified: users.isEmailVerified,
+        createdAt: users.createdAt,
+        lastLoginAt: users.lastLoginAt,
+        disabledAt: users.disabledAt,
+        hasProfile: sql<boolean>`${users.researchSummaryEn} <> ''`,
+      })
+      .from(users)
+      .orderBy(asc(users.createdAt), asc(users.id));
+  }
+
+  /** By id when `reference` is a UUID, else by e-mail address (case-insensitive). */
+  async find(reference: string): Promise<UserRow | undefined> {
+    const condition = UUID.test(reference)
+      ? eq(users.id, reference.toLowerCase())
+      : sql`lower(${users.email}) = lower(${reference})`;
+    const [row] = await this.db.select().from(users).where(condition).limit(1);
+    return row;
+  }
+
+  async countOwnedRecords(userId: string, db: Pick<Database, 'execute'> = this.db): Promise<OwnedRecordCounts> {
+    const { rows } = await db.execute<Record<keyof OwnedRecordCounts, number>>(sql`
+      SELECT
+        (SELECT count(*)::int FROM radar.user_keywords WHERE user_id = ${userId}) AS "keywords",
+        (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId}) AS "articleStates",
+        (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId} AND is_favorited) AS "favourites",
+        (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId} AND is_saved) AS "saved",
+        (SELECT count(*)::int FROM radar.feedback WHERE user_id = ${userId}) AS "feedback",
+        (SELECT count(*)::int FROM radar.async_tasks WHERE user_id = ${userId}) AS "tasks",
+        (SELECT count(*)::int FROM radar.email_verification_codes WHERE user_id = ${userId}) AS "verificationCodes",
+        (SELECT count(*)::int FROM radar.password_reset_tokens WHERE user_id = ${userId}) AS "resetTokens",
+        (SELECT count(*)::int FROM radar.keyword_alert_deliveries WHERE user_id = ${userId}) AS "alertDeliveries"`);
+    const counts = rows[0];
+    if (!counts) throw new Error('count of owned records returned no row');
+    return counts;
+  }
+
+  /** Disables the account (keeping the first time it was disabled); undefined when there is no such user. */
+  async disable(userId: string): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .update(users)
+      .set({ disabledAt: sql`coalesce(${users.disabledAt}, now())` })
+      .where(eq(users.id, userId))
+      .returning();
+    return row;
+  }
+
+  async enable(userId: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.update(users).set({ disabledAt: null }).where(eq(users.id, userId)).returning();
+    return row;
+  }
+
+  /**
+   * Deletes the account and everything of it, in one transaction: keywords, article states, tasks,
+   * verification codes, reset tokens and alert deliveries go by their ON DELETE CASCADE keys; feedback
+   * keeps its author as SET NULL for other deletions, so a person's own feedback (whose `user_info`
+   * holds their address) is deleted here first. Returns what was deleted, or undefined when the user
+   * was not there.
+   */
+  async deleteWithOwnedRecords(userId: string): Promise<OwnedRecordCounts | undefined> {
+    return this.db.transaction(async (tx) => {
+      // Locks the row: nothing of this user can be added between the counts and the delete.
+      const [locked] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      if (!locked) return undefined;
+      const counts = await this.countOwnedRecords(userId, tx);
+      await tx.delete(feedback).where(eq(feedback.userId, userId));
+      await tx.delete(users).where(eq(users.id, userId));
+      return counts;
+    });
+  }
+}

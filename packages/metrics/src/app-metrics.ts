@@ -1,0 +1,130 @@
+import type { Logger } from 'pino';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The BullMQ job states reported per queue. */
+export const QUEUE_JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+export type QueueJobState = (typeof QUEUE_JOB_STATES)[number];
+/** Jobs per state, per queue name. */
+export type QueueJobCounts = Record<string, Record<QueueJobState, number>>;
+
+/** Stored items without a vector of the active embedding model, per kind. */
+export interface EmbeddingBacklog {
+  papers: number;
+  news: number;
+}
+
+export type IngestedKind = keyof EmbeddingBacklog;
+
+/** Latency buckets (seconds) of HTTP requests: most answer in milliseconds, a synchronous LLM call in tens of seconds. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** Job runs range from a mail send to a model refit or a long feed. */
+const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900];
+
+/**
+ * The metrics of one process, in a registry of its own (never prom-client's global one), so a test can
+ * run several apps in one process. The server records HTTP requests; whichever process runs the worker
+ * records jobs and ingestion and reports the queues and the embedding backlog, read when scraped.
+ */
+export class AppMetrics {
+  readonly registry = new Registry();
+  private readonly httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly jobDuration: Histogram<'queue' | 'outcome'>;
+  private readonly jobsFailed: Counter<'queue'>;
+  private readonly ingestedItems: Counter<'source' | 'kind'>;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.httpRequestDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    this.jobDuration = new Histogram({
+      name: 'radar_job_duration_seconds',
+      help: 'Run time of each job attempt by queue and outcome (completed or failed)',
+      labelNames: ['queue', 'outcome'],
+      buckets: JOB_BUCKETS,
+      registers,
+    });
+    this.jobsFailed = new Counter({
+      name: 'radar_jobs_failed_total',
+      help: 'Failed job attempts by queue (a retried job counts once per failed attempt)',
+      labelNames: ['queue'],
+      registers,
+    });
+    this.ingestedItems = new Counter({
+      name: 'radar_ingested_items_total',
+      help: 'New papers and news items stored by ingestion, by source and kind',
+      labelNames: ['source', 'kind'],
+      registers,
+    });
+  }
+
+  /** `route` is the route's pattern (`/articles/:id/save/`), never the URL: ids and queries would explode the label set. */
+  observeHttpRequest(request: { method: string; route: string; statusCode: number; seconds: number }): void {
+    this.httpRequestDuration.observe(
+      { method: request.method, route: request.route, status_code: String(request.statusCode) },
+      request.seconds,
+    );
+  }
+
+  observeJob(queue: string, outcome: 'completed' | 'failed', seconds: number | undefined): void {
+    if (outcome === 'failed') this.jobsFailed.inc({ queue });
+    if (seconds !== undefined) this.jobDuration.observe({ queue, outcome }, seconds);
+  }
+
+  countIngested(source: string, kind: IngestedKind, count: number): void {
+    if (count > 0) this.ingestedItems.inc({ source, kind }, count);
+  }
+
+  /**
+   * Reports `radar_queue_jobs` from `read` at each scrape. A failed read is logged and leaves the gauge
+   * empty for that scrape rather than failing every other metric.
+   */
+  reportQueueJobs(read: () => Promise<QueueJobCounts>, logger: Logger): void {
+    new Gauge({
+      name: 'radar_queue_jobs',
+      help: 'Jobs per queue and state (waiting, active, delayed, failed), read when scraped',
+      labelNames: ['queue', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const counts = await read().catch((error: Error) => {
+          logger.warn({ err: error.message }, 'queue metrics not collected');
+          return {} as QueueJobCounts;
+        });
+        for (const [queue, states] of Object.entries(counts)) {
+          for (const state of QUEUE_JOB_STATES) this.set({ queue, state }, states[state]);
+        }
+      },
+    });
+  }
+
+  /** Reports `radar_embedding_backlog` from `read` (one query) at each scrape; a failed read as above. */
+  reportEmbeddingBacklog(read: () => Promise<EmbeddingBacklog>, logger: Logger): void {
+    new Gauge({
+      name: 'radar_embedding_backlog',
+      help: 'Stored papers and news items without a vector of the active embedding model, read when scraped',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const backlog = await read().catch((error: Error) => {
+          logger.warn({ err: error.message }, 'embedding backlog not collected');
+          return undefined;
+        });
+        if (!backlog) return;
+        this.set({ kind: 'papers' }, backlog.papers);
+        this.set({ kind: 'news' }, backlog.news);
+      },
+    });
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
