@@ -21,11 +21,9 @@ type Snapshot = Array<[Query['queryKey'], unknown]>;
 
 /** Cached queries whose answer lists the paper (patching changes them). */
 const queriesShowing = (queryClient: QueryClient, id: string) =>
-  queryClient
-    .getQueryCache()
-    .findAll({
-      predicate: (query) => patchPaperInAnswer(query.state.data, id, { is_saved: true }) !== query.state.data,
-    });
+  queryClient.getQueryCache().findAll({
+    predicate: (query) => patchPaperInAnswer(query.state.data, id, { is_saved: true }) !== query.state.data,
+  });
 
 /** Applies a paper's state to every cached answer that lists it (recommendations, search, library). */
 function patchEverywhere(queryClient: QueryClient, id: string, patch: PaperStatePatch) {
