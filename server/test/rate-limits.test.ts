@@ -82,17 +82,24 @@ describe(`counters in ${mode}`, () => {
     }
   });
 
-  it('are not evicted by thousands of other keys', async () => {
-    for (let i = 0; i < 3; i++) expect((await forgot(first, 'victim@example.org')).statusCode).toBe(200);
-    // The in-process store kept 5,000 keys per limiter and dropped the least recently used.
-    for (let batch = 0; batch < 5_100; batch += 50) {
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => forgot(first, `other-${batch + i}@example.org`)),
-      );
-      expect(responses.every((response) => response.statusCode === 200)).toBe(true);
-    }
-    expect((await forgot(first, 'victim@example.org')).statusCode).toBe(429);
-  }, 120_000);
+  // Redis only: with the PostgreSQL store each key is a row, which nothing evicts, and 'are shared by two
+  // server instances' already shows the counters live there and not in the process (whose old store
+  // dropped the least recently used of 5,000 keys). In PGlite the 5,100 requests took about a minute.
+  it.runIf(redisUrl)(
+    'are not evicted by thousands of other keys',
+    async () => {
+      for (let i = 0; i < 3; i++) expect((await forgot(first, 'victim@example.org')).statusCode).toBe(200);
+      // The in-process store kept 5,000 keys per limiter and dropped the least recently used.
+      for (let batch = 0; batch < 5_100; batch += 50) {
+        const responses = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => forgot(first, `other-${batch + i}@example.org`)),
+        );
+        expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+      }
+      expect((await forgot(first, 'victim@example.org')).statusCode).toBe(429);
+    },
+    120_000,
+  );
 });
 
 describe('login limits', () => {
