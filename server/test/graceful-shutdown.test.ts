@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
 import { AsyncTaskRepository, type DatabaseHandle, openDatabase, sql, UserRepository } from '@radar/db';
-import { createTestDatabase, type TestDatabase, testDatabaseUrl } from '@radar/db/testing';
+import { createMigratedDataDir, createTestDatabase, type TestDatabase, testDatabaseUrl } from '@radar/db/testing';
 import { type AppQueue, createQueue, createQueueConnection, removeRedisQueueData } from '@radar/jobs';
 import { waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES } from '@radar/shared';
@@ -157,10 +155,10 @@ async function stop(server: ServerProcess, ...signals: NodeJS.Signals[]) {
 }
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-shutdown-'));
+  // Embedded: a DATA_DIR that already holds the migrated template (no initdb or migrations in the servers).
+  dataDir = await createMigratedDataDir();
   fake = await startFakeOpenAi();
-  // One verified account, made in the database the servers will use (in embedded mode this also
-  // creates and migrates DATA_DIR's database before any server starts).
+  // One verified account, made in the database the servers will use.
   if (testDatabaseUrl()) testDatabase = await createTestDatabase();
   const database = testDatabase ?? (await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 2, migrate: true }));
   try {
