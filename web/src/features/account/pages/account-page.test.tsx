@@ -45,6 +45,24 @@ describe('/my', () => {
     });
   });
 
+  it('stays signed in when the account refresh after a save fails on the server (only a 401 logs out)', async () => {
+    const user = testUser();
+    const { user: events } = renderApp(api, '/my', { user });
+    await events.click(await screen.findByRole('button', { name: '编辑研究信息' }));
+    await events.click(screen.getByRole('checkbox', { name: '物理与天文学' }));
+    const saved: UserResponse = { ...user, research_fields: 'computer-science,physics-astronomy' };
+    api.on('POST', CONFIRM, { body: confirmResponse(saved) });
+    api.on('GET', '/api/auth/user/', { status: 503, body: { code: 'SERVICE_UNAVAILABLE', message: '服务暂时不可用' } });
+    await events.click(screen.getByRole('button', { name: '保存' }));
+
+    await screen.findByRole('button', { name: '编辑研究信息' });
+    await vi.waitFor(() => expect(api.requestsTo('GET', '/api/auth/user/').length).toBeGreaterThanOrEqual(2));
+    // Still on /my with the session: the account as it was, the token kept, no login prompt.
+    expect(screen.getAllByText(user.email).length).toBeGreaterThan(0);
+    expect(window.localStorage.getItem('token')).not.toBeNull();
+    expect(screen.queryByRole('button', { name: '登录' })).toBeNull();
+  });
+
   it('cancels an edit back to the stored values', async () => {
     const { user: events } = renderApp(api, '/my', { user: testUser() });
     await events.click(await screen.findByRole('button', { name: '编辑研究信息' }));
