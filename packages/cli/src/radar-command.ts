@@ -8,14 +8,16 @@ import { parseCommandLine } from './command-line';
 import {
   parseDemoArgs,
   parseJournalsArgs,
-  parseSourcesArgs,
   planIngestCommand,
   runDemoCommand,
   runIngestCommand,
   runJournalsCommand,
   runSourcesCommand,
 } from './commands/ingest.command';
+import { parseQueuesArgs, runQueuesCommand } from './commands/queues.command';
 import { parseReembedArgs, runReembed } from './commands/reembed.command';
+import { planSourcesCommand } from './commands/sources.command';
+import { parseUsersArgs, runUsersCommand } from './commands/users.command';
 
 /**
  * Operator commands: `pnpm radar <command>`. In embedded mode they connect to a running server
@@ -124,10 +126,15 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   sources: {
-    summary: 'list content sources with their schedule, last run, items added and last error',
+    summary:
+      'sources [list] [--json]: content sources with their schedule, last run, items added and last error; sources run <name>: run one now (as ingest)',
     async run({ config, args, out }) {
-      parseSourcesArgs(args);
-      await withDatabase(config, true, (database) => runSourcesCommand(config, database, out));
+      const plan = await planSourcesCommand(config, args);
+      await withDatabase(config, true, (database) =>
+        plan.action === 'list'
+          ? runSourcesCommand(config, database, out, plan)
+          : runIngestCommand(config, database, plan.ingest, out),
+      );
     },
   },
   journals: {
@@ -142,6 +149,22 @@ const COMMANDS: Record<string, Command> = {
     async run({ config, args, out }) {
       const options = parseDemoArgs(args);
       await withDatabase(config, true, (database) => runDemoCommand(config, database, options, out));
+    },
+  },
+  users: {
+    summary:
+      'users list | show <email|id> | disable <email|id> | enable <email|id> | delete <email|id> --yes (the person and all their data) [--json]',
+    async run({ config, args, out, err, setExitCode }) {
+      const plan = parseUsersArgs(args);
+      await withDatabase(config, true, (database) => runUsersCommand(database, plan, { out, err, setExitCode }));
+    },
+  },
+  queues: {
+    summary:
+      'queues status | retry-failed [<queue>] | clean [<queue>] [--grace 1d]: job counts, retry failed jobs, remove finished ones [--json]',
+    async run({ config, args, out }) {
+      const plan = parseQueuesArgs(args);
+      await withDatabase(config, true, (database) => runQueuesCommand(config, database, plan, out));
     },
   },
   reembed: {

@@ -181,7 +181,7 @@ describe('pnpm radar (ingestion commands)', () => {
       [1, 'radar demo failed: --remove takes no value\n'],
       [1, 'radar reembed failed: unknown option --everything (expected --refit)\n'],
       [1, 'radar journals failed: usage: pnpm radar journals import <file.csv> [--label NAME]\n'],
-      [1, 'radar sources failed: usage: pnpm radar sources\n'],
+      [1, 'radar sources failed: usage: pnpm radar sources [list [--json] | run <source name> [--since YYYY-MM-DD]]\n'],
     ]);
     await expect(fs.stat(untouched)).rejects.toMatchObject({ code: 'ENOENT' });
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createEmbeddingModels } from '@radar/ai';
 import { type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
@@ -32,6 +33,7 @@ import type { AppConfig } from '@radar/shared/server';
 import { ActionableError } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
 import { parseCommandLine, UsageError } from '../command-line';
+import { formatTime, type Out, printJson, printTable } from './output';
 import { runReembed } from './reembed.command';
 
 /**
@@ -42,8 +44,6 @@ import { runReembed } from './reembed.command';
  *   journals import <file> [--label LABEL]
  *   demo [--remove]
  */
-
-type Out = (line: string) => void;
 
 /** Adds jobs to the enrichment queues of this installation (run by the server's or a worker's process). */
 async function withProducers<T>(
@@ -320,13 +320,31 @@ export async function runIngestCommand(
   if (failures.length) throw new SourcesFailedError(`${failures.length} of ${plan.sources.length} sources failed`);
 }
 
-const formatTime = (date: Date | null | undefined) => (date ? date.toISOString().replace('T', ' ').slice(0, 16) : '-');
-
-export function parseSourcesArgs(args: string[]): void {
-  parseCommandLine(args, { usage: 'usage: pnpm radar sources', options: {}, positionals: { min: 0, max: 0 } });
+/** One content source as `radar sources list` shows it (configured, or only known from earlier runs). */
+export interface SourceListing {
+  name: string;
+  kind: string;
+  /** Cron expression, `disabled`, or `not configured` (runs recorded for a source no longer in the file). */
+  schedule: string;
+  nextRunAt: Date | null;
+  lastRunAt: Date | null;
+  status: string;
+  lastAdded: number;
+  totalAdded: number;
+  lastError: string | null;
 }
 
-export async function runSourcesCommand(config: AppConfig, database: DatabaseHandle, out: Out): Promise<void> {
+export interface SourcesOverview {
+  /** The configured SOURCES_FILE, absolute. */
+  sourcesFile: string;
+  /** Where the sources came from, as the summary line names it (`none`: the file is missing). */
+  origin: string;
+  scheduledRuns: boolean;
+  sources: SourceListing[];
+}
+
+/** The configured sources with their schedule, next and last run, and the result of that run. */
+export async function listSources(config: AppConfig, database: DatabaseHandle): Promise<SourcesOverview> {
   const settings = ingestSettingsFromConfig(config);
   const { sources, origin } = await loadSources(settings);
   const states = new Map((await new SourceStateRepository(database.db).list()).map((state) => [state.name, state]));
@@ -334,55 +352,75 @@ export async function runSourcesCommand(config: AppConfig, database: DatabaseHan
     const list = await (queue(QUEUE_NAMES.ingest) as AppQueue<IngestJob>).getJobSchedulers(0, -1);
     return new Map(list.map((scheduler) => [scheduler.key, scheduler]));
   });
-
-  out(
-    `sources file: ${origin === 'none' ? `${settings.sourcesFile} (missing: no sources)` : origin}; scheduled runs ${settings.enabled ? 'on' : 'off (INGEST_ENABLED=false)'}`,
-  );
-  const rows = [
-    ['NAME', 'KIND', 'SCHEDULE', 'NEXT RUN', 'LAST RUN', 'STATUS', 'ADDED', 'TOTAL', 'LAST ERROR'],
+  const ran = (name: string) => {
+    const state = states.get(name);
+    return {
+      lastRunAt: state?.lastRunAt ?? null,
+      status: state?.status ?? 'never-run',
+      lastAdded: state?.lastAdded ?? 0,
+      totalAdded: state?.totalAdded ?? 0,
+      lastError: state?.status === 'failed' ? (state.lastError ?? '') : null,
+    };
+  };
+  const listed: SourceListing[] = [
     ...sources.map((source) => {
-      const state = states.get(source.name);
       const next = schedulers.get(`${SOURCE_SCHEDULER_PREFIX}${source.name}`)?.next;
-      return [
-        source.name,
-        source.kind,
-        source.enabled ? scheduleOf(source) : 'disabled',
-        next ? formatTime(new Date(next)) : '-',
-        formatTime(state?.lastRunAt),
-        state?.status ?? 'never-run',
-        String(state?.lastAdded ?? 0),
-        String(state?.totalAdded ?? 0),
-        state?.status === 'failed' ? (state.lastError ?? '') : '',
-      ];
+      return {
+        name: source.name,
+        kind: source.kind,
+        schedule: source.enabled ? scheduleOf(source) : 'disabled',
+        nextRunAt: next ? new Date(next) : null,
+        ...ran(source.name),
+      };
     }),
     ...[...states.values()]
       .filter((state) => !sources.some((source) => source.name === state.name))
-      .map((state) => [
-        state.name,
-        state.kind,
-        'not configured',
-        '-',
-        formatTime(state.lastRunAt),
-        state.status,
-        String(state.lastAdded),
-        String(state.totalAdded),
-        state.status === 'failed' ? (state.lastError ?? '') : '',
-      ]),
+      .map((state) => ({
+        name: state.name,
+        kind: state.kind,
+        schedule: 'not configured',
+        nextRunAt: null,
+        ...ran(state.name),
+      })),
   ];
-  if (rows.length === 1) {
+  return { sourcesFile: path.resolve(settings.sourcesFile), origin, scheduledRuns: settings.enabled, sources: listed };
+}
+
+export async function runSourcesCommand(
+  config: AppConfig,
+  database: DatabaseHandle,
+  out: Out,
+  options: { json: boolean } = { json: false },
+): Promise<void> {
+  const overview = await listSources(config, database);
+  if (options.json) {
+    printJson(out, overview);
+    return;
+  }
+  out(
+    `sources file: ${overview.origin === 'none' ? `${overview.sourcesFile} (missing: no sources)` : overview.origin}; scheduled runs ${overview.scheduledRuns ? 'on' : 'off (INGEST_ENABLED=false)'}`,
+  );
+  if (overview.sources.length === 0) {
     out('no sources configured: copy config/sources.example.yaml to config/sources.yaml (see config/README.md)');
     return;
   }
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => Math.min((row[column] ?? '').length, 40)))) ?? [];
-  for (const row of rows) {
-    out(
-      row
-        .map((cell, column) => (column === row.length - 1 ? cell : cell.slice(0, 40).padEnd(widths[column] ?? 0)))
-        .join('  ')
-        .trimEnd(),
-    );
-  }
+  printTable(
+    [
+      ['NAME', 'KIND', 'SCHEDULE', 'NEXT RUN', 'LAST RUN', 'STATUS', 'ADDED', 'TOTAL', 'LAST ERROR'],
+      ...overview.sources.map((source) => [
+        source.name,
+        source.kind,
+        source.schedule,
+        formatTime(source.nextRunAt),
+        formatTime(source.lastRunAt),
+        source.status,
+        String(source.lastAdded),
+        String(source.totalAdded),
+        source.lastError ?? '',
+      ]),
+    ],
+    out,
+  );
 }
 
 export interface JournalsOptions {

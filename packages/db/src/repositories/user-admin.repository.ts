@@ -31,6 +31,9 @@ export interface OwnedRecordCounts {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether an operator's reference to a user is an id (else it is taken as an e-mail address). */
+export const isUserId = (reference: string) => UUID.test(reference);
+
 /**
  * Operator work on accounts (`pnpm radar users ...`): listing, disabling, and deleting a person with
  * everything that belongs to them. Every write to radar.users fires the change trigger, so a running
@@ -56,7 +59,7 @@ export class UserAdminRepository {
 
   /** By id when `reference` is a UUID, else by e-mail address (case-insensitive). */
   async find(reference: string): Promise<UserRow | undefined> {
-    const condition = UUID.test(reference)
+    const condition = isUserId(reference)
       ? eq(users.id, reference.toLowerCase())
       : sql`lower(${users.email}) = lower(${reference})`;
     const [row] = await this.db.select().from(users).where(condition).limit(1);
