@@ -12,7 +12,8 @@ ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH CI=true
 RUN npm install -g pnpm@12.21.0
 WORKDIR /app
 
-FROM base AS build
+# The workspace manifests and the lockfile: what both installs below need, copied once.
+FROM base AS manifests
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json tsconfig.base.json ./
 COPY packages/shared/package.json packages/shared/
 COPY packages/db/package.json packages/db/
@@ -26,24 +27,13 @@ COPY server/package.json server/
 COPY worker/package.json worker/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
+
+FROM manifests AS build
 RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm build && pnpm build:dist
 
-FROM base AS deps
-COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
-COPY packages/shared/package.json packages/shared/
-COPY packages/db/package.json packages/db/
-COPY packages/ai/package.json packages/ai/
-COPY packages/ingest/package.json packages/ingest/
-COPY packages/jobs/package.json packages/jobs/
-COPY packages/mail/package.json packages/mail/
-COPY packages/metrics/package.json packages/metrics/
-COPY packages/cli/package.json packages/cli/
-COPY server/package.json server/
-COPY worker/package.json worker/
-COPY web/package.json web/
-COPY e2e/package.json e2e/
+FROM manifests AS deps
 # Our packages are bundled into dist/; their npm dependencies are installed flat so that dist/ finds them.
 RUN pnpm install --prod --frozen-lockfile --config.node-linker=hoisted --filter '@radar/server...' --filter '@radar/worker...' --filter '@radar/cli...'
 

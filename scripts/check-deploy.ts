@@ -69,7 +69,13 @@ export function parseDockerfile(text: string): Stage[] {
     if (op === 'FROM') {
       const from = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(rest);
       const image = (from?.[1] ?? '').replace(/\$\{(\w+)\}/g, (_, name: string) => args[name] ?? '');
-      stages.push({ name: from?.[2] ?? String(stages.length), from: image, instructions: [] });
+      // A stage built FROM an earlier stage starts with that stage's instructions (its files and ENV).
+      const parent = stages.find((stage) => stage.name === image);
+      stages.push({
+        name: from?.[2] ?? String(stages.length),
+        from: parent ? parent.from : image,
+        instructions: parent ? [...parent.instructions] : [],
+      });
       continue;
     }
     stages.at(-1)?.instructions.push({ op, args: rest });
@@ -133,6 +139,14 @@ function copyInto(sourceRoot: string, sources: string[], dest: string, targetRoo
     fs.mkdirSync(path.dirname(to), { recursive: true });
     fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
   }
+}
+
+/**
+ * The base stage's global tool install (`npm install -g pnpm@...`): not repeated here, where CI installed
+ * the same pnpm the same way (.ci/run); the version is compared instead.
+ */
+function isToolInstall(command: string): boolean {
+  return /^npm install -g /.test(command.trim());
 }
 
 /** Runs a RUN command; its output is shown only when it fails. */
@@ -241,6 +255,14 @@ async function checkDockerfile(workDir: string): Promise<RuntimeLayout | undefin
   const command = cmd ? commandOf(cmd.args) : [];
   check(command.length > 0 && !command.join(' ').includes('tsx'), `CMD runs plain JavaScript (${command.join(' ')})`);
 
+  const toolInstall = build.instructions.find((item) => item.op === 'RUN' && isToolInstall(item.args))?.args ?? '';
+  const pnpmVersion = execFileSync('pnpm', ['--version'], { encoding: 'utf8' }).trim();
+  check(
+    toolInstall.includes(`pnpm@${pnpmVersion}`),
+    `the image installs the pnpm this check runs (${pnpmVersion})`,
+    toolInstall,
+  );
+
   // A frozen install fails on a workspace project whose manifest was not copied before it.
   const manifests = workspaceManifests();
   for (const stage of [build, deps]) {
@@ -263,7 +285,7 @@ async function checkDockerfile(workDir: string): Promise<RuntimeLayout | undefin
   // The build stage, in this checkout (the same files COPY . . would bring, minus .dockerignore).
   process.stdout.write('  .. build stage commands in the checkout\n');
   for (const instruction of build.instructions) {
-    if (instruction.op === 'RUN') run(instruction.args, ROOT);
+    if (instruction.op === 'RUN' && !isToolInstall(instruction.args)) run(instruction.args, ROOT);
   }
   // The deps stage, in a directory of its own.
   const depsDir = path.join(workDir, 'deps');
@@ -274,7 +296,7 @@ async function checkDockerfile(workDir: string): Promise<RuntimeLayout | undefin
       const { from, sources, dest } = parseCopy(instruction.args);
       if (from) throw new Error('the deps stage copies from the build context only');
       copyInto(ROOT, sources, dest, depsDir);
-    } else if (instruction.op === 'RUN') {
+    } else if (instruction.op === 'RUN' && !isToolInstall(instruction.args)) {
       run(instruction.args, depsDir, { ...process.env, CI: 'true' });
     }
   }
