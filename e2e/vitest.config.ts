@@ -6,10 +6,12 @@ export default defineConfig({
   test: {
     name: 'e2e',
     // The browser tests exercise the web app against the API, which is the same in both modes (the
-    // server's own tests run in both). So every browser test runs in the embedded mode, as `pnpm start`
-    // runs; with TEST_DATABASE_URL set (CI's PostgreSQL + Redis run) only the first-session journey
-    // does, which keeps each mode of `pnpm test` within its time budget (docs/benchmarks.md).
-    include: process.env.TEST_DATABASE_URL ? ['test/journey.test.ts'] : ['test/**/*.test.ts'],
+    // server's own tests run in both). Each runs in one mode: the first-session journey in the embedded
+    // mode, as `pnpm start` runs (and again on PostgreSQL + Redis); every other browser test only with
+    // TEST_DATABASE_URL set (CI's PostgreSQL + Redis run), where a server costs about 2.5 times less CPU
+    // than on in-process PGlite. That keeps each mode of `pnpm test` within its time budget
+    // (docs/benchmarks.md, "Test suite time").
+    include: process.env.TEST_DATABASE_URL ? ['test/**/*.test.ts'] : ['test/journey.test.ts'],
     // Files share worker processes instead of a fresh process each (no re-import of the whole module
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,
     // servers and queue prefix and closes them in afterAll: only loaded modules are shared.
