@@ -14,6 +14,7 @@ import {
   runJournalsCommand,
   runSourcesCommand,
 } from './commands/ingest.command';
+import { printJson } from './commands/output';
 import { parseQueuesArgs, runQueuesCommand } from './commands/queues.command';
 import { parseReembedArgs, runReembed } from './commands/reembed.command';
 import { planSourcesCommand } from './commands/sources.command';
@@ -67,9 +68,13 @@ async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: Da
 const COMMANDS: Record<string, Command> = {
   status: {
     summary:
-      'show the database, queue and content counts (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
+      'show the database, queue and content counts [--json] (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
     async run({ config, args, out, err, setExitCode }) {
-      parseCommandLine(args, { usage: 'usage: pnpm radar status', options: {}, positionals: { min: 0, max: 0 } });
+      const { values } = parseCommandLine(args, {
+        usage: 'usage: pnpm radar status [--json]',
+        options: { json: { type: 'boolean' } },
+        positionals: { min: 0, max: 0 },
+      });
       if (await hasNoEmbeddedData(config)) {
         err(
           `radar status: no Research Radar data at ${path.resolve(config.dataDir)} (no server running, no database there yet): start it with \`pnpm start\`, or set DATABASE_URL to use a PostgreSQL server`,
@@ -80,6 +85,35 @@ const COMMANDS: Record<string, Command> = {
       await withDatabase(config, true, async (database) => {
         const health = new HealthRepository(database.pool);
         const [status, overview] = await Promise.all([health.getStatus(), health.getOverview()]);
+        const connection = createQueueConnection({
+          redisUrl: config.redisUrl,
+          postgres: database.connectionConfig,
+          prefix: config.queuePrefix,
+        });
+        const queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
+        let counts: Record<string, number>;
+        try {
+          counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        } finally {
+          await queue.close();
+        }
+        if (values.json === true) {
+          printJson(out, {
+            mode: database.mode,
+            data_dir: database.mode === 'embedded' ? config.dataDir : null,
+            postgresql_version: status.serverVersion,
+            pgvector_version: status.pgvectorVersion ?? null,
+            migrations_applied: overview.migrationsApplied,
+            users: overview.users,
+            papers: overview.papers,
+            news_items: overview.newsItems,
+            journals: overview.journals,
+            embedding_models: overview.embeddingModels,
+            queue_backend: connection.backend,
+            maintenance_queue: counts,
+          });
+          return;
+        }
         out(
           `mode:              ${database.mode}${database.mode === 'embedded' ? ` (DATA_DIR ${config.dataDir})` : ''}`,
         );
@@ -90,20 +124,9 @@ const COMMANDS: Record<string, Command> = {
         out(`news items:        ${overview.newsItems}`);
         out(`journals:          ${overview.journals}`);
         out(`embedding models:  ${overview.embeddingModels}`);
-        const connection = createQueueConnection({
-          redisUrl: config.redisUrl,
-          postgres: database.connectionConfig,
-          prefix: config.queuePrefix,
-        });
-        const queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
-        try {
-          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-          out(
-            `queue:             ${connection.backend}; maintenance: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`,
-          );
-        } finally {
-          await queue.close();
-        }
+        out(
+          `queue:             ${connection.backend}; maintenance: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`,
+        );
       });
     },
   },

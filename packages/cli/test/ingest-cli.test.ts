@@ -80,6 +80,17 @@ describe('pnpm radar (ingestion commands)', () => {
     expect(status.stdout).toMatch(/papers:\s+294/);
     expect(status.stdout).toMatch(/news items:\s+105/);
     expect(status.stdout).toMatch(/journals:\s+84/);
+    // The same for scripts: one JSON document on stdout.
+    const json = await radar(['status', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      mode: 'embedded',
+      papers: 294,
+      news_items: 105,
+      journals: 84,
+      queue_backend: 'postgres',
+      maintenance_queue: { failed: 0 },
+    });
     // Fits the built-in model and embeds 399 documents: more than the default per-test time.
   }, 120_000);
 
