@@ -82,6 +82,29 @@ beforeAll(async () => {
   const model = await runtime.parts.ai.embeddings.activeModel();
   dimension = model.dimension;
   modelId = model.id;
+  // The worker's start-up embedding maintenance must be over before papers are inserted: a run that
+  // found a paper between its insert and its constructed vector would overwrite that vector (seen once
+  // in paper-recommendations.test.ts, which needs no worker and now runs without one).
+  const embeddings = createQueue<unknown>(
+    createQueueConnection({
+      redisUrl: runtime.parts.config.redisUrl,
+      postgres: runtime.database.connectionConfig,
+      prefix: runtime.queuePrefix,
+    }),
+    QUEUE_NAMES.embeddings,
+  );
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const counts = await embeddings.getJobCounts('waiting', 'active', 'prioritized');
+      if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.prioritized ?? 0) === 0) break;
+      if (Date.now() > deadline)
+        throw new Error(`the start-up embedding maintenance did not finish: ${JSON.stringify(counts)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await embeddings.close();
+  }
 });
 
 afterAll(async () => {
