@@ -1,8 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** Browser test files that run in the embedded mode only; every other one runs with TEST_DATABASE_URL. */
-const EMBEDDED_ONLY = ['test/session.test.ts', 'test/security-headers.test.ts', 'test/feedback.test.ts'];
+/**
+ * Browser test files that run in the embedded mode only (the first-session journey among them, as `pnpm
+ * start` runs); every other one runs with TEST_DATABASE_URL.
+ */
+const EMBEDDED_ONLY = ['test/journey.test.ts', 'test/session.test.ts', 'test/feedback.test.ts'];
 
 // Browser tests: Debian's chromium (playwright-core) against the real server and a fresh build of web/.
 export default defineConfig({
@@ -11,8 +14,8 @@ export default defineConfig({
     // The browser tests exercise the web app against the API, which is the same in both modes (the
     // server's own tests run in both), so each file runs in one mode, chosen to keep each mode of
     // `pnpm test` within its time budget (docs/benchmarks.md, "Test suite time"): a server on in-process
-    // PGlite costs about twice the CPU of one on PostgreSQL. The first-session journey runs in both.
-    include: process.env.TEST_DATABASE_URL ? ['test/**/*.test.ts'] : ['test/journey.test.ts', ...EMBEDDED_ONLY],
+    // PGlite costs about twice the CPU of one on PostgreSQL.
+    include: process.env.TEST_DATABASE_URL ? ['test/**/*.test.ts'] : EMBEDDED_ONLY,
     exclude: process.env.TEST_DATABASE_URL ? EMBEDDED_ONLY : [],
     // Files share worker processes instead of a fresh process each (no re-import of the whole module
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,

@@ -13,9 +13,9 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
  * be a 5xx. Bounded by time: about FUZZ_BUDGET_MS per run, shared by the routes.
  */
 
-// 10 s per mode (two modes in CI): the same assertion over fewer generated cases than at 25 s, and 15 s
+// 6 s per mode (two modes in CI): the same assertion over fewer generated cases than at 25 s, and 19 s
 // less of the suite's time budget each run.
-const FUZZ_BUDGET_MS = 10_000;
+const FUZZ_BUDGET_MS = 6_000;
 const MAX_RUNS_PER_ROUTE = 400;
 
 let runtime: TestRuntime;
