@@ -23,6 +23,8 @@ import type { FeedbackService } from './features/feedback/feedback.service';
 import { keywordRoutes } from './features/keywords/keyword.route';
 import type { KeywordService } from './features/keywords/keyword.service';
 import { keywordUnsubscribeRoutes } from './features/keywords/keyword-unsubscribe.route';
+import { learningRoutes } from './features/learning/learning.route';
+import type { LearningService } from './features/learning/learning.service';
 import { newsRoutes } from './features/news/news.route';
 import type { NewsService } from './features/news/news.service';
 import { articleRoutes } from './features/papers/article.route';
@@ -62,6 +64,7 @@ export interface AppServices {
   paperRecommendations: PaperRecommendationService;
   news: NewsService;
   keywords: KeywordService;
+  learning: LearningService;
   health: HealthService;
   /** The auth guard loads the signed-in user with it. */
   userCache: UserCache;
@@ -160,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(paperRecommendationRoutes, { paperRecommendations: services.paperRecommendations });
   await app.register(newsRoutes, { news: services.news });
   await app.register(keywordRoutes, { keywords: services.keywords });
+  await app.register(learningRoutes, { learning: services.learning });
   await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;

@@ -10,9 +10,11 @@ import {
   type DatabaseHandle,
   FeedbackRepository,
   KeywordRepository,
+  LearningRepository,
   NewsSearchRepository,
   openDatabase,
   PaperRepository,
+  RecommendationDiagnosticsRepository,
   type UserChangeListener,
   UserRepository,
 } from '@radar/db';
@@ -29,7 +31,7 @@ import {
 } from '@radar/jobs';
 import { createMailer, type Mailer, MailLinkTokens } from '@radar/mail';
 import { AppMetrics } from '@radar/metrics';
-import { type EmbeddingsJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
+import { type EmbeddingsJob, type ProfileLearningJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -40,6 +42,7 @@ import { AuthService } from './features/accounts/auth.service';
 import { UserService } from './features/accounts/user.service';
 import { FeedbackService } from './features/feedback/feedback.service';
 import { KeywordService } from './features/keywords/keyword.service';
+import { LearningService } from './features/learning/learning.service';
 import { NewsService } from './features/news/news.service';
 import { ArticleService } from './features/papers/article.service';
 import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
@@ -86,6 +89,8 @@ export interface ServerParts {
     probe: AppQueue<unknown>;
     research: AppQueue<ResearchProfileJob>;
     embeddings: AppQueue<EmbeddingsJob>;
+    /** Recomputes a user's learned profile after a favourite, save, read or 'not interested'. */
+    profileLearning: AppQueue<ProfileLearningJob>;
   };
   mailer: Mailer;
   /** LLM and embedding providers, shared by the HTTP routes and the in-process worker. */
@@ -157,6 +162,11 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     embeddingsQueue: parts.queues.embeddings,
     logger,
   });
+  const learningRepository = new LearningRepository(database.db);
+  const learning = new LearningService({ learning: learningRepository, queue: parts.queues.profileLearning, logger });
+  const keywordRepository = new KeywordRepository(database.db);
+  const diagnostics = new RecommendationDiagnosticsRepository(database.db);
+  const ranking = { learningRepository, learning, keywords: keywordRepository, diagnostics };
   return {
     auth: new AuthService({
       users: userRepository,
@@ -182,7 +192,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     }),
     profileEmbedding,
     recommendations: new RecommendationService({ ai, logger }),
-    articles: new ArticleService(new ArticleRepository(database.db)),
+    articles: new ArticleService(new ArticleRepository(database.db), (userId) => learning.requestRelearn(userId)),
     feedback: new FeedbackService({
       feedback: new FeedbackRepository(database.db),
       mailer: parts.mailer,
@@ -194,6 +204,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       ai,
       papers: new PaperRepository(database.db),
       users: userRepository,
+      ...ranking,
       logger,
       now: options.clock,
     }),
@@ -201,14 +212,16 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       ai,
       news: new NewsSearchRepository(database.db),
       users: userRepository,
+      ...ranking,
       logger,
       now: options.clock,
     }),
     keywords: new KeywordService({
-      keywords: new KeywordRepository(database.db),
+      keywords: keywordRepository,
       linkTokens: new MailLinkTokens(parts.jwtSecret),
       logger,
     }),
+    learning,
     health: new HealthService({
       version: parts.version,
       database,
@@ -335,6 +348,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     );
     const embeddingsQueue = createQueue<EmbeddingsJob>(queueConnection, QUEUE_NAMES.embeddings);
     cleanups.push(() => embeddingsQueue.close());
+    const profileLearningQueue = createQueue<ProfileLearningJob>(queueConnection, QUEUE_NAMES.profileLearning);
+    cleanups.push(() => profileLearningQueue.close());
 
     let rateLimitRedis: Redis | undefined;
     if (config.redisUrl) {
@@ -357,6 +372,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         probe: probeQueue,
         research: researchQueue,
         embeddings: embeddingsQueue,
+        profileLearning: profileLearningQueue,
       },
       mailer,
       ai,

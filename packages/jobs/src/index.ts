@@ -1,6 +1,7 @@
 /** Queues and their processors, shared by the worker process and the server's in-process worker. */
 export * from './jobs/keyword-alerts.job';
 export * from './jobs/maintenance.job';
+export * from './jobs/profile-learning.job';
 export * from './jobs/reembed.job';
 export * from './jobs/research-profile.job';
 export * from './queue-connection';

@@ -18,6 +18,7 @@ import { createKeywordAlertsProcessor, type KeywordAlertMailSettings } from './j
 import { createMaintenanceProcessor } from './jobs/maintenance.job';
 import { createEmbeddingsProcessor, requestEmbeddingsMaintenance, requestRefitIfDue } from './jobs/reembed.job';
 import { createResearchProfileProcessor } from './jobs/research-profile.job';
+import { createProfileLearningProcessor } from './jobs/profile-learning.job';
 import { createPaperSummaryProcessor } from './jobs/summarize-papers.job';
 import { type AppQueue, type AppWorker, createQueue, createWorker, type QueueConnection } from './queue-connection';
 import { syncSourceSchedulers } from './source-schedules';
@@ -87,6 +88,8 @@ const PROCESSORS: Record<QueueName, ProcessorFactory> = {
   [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
     createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
   [QUEUE_NAMES.keywordAlerts]: ({ database, mail, logger }) => createKeywordAlertsProcessor({ database, mail, logger }),
+  [QUEUE_NAMES.profileLearning]: ({ database, ai, logger }) =>
+    createProfileLearningProcessor({ database, embeddings: ai.embeddings, logger }),
 };
 
 /** Queues whose jobs must not run side by side in one worker (a model refit is CPU-heavy and exclusive). */

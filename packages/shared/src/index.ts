@@ -4,6 +4,7 @@ export * from './api/error.schema';
 export * from './api/feedback.schema';
 export * from './api/health.schema';
 export * from './api/keyword.schema';
+export * from './api/learning.schema';
 export * from './api/news.schema';
 export * from './api/paper.schema';
 export * from './api/research.schema';

@@ -12,6 +12,7 @@ export const QUEUE_NAMES = {
   contentEmbed: 'content-embed',
   paperSummary: 'paper-summary',
   keywordAlerts: 'keyword-alerts',
+  profileLearning: 'profile-learning',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -67,6 +68,13 @@ export type PaperSummaryJob = z.infer<typeof paperSummaryJobSchema>;
 export const keywordAlertsJobSchema = z.object({});
 export type KeywordAlertsJob = z.infer<typeof keywordAlertsJobSchema>;
 
+/**
+ * Recompute one user's learned profile from their research summary vector and what they liked and
+ * dismissed (queued after each favourite, save, read, 'not interested', undo or profile change).
+ */
+export const profileLearningJobSchema = z.object({ userId: z.uuid() });
+export type ProfileLearningJob = z.infer<typeof profileLearningJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
   [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
@@ -75,4 +83,5 @@ export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.contentEmbed]: contentEmbedJobSchema,
   [QUEUE_NAMES.paperSummary]: paperSummaryJobSchema,
   [QUEUE_NAMES.keywordAlerts]: keywordAlertsJobSchema,
+  [QUEUE_NAMES.profileLearning]: profileLearningJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;

@@ -53,6 +53,8 @@ export interface AlertWindowRules {
 export interface AlertPaper {
   id: number;
   title: string;
+  /** '' when the source gave none. */
+  abstract: string;
   url: string;
   doi: string | null;
   journalName: string;
@@ -70,6 +72,8 @@ export interface AlertPaper {
 export interface AlertClaim {
   userId: string;
   email: string;
+  /** The user's English research summary ('' without one): the digest names the terms each paper shares with it. */
+  researchSummaryEn: string;
   /** The transaction's now(), exactly (microseconds), as PostgreSQL writes it. */
   claimedAt: string;
   keywords: { id: number; name: string; previousAlertedAt: string | null }[];
@@ -280,10 +284,11 @@ export class KeywordRepository {
         name: string;
         previous: string | null;
         email: string;
+        research_summary_en: string;
         claimed_at: string;
       }>(
         sql`SELECT k.id::text AS id, k.name, ${exactTime(sql`k.last_alerted_at`)} AS previous, u.email,
-                   ${exactTime(sql`now()`)} AS claimed_at
+                   u.research_summary_en, ${exactTime(sql`now()`)} AS claimed_at
             FROM radar.user_keywords k JOIN radar.users u ON u.id = k.user_id
             WHERE k.user_id = ${userId} AND ${dueCondition(rules)} AND ${mailableUser}
             ORDER BY k.id
@@ -296,6 +301,7 @@ export class KeywordRepository {
       const candidates = await tx.execute<{
         id: string;
         title: string;
+        abstract: string;
         url: string;
         doi: string | null;
         journal_name: string;
@@ -323,7 +329,7 @@ export class KeywordRepository {
                   SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId} AND d.paper_id = p.id)
               ORDER BY p.id, ts_rank_cd(p.search_vector, kw.q) DESC, kw.id
             )
-            SELECT p.id::text AS id, p.title, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
+            SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
                    m.keyword_id::text AS keyword_id, m.keyword,
                    CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
                         THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
@@ -350,6 +356,7 @@ export class KeywordRepository {
       return {
         userId,
         email: first.email,
+        researchSummaryEn: first.research_summary_en,
         claimedAt: first.claimed_at,
         keywords: locked.rows.map((row) => ({ id: Number(row.id), name: row.name, previousAlertedAt: row.previous })),
         papers: listed
@@ -357,6 +364,7 @@ export class KeywordRepository {
           .map((row) => ({
             id: Number(row.id),
             title: row.title,
+            abstract: row.abstract,
             url: row.url,
             doi: row.doi,
             journalName: row.journal_name,

@@ -104,6 +104,16 @@ export function prepareNearest(
   };
 }
 
+/**
+ * `id` not among these ids, as one text parameter (drizzle would expand an array into a list). Not part
+ * of the estimate's cache key: a user's few dismissed rows barely move the planner's estimate.
+ */
+export function excludedIdsCondition(id: AnyPgColumn, ids: readonly number[] | undefined): SQL | undefined {
+  const safe = (ids ?? []).filter((value) => Number.isSafeInteger(value) && value > 0);
+  if (safe.length === 0) return undefined;
+  return sql`NOT (${id} = ANY(string_to_array(${safe.join(',')}, ',')::bigint[]))`;
+}
+
 const where = (search: PreparedNearest) => sql.join([search.modelFilter, ...search.filters], sql` AND `);
 
 /**

@@ -4,6 +4,7 @@ import { institutes, newsItems } from '../schema';
 import type { EmbeddingModelRow } from './embedding.repository';
 import { containsPattern, planKeywordMatch } from './keyword-match';
 import {
+  excludedIdsCondition,
   explainNearest,
   MAX_NEAREST_RESULTS,
   type NearestRoute,
@@ -40,6 +41,8 @@ export interface NewsFilters {
   until?: Date | undefined;
   /** Items whose institute's name contains this, ignoring case. */
   instituteName?: string | undefined;
+  /** Items never to return (those the user marked 'not interested'). */
+  excludedIds?: readonly number[] | undefined;
 }
 
 export interface NearestNewsQuery {
@@ -81,7 +84,7 @@ function dateCondition(since: Date | undefined, until: Date | undefined): SQL | 
 }
 
 function filterConditions(filters: NewsFilters = {}): SQL[] {
-  const conditions = [dateCondition(filters.since, filters.until)];
+  const conditions = [dateCondition(filters.since, filters.until), excludedIdsCondition(newsItems.id, filters.excludedIds)];
   if (filters.instituteName) {
     conditions.push(
       sql`${newsItems.instituteId} IN (SELECT ${institutes.id} FROM ${institutes} WHERE ${institutes.name} ILIKE ${containsPattern(filters.instituteName)})`,

@@ -5,6 +5,7 @@ import type { EmbeddingModelRow } from './embedding.repository';
 import {
   applyRouteSettings,
   EstimateCache,
+  excludedIdsCondition,
   explainNearest,
   type NearestRoute,
   type PreparedNearest,
@@ -27,6 +28,8 @@ export interface PaperRecommendationQuery {
   publishedSince?: string | undefined;
   /** Quality tiers to leave out. Papers of unknown tier (most preprints) are kept. */
   excludedTiers?: readonly number[];
+  /** Papers never to return (those the user marked 'not interested'). */
+  excludedIds?: readonly number[];
   /**
    * auto (default): routed by how many papers the filters leave (see recommend()). index / exact force
    * one route; they exist to test each route and to measure recall against exact search.
@@ -228,6 +231,7 @@ function prepareSearch(query: PaperRecommendationQuery): PreparedNearest {
     excluded.length
       ? sql`(${papers.jcrTier} IS NULL OR NOT (${papers.jcrTier} = ANY(${sql.raw(`ARRAY[${excluded.join(',')}]::smallint[]`)})))`
       : undefined,
+    excludedIdsCondition(papers.id, query.excludedIds),
   ].filter((filter): filter is SQL => filter !== undefined);
   return prepareNearest(
     PAPER_VECTORS,

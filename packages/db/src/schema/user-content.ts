@@ -14,7 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
-import { papers } from './content';
+import { newsItems, papers } from './content';
 import { users } from './users';
 
 /** Keywords a user follows, with their alert settings. */
@@ -55,6 +55,8 @@ export const userArticleStates = radar.table(
     /** 0-100. */
     readProgress: smallint('read_progress').notNull().default(0),
     lastReadAt: timestamp('last_read_at', { withTimezone: true }),
+    /** Marked 'not interested': never recommended again; null after undo. */
+    dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -63,6 +65,24 @@ export const userArticleStates = radar.table(
     check('user_article_states_read_progress_range', sql`${t.readProgress} between 0 and 100`),
     index('user_article_states_paper_idx').on(t.paperId),
   ],
+);
+
+/** Per-user state of a news item: for now only 'not interested'. */
+export const userNewsStates = radar.table(
+  'user_news_states',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newsItemId: bigint('news_item_id', { mode: 'number' })
+      .notNull()
+      .references(() => newsItems.id, { onDelete: 'cascade' }),
+    /** Marked 'not interested': never recommended again; null after undo. */
+    dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.newsItemId] }), index('user_news_states_news_item_idx').on(t.newsItemId)],
 );
 
 export const feedback = radar.table(

@@ -27,6 +27,19 @@ export const users = radar.table(
       onDelete: 'set null',
     }),
     profileEmbeddedAt: timestamp('profile_embedded_at', { withTimezone: true }),
+    /**
+     * The profile refined by what the reader liked and dismissed (Rocchio, packages/ai learning), made by
+     * the worker after each change; the research summary and its vector stay as they are.
+     */
+    learnedEmbedding: vector('learned_embedding'),
+    learnedEmbeddingModelId: integer('learned_embedding_model_id').references(() => embeddingModels.id, {
+      onDelete: 'set null',
+    }),
+    learnedAt: timestamp('learned_at', { withTimezone: true }),
+    /** Liked plus dismissed items the learned vector was made from. */
+    learnedSignalCount: integer('learned_signal_count').notNull().default(0),
+    /** Signals before this are ignored ('back to the summary alone'); dismissed items stay hidden. */
+    learningResetAt: timestamp('learning_reset_at', { withTimezone: true }),
     /** Bumped on password reset; tokens carrying an older version are rejected. */
     tokenVersion: integer('token_version').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),

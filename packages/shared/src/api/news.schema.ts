@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NEWS_RECOMMENDATION_DEFAULTS } from '../limits';
 import { splitSearchKeywords } from './article.schema';
 import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
+import { emptyExplanationSchema, freshnessSchema, learningSummarySchema, recommendationReasonSchema } from './learning.schema';
 import { text } from './text.schema';
 
 /**
@@ -46,6 +47,8 @@ export const newsItemSchema = z.object({
   recommendation_score: z.number().nullable(),
   /** The same value as recommendation_score (the spec's client reads either name). */
   similarity_score: z.number().nullable(),
+  /** Why it is recommended; null in search results. */
+  reason: recommendationReasonSchema.nullable(),
 });
 export type NewsItem = z.infer<typeof newsItemSchema>;
 
@@ -65,6 +68,15 @@ export const newsListResponseSchema = z.object({
   pagination: newsPaginationSchema,
 });
 export type NewsListResponse = z.infer<typeof newsListResponseSchema>;
+
+/** GET /api/news/recommendations/: the list plus learning, freshness and, when empty, why. */
+export const newsRecommendationResponseSchema = newsListResponseSchema.extend({
+  learning: learningSummarySchema,
+  freshness: freshnessSchema,
+  /** Why `data` is empty over all pages (total_count 0) and the one change that would help; null otherwise. */
+  empty_explanation: emptyExplanationSchema.nullable(),
+});
+export type NewsRecommendationResponse = z.infer<typeof newsRecommendationResponseSchema>;
 
 const pageRange = { min: 1, max: NEWS_LIST_LIMITS.maxPage, integer: true, name: 'page' };
 const pageSizeRange = { min: 1, max: NEWS_LIST_LIMITS.maxPageSize, integer: true, name: 'page_size' };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel } from '../date-filters';
 import { JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '../limits';
+import { emptyExplanationSchema, freshnessSchema, learningSummarySchema, recommendationReasonSchema } from './learning.schema';
 import { text } from './text.schema';
 
 /**
@@ -142,6 +143,8 @@ export type PaperRecommendationQuery = z.output<typeof paperRecommendationQueryS
 export const recommendedPaperSchema = paperSchema.extend({
   /** Cosine similarity of the paper to the profile, 0-1 (the page shows it as a percentage). */
   similarity_score: z.number(),
+  /** Why it is recommended (shared profile terms, a matching keyword, or a similar saved paper). */
+  reason: recommendationReasonSchema,
 });
 export type RecommendedPaper = z.infer<typeof recommendedPaperSchema>;
 
@@ -167,6 +170,12 @@ export const paperRecommendationResponseSchema = z.object({
   unknown_tier_included: z.literal(true),
   /** Remarks for the page (Chinese). */
   notes: z.array(z.string()),
+  /** Whether the ranking used what the reader favourited, saved, read or dismissed. */
+  learning: learningSummarySchema,
+  /** When the paper sources last brought something new. */
+  freshness: freshnessSchema,
+  /** Why `recommendations` is empty and the one change that would give results; null when not empty. */
+  empty_explanation: emptyExplanationSchema.nullable(),
 });
 export type PaperRecommendationResponse = z.infer<typeof paperRecommendationResponseSchema>;
 

@@ -1,8 +1,11 @@
 import type { NewsView } from '@radar/db';
-import type { NewsItem, NewsPagination } from '@radar/shared';
+import type { NewsItem, NewsPagination, RecommendationReason } from '@radar/shared';
 
 /** The News item of spec section 3. `score` is the similarity the list was ranked by, if any. */
-export function presentNewsItem(view: NewsView, options: { isRecommended: boolean; score: number | null }): NewsItem {
+export function presentNewsItem(
+  view: NewsView,
+  options: { isRecommended: boolean; score: number | null; reason?: RecommendationReason | undefined },
+): NewsItem {
   return {
     id: String(view.id),
     title: view.title,
@@ -14,6 +17,7 @@ export function presentNewsItem(view: NewsView, options: { isRecommended: boolea
     is_recommended: options.isRecommended,
     recommendation_score: options.score,
     similarity_score: options.score,
+    reason: options.reason ?? null,
   };
 }
 

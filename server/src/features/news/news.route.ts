@@ -2,6 +2,7 @@ import {
   apiErrorSchema,
   newsListResponseSchema,
   newsRecommendationQuerySchema,
+  newsRecommendationResponseSchema,
   newsSearchRequestSchema,
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -40,7 +41,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
           'News most similar to the research profile within the date window (widest of date_filter), at or above the threshold, one page of the top_k',
         querystring: newsRecommendationQuerySchema,
         response: {
-          200: newsListResponseSchema,
+          200: newsRecommendationResponseSchema,
           400: apiErrorSchema,
           401: apiErrorSchema,
           429: apiErrorSchema,

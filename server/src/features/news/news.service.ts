@@ -1,15 +1,35 @@
 import { type AiServices, documentEmbeddingText, isAiProviderError } from '@radar/ai';
-import type { EmbeddingModelRow, NewsFilters, NewsSearchRepository, UserRepository, UserRow } from '@radar/db';
+import type {
+  EmbeddingModelRow,
+  KeywordRepository,
+  LearningRepository,
+  NewsFilters,
+  NewsSearchRepository,
+  NewsView,
+  RecommendationDiagnosticsRepository,
+  UserRepository,
+  UserRow,
+} from '@radar/db';
 import {
+  DATE_FILTERS,
+  type DateFilterLabel,
+  type EmptyExplanation,
   NEWS_LIST_LIMITS,
   type NewsListResponse,
   type NewsRecommendationQuery,
+  type NewsRecommendationResponse,
   type NewsSearchRequest,
+  type RecommendationReason,
   widestWindowDays,
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
-import { profileVectorOf } from '../../profile-vector';
+import type { LearningService } from '../learning/learning.service';
+import { explainEmptyList, widerWindows } from '../recommendations/empty-explanation';
+import { presentFreshness } from '../recommendations/freshness';
+import { rankingProfileOf } from '../recommendations/ranking-profile';
+import { buildReasons } from '../recommendations/recommendation-reasons';
+import { windowLabelOf } from '../recommendations/paper-recommendation.service';
 import { presentNewsItem, presentPagination } from './news.presenter';
 
 const DAY_MS = 86_400_000;
@@ -24,6 +44,10 @@ export class NewsService {
       ai: AiServices;
       news: NewsSearchRepository;
       users: UserRepository;
+      keywords: KeywordRepository;
+      learningRepository: LearningRepository;
+      learning: LearningService;
+      diagnostics: RecommendationDiagnosticsRepository;
       logger: Logger;
       now?: (() => Date) | undefined;
     },
@@ -34,18 +58,97 @@ export class NewsService {
    * date (publish_date, else crawl_date) is within the widest date filter, of those the ones at or above
    * the threshold; total_count is its size and page/page_size slice it (a page past the end is empty).
    */
-  async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsListResponse> {
-    const { model, vector } = await profileVectorOf(this.deps, user);
+  async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsRecommendationResponse> {
+    const profile = await rankingProfileOf(this.deps, user);
+    const { model, vector } = profile;
     const days = widestWindowDays(query.dateFilter);
-    const since = days === null ? undefined : new Date(this.now().getTime() - days * DAY_MS);
+    const since = this.since(days);
+    const [dismissed, keywords] = await Promise.all([
+      this.deps.learningRepository.dismissedNewsIds(user.id),
+      this.deps.keywords.listByUser(user.id),
+    ]);
     const { items } = await this.deps.news.nearest({
       model,
       vector,
       topK: query.topK,
       threshold: query.threshold,
-      filters: { since },
+      filters: { since, excludedIds: dismissed },
     });
-    return this.rankedPage(items, query.page, query.pageSize, true);
+    const page = await this.rankedPage(items, query.page, query.pageSize, true, async (views) => {
+      const base = profile.learning.applied ? undefined : new Map(items.map((item) => [item.id, item.similarity]));
+      return buildReasons(this.deps, {
+        user,
+        keywords: keywords.map((keyword) => keyword.name),
+        // News has no 'liked' counterpart: its reasons are keywords and shared profile terms.
+        candidates: views.map((view) => ({
+          id: view.id,
+          text: `${view.title}. ${view.content}`,
+          baseSimilarity: base?.get(view.id) ?? 0,
+        })),
+      });
+    });
+    const [freshness, emptyExplanation] = await Promise.all([
+      this.deps.diagnostics.freshness('news'),
+      items.length === 0
+        ? this.explainEmpty({ modelId: model.id, vector, days, query, dismissed })
+        : Promise.resolve(null),
+    ]);
+    return {
+      ...page,
+      learning: profile.learning,
+      freshness: presentFreshness(freshness),
+      empty_explanation: emptyExplanation,
+    };
+  }
+
+  /** Why the recommended set is empty: see explainEmptyList(). */
+  private async explainEmpty(input: {
+    modelId: number;
+    vector: number[];
+    days: number | null;
+    query: NewsRecommendationQuery;
+    dismissed: number[];
+  }): Promise<EmptyExplanation> {
+    const { diagnostics, news } = this.deps;
+    const { modelId, vector, days, query } = input;
+    const availability = await diagnostics.newsAvailability(modelId, this.since(days));
+    let widerWindow: { label: DateFilterLabel; count: number } | undefined;
+    if (availability.embedded > 0 && availability.inWindow === 0) {
+      for (const label of widerWindows(days)) {
+        const wider = await diagnostics.newsAvailability(
+          modelId,
+          this.since(DATE_FILTERS.find((filter) => filter.label === label)?.days ?? null),
+        );
+        if (wider.allowed > 0) {
+          widerWindow = { label, count: wider.allowed };
+          break;
+        }
+      }
+    }
+    let nearestSimilarities: number[] = [];
+    if (availability.allowed > 0) {
+      const { items } = await news.nearest({
+        model: { id: modelId, dimension: vector.length },
+        vector,
+        topK: query.topK,
+        threshold: -1,
+        filters: { since: this.since(days), excludedIds: input.dismissed },
+      });
+      nearestSimilarities = items.map((item) => item.similarity);
+    }
+    return explainEmptyList({
+      kind: 'news',
+      availability,
+      windowLabel: windowLabelOf(days),
+      widerWindow,
+      excludedTiers: [],
+      threshold: query.threshold,
+      nearestSimilarities,
+    });
+  }
+
+  private since(days: number | null): Date | undefined {
+    return days === null ? undefined : new Date(this.now().getTime() - days * DAY_MS);
   }
 
   /**
@@ -90,13 +193,17 @@ export class NewsService {
     page: number,
     pageSize: number,
     isRecommended: boolean,
+    reasonsOf?: (views: NewsView[]) => Promise<Map<number, RecommendationReason>>,
   ): Promise<NewsListResponse> {
     const start = (page - 1) * pageSize;
     const slice = items.slice(start, start + pageSize);
     const similarity = new Map(slice.map((item) => [item.id, item.similarity]));
     const views = await this.deps.news.findViews(slice.map((item) => item.id));
+    const reasons = reasonsOf ? await reasonsOf(views) : undefined;
     return {
-      data: views.map((view) => presentNewsItem(view, { isRecommended, score: similarity.get(view.id) ?? null })),
+      data: views.map((view) =>
+        presentNewsItem(view, { isRecommended, score: similarity.get(view.id) ?? null, reason: reasons?.get(view.id) }),
+      ),
       pagination: presentPagination(items.length, page, pageSize),
     };
   }

@@ -41,7 +41,11 @@ function pageLinks(path: string, params: Record<string, string>, page: number, p
 
 /** Search over papers and the signed-in user's own state of a paper (favourite, saved, shares, reading). */
 export class ArticleService {
-  constructor(private readonly articles: ArticleRepository) {}
+  constructor(
+    private readonly articles: ArticleRepository,
+    /** Favourites, saves and reading progress are learning signals: the learned profile is recomputed. */
+    private readonly onSignalChanged: (userId: string) => Promise<void> = async () => {},
+  ) {}
 
   /**
    * A page past the last one is not an error: it comes back empty with `next` null and `previous` on
@@ -86,6 +90,7 @@ export class ArticleService {
     const id = parsePaperId(rawId);
     const isFavorited = await this.articles.toggleFavorite(user.id, id);
     if (isFavorited === undefined) throw paperNotFound();
+    await this.onSignalChanged(user.id);
     return { success: true, id: String(id), is_favorited: isFavorited };
   }
 
@@ -93,6 +98,7 @@ export class ArticleService {
     const id = parsePaperId(rawId);
     const isSaved = await this.articles.toggleSaved(user.id, id);
     if (isSaved === undefined) throw paperNotFound();
+    await this.onSignalChanged(user.id);
     return { success: true, id: String(id), is_saved: isSaved };
   }
 
@@ -109,6 +115,7 @@ export class ArticleService {
     const id = parsePaperId(rawId);
     const furthest = await this.articles.recordReadProgress(user.id, id, progress);
     if (furthest === undefined) throw paperNotFound();
+    await this.onSignalChanged(user.id);
     return { success: true, id: String(id), progress: furthest };
   }
 }

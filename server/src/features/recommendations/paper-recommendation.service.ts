@@ -1,6 +1,17 @@
 import type { AiServices } from '@radar/ai';
-import type { PaperRepository, UserRepository, UserRow } from '@radar/db';
+import type {
+  KeywordRepository,
+  LearningRepository,
+  PaperRepository,
+  PaperView,
+  RecommendationDiagnosticsRepository,
+  UserRepository,
+  UserRow,
+} from '@radar/db';
 import {
+  DATE_FILTERS,
+  type DateFilterLabel,
+  type EmptyExplanation,
   type PaperRecommendationQuery,
   type PaperRecommendationResponse,
   type SimilarityResponse,
@@ -9,17 +20,38 @@ import {
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import { profileVectorOf } from '../../profile-vector';
+import type { LearningService } from '../learning/learning.service';
 import { presentPaper } from '../papers/paper.presenter';
+import { explainEmptyList, widerWindows } from './empty-explanation';
+import { presentFreshness } from './freshness';
+import { rankingProfileOf } from './ranking-profile';
+import { buildReasons } from './recommendation-reasons';
+import { firstMentioned } from './term-match';
 
 const DAY_MS = 86_400_000;
 
 export const UNKNOWN_TIER_NOTE = '未收录分区的期刊论文（多为预印本）不会因分区筛选被排除';
+
+/**
+ * A paper that mentions a negative term of one of the reader's keywords ranks as if it were this much
+ * as similar (docs/decisions.md "Learning"): demoted below its neighbours, still shown when nothing
+ * better passes the filters.
+ */
+export const NEGATIVE_TERM_DEMOTION = 0.5;
+/** Extra candidates fetched beyond top_k so demoted papers can make room for the next ones. */
+const DEMOTION_HEADROOM = 20;
 
 /** The first day of a window of `days` days ending today (UTC), as YYYY-MM-DD; undefined for 不限. */
 export function windowStart(days: number | null, now: Date): string | undefined {
   if (days === null) return undefined;
   return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
 }
+
+/** The label of a window of `days` days (不限 for null). */
+export const windowLabelOf = (days: number | null): DateFilterLabel =>
+  DATE_FILTERS.find((filter) => filter.days === days)?.label ?? '不限';
+
+const paperText = (paper: Pick<PaperView, 'title' | 'abstract'>) => `${paper.title}. ${paper.abstract}`;
 
 /** Papers recommended by similarity to the research profile, and similarity of given papers or text. */
 export class PaperRecommendationService {
@@ -28,33 +60,90 @@ export class PaperRecommendationService {
       ai: AiServices;
       papers: PaperRepository;
       users: UserRepository;
+      keywords: KeywordRepository;
+      learningRepository: LearningRepository;
+      learning: LearningService;
+      diagnostics: RecommendationDiagnosticsRepository;
       logger: Logger;
       now?: (() => Date) | undefined;
     },
   ) {}
 
-  /** GET /api/auth/recommendations/papers/. */
+  /**
+   * GET /api/auth/recommendations/papers/. Ranked by the learned profile when the reader's signals made
+   * one (else the research summary), without the papers they marked 'not interested', papers that
+   * mention a keyword's negative term demoted; each with the reason it is recommended.
+   */
   async recommend(user: UserRow, query: PaperRecommendationQuery): Promise<PaperRecommendationResponse> {
-    const { model, vector } = await profileVectorOf(this.deps, user);
-    const publishedSince = windowStart(widestWindowDays(query.dateFilter), this.now());
+    const profile = await rankingProfileOf(this.deps, user);
+    const { model, vector } = profile;
+    const days = widestWindowDays(query.dateFilter);
+    const publishedSince = windowStart(days, this.now());
+    const [dismissed, keywords] = await Promise.all([
+      this.deps.learningRepository.dismissedPaperIds(user.id),
+      this.deps.keywords.listByUser(user.id),
+    ]);
+    const negativeTerms = [...new Set(keywords.flatMap((keyword) => keyword.negativeTerms))];
     const result = await this.deps.papers.recommend({
       model,
       vector,
-      topK: query.topK,
+      topK: query.topK + (negativeTerms.length ? DEMOTION_HEADROOM : 0),
       threshold: query.threshold,
       publishedSince,
       excludedTiers: query.excludedTiers,
+      excludedIds: dismissed,
     });
-    const similarity = new Map(result.papers.map((paper) => [paper.id, paper.similarity]));
-    const views = await this.deps.papers.findViews(
-      result.papers.map((paper) => paper.id),
-      user.id,
+    const views = new Map(
+      (await this.deps.papers.findViews(result.papers.map((paper) => paper.id), user.id)).map((view) => [view.id, view]),
     );
-    const recommendations = views.map((view) => ({
-      ...presentPaper(view),
-      similarity_score: similarity.get(view.id) ?? 0,
-    }));
+    const ranked = result.papers
+      .flatMap((paper) => {
+        const view = views.get(paper.id);
+        if (!view) return [];
+        const negative = negativeTerms.length ? firstMentioned(paperText(view), negativeTerms) : undefined;
+        const rank = negative ? paper.similarity * NEGATIVE_TERM_DEMOTION : paper.similarity;
+        return [{ view, similarity: paper.similarity, rank, negative }];
+      })
+      .sort((a, b) => b.rank - a.rank || a.view.id - b.view.id)
+      .slice(0, query.topK);
+
+    const ids = ranked.map((entry) => entry.view.id);
+    const [baseSimilarities, closestLiked] = await Promise.all([
+      profile.learning.applied
+        ? this.deps.papers.similarityOf(ids, model, profile.baseVector)
+        : Promise.resolve(ranked.map((entry) => ({ id: entry.view.id, similarity: entry.similarity }))),
+      profile.learning.applied
+        ? this.deps.learningRepository.closestLiked(user.id, model.id, ids)
+        : Promise.resolve(new Map<number, { title: string; similarity: number }>()),
+    ]);
+    const baseById = new Map(baseSimilarities.map((row) => [row.id, row.similarity ?? 0]));
+    const reasons = await buildReasons(this.deps, {
+      user,
+      keywords: keywords.map((keyword) => keyword.name),
+      candidates: ranked.map((entry) => ({
+        id: entry.view.id,
+        text: paperText(entry.view),
+        baseSimilarity: baseById.get(entry.view.id) ?? entry.similarity,
+        closestLiked: closestLiked.get(entry.view.id),
+      })),
+    });
+    const recommendations = ranked.map((entry) => {
+      const reason = reasons.get(entry.view.id) ?? { kind: 'profile' as const, text: '与你的研究方向整体相近', terms: [] };
+      return {
+        ...presentPaper(entry.view),
+        similarity_score: entry.similarity,
+        reason: entry.negative
+          ? { ...reason, text: `${reason.text}（含排除词「${entry.negative}」，已降低排序）` }
+          : reason,
+      };
+    });
     const { byDate, byTier, byThreshold } = result.filteredOut;
+    const [freshness, emptyExplanation] = await Promise.all([
+      this.deps.diagnostics.freshness('papers'),
+      recommendations.length === 0
+        ? this.explainEmpty({ modelId: model.id, vector, days, publishedSince, query, dismissed })
+        : Promise.resolve(null),
+    ]);
     return {
       success: true,
       recommendations,
@@ -69,7 +158,57 @@ export class PaperRecommendationService {
       filtered_out: { by_date: byDate, by_tier: byTier, by_threshold: byThreshold },
       unknown_tier_included: true,
       notes: query.excludedTiers.length ? [UNKNOWN_TIER_NOTE] : [],
+      learning: profile.learning,
+      freshness: presentFreshness(freshness),
+      empty_explanation: emptyExplanation,
     };
+  }
+
+  /** Why the list is empty: see explainEmptyList(); a few counts and one unthresholded search. */
+  private async explainEmpty(input: {
+    modelId: number;
+    vector: number[];
+    days: number | null;
+    publishedSince: string | undefined;
+    query: PaperRecommendationQuery;
+    dismissed: number[];
+  }): Promise<EmptyExplanation> {
+    const { diagnostics, papers } = this.deps;
+    const { modelId, vector, days, publishedSince, query } = input;
+    const availability = await diagnostics.paperAvailability(modelId, publishedSince, query.excludedTiers);
+    let widerWindow: { label: DateFilterLabel; count: number } | undefined;
+    if (availability.embedded > 0 && availability.allowed === 0 && availability.inWindow === 0) {
+      for (const label of widerWindows(days)) {
+        const since = windowStart(DATE_FILTERS.find((filter) => filter.label === label)?.days ?? null, this.now());
+        const wider = await diagnostics.paperAvailability(modelId, since, query.excludedTiers);
+        if (wider.allowed > 0) {
+          widerWindow = { label, count: wider.allowed };
+          break;
+        }
+      }
+    }
+    let nearestSimilarities: number[] = [];
+    if (availability.allowed > 0) {
+      const nearest = await papers.recommend({
+        model: { id: modelId, dimension: vector.length },
+        vector,
+        topK: query.topK,
+        threshold: -1,
+        publishedSince,
+        excludedTiers: query.excludedTiers,
+        excludedIds: input.dismissed,
+      });
+      nearestSimilarities = nearest.papers.map((paper) => paper.similarity);
+    }
+    return explainEmptyList({
+      kind: 'papers',
+      availability,
+      windowLabel: windowLabelOf(days),
+      widerWindow,
+      excludedTiers: query.excludedTiers,
+      threshold: query.threshold,
+      nearestSimilarities,
+    });
   }
 
   /** GET /api/auth/recommendations/similarity/. */

@@ -1,0 +1,280 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import type { EmbeddingModelRow } from './embedding.repository';
+
+/**
+ * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
+ * - liked: a paper favourited, saved or read to at least LIKED_READ_PROGRESS percent, not dismissed;
+ * - dismissed: a paper or news item marked 'not interested' (user_article_states / user_news_states
+ *   .dismissed_at); dismissed items are never recommended again, whatever the learned profile says.
+ * Signals count from the user's last reset (users.learning_reset_at) on; dismissals stay in force after
+ * a reset (each has its own undo). The learned vector itself is written by the worker (profile-learning).
+ */
+
+export const LIKED_READ_PROGRESS = 50;
+/** The newest signals of each kind a learned profile is made from; older ones have had their say. */
+export const MAX_SIGNALS_PER_KIND = 200;
+
+/** A paper the reader liked, with its vector of the asked model (null when it has none yet). */
+export interface LikedPaper {
+  id: number;
+  title: string;
+  vector: number[] | null;
+}
+
+export interface LearningSignals {
+  liked: LikedPaper[];
+  /** Vectors of dismissed papers and news items of the asked model. */
+  dismissedVectors: number[][];
+  likedCount: number;
+  dismissedCount: number;
+}
+
+export interface LearningState {
+  likedCount: number;
+  dismissedCount: number;
+  learnedModelId: number | null;
+  learnedAt: Date | null;
+  learnedSignalCount: number;
+  resetAt: Date | null;
+  /** The latest change to the user's paper or news states since the reset (any column); null: none. */
+  lastSignalAt: Date | null;
+  /** The database's clock now: what the learned profile is stamped with when computed from this state. */
+  readAt: Date;
+}
+
+const parseVector = (value: unknown): number[] | null => {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(Number);
+  const text = String(value);
+  return text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [];
+};
+
+const toDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(String(value)));
+
+/** After the reset, if any: the signal predicate on a row's timestamp column. */
+const sinceReset = (column: string) =>
+  sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
+
+export class LearningRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Marks a paper 'not interested' (true) or undoes it (false); the new state, or undefined when no
+   * paper has this id. Undo of a paper never dismissed is a no-op that still answers false.
+   */
+  async setPaperDismissed(userId: string, paperId: number, dismissed: boolean): Promise<boolean | undefined> {
+    const result = await this.db.execute<{ dismissed: boolean }>(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, dismissed_at)
+          SELECT ${userId}::uuid, p.id, CASE WHEN ${dismissed} THEN now() END FROM radar.papers p WHERE p.id = ${paperId}
+          ON CONFLICT (user_id, paper_id) DO UPDATE
+            SET dismissed_at = CASE WHEN ${dismissed} THEN coalesce(radar.user_article_states.dismissed_at, now()) END,
+                updated_at = now()
+          RETURNING dismissed_at IS NOT NULL AS dismissed`,
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : Boolean(row.dismissed);
+  }
+
+  /** As setPaperDismissed, for a news item. */
+  async setNewsDismissed(userId: string, newsItemId: number, dismissed: boolean): Promise<boolean | undefined> {
+    const result = await this.db.execute<{ dismissed: boolean }>(
+      sql`INSERT INTO radar.user_news_states (user_id, news_item_id, dismissed_at)
+          SELECT ${userId}::uuid, n.id, CASE WHEN ${dismissed} THEN now() END FROM radar.news_items n WHERE n.id = ${newsItemId}
+          ON CONFLICT (user_id, news_item_id) DO UPDATE
+            SET dismissed_at = CASE WHEN ${dismissed} THEN coalesce(radar.user_news_states.dismissed_at, now()) END,
+                updated_at = now()
+          RETURNING dismissed_at IS NOT NULL AS dismissed`,
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : Boolean(row.dismissed);
+  }
+
+  /** Every paper the user marked 'not interested' (reset or not): excluded from recommendations. */
+  async dismissedPaperIds(userId: string): Promise<number[]> {
+    const result = await this.db.execute<{ id: string | number }>(
+      sql`SELECT paper_id AS id FROM radar.user_article_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`,
+    );
+    return result.rows.map((row) => Number(row.id));
+  }
+
+  async dismissedNewsIds(userId: string): Promise<number[]> {
+    const result = await this.db.execute<{ id: string | number }>(
+      sql`SELECT news_item_id AS id FROM radar.user_news_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`,
+    );
+    return result.rows.map((row) => Number(row.id));
+  }
+
+  /** Counts of signals since the reset and the learned profile's bookkeeping; undefined for an unknown user. */
+  async state(userId: string): Promise<LearningState | undefined> {
+    const result = await this.db.execute<{
+      liked: number;
+      dismissed: number;
+      learned_embedding_model_id: number | null;
+      learned_at: string | Date | null;
+      learned_signal_count: number;
+      learning_reset_at: string | Date | null;
+      last_signal_at: string | Date | null;
+      read_at: string | Date;
+    }>(
+      sql`SELECT u.learned_embedding_model_id, u.learned_at, u.learned_signal_count, u.learning_reset_at,
+            clock_timestamp() AS read_at,
+            (SELECT max(t) FROM (
+              SELECT max(s.updated_at) AS t FROM radar.user_article_states s WHERE s.user_id = u.id AND ${sinceReset('s.updated_at')}
+              UNION ALL
+              SELECT max(s.updated_at) FROM radar.user_news_states s WHERE s.user_id = u.id AND ${sinceReset('s.updated_at')}
+            ) changes) AS last_signal_at,
+            (SELECT count(*)::int FROM radar.user_article_states s
+              WHERE s.user_id = u.id AND s.dismissed_at IS NULL
+                AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
+                AND ${sinceReset('s.updated_at')}) AS liked,
+            (SELECT count(*)::int FROM radar.user_article_states s
+              WHERE s.user_id = u.id AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')})
+            + (SELECT count(*)::int FROM radar.user_news_states s
+              WHERE s.user_id = u.id AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}) AS dismissed
+          FROM radar.users u WHERE u.id = ${userId}::uuid`,
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return {
+      likedCount: Number(row.liked),
+      dismissedCount: Number(row.dismissed),
+      learnedModelId: row.learned_embedding_model_id === null ? null : Number(row.learned_embedding_model_id),
+      learnedAt: toDate(row.learned_at),
+      learnedSignalCount: Number(row.learned_signal_count),
+      resetAt: toDate(row.learning_reset_at),
+      lastSignalAt: toDate(row.last_signal_at),
+      readAt: toDate(row.read_at) ?? new Date(),
+    };
+  }
+
+  /**
+   * The signals since the reset with their vectors of `modelId`: the newest MAX_SIGNALS_PER_KIND liked
+   * papers (with titles, for reasons) and dismissed papers and news items.
+   */
+  async signals(userId: string, modelId: number): Promise<LearningSignals> {
+    const liked = await this.db.execute<{ id: string | number; title: string; vector: unknown }>(
+      sql`SELECT p.id, p.title, CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
+          FROM radar.user_article_states s
+          JOIN radar.users u ON u.id = s.user_id
+          JOIN radar.papers p ON p.id = s.paper_id
+          WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NULL
+            AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
+            AND ${sinceReset('s.updated_at')}
+          ORDER BY s.updated_at DESC, p.id DESC
+          LIMIT ${MAX_SIGNALS_PER_KIND}`,
+    );
+    const dismissed = await this.db.execute<{ vector: unknown }>(
+      sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector, s.dismissed_at
+            FROM radar.user_article_states s
+            JOIN radar.users u ON u.id = s.user_id
+            JOIN radar.papers p ON p.id = s.paper_id
+            WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}
+            ORDER BY s.dismissed_at DESC LIMIT ${MAX_SIGNALS_PER_KIND})
+          UNION ALL
+          (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector, s.dismissed_at
+            FROM radar.user_news_states s
+            JOIN radar.users u ON u.id = s.user_id
+            JOIN radar.news_items n ON n.id = s.news_item_id
+            WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}
+            ORDER BY s.dismissed_at DESC LIMIT ${MAX_SIGNALS_PER_KIND})`,
+    );
+    return {
+      liked: liked.rows.map((row) => ({ id: Number(row.id), title: row.title, vector: parseVector(row.vector) })),
+      dismissedVectors: dismissed.rows.flatMap((row) => {
+        const vector = parseVector(row.vector);
+        return vector ? [vector] : [];
+      }),
+      likedCount: liked.rows.length,
+      dismissedCount: dismissed.rows.length,
+    };
+  }
+
+  /**
+   * Stores the learned profile (null: none, the summary alone is used), stamped with the time the signals
+   * were read (so a change made while it was computed still looks newer). A reset made meanwhile wins:
+   * then nothing is written.
+   */
+  async saveLearned(
+    userId: string,
+    learned: { modelId: number; vector: number[]; signalCount: number } | null,
+    snapshot: { resetAt: Date | null; readAt: Date },
+  ): Promise<boolean> {
+    const expectedResetAt = snapshot.resetAt;
+    const learnedAt = snapshot.readAt.toISOString();
+    if (learned && !learned.vector.every(Number.isFinite)) throw new RangeError('learned vector is not finite');
+    const guard =
+      expectedResetAt === null
+        ? sql`learning_reset_at IS NULL`
+        : sql`learning_reset_at = ${expectedResetAt.toISOString()}::timestamptz`;
+    const result = learned
+      ? await this.db.execute(
+          sql`UPDATE radar.users SET learned_embedding = ${`[${learned.vector.join(',')}]`}::vector,
+                learned_embedding_model_id = ${learned.modelId}, learned_at = ${learnedAt}::timestamptz,
+                learned_signal_count = ${learned.signalCount}
+              WHERE id = ${userId}::uuid AND ${guard}`,
+        )
+      : await this.db.execute(
+          sql`UPDATE radar.users SET learned_embedding = NULL, learned_embedding_model_id = NULL, learned_at = ${learnedAt}::timestamptz,
+                learned_signal_count = 0
+              WHERE id = ${userId}::uuid AND ${guard}`,
+        );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  /** The learned profile of this model, if there is one. */
+  async learnedVector(userId: string, model: Pick<EmbeddingModelRow, 'id' | 'dimension'>): Promise<number[] | null> {
+    const result = await this.db.execute<{ vector: unknown }>(
+      sql`SELECT learned_embedding::text AS vector FROM radar.users
+          WHERE id = ${userId}::uuid AND learned_embedding_model_id = ${model.id} AND learned_embedding IS NOT NULL`,
+    );
+    const vector = parseVector(result.rows[0]?.vector);
+    return vector && vector.length === model.dimension ? vector : null;
+  }
+
+  /** Back to the summary alone: signals so far stop counting, the learned profile is dropped. */
+  async reset(userId: string): Promise<void> {
+    await this.db.execute(
+      sql`UPDATE radar.users SET learning_reset_at = now(), learned_embedding = NULL, learned_embedding_model_id = NULL,
+            learned_at = NULL, learned_signal_count = 0
+          WHERE id = ${userId}::uuid`,
+    );
+  }
+
+  /**
+   * For each candidate paper, the liked paper closest to it (cosine, vectors of `modelId`), among the
+   * newest MAX_SIGNALS_PER_KIND liked since the reset; candidates without a vector are left out.
+   */
+  async closestLiked(
+    userId: string,
+    modelId: number,
+    candidateIds: readonly number[],
+  ): Promise<Map<number, { id: number; title: string; similarity: number }>> {
+    if (candidateIds.length === 0) return new Map();
+    const result = await this.db.execute<{ candidate: string | number; id: string | number; title: string; distance: string | number }>(
+      sql`WITH liked AS MATERIALIZED (
+            SELECT p.id, p.title, p.embedding
+            FROM radar.user_article_states s
+            JOIN radar.users u ON u.id = s.user_id
+            JOIN radar.papers p ON p.id = s.paper_id
+            WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NULL AND p.embedding_model_id = ${modelId}
+              AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
+              AND ${sinceReset('s.updated_at')}
+            ORDER BY s.updated_at DESC LIMIT ${MAX_SIGNALS_PER_KIND}
+          )
+          SELECT c.id AS candidate, best.id, best.title, best.distance
+          FROM radar.papers c
+          CROSS JOIN LATERAL (
+            SELECT l.id, l.title, l.embedding <=> c.embedding AS distance FROM liked l
+            WHERE l.id <> c.id ORDER BY 3 LIMIT 1
+          ) best
+          WHERE c.id = ANY(string_to_array(${candidateIds.join(',')}, ',')::bigint[]) AND c.embedding_model_id = ${modelId}`,
+    );
+    return new Map(
+      result.rows.map((row) => [
+        Number(row.candidate),
+        { id: Number(row.id), title: row.title, similarity: 1 - Number(row.distance) },
+      ]),
+    );
+  }
+}

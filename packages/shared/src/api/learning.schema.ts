@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/**
+ * Recommendations that learn from the reader and explain themselves (issue 13, not in the spec):
+ * why each item is recommended, the 'not interested' action, the learning status shown on /my, and
+ * how fresh the sources are / why a list is empty. Decisions are in docs/decisions.md, "Learning".
+ */
+
+/**
+ * What drove a recommendation:
+ * - saved: it is closest to a paper the reader favourited, saved or read (the title is in `text`);
+ * - keyword: it matches one of the reader's keywords (with or without an alert);
+ * - terms: it shares these profile terms (and research fields) with the research summary;
+ * - profile: similar to the profile as a whole, no single shared term stands out.
+ */
+export const REASON_KINDS = ['saved', 'keyword', 'terms', 'profile'] as const;
+export type ReasonKind = (typeof REASON_KINDS)[number];
+
+export const recommendationReasonSchema = z.object({
+  kind: z.enum(REASON_KINDS),
+  /** One short Chinese sentence for the card, e.g. '与你的研究方向共有：graph neural network、protein'. */
+  text: z.string(),
+  /** The shared terms named in `text` (profile terms, or the keyword), most telling first; may be empty. */
+  terms: z.array(z.string()),
+});
+export type RecommendationReason = z.infer<typeof recommendationReasonSchema>;
+
+/** When the sources last brought something new, shown above the papers and news lists. */
+export const freshnessSchema = z.object({
+  /** When the newest item of this kind (papers or news) was stored, ISO 8601; null when there is none. */
+  last_new_item_at: z.string().nullable(),
+  /** When any content source last finished a run (with or without new items), ISO 8601; null: never. */
+  last_checked_at: z.string().nullable(),
+  /** Items of this kind stored in the last 7 days. */
+  new_items_last_7_days: z.number().int(),
+});
+export type Freshness = z.infer<typeof freshnessSchema>;
+
+/**
+ * Why a recommendation list is empty, most specific cause first:
+ * - no_items: there is no paper / news item at all yet (sources never ran, or brought nothing);
+ * - items_not_embedded: items exist but none has a vector of the active model yet (re-embedding runs);
+ * - nothing_in_window: nothing was published in the chosen window;
+ * - excluded_tiers: everything close enough is in an excluded JCR tier (papers only);
+ * - below_threshold: everything is below the similarity threshold;
+ * - all_dismissed: every candidate was marked 'not interested'.
+ * (A profile whose vector is not computed yet answers 400 RESEARCH_DIRECTION_NOT_SET, details say so.)
+ */
+export const EMPTY_CAUSES = [
+  'no_items',
+  'items_not_embedded',
+  'nothing_in_window',
+  'excluded_tiers',
+  'below_threshold',
+  'all_dismissed',
+] as const;
+export type EmptyCause = (typeof EMPTY_CAUSES)[number];
+
+export const emptyExplanationSchema = z.object({
+  cause: z.enum(EMPTY_CAUSES),
+  /** Why, in Chinese, e.g. '最近一周没有新论文'. */
+  message: z.string(),
+  /** The one change that would give results, in Chinese, e.g. '把发布时间放宽到“一月内”可看到 12 篇'. */
+  suggestion: z.string(),
+  /**
+   * That change as request parameters to merge into the current ones (the page offers it as a button),
+   * e.g. { date_filter: '一月内' } or { similarity_threshold: '0.2' } or { excluded_jcr: '' }; null when
+   * no parameter change helps (no items yet: wait for the sources).
+   */
+  change: z.record(z.string(), z.string()).nullable(),
+});
+export type EmptyExplanation = z.infer<typeof emptyExplanationSchema>;
+
+/** How the ranking uses the reader's signals, in recommendation responses and on /my. */
+export const learningSummarySchema = z.object({
+  /** True when the ranking used the learned profile (summary + signals), false: the summary alone. */
+  applied: z.boolean(),
+  /** Papers liked (favourited, saved or read >= 50%) plus items marked 'not interested', since the last reset. */
+  signal_count: z.number().int(),
+});
+export type LearningSummary = z.infer<typeof learningSummarySchema>;
+
+/** GET /api/auth/recommendations/learning/ and POST .../learning/reset/. */
+export const learningStatusResponseSchema = z.object({
+  success: z.literal(true),
+  /** liked + dismissed: the N of '推荐已根据你的 N 次收藏/不感兴趣调整'. */
+  signal_count: z.number().int(),
+  /** Distinct papers favourited, saved or read to >= 50% since the last reset. */
+  liked_count: z.number().int(),
+  /** Papers and news items marked 'not interested' since the last reset. */
+  dismissed_count: z.number().int(),
+  /** True when recommendations use a learned profile now (it is recomputed in the background after each change). */
+  applied: z.boolean(),
+  /** When the learned profile was last computed, ISO 8601; null when there is none. */
+  updated_at: z.string().nullable(),
+  /** When the reader last reset learning, ISO 8601; null: never. */
+  reset_at: z.string().nullable(),
+});
+export type LearningStatusResponse = z.infer<typeof learningStatusResponseSchema>;
+
+/** POST and DELETE /articles/{id}/not-interested/ and /api/news/{id}/not-interested/. */
+export const notInterestedResponseSchema = z.object({
+  success: z.literal(true),
+  id: z.string(),
+  /** The new state: true after POST (hidden from recommendations), false after DELETE (undo). */
+  not_interested: z.boolean(),
+});
+export type NotInterestedResponse = z.infer<typeof notInterestedResponseSchema>;
+
+export const LEARNING_PATHS = {
+  status: '/api/auth/recommendations/learning/',
+  reset: '/api/auth/recommendations/learning/reset/',
+  paperNotInterested: (id: string) => `/articles/${encodeURIComponent(id)}/not-interested/`,
+  newsNotInterested: (id: string) => `/api/news/${encodeURIComponent(id)}/not-interested/`,
+} as const;
+
+/** Texts of the learning status on /my. */
+export const LEARNING_TEXTS = {
+  adjusted: (n: number) => `推荐已根据你的 ${n} 次收藏/不感兴趣调整`,
+  plain: '推荐目前仅根据你的研究方向',
+  reset: '恢复为仅按研究方向推荐',
+  resetDone: '已恢复为仅按研究方向推荐',
+  dismissedStayHidden: '标记为“不感兴趣”的条目仍不会再出现',
+  notInterested: '不感兴趣',
+  notInterestedDone: '已标记为不感兴趣，不会再推荐',
+  undo: '撤销',
+} as const;

@@ -1,0 +1,80 @@
+import {
+  apiErrorSchema,
+  articleIdParamsSchema,
+  LEARNING_PATHS,
+  learningStatusResponseSchema,
+  notInterestedResponseSchema,
+} from '@radar/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import { ARTICLE_ACTION_LIMIT } from '../papers/article.route';
+import type { DismissTarget, LearningService } from './learning.service';
+
+const guarded = { security: [{ bearerAuth: [] }] };
+const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
+
+/** 'Not interested' on papers and news (with undo), and the learning status and reset of /my. */
+export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }> = async (app, { learning }) => {
+  // The same budget as favourite/save: one small write each, counted per account.
+  const actionLimit = keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
+
+  const targets: { target: DismissTarget; path: string; tag: string; what: string }[] = [
+    { target: 'paper', path: '/articles/:id/not-interested/', tag: 'articles', what: 'paper' },
+    { target: 'news', path: '/api/news/:id/not-interested/', tag: 'news', what: 'news item' },
+  ];
+  for (const { target, path, tag, what } of targets) {
+    for (const [method, dismissed] of [
+      ['POST', true],
+      ['DELETE', false],
+    ] as const) {
+      app.route({
+        method,
+        url: path,
+        onRequest: app.authenticate,
+        preHandler: actionLimit,
+        schema: {
+          ...guarded,
+          tags: [tag],
+          summary: dismissed
+            ? `Mark the ${what} 'not interested': it is never recommended again and the ranking learns from it`
+            : `Undo 'not interested' on the ${what}`,
+          params: articleIdParamsSchema,
+          response: { 200: notInterestedResponseSchema, ...actionErrors },
+        },
+        handler: async (request) => learning.setNotInterested(requireUser(request), target, request.params.id, dismissed),
+      });
+    }
+  }
+
+  app.get(
+    LEARNING_PATHS.status,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        tags: ['recommendations'],
+        summary:
+          "How the ranking uses the reader's favourites, saves, reading (>= 50%) and 'not interested' marks since the last reset",
+        response: { 200: learningStatusResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => learning.status(requireUser(request)),
+  );
+
+  app.post(
+    LEARNING_PATHS.reset,
+    {
+      onRequest: app.authenticate,
+      preHandler: actionLimit,
+      schema: {
+        ...guarded,
+        tags: ['recommendations'],
+        summary:
+          "Back to the research summary alone: signals so far stop counting; items marked 'not interested' stay hidden",
+        response: { 200: learningStatusResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => learning.reset(requireUser(request)),
+  );
+};

@@ -1,0 +1,101 @@
+import type { LearningRepository, LearningState, UserRow } from '@radar/db';
+import type { AppQueue } from '@radar/jobs';
+import type { LearningStatusResponse, NotInterestedResponse, ProfileLearningJob } from '@radar/shared';
+import type { Logger } from 'pino';
+import { errors } from '../../errors';
+
+/** Positive bigints; beyond 15 digits none exists yet and JS numbers stay exact. */
+const ITEM_ID = /^[1-9]\d{0,14}$/;
+
+export type DismissTarget = 'paper' | 'news';
+
+const NOT_FOUND_MESSAGE: Record<DismissTarget, string> = { paper: '论文不存在', news: '新闻不存在' };
+
+/**
+ * The reader's signals and the learned profile (docs/decisions.md "Learning"): 'not interested' and its
+ * undo, the status shown on /my, the reset, and asking the worker to recompute the learned profile after
+ * each change. The ranking that uses it is in the recommendation services.
+ */
+export class LearningService {
+  constructor(
+    private readonly deps: {
+      learning: LearningRepository;
+      queue: AppQueue<ProfileLearningJob>;
+      logger: Logger;
+    },
+  ) {}
+
+  /** POST (dismissed) and DELETE (undo) /articles/{id}/not-interested/ and /api/news/{id}/not-interested/. */
+  async setNotInterested(
+    user: UserRow,
+    target: DismissTarget,
+    rawId: string,
+    dismissed: boolean,
+  ): Promise<NotInterestedResponse> {
+    if (!ITEM_ID.test(rawId)) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
+    const id = Number(rawId);
+    const state =
+      target === 'paper'
+        ? await this.deps.learning.setPaperDismissed(user.id, id, dismissed)
+        : await this.deps.learning.setNewsDismissed(user.id, id, dismissed);
+    if (state === undefined) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
+    await this.requestRelearn(user.id);
+    return { success: true, id: String(id), not_interested: state };
+  }
+
+  /** GET /api/auth/recommendations/learning/. */
+  async status(user: UserRow): Promise<LearningStatusResponse> {
+    const state = await this.deps.learning.state(user.id);
+    if (!state) throw errors.notFound('用户不存在');
+    return presentStatus(state);
+  }
+
+  /** POST /api/auth/recommendations/learning/reset/: back to the research summary alone. */
+  async reset(user: UserRow): Promise<LearningStatusResponse> {
+    await this.deps.learning.reset(user.id);
+    return this.status(user);
+  }
+
+  /** The reader's signal count and whether the learned profile is behind them (then the worker is asked). */
+  async stateFor(user: UserRow): Promise<LearningState | undefined> {
+    return this.deps.learning.state(user.id);
+  }
+
+  /**
+   * Whether the learned profile misses a change: a signal newer than it, a research summary re-embedded
+   * since, or signals without one (a worker that was down, a model switch).
+   */
+  isBehind(user: UserRow, state: LearningState, activeModelId: number): boolean {
+    const signals = state.likedCount + state.dismissedCount;
+    if (signals === 0) return state.learnedModelId !== null;
+    if (!state.learnedAt || state.learnedModelId !== activeModelId) return true;
+    if (state.lastSignalAt && state.lastSignalAt > state.learnedAt) return true;
+    return Boolean(user.profileEmbeddedAt && user.profileEmbeddedAt > state.learnedAt);
+  }
+
+  /**
+   * Queues a recomputation (one waiting job per user: BullMQ drops a duplicate while one is waiting or
+   * running; the job re-reads the signals when it ends, and the next recommendation re-asks if it is still
+   * behind). A queue failure is logged, never the request's failure: the signal itself is stored.
+   */
+  async requestRelearn(userId: string): Promise<void> {
+    await this.deps.queue
+      .add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } })
+      .catch((error: Error) =>
+        this.deps.logger.error({ userId, err: error.message }, 'could not queue the learned profile'),
+      );
+  }
+}
+
+export function presentStatus(state: LearningState): LearningStatusResponse {
+  const applied = state.learnedModelId !== null && state.likedCount + state.dismissedCount > 0;
+  return {
+    success: true,
+    signal_count: state.likedCount + state.dismissedCount,
+    liked_count: state.likedCount,
+    dismissed_count: state.dismissedCount,
+    applied,
+    updated_at: applied ? (state.learnedAt?.toISOString() ?? null) : null,
+    reset_at: state.resetAt?.toISOString() ?? null,
+  };
+}
