@@ -3,7 +3,9 @@
  * baseline on the labelled dev set (default <shared fixtures>/eval/arxiv_cs_4class_balanced_800.csv, where the
  * shared fixtures are ../shared/fixtures or RADAR_SHARED_FIXTURES;
  * columns title, summary, category). Each paper's title and abstract is the profile, every other paper
- * is ranked, relevant means same category. Record results in docs/benchmarks.md.
+ * is ranked, relevant means same category. Then a simulated reader who favourites and dismisses papers for
+ * three rounds: precision@20 per round with and without the learned profile. Record results in
+ * docs/benchmarks.md.
  */
 import path from 'node:path';
 // Imported from the worker package, where its dependencies resolve (the repository root has none).

@@ -4,14 +4,23 @@ import path from 'node:path';
 import { loadConfig } from '@radar/shared/server';
 import { HashingEmbeddingProvider } from './builtin/builtin-embedders';
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from './builtin/lsa-model';
+import { LEARNING_WEIGHTS, type LearningWeights } from './learning/profile-learning';
 import { OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
-import { denseCosinePrecision, readLabelledCsv, tfidfBaselinePrecision } from './quality-benchmark';
+import {
+  denseCosinePrecision,
+  type ReaderSimulationOptions,
+  readLabelledCsv,
+  simulateReader,
+  tfidfBaselinePrecision,
+} from './quality-benchmark';
 
 /**
  * The body of `pnpm bench:quality` (bench/quality.ts): precision@20 of the active embedder and of the
  * plain tf-idf cosine baseline on a labelled set. The built-in embedder is fitted on the set itself,
  * as it is fitted on the corpus in production. With EMBEDDING_MODEL set, the configured
- * OpenAI-compatible endpoint is measured instead.
+ * OpenAI-compatible endpoint is measured as the active model, and the built-in one beside it. Then the
+ * simulated reader of issue 13 (`simulateReader`): precision@20 per round of feedback, plain and learning,
+ * for the built-in embedder (with other learning weights for comparison) and the configured endpoint.
  */
 export async function runQualityBenchmark(file: string, write: (text: string) => void): Promise<number> {
   if (!fs.existsSync(file)) {
@@ -30,6 +39,7 @@ export async function runQualityBenchmark(file: string, write: (text: string) =>
   );
   write(`machine: ${os.cpus().length} cores, ${os.type()} ${os.release()}, Node ${process.version}\n\n`);
 
+  const simulated: { name: string; vectors: number[][] }[] = [];
   let started = Date.now();
   line('tf-idf cosine baseline', tfidfBaselinePrecision(documents), Date.now() - started);
 
@@ -44,24 +54,26 @@ export async function runQualityBenchmark(file: string, write: (text: string) =>
       maxRetries: config.llm.maxRetries,
     });
     const vectors = await remote.embed(texts);
+    simulated.push({ name: remote.model.name, vectors });
     line(
       `active: ${remote.model.name} (${remote.model.dimension} d)`,
       denseCosinePrecision(labels, vectors),
       Date.now() - started,
     );
-  } else {
-    // As in production: EMBEDDING_DIM when set, else the size chosen for a corpus of this many documents.
-    const dimension = config.embedding.dimension ?? lsaDimensionFor(documents.length);
-    started = Date.now();
-    const state = await fitLsaModel(texts, { dimension });
-    const lsa = new LsaEmbedder(state);
-    const vectors = texts.map((text) => lsa.embedOne(text));
-    line(
-      `active: built-in tfidf-lsa (${dimension} d; fit + embed)`,
-      denseCosinePrecision(labels, vectors),
-      Date.now() - started,
-    );
   }
+  // The reader simulation always measures the built-in model; as in production, EMBEDDING_DIM sizes it
+  // when it is the active model, else the size chosen for a corpus of this many documents.
+  const dimension = (!config.embedding.model && config.embedding.dimension) || lsaDimensionFor(documents.length);
+  started = Date.now();
+  const state = await fitLsaModel(texts, { dimension });
+  const lsa = new LsaEmbedder(state);
+  const lsaVectors = texts.map((text) => lsa.embedOne(text));
+  simulated.unshift({ name: `built-in tfidf-lsa (${dimension} d)`, vectors: lsaVectors });
+  line(
+    `${config.embedding.model ? '' : 'active: '}built-in tfidf-lsa (${dimension} d; fit + embed)`,
+    denseCosinePrecision(labels, lsaVectors),
+    Date.now() - started,
+  );
 
   started = Date.now();
   const hashing = new HashingEmbeddingProvider();
@@ -70,5 +82,60 @@ export async function runQualityBenchmark(file: string, write: (text: string) =>
     denseCosinePrecision(labels, await hashing.embed(texts)),
     Date.now() - started,
   );
+
+  writeReaderSimulation(labels, simulated, write);
   return 0;
+}
+
+const SHOWN = 20;
+
+/** Learning weights compared in the sensitivity table: no learning, the classic range, and beyond it. */
+const COMPARED_WEIGHTS: { weights: LearningWeights; note?: string }[] = [
+  { weights: { profile: 1, liked: 0, dismissed: 0 }, note: 'dismissed removed, no learning' },
+  { weights: { profile: 1, liked: 0.5, dismissed: 0.1 } },
+  { weights: { profile: 1, liked: 0.75, dismissed: 0.15 }, note: 'textbook Rocchio' },
+  { weights: { profile: 1, liked: 1, dismissed: 0.5 } },
+  { weights: { profile: 1, liked: 2, dismissed: 0.5 } },
+  { weights: { profile: 1, liked: 4, dismissed: 1 } },
+];
+
+function writeReaderSimulation(
+  labels: string[],
+  embedders: { name: string; vectors: number[][] }[],
+  write: (text: string) => void,
+): void {
+  const describe = ({ profile, liked, dismissed }: LearningWeights) => `${profile}/${liked}/${dismissed}`;
+  const row = (name: string, values: number[], ms?: number) =>
+    write(
+      `${name.padEnd(56)} ${values.map((v) => v.toFixed(4)).join('  ')}${ms === undefined ? '' : `   (${(ms / 1000).toFixed(1)} s)`}\n`,
+    );
+  const simulate = (vectors: number[][], options: ReaderSimulationOptions) => {
+    const started = Date.now();
+    return { ...simulateReader(labels, vectors, { shown: SHOWN, ...options }), ms: Date.now() - started };
+  };
+
+  write(
+    `\nsimulated reader: ${labels.length} queries, each paper's vector the profile; per round the top ${SHOWN} shown are judged:\n` +
+      `relevant ones favourited, up to 5 irrelevant ones dismissed (removed for good), then the ranking is recomputed\n` +
+      `from learnedProfileVector (weights profile/liked/dismissed, LEARNING_WEIGHTS ${describe(LEARNING_WEIGHTS)})\n`,
+  );
+  write(
+    `${'precision@20 by round'.padEnd(56)} ${['0', '1', '2', '3']
+      .map((r) => r.padEnd(6))
+      .join('  ')
+      .trimEnd()}\n`,
+  );
+  for (const [i, { name, vectors }] of embedders.entries()) {
+    const result = simulate(vectors, {});
+    row(`${name}: plain`, result.plain);
+    row(`${name}: learning`, result.learning, result.ms);
+    if (i > 0) continue;
+    // The sensitivity table and a sparser reader, on the built-in model only.
+    for (const { weights, note } of COMPARED_WEIGHTS) {
+      const compared = simulate(vectors, { weights });
+      row(`  weights ${describe(weights)}${note ? ` (${note})` : ''}`, compared.learning, compared.ms);
+    }
+    const sparse = simulate(vectors, { likesPerRound: 2 });
+    row('  reader favouriting at most 2 per round: learning', sparse.learning, sparse.ms);
+  }
 }

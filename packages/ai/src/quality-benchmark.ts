@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { type SparseVector, sparseDot } from './builtin/tfidf';
+import { LEARNING_WEIGHTS, type LearningWeights, learnedProfileVector } from './learning/profile-learning';
 
 /**
  * Recommendation quality on a labelled set (../shared/fixtures/eval): each document in turn is the
@@ -33,6 +34,10 @@ export async function readLabelledCsv(file: string): Promise<LabelledDocument[]>
   });
 }
 
+function labelSets(labels: readonly (string | readonly string[])[]): (readonly string[])[] {
+  return labels.map((label) => (typeof label === 'string' ? [label] : label));
+}
+
 /**
  * Mean precision@k over all queries, given a similarity function over document indices. A document
  * may carry several labels (a paper cross-listed in several categories); a result is relevant when it
@@ -43,7 +48,7 @@ export function precisionAtK(
   similarity: (a: number, b: number) => number,
   k = 20,
 ): number {
-  const sets = labels.map((label) => (typeof label === 'string' ? [label] : label));
+  const sets = labelSets(labels);
   const relevant = (q: number, d: number) => (sets[d] as readonly string[]).some((l) => sets[q]?.includes(l));
   let total = 0;
   const n = labels.length;
@@ -63,17 +68,7 @@ export function denseCosinePrecision(
   vectors: number[][],
   k = 20,
 ): number {
-  return precisionAtK(
-    labels,
-    (a, b) => {
-      const x = vectors[a] as number[];
-      const y = vectors[b] as number[];
-      let dot = 0;
-      for (let i = 0; i < x.length; i++) dot += (x[i] as number) * (y[i] as number);
-      return dot;
-    },
-    k,
-  );
+  return precisionAtK(labels, (a, b) => dot(vectors[a] as number[], vectors[b] as number[]), k);
 }
 
 const BASELINE_TOKEN = /\b\w\w+\b/gu;
@@ -130,4 +125,91 @@ export function tfidfBaselinePrecision(
     (a, b) => sparseDot(vectors[a] as SparseVector, vectors[b] as SparseVector),
     k,
   );
+}
+
+export interface ReaderSimulationOptions {
+  /** Rounds of feedback after the first page (default 3). */
+  rounds?: number;
+  /** How many papers the reader looks at per round, and the k of precision@k (default 20). */
+  shown?: number;
+  /** Irrelevant papers dismissed per round, the highest ranked first (default 5). */
+  dismissPerRound?: number;
+  /** Relevant papers favourited per round, the highest ranked first (default all shown). */
+  likesPerRound?: number;
+  weights?: LearningWeights;
+  /** Query documents (default all). The rows of a labelled set are often sorted by label: sample evenly. */
+  queries?: readonly number[];
+}
+
+export interface ReaderSimulationResult {
+  /** Mean precision@shown per round 0..rounds of the ranking by the query's own vector (the same every round). */
+  plain: number[];
+  /** The same for the ranking by the learned profile, with the dismissed papers removed. */
+  learning: number[];
+  queries: number;
+}
+
+/**
+ * A simulated reader on a labelled set. Each query document's vector is the profile; round 0 shows the
+ * top `shown` of the plain ranking (the query itself excluded). In each round the reader favourites the
+ * relevant papers shown (same label) and dismisses up to `dismissPerRound` irrelevant ones, the highest
+ * ranked first; the ranking is then recomputed from `learnedProfileVector(base, allLiked, allDismissed)`
+ * with the dismissed papers removed for good, while favourited ones stay in it, as in the product.
+ * Vectors are L2-normalised, so the dot product is the cosine.
+ */
+export function simulateReader(
+  labels: readonly (string | readonly string[])[],
+  vectors: readonly number[][],
+  options: ReaderSimulationOptions = {},
+): ReaderSimulationResult {
+  const { rounds = 3, shown = 20, dismissPerRound = 5, likesPerRound = shown, weights = LEARNING_WEIGHTS } = options;
+  const queries = options.queries ?? labels.map((_, i) => i);
+  const sets = labelSets(labels);
+  const n = labels.length;
+  const scores = new Float64Array(n);
+  const plain = new Array<number>(rounds + 1).fill(0);
+  const learning = new Array<number>(rounds + 1).fill(0);
+
+  const topShown = (query: number, profile: readonly number[], removed: ReadonlySet<number>): number[] => {
+    const candidates: number[] = [];
+    for (let d = 0; d < n; d++) {
+      if (d === query || removed.has(d)) continue;
+      scores[d] = dot(profile, vectors[d] as number[]);
+      candidates.push(d);
+    }
+    return candidates.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b).slice(0, shown);
+  };
+
+  for (const query of queries) {
+    const querySet = sets[query] as readonly string[];
+    const isRelevant = (d: number) => (sets[d] as readonly string[]).some((label) => querySet.includes(label));
+    const precision = (page: number[]) => page.filter(isRelevant).length / shown;
+    const base = vectors[query] as number[];
+    const liked = new Set<number>();
+    const dismissed = new Set<number>();
+    let page = topShown(query, base, dismissed);
+    const plainPrecision = precision(page);
+    for (let round = 0; round <= rounds; round++) plain[round] = (plain[round] as number) + plainPrecision;
+    learning[0] = (learning[0] as number) + plainPrecision;
+    for (let round = 1; round <= rounds; round++) {
+      for (const d of page.filter((d) => isRelevant(d) && !liked.has(d)).slice(0, likesPerRound)) liked.add(d);
+      for (const d of page.filter((d) => !isRelevant(d)).slice(0, dismissPerRound)) dismissed.add(d);
+      const profile = learnedProfileVector(
+        base,
+        [...liked].map((d) => vectors[d] as number[]),
+        [...dismissed].map((d) => vectors[d] as number[]),
+        weights,
+      );
+      page = topShown(query, profile, dismissed);
+      learning[round] = (learning[round] as number) + precision(page);
+    }
+  }
+  const mean = (values: number[]) => values.map((value) => value / Math.max(queries.length, 1));
+  return { plain: mean(plain), learning: mean(learning), queries: queries.length };
+}
+
+function dot(x: readonly number[], y: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += (x[i] as number) * (y[i] as number);
+  return sum;
 }
