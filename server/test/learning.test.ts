@@ -399,3 +399,23 @@ describe('empty results explain themselves', () => {
     expect(fifth.data).toHaveLength(1);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('documents reason {kind, text, terms[]}, the "not interested" calls and the learning status', async () => {
+    const doc = (await runtime.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const papers = doc.paths['/api/auth/recommendations/papers/'].get.responses['200'].content['application/json'].schema;
+    const reason = papers.properties.recommendations.items.properties.reason;
+    expect(reason.required).toEqual(expect.arrayContaining(['kind', 'text', 'terms']));
+    expect(reason.properties.kind.enum).toEqual(['saved', 'keyword', 'terms', 'profile']);
+    expect(reason.properties.terms).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(papers.properties).toHaveProperty('empty_explanation');
+    expect(papers.properties).toHaveProperty('freshness');
+    const news = doc.paths['/api/news/recommendations/'].get.responses['200'].content['application/json'].schema;
+    expect(news.properties.data.items.properties).toHaveProperty('reason');
+    expect(doc.paths['/articles/{id}/not-interested/']).toHaveProperty('post');
+    expect(doc.paths['/articles/{id}/not-interested/']).toHaveProperty('delete');
+    expect(doc.paths['/api/news/{id}/not-interested/']).toHaveProperty('delete');
+    expect(doc.paths['/api/auth/recommendations/learning/']).toHaveProperty('get');
+    expect(doc.paths['/api/auth/recommendations/learning/reset/']).toHaveProperty('post');
+  });
+});

@@ -319,10 +319,15 @@ describe('with the built-in embedder', () => {
     it('answers an empty list when no item meets the threshold', async () => {
       const response = await recommend(reader.headers, '?similarity_threshold=0.99&date_filter=不限');
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({
+      expect(response.json()).toMatchObject({
         data: [],
         pagination: { total_count: 0, current_page: 1, page_size: 20, total_pages: 0 },
+        empty_explanation: { cause: 'below_threshold' },
       });
+      // The closest item (0.95, in float32) passes at the offered threshold.
+      const offered = Number(response.json().empty_explanation.change.similarity_threshold);
+      expect(offered).toBeGreaterThanOrEqual(0.94);
+      expect(offered).toBeLessThanOrEqual(0.95);
     });
 
     it('pages through the recommended set; a page past the end is empty', async () => {
@@ -333,9 +338,11 @@ describe('with the built-in embedder', () => {
       expect(ids(last)).toEqual(names('r35'));
       const beyond = await recommend(reader.headers, '?page=9&page_size=3');
       expect(beyond.statusCode).toBe(200);
-      expect(beyond.json()).toEqual({
+      expect(beyond.json()).toMatchObject({
         data: [],
         pagination: { total_count: 7, current_page: 9, page_size: 3, total_pages: 3 },
+        // A page past the end of a non-empty set is not an empty result to explain.
+        empty_explanation: null,
       });
       expect((await recommend(reader.headers, '?page_size=100')).statusCode).toBe(200);
     });
