@@ -23,6 +23,7 @@ import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-m
 import { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
 import { OPENAI_COMPATIBLE_PROVIDER, OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
 import type { EmbeddingModelIdentity, EmbeddingProvider } from './providers';
+import { type TermWeighting, vocabularyWeighting } from './reasons/term-weighting';
 
 /** An embedding provider whose model is registered in radar.embedding_models: store vectors with `modelId`. */
 export interface RegisteredEmbeddingProvider extends EmbeddingProvider {
@@ -69,6 +70,7 @@ export class EmbeddingModels {
   private readonly states: EmbedderStateRepository;
   private readonly vectors: VectorRepository;
   private readonly providers = new Map<number, Promise<RegisteredEmbeddingProvider>>();
+  private readonly termWeightings = new Map<number, Promise<TermWeighting>>();
   private readonly minFitDocuments: number;
   private readonly refitGrowthFactor: number;
   private readonly fitSampleSize: number;
@@ -348,6 +350,28 @@ export class EmbeddingModels {
     if (!vector) throw new Error('the embedding provider returned no vector');
     await this.vectors.setUserVector(userId, provider.modelId, vector);
     return { hasVector: true, modelId: provider.modelId };
+  }
+
+  /**
+   * The active built-in LSA model's idf, to weigh the terms a recommendation names as its reason;
+   * undefined for a remote model or the hashing bootstrap, which have no vocabulary (use idfOf over
+   * the texts at hand). Loaded once per model version and process.
+   */
+  async termWeighting(): Promise<TermWeighting | undefined> {
+    const row = await this.activeModel();
+    if (row.provider !== BUILTIN_PROVIDER || row.name !== LSA_KIND) return undefined;
+    let weighting = this.termWeightings.get(row.id);
+    if (!weighting) {
+      weighting = this.states.load(row.id).then((stored) => {
+        if (!stored) throw new Error(`no fitted state stored for embedding model ${describeModel(row)}`);
+        return vocabularyWeighting(deserializeLsaState(stored, row.dimension).vocabulary);
+      });
+      // Only the active version is kept: a refit replaces it for good.
+      this.termWeightings.clear();
+      this.termWeightings.set(row.id, weighting);
+      weighting.catch(() => this.termWeightings.delete(row.id));
+    }
+    return weighting;
   }
 
   /** Papers that can be recommended: those with a vector of the active model. */

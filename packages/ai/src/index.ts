@@ -29,7 +29,9 @@ export {
   type RegisteredEmbeddingProvider,
 } from './embedding-models';
 export { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
+export { LEARNING_WEIGHTS, type LearningWeights, learnedProfileVector } from './learning/profile-learning';
 export type { EmbeddingModelIdentity, EmbeddingProvider, LanguageModel, LlmGenerateOptions } from './providers';
+export * from './reasons';
 export { type ResearchProfileExtractor, replaceAtForms } from './research-profile';
 export * from './research-task';
 

@@ -62,6 +62,8 @@ describe('embedding models', () => {
     });
     expect((await new UserRepository(database.db).findById(userId))?.profileEmbeddingModelId).toBe(active.modelId);
     expect(await models.refitIfDue()).toMatchObject({ refitted: false });
+    // The hashing bootstrap has no vocabulary to weigh the terms of a recommendation's reason.
+    expect(await models.termWeighting()).toBeUndefined();
     // Without the test's threshold, the first fit comes at 50 documents (LSA_MIN_DOCUMENTS).
     expect(await new EmbeddingModels({ config: builtinConfig, database }).refitDue()).toEqual({
       due: false,
@@ -104,6 +106,21 @@ describe('embedding models', () => {
     const stored = await new EmbedderStateRepository(database.db).load(first.modelId);
     expect(stored?.sampleSize).toBe(240);
     expect(stored?.projection.byteLength).toBe(stored ? stored.vocabulary.length * 32 * 4 : -1);
+  });
+
+  it("weighs a reason's terms by the active fitted model's idf", async () => {
+    const models = manager();
+    const active = await models.activeModel();
+    const stored = await new EmbedderStateRepository(database.db).load(active.id);
+    if (!stored) throw new Error('no fitted state');
+    const idf = new Float32Array(new Uint8Array(stored.idf).buffer);
+    const weighting = await models.termWeighting();
+    for (const term of stored.vocabulary.slice(0, 50)) {
+      expect(weighting?.weight(term)).toBe(idf[stored.vocabulary.indexOf(term)]);
+    }
+    expect(weighting?.weight('zzzz not a term')).toBeUndefined();
+    // Loaded once per model version.
+    expect(await models.termWeighting()).toBe(weighting);
   });
 
   it('finds similar papers with the profile vector, on the active model only', async () => {
@@ -170,6 +187,8 @@ describe('embedding models', () => {
     expect((await new EmbeddingRepository(database.db).getActiveModel())?.id).toBe(model.id);
     // Refitting the built-in model does not apply while a remote model is configured.
     expect((await models.refitIfDue({ force: true })).refitted).toBe(false);
+    // A remote model has no vocabulary: reasons weigh terms by idf over the texts at hand.
+    expect(await models.termWeighting()).toBeUndefined();
 
     fake.requests.length = 0;
     expect((await models.reembedStale()).embedded).toEqual({ users: 1, papers: 370, news: 0 });

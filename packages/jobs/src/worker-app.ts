@@ -87,7 +87,8 @@ const PROCESSORS: Record<QueueName, ProcessorFactory> = {
     createContentEmbedProcessor({ db: database.db, embedder: content.embedder, logger }),
   [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
     createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
-  [QUEUE_NAMES.keywordAlerts]: ({ database, mail, logger }) => createKeywordAlertsProcessor({ database, mail, logger }),
+  [QUEUE_NAMES.keywordAlerts]: ({ database, mail, ai, logger }) =>
+    createKeywordAlertsProcessor({ database, mail, logger, embeddings: ai.embeddings }),
   [QUEUE_NAMES.profileLearning]: ({ database, ai, logger }) =>
     createProfileLearningProcessor({ database, embeddings: ai.embeddings, logger }),
 };

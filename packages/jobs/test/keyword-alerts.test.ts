@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { type TermWeighting, termCounts, vocabularyWeighting } from '@radar/ai';
 import { EmbeddingRepository, KeywordRepository, sql, UserRepository, VectorRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
@@ -18,11 +19,13 @@ import {
   type KeywordAlertMailSettings,
   type KeywordAlertRunResult,
 } from '../src';
+import { keywordAlertMail } from '../src/jobs/keyword-alert-mail';
 
 /**
  * The keyword-alert job on a real database, mailing through a real SMTP server started here: one
  * digest per user, each paper at most once across runs and concurrent workers, negative terms,
  * daily and weekly frequencies, failed sends retried, and nothing for users who cannot get mail.
+ * Each paper says why it is listed: its keyword, and the terms it shares with the research summary.
  */
 
 const WEB = 'http://radar.test';
@@ -68,11 +71,15 @@ afterAll(async () => {
 
 // ---- fixtures -------------------------------------------------------------------------------------
 
-async function makeUser(email: string, options: { verified?: boolean; password?: boolean; vector?: number[] } = {}) {
+async function makeUser(
+  email: string,
+  options: { verified?: boolean; password?: boolean; vector?: number[]; summary?: string } = {},
+) {
   const user = await users.create({
     email,
     isEmailVerified: options.verified ?? true,
     passwordHash: options.password === false ? null : 'argon2id-hash',
+    researchSummaryEn: options.summary ?? '',
   });
   if (options.vector) await new VectorRepository(database.db).setUserVector(user.id, modelId, options.vector);
   return user;
@@ -117,6 +124,24 @@ const setLastAlerted = (userId: string, ago: string) =>
 /** Titles listed in a digest, in order (the lines "1. ..." of the text part). */
 const listedTitles = (mail: ReceivedMail) => [...mail.text.matchAll(/^\d+\. (.+)$/gm)].map((match) => match[1]);
 
+/** The reason lines of a digest ("与研究方向共有：a、b"), by listed title. */
+const sharedTermLines = (mail: ReceivedMail) =>
+  Object.fromEntries(
+    [...mail.text.matchAll(/^\d+\. (.+)\n {3}匹配关键词：.+\n(?: {3}与研究方向共有：(.+)\n)?/gm)].map((match) => [
+      match[1],
+      match[2]?.split('、') ?? [],
+    ]),
+  );
+
+/** Each named term is written in the paper, and its words and word pairs are terms of the summary. */
+function expectSharedTerms(terms: string[], summary: string, paperText: string) {
+  const summaryTerms = termCounts(summary);
+  for (const term of terms) {
+    expect(paperText.toLowerCase()).toContain(term.toLowerCase());
+    for (const part of termCounts(term).keys()) expect(summaryTerms.has(part), `${term}: ${part}`).toBe(true);
+  }
+}
+
 const unsubscribeLink = (mail: ReceivedMail) => {
   const match = /退订：(\S+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no unsubscribe link in: ${mail.text}`);
@@ -129,8 +154,24 @@ describe('keyword alerts', () => {
   let alice: Awaited<ReturnType<typeof makeUser>>;
   let bob: Awaited<ReturnType<typeof makeUser>>;
 
+  const aliceSummary =
+    'I develop diffusion models for protein structure prediction, protein language models, and graph neural ' +
+    'networks with equivariant message passing for drug discovery.';
+  const papers = {
+    molecules: {
+      title: 'Graph Neural Networks for Molecule Generation',
+      abstract:
+        'We train graph neural networks with equivariant message passing to generate molecules for drug discovery.',
+    },
+    folding: {
+      title: 'Protein folding with diffusion models',
+      abstract: 'Diffusion models predict the protein structure from the sequence and improve protein folding.',
+    },
+    scaling: { title: 'Scaling protein language models', abstract: 'We revisit protein folding.' },
+  };
+
   it('mails one digest per user with the new matching papers, ranked by profile similarity', async () => {
-    alice = await makeUser('alice@example.org', { vector: [1, 0, 0] });
+    alice = await makeUser('alice@example.org', { vector: [1, 0, 0], summary: aliceSummary });
     await follow(alice.id, 'graph neural network');
     await follow(alice.id, 'protein folding', { negative: ['survey'] });
     bob = await makeUser('bob@example.org');
@@ -144,12 +185,9 @@ describe('keyword alerts', () => {
     const placeholder = await makeUser('placeholder@example.org', { verified: false, password: false });
     await follow(placeholder.id, 'graph neural network');
 
-    await addPaper('Graph Neural Networks for Molecule Generation', { vector: [0, 1, 0] });
-    await addPaper('Protein folding with diffusion models', { vector: [1, 0, 0] });
-    await addPaper('Scaling protein language models', {
-      abstract: 'We revisit protein folding.',
-      vector: [0.6, 0.8, 0],
-    });
+    await addPaper(papers.molecules.title, { abstract: papers.molecules.abstract, vector: [0, 1, 0] });
+    await addPaper(papers.folding.title, { abstract: papers.folding.abstract, vector: [1, 0, 0] });
+    await addPaper(papers.scaling.title, { abstract: papers.scaling.abstract, vector: [0.6, 0.8, 0] });
     await addPaper('A survey of protein folding methods', { vector: [1, 0, 0] });
     await addPaper('Graph neural network baselines revisited', { createdAgo: '10 days' });
     await addPaper('Surface codes for quantum error correction');
@@ -174,6 +212,17 @@ describe('keyword alerts', () => {
     expect(toAlice.text).toContain('按与你研究方向的相似度排序');
     expect(toAlice.html).toContain('href="https://papers.example.org/');
     expect(toAlice.html).toContain('Protein folding with diffusion models');
+    // Why each paper is listed beyond its keyword: terms it shares with the research summary (not the keyword's own).
+    const reasons = sharedTermLines(toAlice);
+    expect(reasons).toEqual({
+      [papers.folding.title]: ['protein structure', 'diffusion models'],
+      [papers.scaling.title]: ['protein language models'],
+      [papers.molecules.title]: ['equivariant message passing', 'drug discovery'],
+    });
+    for (const paper of Object.values(papers)) {
+      expectSharedTerms(reasons[paper.title] ?? [], aliceSummary, `${paper.title}. ${paper.abstract}`);
+    }
+    expect(toAlice.html).toContain('与研究方向共有：equivariant message passing、drug discovery</div>');
 
     const [toBob] = sink.mailsTo('bob@example.org');
     if (!toBob) throw new Error('no mail to bob');
@@ -182,6 +231,9 @@ describe('keyword alerts', () => {
       '基于图神经网络的分子性质预测',
     ]);
     expect(toBob.text).toContain('匹配关键词：图神经网络');
+    // Bob has no research summary: the keyword is the whole reason.
+    expect(toBob.text).not.toContain('与研究方向共有');
+    expect(toBob.html).not.toContain('与研究方向共有');
 
     // The unsubscribe link: the web app's address, a token for this user and purpose, also as RFC 8058 headers.
     const link = unsubscribeLink(toAlice);
@@ -275,6 +327,77 @@ describe('keyword alerts', () => {
     expect(listedTitles((await sink.waitForMail('erin@example.org')) as ReceivedMail)).toEqual([
       'Federated learning with differential privacy',
     ]);
+  });
+
+  it("weighs the shared terms by the active model's idf when it has a vocabulary", async () => {
+    const summary = 'Score-based samplers and diffusion models for protein design.';
+    const ivan = await makeUser('ivan@example.org', { summary });
+    await follow(ivan.id, 'protein design');
+    const abstract = 'A score-based sampler built on diffusion models designs proteins.';
+    await addPaper('Diffusion samplers for protein design', { abstract });
+    // The fitted model knows 'scorebased' and 'sampler' but not 'diffusion' (too common in its corpus, say).
+    const model: TermWeighting = vocabularyWeighting({
+      terms: ['sampler', 'scorebased', 'scorebased sampler'],
+      idf: Float32Array.from([3, 4, 5]),
+    });
+    const processor = createKeywordAlertsProcessor({
+      database,
+      mail: settings,
+      embeddings: { termWeighting: async () => model },
+    });
+    expect(await processor({ data: {} })).toMatchObject({ mailed: 1 });
+    const [mail] = sink.mailsTo('ivan@example.org');
+    expect(sharedTermLines(mail as ReceivedMail)).toEqual({
+      'Diffusion samplers for protein design': ['score-based sampler'],
+    });
+  });
+
+  it('falls back to idf over the digest when the model weights cannot be read', async () => {
+    const summary = 'Score-based samplers and diffusion models for protein docking.';
+    const judy = await makeUser('judy@example.org', { summary });
+    await follow(judy.id, 'protein docking');
+    await addPaper('Diffusion models for protein docking', { abstract: 'Diffusion models dock proteins.' });
+    const processor = createKeywordAlertsProcessor({
+      database,
+      mail: settings,
+      logger: pino({ level: 'silent' }),
+      embeddings: {
+        termWeighting: async () => {
+          throw new Error('embedder state unreadable');
+        },
+      },
+    });
+    expect(await processor({ data: {} })).toMatchObject({ mailed: 1, failed: 0 });
+    const [mail] = sink.mailsTo('judy@example.org');
+    expect(sharedTermLines(mail as ReceivedMail)).toEqual({
+      'Diffusion models for protein docking': ['diffusion models'],
+    });
+  });
+
+  it('escapes the shared terms in the HTML part', () => {
+    const mail = keywordAlertMail({
+      to: 'x@example.org',
+      papers: [
+        {
+          id: 1,
+          title: "The d'Alembert operator on lattices",
+          abstract: '',
+          url: 'https://papers.example.org/x',
+          doi: null,
+          journalName: '',
+          publishedAt: null,
+          keywordId: 1,
+          keyword: 'lattice',
+          similarity: null,
+          sharedTerms: ["d'Alembert operator", 'wave equation'],
+        },
+      ],
+      moreCount: 0,
+      webBaseUrl: WEB,
+      unsubscribeUrl: `${WEB}/unsubscribe`,
+    });
+    expect(mail.text).toContain("   与研究方向共有：d'Alembert operator、wave equation");
+    expect(mail.html).toContain('与研究方向共有：d&#39;Alembert operator、wave equation');
   });
 
   it('skips the run without mail settings, and refuses a bad payload', async () => {

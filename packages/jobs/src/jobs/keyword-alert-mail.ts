@@ -5,6 +5,14 @@ import { escapeHtml, isWebUrl, type OutgoingMail } from '@radar/mail';
 
 const PRODUCT = '科研雷达';
 
+/** A listed paper with why it is there beyond its keyword: the terms it shares with the research summary. */
+export interface AlertMailPaper extends AlertPaper {
+  sharedTerms: string[];
+}
+
+/** The second half of a paper's reason (the keyword is the first), '' when it shares no term. */
+export const sharedTermsLine = (terms: string[]) => (terms.length ? `与研究方向共有：${terms.join('、')}` : '');
+
 /** The paper's page; its DOI link when the source gave none; '' when there is neither (or no web address). */
 export function paperLink(paper: Pick<AlertPaper, 'url' | 'doi'>): string {
   const link = paper.url || (paper.doi ? `https://doi.org/${paper.doi}` : '');
@@ -16,7 +24,7 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export function keywordAlertMail(options: {
   to: string;
-  papers: AlertPaper[];
+  papers: AlertMailPaper[];
   /** Matching papers not listed. */
   moreCount: number;
   webBaseUrl: string;
@@ -32,9 +40,11 @@ export function keywordAlertMail(options: {
 
   const textItems = papers.map((paper, index) => {
     const link = paperLink(paper);
+    const shared = sharedTermsLine(paper.sharedTerms);
     return [
       `${index + 1}. ${oneLine(paper.title)}`,
       `   匹配关键词：${paper.keyword}`,
+      ...(shared ? [`   ${shared}`] : []),
       ...(paper.journalName ? [`   期刊：${oneLine(paper.journalName)}`] : []),
       ...(link ? [`   链接：${link}`] : []),
     ].join('\n');
@@ -58,10 +68,14 @@ export function keywordAlertMail(options: {
   const htmlItems = papers
     .map((paper) => {
       const link = paperLink(paper);
+      const shared = sharedTermsLine(paper.sharedTerms);
+      const sharedHtml = shared
+        ? `\n        <div style="font-size:13px;color:#4b5563">${escapeHtml(shared)}</div>`
+        : '';
       const title = escapeHtml(oneLine(paper.title));
       return `<li style="margin-bottom:16px">
         <div style="font-weight:600">${link ? `<a href="${escapeHtml(link)}" style="color:#1d4ed8;text-decoration:none">${title}</a>` : title}</div>
-        <div style="font-size:13px;color:#4b5563">匹配关键词：${escapeHtml(paper.keyword)}${paper.journalName ? ` · ${escapeHtml(oneLine(paper.journalName))}` : ''}</div>
+        <div style="font-size:13px;color:#4b5563">匹配关键词：${escapeHtml(paper.keyword)}${paper.journalName ? ` · ${escapeHtml(oneLine(paper.journalName))}` : ''}</div>${sharedHtml}
       </li>`;
     })
     .join('\n');

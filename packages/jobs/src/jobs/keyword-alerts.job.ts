@@ -1,9 +1,10 @@
-import { type AlertWindowRules, type DatabaseHandle, KeywordRepository } from '@radar/db';
+import { documentEmbeddingText, type EmbeddingModels, idfOf, sharedProfileTerms, type TermWeighting } from '@radar/ai';
+import { type AlertClaim, type AlertWindowRules, type DatabaseHandle, KeywordRepository } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { KEYWORD_ALERT_UNSUBSCRIBE_PATH, keywordAlertsJobSchema } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { keywordAlertMail } from './keyword-alert-mail';
+import { type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
 
 /**
  * Keyword alert mails. Every hour the job looks for users (verified, with a password) whose
@@ -17,6 +18,10 @@ import { keywordAlertMail } from './keyword-alert-mail';
  * between the commit and the send loses that digest rather than ever mailing a paper twice: holding
  * the transaction open during the SMTP exchange would close that gap, but in embedded mode an open
  * transaction holds the whole database (one PGlite session) for as long as the mail server takes.
+ *
+ * Each paper's reason is its keyword plus the terms it shares with the user's English research
+ * summary, weighed by the active built-in model's idf (by idf over the digest's papers when the
+ * model has no vocabulary: a remote model, the hashing bootstrap).
  */
 
 export const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
@@ -30,6 +35,24 @@ export const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
   /** Users handled per run; the rest are due at the next run (longest waiting first). */
   usersPerRun: 500,
 };
+
+/** Profile terms named per paper (the mail line stays short). */
+const SHARED_TERMS_PER_PAPER = 3;
+
+/** The digest's papers with the terms each shares with the research summary (none without a summary). */
+function withSharedTerms(claim: AlertClaim, weighting: TermWeighting | undefined): AlertMailPaper[] {
+  const summary = claim.researchSummaryEn;
+  const texts = claim.papers.map((paper) => documentEmbeddingText(paper.title, paper.abstract));
+  const weights = weighting ?? idfOf(texts);
+  return claim.papers.map((paper, index) => ({
+    ...paper,
+    sharedTerms: summary.trim()
+      ? sharedProfileTerms(summary, texts[index] as string, weights, SHARED_TERMS_PER_PAPER, {
+          excluding: paper.keyword,
+        })
+      : [],
+  }));
+}
 
 /** What the job needs to mail: the process's mailer, the web app's address, and the secret links are signed with. */
 export interface KeywordAlertMailSettings {
@@ -62,18 +85,30 @@ export async function sendKeywordAlerts(deps: {
   mail: KeywordAlertMailSettings;
   logger?: Logger;
   rules?: typeof KEYWORD_ALERT_RULES;
+  /** The active embedding model, whose built-in vocabulary weighs the shared terms when it has one. */
+  embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
 }): Promise<KeywordAlertRunResult> {
   const rules = deps.rules ?? KEYWORD_ALERT_RULES;
   const tokens = new MailLinkTokens(deps.mail.linkSecret);
+  // Read once per run, and only when a digest needs it. A failure costs the model's weights, not the mail.
+  let modelWeighting: Promise<TermWeighting | undefined> | undefined;
+  const activeWeighting = () => {
+    modelWeighting ??= (deps.embeddings?.termWeighting() ?? Promise.resolve(undefined)).catch((error: Error) => {
+      deps.logger?.warn({ err: error.message }, 'term weights of the active model not loaded; idf of the digest used');
+      return undefined;
+    });
+    return modelWeighting;
+  };
   const result: KeywordAlertRunResult = { outcome: 'success', users: 0, mailed: 0, papers: 0, failed: 0 };
   for (const userId of await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun)) {
     const claim = await deps.keywords.claimAlertDigest(userId, rules);
     if (!claim) continue; // another worker has this user, or nothing is due any more
     result.users++;
     if (claim.papers.length === 0) continue;
+    const weighting = claim.researchSummaryEn.trim() ? await activeWeighting() : undefined;
     const mail = keywordAlertMail({
       to: claim.email,
-      papers: claim.papers,
+      papers: withSharedTerms(claim, weighting),
       moreCount: claim.moreCount,
       webBaseUrl: deps.mail.webBaseUrl,
       unsubscribeUrl: unsubscribeUrl(deps.mail, tokens.sign(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, userId)),
@@ -104,6 +139,8 @@ export function createKeywordAlertsProcessor(deps: {
   database: DatabaseHandle;
   mail: KeywordAlertMailSettings | undefined;
   logger?: Logger;
+  /** The active embedding model (AiServices.embeddings); without it shared terms are weighed by idf over each digest. */
+  embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
 }) {
   const keywords = new KeywordRepository(deps.database.db);
   return async (job: { data: unknown }): Promise<KeywordAlertRunResult> => {
@@ -112,7 +149,12 @@ export function createKeywordAlertsProcessor(deps: {
     if (!deps.mail) {
       return { outcome: 'skipped', reason: 'no mail settings', users: 0, mailed: 0, papers: 0, failed: 0 };
     }
-    const result = await sendKeywordAlerts({ keywords, mail: deps.mail, logger: deps.logger });
+    const result = await sendKeywordAlerts({
+      keywords,
+      mail: deps.mail,
+      logger: deps.logger,
+      embeddings: deps.embeddings,
+    });
     if (result.mailed || result.failed) deps.logger?.info(result, 'keyword alerts sent');
     return result;
   };

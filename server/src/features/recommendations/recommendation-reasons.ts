@@ -39,10 +39,11 @@ export async function buildReasons(
   const weighting = builtin ?? idfOf([summary, ...candidates.map((candidate) => candidate.text)]);
   const reasons = new Map<number, RecommendationReason>();
   for (const candidate of candidates) {
-    const terms = sharedProfileTerms(summary, candidate.text, weighting, 3);
+    const keyword = firstMentioned(candidate.text, keywords);
+    // With a keyword reason, the terms go beyond the keyword's own words.
+    const terms = sharedProfileTerms(summary, candidate.text, weighting, 3, keyword ? { excluding: keyword } : {});
     const fields = sharedFields(user.researchFields, candidate.text);
     const liked = candidate.closestLiked;
-    const keyword = firstMentioned(candidate.text, keywords);
     if (liked && liked.similarity >= SAVED_REASON_MIN_SIMILARITY && liked.similarity > candidate.baseSimilarity) {
       reasons.set(candidate.id, explainRecommendation({ driver: 'saved', terms, fields, savedTitle: liked.title }));
     } else if (keyword) {
