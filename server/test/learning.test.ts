@@ -1,11 +1,5 @@
 import { learnedProfileVector } from '@radar/ai';
-import {
-  KeywordRepository,
-  NewsRepository,
-  PaperRepository,
-  UserRepository,
-  VectorRepository,
-} from '@radar/db';
+import { KeywordRepository, NewsRepository, PaperRepository, UserRepository, VectorRepository } from '@radar/db';
 import { learnProfile } from '@radar/jobs';
 import { LEARNING_TEXTS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,8 +219,17 @@ describe('learning from favourites and "not interested"', () => {
     await post(reader, `/articles/${idOf.get('Y1')}/read/`, 'POST', { progress: 60 });
     await post(reader, `/articles/${idOf.get('Z2')}/not-interested/`);
     await learn(reader);
-    const status = (await runtime.app.inject({ method: 'GET', url: '/api/auth/recommendations/learning/', headers: reader.headers })).json();
-    expect(status).toMatchObject({ success: true, signal_count: 3, liked_count: 2, dismissed_count: 1, applied: true, reset_at: null });
+    const status = (
+      await runtime.app.inject({ method: 'GET', url: '/api/auth/recommendations/learning/', headers: reader.headers })
+    ).json();
+    expect(status).toMatchObject({
+      success: true,
+      signal_count: 3,
+      liked_count: 2,
+      dismissed_count: 1,
+      applied: true,
+      reset_at: null,
+    });
     expect(LEARNING_TEXTS.adjusted(status.signal_count)).toBe('推荐已根据你的 3 次收藏/不感兴趣调整');
     expect(keys(await recommend(reader))).not.toEqual(['X1', 'X2', 'Y1', 'Y2', 'Z1']);
 
@@ -373,7 +376,13 @@ describe('empty results explain themselves', () => {
 
     const news = new NewsRepository(runtime.database.db);
     const [item] = await news.insertMany([
-      { title: 'Lab wins award', content: 'Protein lab news.', url: 'https://example.org/n/1', urlNormalized: 'example.org/n/1', source: 'test' },
+      {
+        title: 'Lab wins award',
+        content: 'Protein lab news.',
+        url: 'https://example.org/n/1',
+        urlNormalized: 'example.org/n/1',
+        source: 'test',
+      },
     ]);
     const second = (await runtime.app.inject({ method: 'GET', url, headers: reader.headers })).json();
     expect(second.empty_explanation).toMatchObject({ cause: 'items_not_embedded' });
@@ -403,7 +412,8 @@ describe('empty results explain themselves', () => {
 describe('OpenAPI document', () => {
   it('documents reason {kind, text, terms[]}, the "not interested" calls and the learning status', async () => {
     const doc = (await runtime.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
-    const papers = doc.paths['/api/auth/recommendations/papers/'].get.responses['200'].content['application/json'].schema;
+    const papers =
+      doc.paths['/api/auth/recommendations/papers/'].get.responses['200'].content['application/json'].schema;
     const reason = papers.properties.recommendations.items.properties.reason;
     expect(reason.required).toEqual(expect.arrayContaining(['kind', 'text', 'terms']));
     expect(reason.properties.kind.enum).toEqual(['saved', 'keyword', 'terms', 'profile']);

@@ -50,11 +50,11 @@ const parseVector = (value: unknown): number[] | null => {
   return text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [];
 };
 
-const toDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(String(value)));
+const toDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(String(value));
 
 /** After the reset, if any: the signal predicate on a row's timestamp column. */
-const sinceReset = (column: string) =>
-  sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
+const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
 
 export class LearningRepository {
   constructor(private readonly db: Database) {}
@@ -251,7 +251,12 @@ export class LearningRepository {
     candidateIds: readonly number[],
   ): Promise<Map<number, { id: number; title: string; similarity: number }>> {
     if (candidateIds.length === 0) return new Map();
-    const result = await this.db.execute<{ candidate: string | number; id: string | number; title: string; distance: string | number }>(
+    const result = await this.db.execute<{
+      candidate: string | number;
+      id: string | number;
+      title: string;
+      distance: string | number;
+    }>(
       sql`WITH liked AS MATERIALIZED (
             SELECT p.id, p.title, p.embedding
             FROM radar.user_article_states s

@@ -84,7 +84,10 @@ function dateCondition(since: Date | undefined, until: Date | undefined): SQL | 
 }
 
 function filterConditions(filters: NewsFilters = {}): SQL[] {
-  const conditions = [dateCondition(filters.since, filters.until), excludedIdsCondition(newsItems.id, filters.excludedIds)];
+  const conditions = [
+    dateCondition(filters.since, filters.until),
+    excludedIdsCondition(newsItems.id, filters.excludedIds),
+  ];
   if (filters.instituteName) {
     conditions.push(
       sql`${newsItems.instituteId} IN (SELECT ${institutes.id} FROM ${institutes} WHERE ${institutes.name} ILIKE ${containsPattern(filters.instituteName)})`,

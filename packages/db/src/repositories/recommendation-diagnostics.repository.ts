@@ -25,7 +25,8 @@ export interface Availability {
   allowed: number;
 }
 
-const toDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(String(value)));
+const toDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(String(value));
 
 export class RecommendationDiagnosticsRepository {
   constructor(private readonly db: Database) {}
@@ -68,9 +69,7 @@ export class RecommendationDiagnosticsRepository {
 
   /** News items left by each step: model, then date (publish_date, else crawl_date) from `since`. */
   async newsAvailability(modelId: number, since: Date | undefined): Promise<Availability> {
-    const inWindow = since
-      ? sql`coalesce(publish_date, crawl_date) >= ${since.toISOString()}::timestamptz`
-      : sql`true`;
+    const inWindow = since ? sql`coalesce(publish_date, crawl_date) >= ${since.toISOString()}::timestamptz` : sql`true`;
     const result = await this.db.execute<{ total: number; embedded: number; in_window: number; allowed: number }>(
       sql`SELECT count(*)::int AS total,
                  count(*) FILTER (WHERE embedding_model_id = ${modelId})::int AS embedded,

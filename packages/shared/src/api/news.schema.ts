@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { NEWS_RECOMMENDATION_DEFAULTS } from '../limits';
 import { splitSearchKeywords } from './article.schema';
+import {
+  emptyExplanationSchema,
+  freshnessSchema,
+  learningSummarySchema,
+  recommendationReasonSchema,
+} from './learning.schema';
 import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
-import { emptyExplanationSchema, freshnessSchema, learningSummarySchema, recommendationReasonSchema } from './learning.schema';
 import { text } from './text.schema';
 
 /**

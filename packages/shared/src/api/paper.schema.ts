@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel } from '../date-filters';
 import { JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '../limits';
-import { emptyExplanationSchema, freshnessSchema, learningSummarySchema, recommendationReasonSchema } from './learning.schema';
+import {
+  emptyExplanationSchema,
+  freshnessSchema,
+  learningSummarySchema,
+  recommendationReasonSchema,
+} from './learning.schema';
 import { text } from './text.schema';
 
 /**

@@ -17,7 +17,11 @@ const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSc
 /** 'Not interested' on papers and news (with undo), and the learning status and reset of /my. */
 export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }> = async (app, { learning }) => {
   // The same budget as favourite/save: one small write each, counted per account.
-  const actionLimit = keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
+  const actionLimit = keyedRateLimit(
+    app,
+    ARTICLE_ACTION_LIMIT,
+    (request) => `article-action:${request.currentUser?.id}`,
+  );
 
   const targets: { target: DismissTarget; path: string; tag: string; what: string }[] = [
     { target: 'paper', path: '/articles/:id/not-interested/', tag: 'articles', what: 'paper' },
@@ -42,7 +46,8 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
           params: articleIdParamsSchema,
           response: { 200: notInterestedResponseSchema, ...actionErrors },
         },
-        handler: async (request) => learning.setNotInterested(requireUser(request), target, request.params.id, dismissed),
+        handler: async (request) =>
+          learning.setNotInterested(requireUser(request), target, request.params.id, dismissed),
       });
     }
   }

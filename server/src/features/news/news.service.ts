@@ -27,9 +27,9 @@ import { errors } from '../../errors';
 import type { LearningService } from '../learning/learning.service';
 import { explainEmptyList, widerWindows } from '../recommendations/empty-explanation';
 import { presentFreshness } from '../recommendations/freshness';
+import { windowLabelOf } from '../recommendations/paper-recommendation.service';
 import { rankingProfileOf } from '../recommendations/ranking-profile';
 import { buildReasons } from '../recommendations/recommendation-reasons';
-import { windowLabelOf } from '../recommendations/paper-recommendation.service';
 import { presentNewsItem, presentPagination } from './news.presenter';
 
 const DAY_MS = 86_400_000;

@@ -94,7 +94,12 @@ export class PaperRecommendationService {
       excludedIds: dismissed,
     });
     const views = new Map(
-      (await this.deps.papers.findViews(result.papers.map((paper) => paper.id), user.id)).map((view) => [view.id, view]),
+      (
+        await this.deps.papers.findViews(
+          result.papers.map((paper) => paper.id),
+          user.id,
+        )
+      ).map((view) => [view.id, view]),
     );
     const ranked = result.papers
       .flatMap((paper) => {
@@ -128,7 +133,11 @@ export class PaperRecommendationService {
       })),
     });
     const recommendations = ranked.map((entry) => {
-      const reason = reasons.get(entry.view.id) ?? { kind: 'profile' as const, text: '与你的研究方向整体相近', terms: [] };
+      const reason = reasons.get(entry.view.id) ?? {
+        kind: 'profile' as const,
+        text: '与你的研究方向整体相近',
+        terms: [],
+      };
       return {
         ...presentPaper(entry.view),
         similarity_score: entry.similarity,
