@@ -1,5 +1,6 @@
 // What test files use. The web build (build-web.ts, which imports vite) belongs to the global setup only.
 export { assertChromiumInstalled, CHROMIUM_PATH, launchChromium } from './browser';
+export { loadEmbeddedDemoCorpus } from './demo-corpus';
 export {
   type E2eEnvironment,
   type E2ePage,

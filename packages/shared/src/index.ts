@@ -13,6 +13,7 @@ export * from './api/user.schema';
 export * from './date-filters';
 export * from './email';
 export * from './errors';
+export * from './learning';
 export * from './limits';
 export * from './queues';
 export * from './research-fields';

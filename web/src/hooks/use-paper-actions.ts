@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { LIBRARY_QUERY_KEY, recordRead, shareArticle, toggleFavorite, toggleSave } from '@/api/article-state';
 import { getErrorMessage } from '@/lib/api-client';
 import { type PaperStatePatch, patchPaperInAnswer } from '@/lib/paper-state';
+import { useBusyIds } from './use-busy-ids';
+import { type ActionNotice, useNotInterested } from './use-not-interested';
 
 /** The snackbar texts of the card actions (the spec gives none; these are ours). */
 export const PAPER_ACTION_STRINGS = {
@@ -74,30 +76,25 @@ function useToggleMutation<Field extends Toggle>(
 }
 
 /**
- * Favourite, save, share and "mark as read" for paper cards, the same on every screen that shows them.
- * Favourite and save are optimistic: the paper flips at once in every cached list that shows it, takes
- * the server's answer when it comes, or flips back on failure; the library (which lists exactly the
- * favourited and saved papers) refetches after each change. Share copies the link the server answers
- * to the clipboard, or opens ShareLinkDialog with it when the browser refuses. `notice` is the text for
- * the page's snackbar (PaperActionFeedback shows both).
+ * Favourite, save, share, "mark as read" and 'not interested' for paper cards, the same on every screen
+ * that shows them. Favourite and save are optimistic: the paper flips at once in every cached list that
+ * shows it, takes the server's answer when it comes, or flips back on failure; the library (which lists
+ * exactly the favourited and saved papers) refetches after each change. Share copies the link the
+ * server answers to the clipboard, or opens ShareLinkDialog with it when the browser refuses. 'Not
+ * interested' (recommendations only) is useNotInterested's. `notice` is the line for the page's
+ * snackbar (PaperActionFeedback shows both).
  */
 export function usePaperActions() {
   const queryClient = useQueryClient();
-  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
-  const [notice, setNotice] = useState<string | null>(null);
+  const { setBusy, isBusy } = useBusyIds();
+  const [notice, setNoticeState] = useState<ActionNotice | null>(null);
   const [shareUrl, setShareUrl] = useState<string | null>(null);
-
-  const setBusy = (id: string, busy: boolean) =>
-    setBusyIds((current) => {
-      const next = new Set(current);
-      if (busy) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const setNotice = (message: string) => setNoticeState({ message });
 
   const toggleOptions = { queryClient, setBusy, setNotice };
   const favorite = useToggleMutation('is_favorited', toggleFavorite, toggleOptions);
   const save = useToggleMutation('is_saved', toggleSave, toggleOptions);
+  const notInterested = useNotInterested('paper', { setBusy, setNotice: setNoticeState });
 
   const share = useMutation({
     mutationFn: (paper: PaperRef) => shareArticle(paper.id),
@@ -134,9 +131,11 @@ export function usePaperActions() {
     toggleSave: (paper: PaperRef & { is_saved?: boolean }) => save.mutate(paper),
     share: (paper: PaperRef) => share.mutate(paper),
     recordRead: (paper: PaperRef, progress: number) => read.mutate({ paper, progress }),
-    isBusy: (id: string) => busyIds.has(id),
+    /** On recommendations only: hides the paper from them (undo from the snackbar). */
+    notInterested,
+    isBusy,
     notice,
-    clearNotice: () => setNotice(null),
+    clearNotice: () => setNoticeState(null),
     shareUrl,
     closeShareDialog: () => setShareUrl(null),
   };

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   dateFilterQueryValue,
   effectiveDateFilter,
+  mergeSharedParamsChange,
   normaliseThreshold,
   normaliseTopK,
+  parseDateFilterQuery,
   parseDateFilterSelection,
   readStoredObject,
   snapToSlider,
@@ -119,5 +121,49 @@ describe('stored objects', () => {
       },
     };
     expect(() => writeStoredObject(full, 'key', { a: 1 })).not.toThrow();
+  });
+});
+
+describe("an empty result's suggested change", () => {
+  const current = {
+    topK: 20,
+    threshold: 0.3,
+    dateFilter: ['一天内', '两天内', '三天内', '一周内'] as DateFilterLabel[],
+  };
+
+  it('reads a date_filter value as the selection ticking its widest range gives', () => {
+    expect(parseDateFilterQuery('一月内')).toEqual(['一天内', '两天内', '三天内', '一周内', '一月内']);
+    expect(parseDateFilterQuery('一天内,三天内')).toEqual(['一天内', '两天内', '三天内']);
+    expect(parseDateFilterQuery('不限')).toEqual(['不限']);
+    expect(parseDateFilterQuery('')).toEqual(['不限']);
+    expect(parseDateFilterQuery('一年内')).toBeNull();
+  });
+
+  it('merges the named settings, snapped to the sliders, and keeps the rest', () => {
+    expect(mergeSharedParamsChange(current, { similarity_threshold: '0.2' })).toEqual({ ...current, threshold: 0.2 });
+    // Between two steps: the threshold goes down and the count up, so the suggested results still show.
+    expect(mergeSharedParamsChange(current, { similarity_threshold: '0.24', top_k: '23' })).toEqual({
+      ...current,
+      topK: 25,
+      threshold: 0.2,
+    });
+    expect(mergeSharedParamsChange(current, { similarity_threshold: '0.25', top_k: '50' })).toEqual({
+      ...current,
+      topK: 50,
+      threshold: 0.25,
+    });
+    expect(mergeSharedParamsChange(current, { date_filter: '一月内' }).dateFilter).toEqual([
+      '一天内',
+      '两天内',
+      '三天内',
+      '一周内',
+      '一月内',
+    ]);
+  });
+
+  it('ignores unreadable values and names it does not know', () => {
+    expect(
+      mergeSharedParamsChange(current, { similarity_threshold: 'low', top_k: '', date_filter: '永远', page: '2' }),
+    ).toEqual(current);
   });
 });

@@ -9,13 +9,29 @@ export const UNLIMITED_DATE_FILTER: DateFilterLabel = '不限';
 
 type SliderRange = { min: number; max: number; step: number };
 
+/** How a value between two steps of a slider's grid lands on it. */
+export type SnapDirection = 'nearest' | 'down' | 'up';
+
+// A hair of tolerance, so 0.25 (3.9999… steps of 0.05 above 0.05) counts as on the grid.
+const STEP_ROUNDING: Record<SnapDirection, (steps: number) => number> = {
+  nearest: Math.round,
+  down: (steps) => Math.floor(steps + 1e-9),
+  up: (steps) => Math.ceil(steps - 1e-9),
+};
+
 /**
- * A value on a slider's grid: the nearest step within [min, max], rounded to 2 decimals so 0.15 is not
- * stored as 0.15000000000000002; anything that is not a finite number gives `fallback`.
+ * A value on a slider's grid: the nearest step (or the one below or above) within [min, max], rounded
+ * to 2 decimals so 0.15 is not stored as 0.15000000000000002; anything that is not a finite number
+ * gives `fallback`.
  */
-export function snapToSlider(value: unknown, range: SliderRange, fallback: number): number {
+export function snapToSlider(
+  value: unknown,
+  range: SliderRange,
+  fallback: number,
+  direction: SnapDirection = 'nearest',
+): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
-  const steps = Math.round((value - range.min) / range.step);
+  const steps = STEP_ROUNDING[direction]((value - range.min) / range.step);
   const snapped = range.min + steps * range.step;
   return Math.round(Math.min(range.max, Math.max(range.min, snapped)) * 100) / 100;
 }
@@ -77,6 +93,45 @@ export function parseDateFilterSelection(value: unknown, fallback: readonly Date
  */
 export function dateFilterQueryValue(selected: readonly DateFilterLabel[]): string {
   return inOrder(selected).join(',');
+}
+
+/** The settings both pages share, under the names the settings use. */
+type SharedParams = { topK: number; threshold: number; dateFilter: DateFilterLabel[] };
+
+/** A number sent as a query value; NaN for anything else (the normalisers then keep the current value). */
+export const parseQueryNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
+
+/**
+ * A date_filter query value (labels comma-joined, '' for no limit) as the settings' selection: the
+ * widest range with every shorter one ticked, as ticking it would; null when it names no known range.
+ */
+export function parseDateFilterQuery(value: string): DateFilterLabel[] | null {
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (parts.length === 0) return [UNLIMITED_DATE_FILTER];
+  if (!parts.every(isDateFilterLabel)) return null;
+  return toggleDateFilter([], effectiveDateFilter(parts), true);
+}
+
+/**
+ * The settings with an API suggestion merged in (an empty result's `change`, in query names: top_k,
+ * similarity_threshold, date_filter). The settings hold only values on the sliders' grid, so a value
+ * between two steps goes to the step that keeps the suggestion's promise: a threshold down (0.24 ->
+ * 0.2), a count up; unreadable values and other names leave the setting as it is.
+ */
+export function mergeSharedParamsChange<T extends SharedParams>(params: T, change: Record<string, string>): T {
+  const next = { ...params };
+  if (change.top_k !== undefined) {
+    next.topK = snapToSlider(parseQueryNumber(change.top_k), RECOMMENDATION_SLIDERS.topK, params.topK, 'up');
+  }
+  if (change.similarity_threshold !== undefined) {
+    const threshold = parseQueryNumber(change.similarity_threshold);
+    next.threshold = snapToSlider(threshold, RECOMMENDATION_SLIDERS.threshold, params.threshold, 'down');
+  }
+  if (change.date_filter !== undefined) next.dateFilter = parseDateFilterQuery(change.date_filter) ?? params.dateFilter;
+  return next;
 }
 
 /** localStorage, or null where it does not exist or is blocked (private modes, Node). */

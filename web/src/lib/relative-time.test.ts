@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRelativeTime, parseDate, UNDATED_LABEL } from './relative-time';
+import { formatRelativeTime, formatTimeAgo, parseDate, UNDATED_LABEL } from './relative-time';
 
 // Local-time constructors keep these tests independent of the machine's time zone.
 const NOW = new Date(2026, 10, 21, 9, 30);
@@ -52,5 +52,28 @@ describe('formatRelativeTime (spec section 9)', () => {
 
   it('parseDate reads a date-only string as local midnight', () => {
     expect(parseDate('2026-01-05')?.getTime()).toBe(new Date(2026, 0, 5).getTime());
+  });
+});
+
+describe('formatTimeAgo', () => {
+  const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60 * 1000);
+
+  it.each([
+    [0, '刚刚'],
+    [-5, '刚刚'],
+    [1, '1分钟前'],
+    [59, '59分钟前'],
+    [60, '1小时前'],
+    [3 * 60 + 20, '3小时前'],
+    [23 * 60 + 59, '23小时前'],
+    [24 * 60, '昨天'],
+    [3 * 24 * 60, '3天前'],
+  ])('%i minutes ago -> %s', (minutes, expected) => {
+    expect(formatTimeAgo(minutesAgo(minutes), NOW)).toBe(expected);
+  });
+
+  it('reads ISO timestamps and says when there is no moment', () => {
+    expect(formatTimeAgo(minutesAgo(90).toISOString(), NOW)).toBe('1小时前');
+    expect(formatTimeAgo(null, NOW)).toBe(UNDATED_LABEL);
   });
 });

@@ -23,6 +23,23 @@ export function formatRelativeTime(input: DateInput, now: Date = new Date()): st
   return `${Math.floor(days / 365)}年前`;
 }
 
+const MS_PER_MINUTE = 60 * 1000;
+
+/**
+ * How long ago something happened, for moments rather than dates (when a source last ran): 刚刚,
+ * N分钟前 and N小时前 within the last 24 hours, then the days, weeks, months and years of
+ * formatRelativeTime. A moment in the future (another machine's clock) is 刚刚.
+ */
+export function formatTimeAgo(input: DateInput, now: Date = new Date()): string {
+  const date = parseDate(input);
+  if (!date) return UNDATED_LABEL;
+  const minutes = Math.floor((now.getTime() - date.getTime()) / MS_PER_MINUTE);
+  if (minutes < 1) return '刚刚';
+  if (minutes < 60) return `${minutes}分钟前`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)}小时前`;
+  return formatRelativeTime(date, now);
+}
+
 /**
  * Accepts ISO timestamps, date-only strings (read as local dates, not UTC midnight) and bare years
  * (recommendations may carry only the publication year). Anything else unparseable is undated.

@@ -1,10 +1,14 @@
 import {
+  type Freshness,
   type Keyword,
+  type LearningStatusResponse,
   type NewsItem,
   type NewsListResponse,
+  type NewsRecommendationResponse,
   type Paper,
   type PaperRecommendationResponse,
   RESEARCH_DIRECTION_NOT_SET,
+  type RecommendationReason,
   type RecommendedPaper,
   type UserResponse,
 } from '@radar/shared';
@@ -67,8 +71,23 @@ export function testPaper(overrides: Partial<Paper> = {}): Paper {
   };
 }
 
+export function testReason(overrides: Partial<RecommendationReason> = {}): RecommendationReason {
+  return {
+    kind: 'terms',
+    text: '与你的研究方向共有：graph neural network、molecule',
+    terms: ['graph neural network', 'molecule'],
+    ...overrides,
+  };
+}
+
 export function recommendedPaper(overrides: Partial<RecommendedPaper> = {}): RecommendedPaper {
-  return { ...testPaper(overrides), similarity_score: 0.8765, ...overrides };
+  return { ...testPaper(overrides), similarity_score: 0.8765, reason: testReason(), ...overrides };
+}
+
+/** Sources that ran an hour before the test's clock (whatever it is) and brought 42 items this week. */
+export function testFreshness(overrides: Partial<Freshness> = {}): Freshness {
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600 * 1000).toISOString();
+  return { last_new_item_at: hoursAgo(5), last_checked_at: hoursAgo(3), new_items_last_7_days: 42, ...overrides };
 }
 
 export function paperRecommendations(
@@ -89,6 +108,9 @@ export function paperRecommendations(
     filtered_out: { by_date: 0, by_tier: 0, by_threshold: 0 },
     unknown_tier_included: true,
     notes: [],
+    learning: { applied: false, signal_count: 0 },
+    freshness: testFreshness(),
+    empty_explanation: null,
     ...overrides,
   };
 }
@@ -105,6 +127,7 @@ export function testNews(overrides: Partial<NewsItem> = {}): NewsItem {
     is_recommended: true,
     recommendation_score: 0.72,
     similarity_score: 0.72,
+    reason: null,
     ...overrides,
   };
 }
@@ -121,6 +144,36 @@ export function newsList(items: NewsItem[], overrides: Partial<NewsListResponse[
       total_pages: Math.ceil(totalCount / pageSize),
       ...overrides,
     },
+  };
+}
+
+/** A page of GET /api/news/recommendations/ (a news list plus learning, freshness and the empty explanation). */
+export function newsRecommendations(
+  items: NewsItem[],
+  overrides: Partial<Omit<NewsRecommendationResponse, 'data' | 'pagination'>> & {
+    pagination?: Partial<NewsListResponse['pagination']>;
+  } = {},
+): NewsRecommendationResponse {
+  const { pagination, ...rest } = overrides;
+  return {
+    ...newsList(items, pagination),
+    learning: { applied: false, signal_count: 0 },
+    freshness: testFreshness(),
+    empty_explanation: null,
+    ...rest,
+  };
+}
+
+export function learningStatus(overrides: Partial<LearningStatusResponse> = {}): LearningStatusResponse {
+  return {
+    success: true,
+    signal_count: 0,
+    liked_count: 0,
+    dismissed_count: 0,
+    applied: false,
+    updated_at: null,
+    reset_at: null,
+    ...overrides,
   };
 }
 

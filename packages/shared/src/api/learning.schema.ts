@@ -106,22 +106,3 @@ export const notInterestedResponseSchema = z.object({
   not_interested: z.boolean(),
 });
 export type NotInterestedResponse = z.infer<typeof notInterestedResponseSchema>;
-
-export const LEARNING_PATHS = {
-  status: '/api/auth/recommendations/learning/',
-  reset: '/api/auth/recommendations/learning/reset/',
-  paperNotInterested: (id: string) => `/articles/${encodeURIComponent(id)}/not-interested/`,
-  newsNotInterested: (id: string) => `/api/news/${encodeURIComponent(id)}/not-interested/`,
-} as const;
-
-/** Texts of the learning status on /my. */
-export const LEARNING_TEXTS = {
-  adjusted: (n: number) => `推荐已根据你的 ${n} 次收藏/不感兴趣调整`,
-  plain: '推荐目前仅根据你的研究方向',
-  reset: '恢复为仅按研究方向推荐',
-  resetDone: '已恢复为仅按研究方向推荐',
-  dismissedStayHidden: '标记为“不感兴趣”的条目仍不会再出现',
-  notInterested: '不感兴趣',
-  notInterestedDone: '已标记为不感兴趣，不会再推荐',
-  undo: '撤销',
-} as const;

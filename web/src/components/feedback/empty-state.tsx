@@ -6,6 +6,8 @@ type EmptyStateProps = {
   icon?: ReactNode;
   title: string;
   hint?: string;
+  /** More under the hint (e.g. why the list is empty). */
+  children?: ReactNode;
   /** A button or link under the hint. */
   action?: ReactNode;
   testId?: string;
@@ -14,7 +16,7 @@ type EmptyStateProps = {
 };
 
 /** A list with nothing to show: an icon, one line saying so, and what to do about it. */
-export function EmptyState({ icon, title, hint, action, testId, kind }: EmptyStateProps) {
+export function EmptyState({ icon, title, hint, children, action, testId, kind }: EmptyStateProps) {
   return (
     <Box
       data-testid={testId}
@@ -46,6 +48,7 @@ export function EmptyState({ icon, title, hint, action, testId, kind }: EmptySta
           {hint}
         </Typography>
       ) : null}
+      {children}
       {action ? <Box sx={{ mt: 1 }}>{action}</Box> : null}
     </Box>
   );

@@ -1,10 +1,14 @@
+import NotInterestedIcon from '@mui/icons-material/NotInterested';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
+import { LEARNING_TEXTS } from '@radar/shared';
 import type { ElementType } from 'react';
+import { ActionIconButton } from '@/components/actions/action-icon-button';
 import { ExternalLink } from '@/components/links/external-link';
+import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
 import { formatSimilarityPercent } from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
 import { truncateText } from '@/lib/text';
@@ -30,6 +34,8 @@ export type NewsCardItem = {
   is_recommended: boolean;
   recommendation_score?: number | null;
   similarity_score?: number | null;
+  /** Why it is recommended; null in search results. */
+  reason?: { text: string } | null;
 };
 
 type NewsCardProps = {
@@ -39,25 +45,32 @@ type NewsCardProps = {
   /** Characters of title before the ellipsis; the whole title when left out. */
   titleMaxLength?: number;
   titleComponent?: ElementType;
+  /** 'Not interested' (recommendations only); the button appears only with it. */
+  onNotInterested?: (item: NewsCardItem) => void;
+  /** Disables the button while a request for this item is under way. */
+  isBusy?: boolean;
   /** "Now" for the relative time; tests pin it. */
   now?: Date;
 };
 
 /**
  * One news item (spec section 2, "News page"): the title opens the source in a new tab, a 推荐 badge for
- * recommended items, the content truncated with an ellipsis, and chips for the institute, the relative
- * crawl date and the similarity (no decimals).
+ * recommended items, the content truncated with an ellipsis, chips for the institute, the relative
+ * crawl date and the similarity (no decimals), and why it is recommended when the item says.
  */
 export function NewsCard({
   item,
   contentMaxLength = NEWS_CONTENT_MAX_LENGTH,
   titleMaxLength,
   titleComponent = 'h3',
+  onNotInterested,
+  isBusy = false,
   now,
 }: NewsCardProps) {
   const similarity = formatSimilarityPercent(item.recommendation_score ?? item.similarity_score, 0);
   const title = titleMaxLength === undefined ? item.title : truncateText(item.title, titleMaxLength);
   const content = truncateText(item.content.trim(), contentMaxLength);
+  const reason = item.reason?.text.trim() ?? '';
 
   return (
     <Card component="article" variant="outlined" data-testid="news-card" data-news-id={item.id}>
@@ -86,6 +99,18 @@ export function NewsCard({
               data-testid="news-card-recommended"
               sx={{ flexShrink: 0 }}
             />
+          ) : null}
+          {onNotInterested ? (
+            <Box sx={{ flexShrink: 0, mt: -0.5, mr: -1 }}>
+              <ActionIconButton
+                label={LEARNING_TEXTS.notInterested}
+                disabled={isBusy}
+                testId="news-not-interested"
+                onClick={() => onNotInterested(item)}
+                icon={<NotInterestedIcon fontSize="small" />}
+                size="small"
+              />
+            </Box>
           ) : null}
         </Box>
         {content ? (
@@ -126,6 +151,7 @@ export function NewsCard({
             />
           ) : null}
         </Box>
+        {reason ? <RecommendationReasonLine text={reason} testId="news-card-reason" /> : null}
       </CardContent>
     </Card>
   );

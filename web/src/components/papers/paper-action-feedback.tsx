@@ -1,4 +1,4 @@
-import Snackbar from '@mui/material/Snackbar';
+import { ActionSnackbar } from '@/components/feedback/action-snackbar';
 import type { PaperActions } from '@/hooks/use-paper-actions';
 import { ShareLinkDialog } from './share-link-dialog';
 
@@ -7,14 +7,7 @@ export function PaperActionFeedback({ actions, testId }: { actions: PaperActions
   return (
     <>
       <ShareLinkDialog url={actions.shareUrl} onClose={actions.closeShareDialog} />
-      <Snackbar
-        open={actions.notice !== null}
-        autoHideDuration={4000}
-        onClose={actions.clearNotice}
-        message={actions.notice}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        data-testid={testId}
-      />
+      <ActionSnackbar notice={actions.notice} onClose={actions.clearNotice} testId={testId} />
     </>
   );
 }

@@ -2,17 +2,19 @@ import BookmarkIcon from '@mui/icons-material/Bookmark';
 import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
 import FavoriteIcon from '@mui/icons-material/Favorite';
 import FavoriteBorderIcon from '@mui/icons-material/FavoriteBorder';
+import NotInterestedIcon from '@mui/icons-material/NotInterested';
 import ShareOutlinedIcon from '@mui/icons-material/ShareOutlined';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import { alpha } from '@mui/material/styles';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { LEARNING_TEXTS } from '@radar/shared';
 import type { ElementType, ReactNode } from 'react';
+import { ActionIconButton } from '@/components/actions/action-icon-button';
 import { ExternalLink } from '@/components/links/external-link';
+import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
 import { type AuthorEntry, formatJcrTier, formatSimilarityPercent, lastAuthor } from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
 
@@ -42,6 +44,8 @@ export type PaperCardPaper = {
   llm_summary?: string | null;
   is_favorited?: boolean;
   is_saved?: boolean;
+  /** Why it is recommended (recommendations only). */
+  reason?: { text: string } | null;
 };
 
 type PaperCardProps = {
@@ -52,6 +56,8 @@ type PaperCardProps = {
   onToggleFavorite?: (paper: PaperCardPaper) => void;
   onToggleSave?: (paper: PaperCardPaper) => void;
   onShare?: (paper: PaperCardPaper) => void;
+  /** 'Not interested' (recommendations only). */
+  onNotInterested?: (paper: PaperCardPaper) => void;
   /** Disables the action buttons, e.g. while a request for this paper is under way. */
   isBusy?: boolean;
   /** Heading element of the title; h3 below a page h1 and a list h2. */
@@ -64,8 +70,9 @@ type PaperCardProps = {
 
 /**
  * One paper (spec section 2, "Paper cards"): the title links to the paper in a new tab, then the AI
- * summary, the abstract clamped to 3 lines, and chips for journal, JCR tier, last author, relative time
- * and similarity. Knows nothing about where its data or actions come from.
+ * summary, the abstract clamped to 3 lines, chips for journal, JCR tier, last author, relative time
+ * and similarity, and why it is recommended when the paper says. Knows nothing about where its data or
+ * actions come from.
  */
 export function PaperCard({
   paper,
@@ -73,6 +80,7 @@ export function PaperCard({
   onToggleFavorite,
   onToggleSave,
   onShare,
+  onNotInterested,
   isBusy = false,
   titleComponent = 'h3',
   footer,
@@ -82,7 +90,8 @@ export function PaperCard({
   const similarity = formatSimilarityPercent(score, 1);
   const abstract = paper.abstract?.trim() ?? '';
   const summary = paper.llm_summary?.trim() ?? '';
-  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare);
+  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested);
+  const reason = paper.reason?.text.trim() ?? '';
   const isFavorited = Boolean(paper.is_favorited);
   const isSaved = Boolean(paper.is_saved);
 
@@ -164,12 +173,13 @@ export function PaperCard({
               <InfoChip label={`${TEXT.similarity} ${similarity}`} testId="paper-chip-similarity" color="primary" />
             ) : null}
           </Box>
+          {reason ? <RecommendationReasonLine text={reason} testId="paper-card-reason" /> : null}
           {footer}
         </Box>
         {hasActions ? (
           <Box sx={{ gridArea: 'actions', display: 'flex', justifySelf: 'end', mt: { xs: 1, sm: -0.5 }, mr: -1 }}>
             {onToggleFavorite ? (
-              <ActionButton
+              <ActionIconButton
                 label={TEXT.favorite}
                 pressed={isFavorited}
                 disabled={isBusy}
@@ -179,7 +189,7 @@ export function PaperCard({
               />
             ) : null}
             {onToggleSave ? (
-              <ActionButton
+              <ActionIconButton
                 label={TEXT.save}
                 pressed={isSaved}
                 disabled={isBusy}
@@ -189,7 +199,7 @@ export function PaperCard({
               />
             ) : null}
             {onShare ? (
-              <ActionButton
+              <ActionIconButton
                 label={TEXT.share}
                 disabled={isBusy}
                 testId="paper-share"
@@ -197,37 +207,19 @@ export function PaperCard({
                 icon={<ShareOutlinedIcon />}
               />
             ) : null}
+            {onNotInterested ? (
+              <ActionIconButton
+                label={LEARNING_TEXTS.notInterested}
+                disabled={isBusy}
+                testId="paper-not-interested"
+                onClick={() => onNotInterested(paper)}
+                icon={<NotInterestedIcon />}
+              />
+            ) : null}
           </Box>
         ) : null}
       </CardContent>
     </Card>
-  );
-}
-
-function ActionButton(props: {
-  label: string;
-  pressed?: boolean;
-  disabled: boolean;
-  testId: string;
-  icon: ReactNode;
-  onClick: () => void;
-}) {
-  const button = (
-    <IconButton
-      aria-label={props.label}
-      aria-pressed={props.pressed}
-      disabled={props.disabled}
-      data-testid={props.testId}
-      onClick={props.onClick}
-    >
-      {props.icon}
-    </IconButton>
-  );
-  // A disabled button fires no events, so the tooltip needs a wrapper to listen on.
-  return (
-    <Tooltip title={props.label}>
-      <span>{button}</span>
-    </Tooltip>
   );
 }
 

@@ -30,6 +30,12 @@ export const ACCOUNT_STRINGS = {
     generateHint: '还没有研究信息：粘贴研究主页的文字，AI 帮您生成。',
   },
 
+  learning: {
+    title: '个性化推荐',
+    description: '收藏、稍后阅读、读到一半以上和“不感兴趣”的条目会让推荐更贴近你的兴趣。',
+    loading: '正在读取推荐的学习状态…',
+  },
+
   basic: {
     title: '基本信息',
     name: '姓名',

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { Page } from '@/components/page/page';
 import { AccountSection } from '../components/account-section';
 import { BasicInfoSection } from '../components/basic-info-section';
+import { LearningSection } from '../components/learning-section';
 import { ResearchDialog } from '../components/research-dialog';
 import { ResearchGuideDialog } from '../components/research-guide-dialog';
 import { ResearchInfoSection } from '../components/research-info-section';
@@ -24,8 +25,9 @@ type AccountPageProps = {
 };
 
 /**
- * /my (spec section 2, "Account page"): account, research info with the AI dialog, basic info,
- * logout, and the first-visit guide. Guarded; app/routes/account.tsx passes the session in.
+ * /my (spec section 2, "Account page"): account, research info with the AI dialog, how the
+ * recommendations learn (with a research summary), basic info, logout, and the first-visit guide.
+ * Guarded; app/routes/account.tsx passes the session in.
  */
 export function AccountPage({ user, onLogout, onProfileSaved }: AccountPageProps) {
   const isEmpty = !hasResearchInfo(user);
@@ -51,6 +53,8 @@ export function AccountPage({ user, onLogout, onProfileSaved }: AccountPageProps
           onSaved={onProfileSaved}
           onNotify={setNotice}
         />
+        {/* Learning adjusts recommendations, which need a research summary. */}
+        {user.research_summary_en.trim() ? <LearningSection onNotify={setNotice} /> : null}
         <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
         <Box sx={{ display: 'flex', justifyContent: { xs: 'stretch', sm: 'flex-end' } }}>
           <Button

@@ -1,21 +1,22 @@
-import type { NewsListResponse } from '@radar/shared';
+import type { NewsRecommendationResponse } from '@radar/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { api } from '@/lib/api-client';
 import { type NewsRecommendationParams, toNewsRecommendationQuery } from '../utils/news-params';
 
 export const newsRecommendationKeys = {
-  all: ['news', 'recommendations'] as const,
+  all: RECOMMENDATION_QUERY_KEYS.news,
   page: (params: NewsRecommendationParams, page: number) =>
     [...newsRecommendationKeys.all, toNewsRecommendationQuery(params, page)] as const,
 };
 
-/** GET /api/news/recommendations/ (spec section 7): one page of the recommended news. */
+/** GET /api/news/recommendations/ (spec section 7): one page of the recommended news, with freshness and why it is empty. */
 export function getNewsRecommendations(
   params: NewsRecommendationParams,
   page: number,
   options: { signal?: AbortSignal } = {},
-): Promise<NewsListResponse> {
-  return api.get<NewsListResponse>('/api/news/recommendations/', {
+): Promise<NewsRecommendationResponse> {
+  return api.get<NewsRecommendationResponse>('/api/news/recommendations/', {
     query: toNewsRecommendationQuery(params, page),
     signal: options.signal,
   });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { mergeSharedParamsChange } from '@/lib/recommendation-params';
 import { loadNewsParams, type NewsRecommendationParams, saveNewsParams } from '../utils/news-params';
 
 /**
@@ -11,6 +12,8 @@ export function useNewsParams() {
   const [params, setParams] = useState<NewsRecommendationParams>(() => loadNewsParams());
   const [active, setActive] = useState<NewsRecommendationParams>(params);
   const [page, setPage] = useState(1);
+
+  const isActive = (candidate: NewsRecommendationParams) => JSON.stringify(candidate) === JSON.stringify(active);
 
   const change = (patch: Partial<NewsRecommendationParams>, options: { apply: boolean }) => {
     const next = { ...params, ...patch };
@@ -33,11 +36,21 @@ export function useNewsParams() {
     commit: (patch: Partial<NewsRecommendationParams>) => change(patch, { apply: true }),
     /** Applies what the panel shows; returns whether that changed the list (else the caller reloads it). */
     apply: (): boolean => {
-      const changed = JSON.stringify(params) !== JSON.stringify(active);
+      const changed = !isActive(params);
       if (changed) {
         setActive(params);
         setPage(1);
       }
+      return changed;
+    },
+    /**
+     * Applies (and stores) an empty result's suggested change, in the API's query names; returns whether
+     * that changed the list (else the caller reloads it).
+     */
+    applyChange: (suggested: Record<string, string>): boolean => {
+      const next = mergeSharedParamsChange(params, suggested);
+      const changed = !isActive(next);
+      change(next, { apply: true });
       return changed;
     },
   };

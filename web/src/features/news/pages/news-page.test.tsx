@@ -1,11 +1,30 @@
 // @vitest-environment happy-dom
 import { RESEARCH_DIRECTION_NOT_SET } from '@radar/shared';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { newsList, researchDirectionNotSetError, testNews, testUser } from '@/testing/api-fixtures';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  newsRecommendations,
+  researchDirectionNotSetError,
+  testFreshness,
+  testNews,
+  testReason,
+  testUser,
+} from '@/testing/api-fixtures';
 import { renderApp, useFakeApi } from '@/testing/render-app';
 
 const RECOMMENDATIONS = '/api/news/recommendations/';
+const NOT_INTERESTED = '/api/news/:id/not-interested/';
+
+/** The titles of the cards on screen, in order (without the link's 'opens in a new tab' note). */
+const cardTitles = () =>
+  screen.queryAllByRole('heading', { level: 3 }).map((heading) => heading.textContent?.replace(/（.*）$/, ''));
+
+const threeNews = () =>
+  newsRecommendations([
+    testNews({ id: 'n1', title: '第一条新闻' }),
+    testNews({ id: 'n2', title: '第二条新闻' }),
+    testNews({ id: 'n3', title: '第三条新闻' }),
+  ]);
 
 describe('/news', () => {
   const api = useFakeApi();
@@ -13,7 +32,7 @@ describe('/news', () => {
   it('lists the recommended news', async () => {
     const longContent = '分子图'.repeat(150);
     api.on('GET', RECOMMENDATIONS, {
-      body: newsList([testNews(), testNews({ id: 'news-2', title: '北京大学新闻', content: longContent })]),
+      body: newsRecommendations([testNews(), testNews({ id: 'news-2', title: '北京大学新闻', content: longContent })]),
     });
     renderApp(api, '/news', { user: testUser() });
 
@@ -34,7 +53,7 @@ describe('/news', () => {
   });
 
   it("says '暂无推荐新闻' when nothing matches", async () => {
-    api.on('GET', RECOMMENDATIONS, { body: newsList([]) });
+    api.on('GET', RECOMMENDATIONS, { body: newsRecommendations([]) });
     renderApp(api, '/news', { user: testUser() });
     expect(await screen.findByText('暂无推荐新闻')).toBeTruthy();
   });
@@ -57,7 +76,7 @@ describe('/news', () => {
     expect(within(banner).getByText('获取推荐失败')).toBeTruthy();
     expect(within(banner).getByText('推荐失败')).toBeTruthy();
 
-    api.on('GET', RECOMMENDATIONS, { body: newsList([testNews()]) });
+    api.on('GET', RECOMMENDATIONS, { body: newsRecommendations([testNews()]) });
     await user.click(within(banner).getByRole('button', { name: '重试' }));
     expect(await screen.findByRole('heading', { level: 2, name: '共 1 条推荐新闻' })).toBeTruthy();
   });
@@ -68,5 +87,90 @@ describe('/news', () => {
     expect(within(banner).getByText('尚未设置研究方向')).toBeTruthy();
     expect(screen.getByText('暂无推荐新闻')).toBeTruthy();
     expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(0);
+  });
+
+  it('says why an item is recommended when it says, and how fresh the sources are', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: newsRecommendations(
+        [
+          testNews({ id: 'n1', reason: testReason({ kind: 'keyword', text: '匹配你的关键词：分子图' }) }),
+          testNews({ id: 'n2', title: '北京大学新闻', reason: null }),
+        ],
+        { freshness: testFreshness({ last_checked_at: null, new_items_last_7_days: 0, last_new_item_at: null }) },
+      ),
+    });
+    renderApp(api, '/news', { user: testUser() });
+
+    const [first, second] = (await screen.findAllByRole('article')).map((card) => within(card));
+    expect(first?.getByText('匹配你的关键词：分子图')).toBeTruthy();
+    expect(second?.queryByText(/匹配|共有|相近/)).toBeNull();
+    expect(screen.getByText('新闻来源尚未更新（暂无新闻）')).toBeTruthy();
+  });
+
+  it("'not interested' takes the item out; 撤销 puts it back in its place", async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threeNews() });
+    api.on('POST', NOT_INTERESTED, (_request, { id = '' }) => ({ body: { success: true, id, not_interested: true } }));
+    api.on('DELETE', NOT_INTERESTED, (_request, { id = '' }) => ({
+      body: { success: true, id, not_interested: false },
+    }));
+    const { user } = renderApp(api, '/news', { user: testUser() });
+
+    const third = (await screen.findAllByRole('article'))[2] as HTMLElement;
+    await user.click(within(third).getByRole('button', { name: '不感兴趣' }));
+
+    await vi.waitFor(() => expect(cardTitles()).toEqual(['第一条新闻', '第二条新闻']));
+    expect(screen.getByRole('heading', { level: 2, name: '共 2 条推荐新闻' })).toBeTruthy();
+    expect(await screen.findByText('已标记为不感兴趣，不会再推荐')).toBeTruthy();
+    expect(api.requestsTo('POST', NOT_INTERESTED).map((request) => request.path)).toEqual([
+      '/api/news/n3/not-interested/',
+    ]);
+
+    await user.click(screen.getByRole('button', { name: '撤销' }));
+    expect(cardTitles()).toEqual(['第一条新闻', '第二条新闻', '第三条新闻']);
+    await vi.waitFor(() => expect(api.requestsTo('DELETE', NOT_INTERESTED)).toHaveLength(1));
+    expect(screen.getByRole('heading', { level: 2, name: '共 3 条推荐新闻' })).toBeTruthy();
+  });
+
+  it('takes the item out again and shows the error when the undo fails', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threeNews() });
+    api.on('POST', NOT_INTERESTED, (_request, { id = '' }) => ({ body: { success: true, id, not_interested: true } }));
+    api.on('DELETE', NOT_INTERESTED, { status: 500, body: { code: 'INTERNAL_ERROR', message: 'boom' } });
+    const { user } = renderApp(api, '/news', { user: testUser() });
+
+    const first = (await screen.findAllByRole('article'))[0] as HTMLElement;
+    await user.click(within(first).getByRole('button', { name: '不感兴趣' }));
+    await user.click(await screen.findByRole('button', { name: '撤销' }));
+
+    expect(await screen.findByText('服务器内部错误，请稍后重试')).toBeTruthy();
+    await vi.waitFor(() => expect(cardTitles()).toEqual(['第二条新闻', '第三条新闻']));
+  });
+
+  it('explains an empty list and applies the suggested change', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: newsRecommendations([], {
+        empty_explanation: {
+          cause: 'below_threshold',
+          message: '没有新闻达到 30% 的相似度',
+          suggestion: '把相似度阈值降到 20% 可看到 8 条',
+          change: { similarity_threshold: '0.2' },
+        },
+      }),
+    });
+    const { user } = renderApp(api, '/news', { user: testUser() });
+
+    const empty = within(await screen.findByTestId('news-empty'));
+    expect(empty.getByText('暂无推荐新闻')).toBeTruthy();
+    expect(empty.getByText('没有新闻达到 30% 的相似度')).toBeTruthy();
+    expect(empty.getByText('把相似度阈值降到 20% 可看到 8 条')).toBeTruthy();
+
+    api.on('GET', RECOMMENDATIONS, { body: newsRecommendations([testNews()]) });
+    await user.click(empty.getByRole('button', { name: '应用此修改' }));
+
+    expect(await screen.findByRole('heading', { level: 2, name: '共 1 条推荐新闻' })).toBeTruthy();
+    expect(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.similarity_threshold)).toEqual([
+      '0.3',
+      '0.2',
+    ]);
+    expect(JSON.parse(localStorage.getItem('newsRecommendationParams') ?? '{}').threshold).toBe(0.2);
   });
 });

@@ -11,12 +11,17 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { ActionSnackbar } from '@/components/feedback/action-snackbar';
 import { EmptyState } from '@/components/feedback/empty-state';
 import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status';
 import { RetryAlert } from '@/components/feedback/retry-alert';
 import { NewsCard } from '@/components/news/news-card';
 import { Page } from '@/components/page/page';
+import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
+import { FreshnessLine } from '@/components/recommendations/freshness-line';
 import { paths } from '@/config/paths';
+import { useBusyIds } from '@/hooks/use-busy-ids';
+import { type ActionNotice, useNotInterested } from '@/hooks/use-not-interested';
 import { useNewsRecommendations } from '../api/get-news-recommendations';
 import { NewsSettingsPanel } from '../components/news-settings-panel';
 import { useNewsParams } from '../hooks/use-news-params';
@@ -31,8 +36,9 @@ type NewsPageProps = {
 
 /**
  * /news (spec section 2, "News page"): the recommended news with a settings panel behind an icon;
- * the list follows every settings change, apply and retry. Guarded; app/routes/news.tsx passes the
- * session in.
+ * the list follows every settings change, apply and retry. Above it how fresh the sources are; each
+ * card says why it is recommended and offers 'not interested'; an empty list says why, with the one
+ * change that helps. Guarded; app/routes/news.tsx passes the session in.
  */
 export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   const settings = useNewsParams();
@@ -40,10 +46,17 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   const panelId = useId();
   const news = useNewsRecommendations(settings.active, settings.page, hasResearchSummary);
   const { data, error, isError, isFetching } = news;
+  const { setBusy, isBusy } = useBusyIds();
+  const [notice, setNotice] = useState<ActionNotice | null>(null);
+  const notInterested = useNotInterested('news', { setBusy, setNotice });
 
   const apply = () => {
     if (!settings.apply() && hasResearchSummary) void news.refetch();
     setIsSettingsOpen(false);
+  };
+
+  const applySuggestedChange = (change: Record<string, string>) => {
+    if (!settings.applyChange(change) && hasResearchSummary) void news.refetch();
   };
 
   const goSetUp = (
@@ -90,26 +103,42 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
       return <LoadingStatus label={STRINGS.result.loading} testId="news-loading" />;
     }
     const total = data.pagination.total_count;
+    const freshness = <FreshnessLine kind="news" freshness={data.freshness} testId="news-freshness" />;
     if (data.data.length === 0) {
       return (
-        <EmptyState
-          icon={<NewspaperOutlined />}
-          title={STRINGS.empty.title}
-          hint={STRINGS.empty.hint}
-          testId="news-empty"
-        />
+        <Stack spacing={2}>
+          {freshness}
+          <EmptyState
+            icon={<NewspaperOutlined />}
+            title={STRINGS.empty.title}
+            hint={STRINGS.empty.hint}
+            testId="news-empty"
+          >
+            {data.empty_explanation ? (
+              <EmptyExplanationBox
+                explanation={data.empty_explanation}
+                onApplyChange={applySuggestedChange}
+                isBusy={isFetching}
+                testId="news-empty-explanation"
+              />
+            ) : null}
+          </EmptyState>
+        </Stack>
       );
     }
     const pages = pageCount(total, NEWS_PAGE_SIZE);
     return (
       <Stack spacing={2}>
-        <Typography variant="h5" component="h2" data-testid="news-result-heading">
-          {STRINGS.result.heading(total)}
-        </Typography>
+        <Stack spacing={0.5}>
+          <Typography variant="h5" component="h2" data-testid="news-result-heading">
+            {STRINGS.result.heading(total)}
+          </Typography>
+          {freshness}
+        </Stack>
         <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="news-list">
           {data.data.map((item) => (
             <li key={item.id}>
-              <NewsCard item={item} />
+              <NewsCard item={item} onNotInterested={notInterested} isBusy={isBusy(item.id)} />
             </li>
           ))}
         </Stack>
@@ -172,6 +201,8 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           {renderContent()}
         </RefreshArea>
       </Stack>
+
+      <ActionSnackbar notice={notice} onClose={() => setNotice(null)} testId="news-notice" />
     </Page>
   );
 }

@@ -1,5 +1,6 @@
 import type { PaperRecommendationResponse } from '@radar/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { api, REQUEST_TIMEOUTS } from '@/lib/api-client';
 import {
   RecommendationServiceFailure,
@@ -9,7 +10,7 @@ import {
 import { type PaperRecommendationParams, toPaperRecommendationQuery } from '../utils/recommendation-params';
 
 export const paperRecommendationKeys = {
-  all: ['papers', 'recommendations'] as const,
+  all: RECOMMENDATION_QUERY_KEYS.paper,
   list: (params: PaperRecommendationParams) =>
     [...paperRecommendationKeys.all, toPaperRecommendationQuery(params)] as const,
 };

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import {
   arePaperParamsEqual,
   loadPaperParams,
+  mergePaperParamsChange,
   type PaperRecommendationParams,
   savePaperParams,
 } from '../utils/recommendation-params';
@@ -31,5 +32,16 @@ export function useRecommendationParams() {
       return changed;
     },
     cancel: () => changeDraft(applied),
+    /**
+     * Applies (and stores) an empty result's suggested change, in the API's query names; returns whether
+     * the settings changed (else the caller loads the same list again).
+     */
+    applyChange: (change: Record<string, string>): boolean => {
+      const next = mergePaperParamsChange(applied, change);
+      changeDraft(next);
+      const changed = !arePaperParamsEqual(next, applied);
+      if (changed) setApplied(next);
+      return changed;
+    },
   };
 }

@@ -2,10 +2,31 @@
 import { RESEARCH_DIRECTION_NOT_SET } from '@radar/shared';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { paperRecommendations, recommendedPaper, researchDirectionNotSetError, testUser } from '@/testing/api-fixtures';
+import {
+  learningStatus,
+  paperRecommendations,
+  recommendedPaper,
+  researchDirectionNotSetError,
+  testFreshness,
+  testReason,
+  testUser,
+} from '@/testing/api-fixtures';
 import { renderApp, useFakeApi } from '@/testing/render-app';
 
 const RECOMMENDATIONS = '/api/auth/recommendations/papers/';
+const NOT_INTERESTED = '/articles/:id/not-interested/';
+const LEARNING = '/api/auth/recommendations/learning/';
+
+/** The titles of the cards on screen, in order (without the link's 'opens in a new tab' note). */
+const cardTitles = () =>
+  screen.queryAllByRole('heading', { level: 3 }).map((heading) => heading.textContent?.replace(/（.*）$/, ''));
+
+const threePapers = () =>
+  paperRecommendations([
+    recommendedPaper({ id: 'p1', title: 'First paper' }),
+    recommendedPaper({ id: 'p2', title: 'Second paper' }),
+    recommendedPaper({ id: 'p3', title: 'Third paper' }),
+  ]);
 
 describe('/papers', () => {
   const api = useFakeApi();
@@ -111,5 +132,148 @@ describe('/papers', () => {
     expect(within(banner).getByRole('link', { name: '去设置' })).toBeTruthy();
     expect(within(banner).queryByRole('button', { name: '重试' })).toBeNull();
     expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(1);
+  });
+
+  it('says why each paper is recommended and how fresh the sources are', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: paperRecommendations(
+        [
+          recommendedPaper({
+            reason: testReason({ kind: 'saved', text: '与你收藏的《Graph attention networks》相近' }),
+          }),
+        ],
+        { freshness: testFreshness({ new_items_last_7_days: 42 }) },
+      ),
+    });
+    renderApp(api, '/papers', { user: testUser() });
+
+    const card = within(await screen.findByRole('article'));
+    expect(card.getByText('与你收藏的《Graph attention networks》相近')).toBeTruthy();
+    // The fixture's sources ran 3 hours before now.
+    expect(screen.getByText('论文来源最近更新：3小时前（近 7 天新增 42 篇）')).toBeTruthy();
+  });
+
+  it("'not interested' takes the card out at once; 撤销 puts it back in its place", async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    // The server answers only when the test says so, to see the card go before the answer.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    api.on('POST', NOT_INTERESTED, async (_request, { id = '' }) => {
+      await answered;
+      return { body: { success: true, id, not_interested: true } };
+    });
+    api.on('DELETE', NOT_INTERESTED, (_request, { id = '' }) => ({
+      body: { success: true, id, not_interested: false },
+    }));
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    await screen.findByRole('heading', { level: 2, name: '为您推荐 3 篇论文' });
+    const second = screen.getAllByRole('article')[1] as HTMLElement;
+    await user.click(within(second).getByRole('button', { name: '不感兴趣' }));
+
+    await vi.waitFor(() => expect(cardTitles()).toEqual(['First paper', 'Third paper']));
+    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 2 篇论文' })).toBeTruthy();
+    answer();
+    expect(await screen.findByText('已标记为不感兴趣，不会再推荐')).toBeTruthy();
+    expect(api.requestsTo('POST', NOT_INTERESTED).map((request) => request.path)).toEqual([
+      '/articles/p2/not-interested/',
+    ]);
+
+    await user.click(screen.getByRole('button', { name: '撤销' }));
+    expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper']);
+    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 3 篇论文' })).toBeTruthy();
+    await vi.waitFor(() =>
+      expect(api.requestsTo('DELETE', NOT_INTERESTED).map((request) => request.path)).toEqual([
+        '/articles/p2/not-interested/',
+      ]),
+    );
+    // The list was not loaded again: the undo restored the card itself.
+    expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(1);
+  });
+
+  it("puts the card back and shows the error when 'not interested' fails", async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    api.on('POST', NOT_INTERESTED, {
+      status: 500,
+      body: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' },
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    const first = (await screen.findAllByRole('article'))[0] as HTMLElement;
+    await user.click(within(first).getByRole('button', { name: '不感兴趣' }));
+
+    expect(await screen.findByText('服务器内部错误，请稍后重试')).toBeTruthy();
+    expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper']);
+    expect(screen.queryByRole('button', { name: '撤销' })).toBeNull();
+  });
+
+  it('explains an empty result and applies the suggested change to the stored settings', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: paperRecommendations([], {
+        empty_explanation: {
+          cause: 'nothing_in_window',
+          message: '最近一周没有新论文',
+          suggestion: '把发布时间放宽到“一月内”可看到 12 篇',
+          change: { date_filter: '一月内' },
+        },
+      }),
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    const empty = within(await screen.findByTestId('papers-empty'));
+    expect(empty.getByText('暂未找到合适的推荐论文')).toBeTruthy();
+    expect(empty.getByText('最近一周没有新论文')).toBeTruthy();
+    expect(empty.getByText('把发布时间放宽到“一月内”可看到 12 篇')).toBeTruthy();
+
+    api.on('GET', RECOMMENDATIONS, { body: paperRecommendations([recommendedPaper()]) });
+    await user.click(empty.getByRole('button', { name: '应用此修改' }));
+
+    expect(await screen.findByRole('link', { name: /^Message passing networks for molecules/ })).toBeTruthy();
+    const ranges = '一天内,两天内,三天内,一周内,一月内';
+    expect(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.date_filter)).toEqual([
+      '一周内',
+      ranges,
+    ]);
+    expect(screen.getByText('发表时间：一月内')).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').dateFilter).toEqual(ranges.split(','));
+  });
+
+  it('shows no explanation box without one', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: paperRecommendations([]) });
+    renderApp(api, '/papers', { user: testUser() });
+    expect(await screen.findByText('暂未找到合适的推荐论文')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '应用此修改' })).toBeNull();
+  });
+
+  it('a dismissal shows on /my at once, and a reset there reloads the recommendations', async () => {
+    let signals = 0;
+    api.on('GET', LEARNING, () => ({ body: learningStatus({ signal_count: signals }) }));
+    api.on('POST', `${LEARNING}reset/`, () => {
+      signals = 0;
+      return { body: learningStatus() };
+    });
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    api.on('POST', NOT_INTERESTED, (_request, { id = '' }) => {
+      signals += 1;
+      return { body: { success: true, id, not_interested: true } };
+    });
+    const { user, router } = renderApp(api, '/my', { user: testUser() });
+    expect(await screen.findByText('推荐目前仅根据你的研究方向')).toBeTruthy();
+
+    await act(() => router.navigate('/papers'));
+    const first = (await screen.findAllByRole('article'))[0] as HTMLElement;
+    await user.click(within(first).getByRole('button', { name: '不感兴趣' }));
+    expect(await screen.findByText('已标记为不感兴趣，不会再推荐')).toBeTruthy();
+
+    // The status was loaded less than 30 s ago (fresh), so only the dismissal can make /my load it again.
+    await act(() => router.navigate('/my'));
+    expect(await screen.findByText('推荐已根据你的 1 次收藏/不感兴趣调整')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '恢复为仅按研究方向推荐' }));
+    expect(await screen.findByText('推荐目前仅根据你的研究方向')).toBeTruthy();
+
+    await act(() => router.navigate('/papers'));
+    await vi.waitFor(() => expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(2));
   });
 });

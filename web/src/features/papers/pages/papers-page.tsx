@@ -13,6 +13,8 @@ import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { PaperCard } from '@/components/papers/paper-card';
+import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
+import { FreshnessLine } from '@/components/recommendations/freshness-line';
 import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
 import { usePaperRecommendations } from '../api/get-paper-recommendations';
@@ -28,8 +30,9 @@ type PapersPageProps = {
 };
 
 /**
- * /papers (spec section 2, "Papers recommendation page"): settings, active filters, the recommended
- * papers with favourite, save and share, and the empty and error states of spec section 8. Guarded;
+ * /papers (spec section 2, "Papers recommendation page"): settings, active filters, how fresh the
+ * sources are, the recommended papers with favourite, save, share and 'not interested' and why each is
+ * recommended, and the empty (with the API's explanation) and error states of spec section 8. Guarded;
  * app/routes/papers.tsx passes the session in.
  */
 export function PapersPage({ hasResearchSummary }: PapersPageProps) {
@@ -46,6 +49,9 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
     // Same settings (e.g. 'apply settings and retry' without changes): load them again.
     if (!changed && hasResearchSummary) void recommendations.refetch();
     setIsSettingsOpen(false);
+  };
+  const applySuggestedChange = (change: Record<string, string>) => {
+    if (!params.applyChange(change)) void recommendations.refetch();
   };
   const cancel = () => {
     params.cancel();
@@ -103,14 +109,17 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
     }
     return (
       <Stack spacing={2}>
-        <Typography variant="h5" component="h2" data-testid="papers-result-heading">
-          {STRINGS.result.heading(data.recommendations_count)}
-          {data.filtered_out_count > 0 ? (
-            <Typography component="span" color="text.secondary" sx={{ ml: 0.5, typography: 'body1' }}>
-              {STRINGS.result.filteredOut(data.filtered_out_count)}
-            </Typography>
-          ) : null}
-        </Typography>
+        <Stack spacing={0.5}>
+          <Typography variant="h5" component="h2" data-testid="papers-result-heading">
+            {STRINGS.result.heading(data.recommendations_count)}
+            {data.filtered_out_count > 0 ? (
+              <Typography component="span" color="text.secondary" sx={{ ml: 0.5, typography: 'body1' }}>
+                {STRINGS.result.filteredOut(data.filtered_out_count)}
+              </Typography>
+            ) : null}
+          </Typography>
+          <FreshnessLine kind="paper" freshness={data.freshness} testId="papers-freshness" />
+        </Stack>
         {isEmptyResult ? (
           <EmptyState
             icon={<SearchOffRounded />}
@@ -123,7 +132,16 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                 {STRINGS.settings.title}
               </Button>
             }
-          />
+          >
+            {data.empty_explanation ? (
+              <EmptyExplanationBox
+                explanation={data.empty_explanation}
+                onApplyChange={applySuggestedChange}
+                isBusy={isFetching}
+                testId="papers-empty-explanation"
+              />
+            ) : null}
+          </EmptyState>
         ) : (
           <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="papers-list">
             {data.recommendations.map((paper) => (
@@ -134,6 +152,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                   onToggleFavorite={actions.toggleFavorite}
                   onToggleSave={actions.toggleSave}
                   onShare={actions.share}
+                  onNotInterested={actions.notInterested}
                   isBusy={actions.isBusy(paper.id)}
                 />
               </li>

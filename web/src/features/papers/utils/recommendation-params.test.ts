@@ -5,6 +5,7 @@ import {
   arePaperParamsEqual,
   defaultPaperParams,
   loadPaperParams,
+  mergePaperParamsChange,
   PAPER_PARAMS_STORAGE_KEY,
   parsePaperParams,
   savePaperParams,
@@ -92,5 +93,19 @@ describe('toPaperRecommendationQuery (spec section 7)', () => {
   it('compares params by what they request', () => {
     expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), excludedJCR: [3, 4] })).toBe(true);
     expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), topK: 25 })).toBe(false);
+  });
+});
+
+describe('mergePaperParamsChange', () => {
+  it('reads excluded_jcr: empty for none, tiers in exclusion order, anything else ignored', () => {
+    const params = defaultPaperParams();
+    expect(mergePaperParamsChange(params, { excluded_jcr: '' }).excludedJCR).toEqual([]);
+    expect(mergePaperParamsChange(params, { excluded_jcr: '3,4' }).excludedJCR).toEqual([4, 3]);
+    expect(mergePaperParamsChange(params, { excluded_jcr: '5' }).excludedJCR).toEqual(params.excludedJCR);
+  });
+
+  it('merges the shared settings too and sends the result as the API reads it', () => {
+    const merged = mergePaperParamsChange(defaultPaperParams(), { similarity_threshold: '0.2', excluded_jcr: '' });
+    expect(toPaperRecommendationQuery(merged)).toMatchObject({ similarity_threshold: 0.2, excluded_jcr: '' });
   });
 });

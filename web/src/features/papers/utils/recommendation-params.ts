@@ -2,6 +2,7 @@ import { type DateFilterLabel, JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEF
 import {
   dateFilterQueryValue,
   getLocalStorage,
+  mergeSharedParamsChange,
   normaliseThreshold,
   normaliseTopK,
   parseDateFilterSelection,
@@ -91,4 +92,30 @@ export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
 
 export function arePaperParamsEqual(a: PaperRecommendationParams, b: PaperRecommendationParams): boolean {
   return JSON.stringify(toPaperRecommendationQuery(a)) === JSON.stringify(toPaperRecommendationQuery(b));
+}
+
+/** An excluded_jcr query value ('' for none, else tiers comma-joined); null when any part is not a tier. */
+function parseExcludedJcrQuery(value: string): JcrTier[] | null {
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(Number);
+  if (!parts.every((tier) => (JCR_TIERS as readonly number[]).includes(tier))) return null;
+  return byExclusionOrder(parts as JcrTier[]);
+}
+
+/**
+ * The settings with an empty result's suggested change merged in (`change` is in the API's query names:
+ * top_k, similarity_threshold, excluded_jcr, date_filter); see mergeSharedParamsChange.
+ */
+export function mergePaperParamsChange(
+  params: PaperRecommendationParams,
+  change: Record<string, string>,
+): PaperRecommendationParams {
+  const next = mergeSharedParamsChange(params, change);
+  if (change.excluded_jcr !== undefined) {
+    next.excludedJCR = parseExcludedJcrQuery(change.excluded_jcr) ?? params.excludedJCR;
+  }
+  return next;
 }

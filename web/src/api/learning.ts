@@ -1,0 +1,40 @@
+import { LEARNING_PATHS, type LearningStatusResponse, type NotInterestedResponse } from '@radar/shared';
+import { api } from '@/lib/api-client';
+import type { RecommendationKind } from '@/lib/recommendation-list';
+
+/*
+ * What the recommendations learn from the reader (issue 13): 'not interested' on the papers and news
+ * pages, and the learning status with its reset on /my. Both change what the recommendation lists
+ * answer, so their query keys are here too, where every feature that touches them can reach them.
+ */
+
+/** The first part of every cached recommendation list of a kind (the rest is its parameters). */
+export const RECOMMENDATION_QUERY_KEYS = {
+  paper: ['papers', 'recommendations'],
+  news: ['news', 'recommendations'],
+} as const;
+
+export const LEARNING_STATUS_QUERY_KEY = ['learning', 'status'] as const;
+
+const notInterestedPath = (kind: RecommendationKind, id: string) =>
+  kind === 'paper' ? LEARNING_PATHS.paperNotInterested(id) : LEARNING_PATHS.newsNotInterested(id);
+
+/** POST .../not-interested/: the item is no longer recommended and counts as a signal. */
+export function markNotInterested(kind: RecommendationKind, id: string): Promise<NotInterestedResponse> {
+  return api.post<NotInterestedResponse>(notInterestedPath(kind, id));
+}
+
+/** DELETE .../not-interested/: undoes the mark. */
+export function unmarkNotInterested(kind: RecommendationKind, id: string): Promise<NotInterestedResponse> {
+  return api.delete<NotInterestedResponse>(notInterestedPath(kind, id));
+}
+
+/** GET /api/auth/recommendations/learning/: how many signals shape the recommendations. */
+export function getLearningStatus(options: { signal?: AbortSignal } = {}): Promise<LearningStatusResponse> {
+  return api.get<LearningStatusResponse>(LEARNING_PATHS.status, { signal: options.signal });
+}
+
+/** POST .../learning/reset/: back to the research summary alone; answers the new status. */
+export function resetLearning(): Promise<LearningStatusResponse> {
+  return api.post<LearningStatusResponse>(LEARNING_PATHS.reset);
+}
