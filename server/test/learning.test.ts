@@ -184,12 +184,15 @@ describe('learning from favourites and "not interested"', () => {
     const order = keys(learned);
     expect(order.indexOf('Y1')).toBeLessThan(order.indexOf('Y2'));
     expect(order.indexOf('Z1')).toBeLessThan(order.indexOf('Z2'));
+    // The shown similarity (and the threshold) stay about the research summary: learning only reorders.
     for (const paper of learned.recommendations) {
-      expect(paper.similarity_score).toBeCloseTo(
-        dot(profile, vectorOf.get(keyOf.get(Number(paper.id)) as string) as number[]),
-        4,
-      );
+      const entry = CORPUS.find((candidate) => candidate.key === keyOf.get(Number(paper.id))) as CorpusPaper;
+      expect(paper.similarity_score).toBeCloseTo(entry.base, 4);
     }
+    // So a threshold keeps the same papers, in the learned order: Z1 and Z2 (0.6) fall below 0.65.
+    expect(keys(await recommend(reader, '?excluded_jcr=&date_filter=不限&similarity_threshold=0.65'))).toEqual(
+      expected.filter((key) => key !== 'Z1' && key !== 'Z2'),
+    );
     // The summary's own vector is untouched: learning never replaces it.
     const user = await new UserRepository(runtime.database.db).findById(reader.id);
     expect(user?.profileEmbedding).toEqual(unit(0));

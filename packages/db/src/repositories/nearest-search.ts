@@ -114,6 +114,25 @@ export function excludedIdsCondition(id: AnyPgColumn, ids: readonly number[] | u
   return sql`NOT (${id} = ANY(string_to_array(${safe.join(',')}, ',')::bigint[]))`;
 }
 
+/**
+ * Cosine similarity to a vector of the given rows that have a vector of the model (others are left
+ * out): re-ranking a candidate pool by another vector of the same model.
+ */
+export async function similarityByIds(
+  db: Pick<Transaction, 'execute'>,
+  target: VectorTable,
+  ids: readonly number[],
+  query: { model: Pick<EmbeddingModelRow, 'id' | 'dimension'>; vector: number[] },
+): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const search = prepareNearest(target, { ...query, topK: 1 });
+  const result = await db.execute<{ id: string | number; distance: string | number }>(
+    sql`SELECT ${target.id} AS id, ${search.distance} AS distance FROM ${target.table}
+        WHERE ${search.modelFilter} AND ${target.id} = ANY(string_to_array(${ids.join(',')}, ',')::bigint[])`,
+  );
+  return new Map(result.rows.map((row) => [Number(row.id), 1 - Number(row.distance)]));
+}
+
 const where = (search: PreparedNearest) => sql.join([search.modelFilter, ...search.filters], sql` AND `);
 
 /**

@@ -10,6 +10,7 @@ import {
   type NearestRoute,
   prepareNearest,
   routedNearest,
+  similarityByIds,
   type VectorTable,
 } from './nearest-search';
 
@@ -134,6 +135,15 @@ export class NewsSearchRepository {
       const { rows, route } = await routedNearest(tx, search, { strategy: query.strategy });
       return { items: rows.filter((row) => row.similarity >= query.threshold), route };
     });
+  }
+
+  /** Similarity to `vector` of each of these items that has a vector of the model (re-ranking a pool). */
+  async similarityScores(
+    ids: readonly number[],
+    model: Pick<EmbeddingModelRow, 'id' | 'dimension'>,
+    vector: number[],
+  ): Promise<Map<number, number>> {
+    return similarityByIds(this.db, NEWS_VECTORS, ids, { model, vector });
   }
 
   /** The plan of a route of nearest(), to check which index it uses. */

@@ -11,6 +11,7 @@ import {
   type PreparedNearest,
   prepareNearest,
   routedNearest,
+  similarityByIds,
   type VectorTable,
 } from './nearest-search';
 
@@ -30,6 +31,8 @@ export interface PaperRecommendationQuery {
   excludedTiers?: readonly number[];
   /** Papers never to return (those the user marked 'not interested'). */
   excludedIds?: readonly number[];
+  /** How many nearest papers the '(filtered out N)' figure looks at; topK when left out (a larger pool asks for more). */
+  countTopK?: number;
   /**
    * auto (default): routed by how many papers the filters leave (see recommend()). index / exact force
    * one route; they exist to test each route and to measure recall against exact search.
@@ -159,7 +162,8 @@ export class PaperRepository {
         exactSearchMaxRows: this.options.exactSearchMaxRows,
         estimates: this.estimates,
       });
-      const filteredOut = await countFilteredOut(tx, search, query);
+      const counted = query.countTopK === undefined ? search : { ...search, topK: Math.max(1, Math.trunc(query.countTopK)) };
+      const filteredOut = await countFilteredOut(tx, counted, query);
       return { papers: rows.filter((row) => row.similarity >= query.threshold), route, filteredOut };
     });
   }
@@ -186,6 +190,15 @@ export class PaperRepository {
       if (!row) return [];
       return [{ id, title: row.title, similarity: row.distance === null ? null : 1 - Number(row.distance) }];
     });
+  }
+
+  /** Similarity to `vector` of each of these papers that has a vector of the model (re-ranking a pool). */
+  async similarityScores(
+    ids: readonly number[],
+    model: Pick<EmbeddingModelRow, 'id' | 'dimension'>,
+    vector: number[],
+  ): Promise<Map<number, number>> {
+    return similarityByIds(this.db, PAPER_VECTORS, ids, { model, vector });
   }
 
   /** Nearest papers with their title, date and tier: recommend() without a threshold. */

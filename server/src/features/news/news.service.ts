@@ -27,7 +27,7 @@ import { errors } from '../../errors';
 import type { LearningService } from '../learning/learning.service';
 import { explainEmptyList, widerWindows } from '../recommendations/empty-explanation';
 import { presentFreshness } from '../recommendations/freshness';
-import { windowLabelOf } from '../recommendations/paper-recommendation.service';
+import { rerankPoolSize, windowLabelOf } from '../recommendations/paper-recommendation.service';
 import { rankingProfileOf } from '../recommendations/ranking-profile';
 import { buildReasons } from '../recommendations/recommendation-reasons';
 import { presentNewsItem, presentPagination } from './news.presenter';
@@ -60,22 +60,37 @@ export class NewsService {
    */
   async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsRecommendationResponse> {
     const profile = await rankingProfileOf(this.deps, user);
-    const { model, vector } = profile;
+    const { model } = profile;
     const days = widestWindowDays(query.dateFilter);
     const since = this.since(days);
     const [dismissed, keywords] = await Promise.all([
       this.deps.learningRepository.dismissedNewsIds(user.id),
       this.deps.keywords.listByUser(user.id),
     ]);
-    const { items } = await this.deps.news.nearest({
+    // As for papers: the threshold and the shown similarity are about the research summary; the learned
+    // profile reorders a pool of passing items and the recommended set is its top_k.
+    const applied = profile.learning.applied;
+    const { items: pool } = await this.deps.news.nearest({
       model,
-      vector,
-      topK: query.topK,
+      vector: profile.baseVector,
+      topK: applied ? rerankPoolSize(query.topK) : query.topK,
       threshold: query.threshold,
       filters: { since, excludedIds: dismissed },
     });
+    const learnedScores = applied
+      ? await this.deps.news.similarityScores(
+          pool.map((item) => item.id),
+          model,
+          profile.vector,
+        )
+      : undefined;
+    const items = applied
+      ? [...pool]
+          .sort((a, b) => (learnedScores?.get(b.id) ?? b.similarity) - (learnedScores?.get(a.id) ?? a.similarity) || a.id - b.id)
+          .slice(0, query.topK)
+      : pool;
     const page = await this.rankedPage(items, query.page, query.pageSize, true, async (views) => {
-      const base = profile.learning.applied ? undefined : new Map(items.map((item) => [item.id, item.similarity]));
+      const similarity = new Map(items.map((item) => [item.id, item.similarity]));
       return buildReasons(this.deps, {
         user,
         keywords: keywords.map((keyword) => keyword.name),
@@ -83,14 +98,14 @@ export class NewsService {
         candidates: views.map((view) => ({
           id: view.id,
           text: `${view.title}. ${view.content}`,
-          baseSimilarity: base?.get(view.id) ?? 0,
+          baseSimilarity: similarity.get(view.id) ?? 0,
         })),
       });
     });
     const [freshness, emptyExplanation] = await Promise.all([
       this.deps.diagnostics.freshness('news'),
       items.length === 0
-        ? this.explainEmpty({ modelId: model.id, vector, days, query, dismissed })
+        ? this.explainEmpty({ modelId: model.id, vector: profile.baseVector, days, query, dismissed })
         : Promise.resolve(null),
     ]);
     return {

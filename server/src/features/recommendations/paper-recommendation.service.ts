@@ -1,12 +1,13 @@
 import type { AiServices } from '@radar/ai';
-import type {
-  KeywordRepository,
-  LearningRepository,
-  PaperRepository,
-  PaperView,
-  RecommendationDiagnosticsRepository,
-  UserRepository,
-  UserRow,
+import {
+  type KeywordRepository,
+  type LearningRepository,
+  MAX_NEAREST_RESULTS,
+  type PaperRepository,
+  type PaperView,
+  type RecommendationDiagnosticsRepository,
+  type UserRepository,
+  type UserRow,
 } from '@radar/db';
 import {
   DATE_FILTERS,
@@ -38,8 +39,11 @@ export const UNKNOWN_TIER_NOTE = '未收录分区的期刊论文（多为预印�
  * better passes the filters.
  */
 export const NEGATIVE_TERM_DEMOTION = 0.5;
-/** Extra candidates fetched beyond top_k so demoted papers can make room for the next ones. */
-const DEMOTION_HEADROOM = 20;
+/**
+ * Candidates reordered by the learned profile and negative terms: the papers nearest to the research
+ * summary that pass every filter, at least 200 and five times top_k (at most MAX_NEAREST_RESULTS).
+ */
+export const rerankPoolSize = (topK: number) => Math.min(MAX_NEAREST_RESULTS, Math.max(200, topK * 5));
 
 /** The first day of a window of `days` days ending today (UTC), as YYYY-MM-DD; undefined for 不限. */
 export function windowStart(days: number | null, now: Date): string | undefined {
@@ -76,7 +80,7 @@ export class PaperRecommendationService {
    */
   async recommend(user: UserRow, query: PaperRecommendationQuery): Promise<PaperRecommendationResponse> {
     const profile = await rankingProfileOf(this.deps, user);
-    const { model, vector } = profile;
+    const { model } = profile;
     const days = widestWindowDays(query.dateFilter);
     const publishedSince = windowStart(days, this.now());
     const [dismissed, keywords] = await Promise.all([
@@ -84,52 +88,60 @@ export class PaperRecommendationService {
       this.deps.keywords.listByUser(user.id),
     ]);
     const negativeTerms = [...new Set(keywords.flatMap((keyword) => keyword.negativeTerms))];
+    // The threshold and the shown similarity are about the research summary (spec: similarity to the
+    // profile); learning and negative terms only reorder what passes, within a pool large enough to
+    // hold every passing paper in all but the widest windows.
+    const reorders = profile.learning.applied || negativeTerms.length > 0;
     const result = await this.deps.papers.recommend({
       model,
-      vector,
-      topK: query.topK + (negativeTerms.length ? DEMOTION_HEADROOM : 0),
+      vector: profile.baseVector,
+      topK: reorders ? rerankPoolSize(query.topK) : query.topK,
       threshold: query.threshold,
       publishedSince,
       excludedTiers: query.excludedTiers,
       excludedIds: dismissed,
+      countTopK: query.topK,
     });
-    const views = new Map(
-      (
-        await this.deps.papers.findViews(
-          result.papers.map((paper) => paper.id),
-          user.id,
-        )
-      ).map((view) => [view.id, view]),
-    );
-    const ranked = result.papers
-      .flatMap((paper) => {
-        const view = views.get(paper.id);
-        if (!view) return [];
-        const negative = negativeTerms.length ? firstMentioned(paperText(view), negativeTerms) : undefined;
-        const rank = negative ? paper.similarity * NEGATIVE_TERM_DEMOTION : paper.similarity;
-        return [{ view, similarity: paper.similarity, rank, negative }];
+    const poolIds = result.papers.map((paper) => paper.id);
+    const learnedScores = profile.learning.applied
+      ? await this.deps.papers.similarityScores(poolIds, model, profile.vector)
+      : undefined;
+    // Texts of the pool only when negative terms need them; otherwise of the final top_k.
+    const poolViews = negativeTerms.length
+      ? new Map((await this.deps.papers.findViews(poolIds, user.id)).map((view) => [view.id, view]))
+      : undefined;
+    const order = result.papers
+      .map((paper) => {
+        const view = poolViews?.get(paper.id);
+        const negative = view ? firstMentioned(paperText(view), negativeTerms) : undefined;
+        const score = learnedScores?.get(paper.id) ?? paper.similarity;
+        return { id: paper.id, similarity: paper.similarity, rank: negative ? score * NEGATIVE_TERM_DEMOTION : score, negative };
       })
-      .sort((a, b) => b.rank - a.rank || a.view.id - b.view.id)
+      .sort((a, b) => b.rank - a.rank || a.id - b.id)
       .slice(0, query.topK);
+    const views =
+      poolViews ??
+      new Map((await this.deps.papers.findViews(order.map((entry) => entry.id), user.id)).map((view) => [view.id, view]));
+    const ranked = order.flatMap((entry) => {
+      const view = views.get(entry.id);
+      return view ? [{ ...entry, view }] : [];
+    });
 
-    const ids = ranked.map((entry) => entry.view.id);
-    const [baseSimilarities, closestLiked] = await Promise.all([
-      profile.learning.applied
-        ? this.deps.papers.similarityOf(ids, model, profile.baseVector)
-        : Promise.resolve(ranked.map((entry) => ({ id: entry.view.id, similarity: entry.similarity }))),
-      profile.learning.applied
-        ? this.deps.learningRepository.closestLiked(user.id, model.id, ids)
-        : Promise.resolve(new Map<number, { title: string; similarity: number }>()),
-    ]);
-    const baseById = new Map(baseSimilarities.map((row) => [row.id, row.similarity ?? 0]));
+    const closestLiked = profile.learning.applied
+      ? await this.deps.learningRepository.closestLiked(
+          user.id,
+          model.id,
+          ranked.map((entry) => entry.id),
+        )
+      : new Map<number, { title: string; similarity: number }>();
     const reasons = await buildReasons(this.deps, {
       user,
       keywords: keywords.map((keyword) => keyword.name),
       candidates: ranked.map((entry) => ({
-        id: entry.view.id,
+        id: entry.id,
         text: paperText(entry.view),
-        baseSimilarity: baseById.get(entry.view.id) ?? entry.similarity,
-        closestLiked: closestLiked.get(entry.view.id),
+        baseSimilarity: entry.similarity,
+        closestLiked: closestLiked.get(entry.id),
       })),
     });
     const recommendations = ranked.map((entry) => {
@@ -150,7 +162,7 @@ export class PaperRecommendationService {
     const [freshness, emptyExplanation] = await Promise.all([
       this.deps.diagnostics.freshness('papers'),
       recommendations.length === 0
-        ? this.explainEmpty({ modelId: model.id, vector, days, publishedSince, query, dismissed })
+        ? this.explainEmpty({ modelId: model.id, vector: profile.baseVector, days, publishedSince, query, dismissed })
         : Promise.resolve(null),
     ]);
     return {

@@ -5,12 +5,15 @@ import type { Logger } from 'pino';
 import { profileVectorOf } from '../../profile-vector';
 import type { LearningService } from '../learning/learning.service';
 
-/** The vectors a recommendation ranks with: the learned profile when there is one, else the summary's. */
+/**
+ * The vectors of a recommendation: the research summary's (threshold, shown similarity, candidates) and
+ * the one that orders the candidates (the learned profile when there is one, else the summary's).
+ */
 export interface RankingProfile {
   model: EmbeddingModelRow;
-  /** The research summary's vector (reasons compare with it). */
+  /** The research summary's vector: candidates, threshold and the shown similarity are about it. */
   baseVector: number[];
-  /** What the list is ranked by: the learned profile, or baseVector. */
+  /** What the candidates are ordered by: the learned profile, or baseVector. */
   vector: number[];
   learning: LearningSummary;
 }
