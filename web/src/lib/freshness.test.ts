@@ -27,8 +27,12 @@ describe('describeFreshness', () => {
   });
 
   it('says so when the sources never ran or brought nothing', () => {
+    // Items without a source run (demo data, an imported file): dated by the newest one.
     expect(describeFreshness('paper', freshness({ last_checked_at: null }), NOW)).toBe(
-      '论文来源尚未更新（近 7 天新增 42 篇）',
+      '最新论文收录于5小时前（近 7 天新增 42 篇）',
+    );
+    expect(describeFreshness('paper', freshness({ last_checked_at: null, new_items_last_7_days: 0 }), NOW)).toBe(
+      '最新论文收录于5小时前（近 7 天无新增）',
     );
     const empty = freshness({ last_checked_at: null, last_new_item_at: null, new_items_last_7_days: 0 });
     expect(describeFreshness('news', empty, NOW)).toBe('新闻来源尚未更新（暂无新闻）');
