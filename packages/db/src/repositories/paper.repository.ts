@@ -162,7 +162,8 @@ export class PaperRepository {
         exactSearchMaxRows: this.options.exactSearchMaxRows,
         estimates: this.estimates,
       });
-      const counted = query.countTopK === undefined ? search : { ...search, topK: Math.max(1, Math.trunc(query.countTopK)) };
+      const counted =
+        query.countTopK === undefined ? search : { ...search, topK: Math.max(1, Math.trunc(query.countTopK)) };
       const filteredOut = await countFilteredOut(tx, counted, query);
       return { papers: rows.filter((row) => row.similarity >= query.threshold), route, filteredOut };
     });

@@ -86,7 +86,10 @@ export class NewsService {
       : undefined;
     const items = applied
       ? [...pool]
-          .sort((a, b) => (learnedScores?.get(b.id) ?? b.similarity) - (learnedScores?.get(a.id) ?? a.similarity) || a.id - b.id)
+          .sort(
+            (a, b) =>
+              (learnedScores?.get(b.id) ?? b.similarity) - (learnedScores?.get(a.id) ?? a.similarity) || a.id - b.id,
+          )
           .slice(0, query.topK)
       : pool;
     const page = await this.rankedPage(items, query.page, query.pageSize, true, async (views) => {

@@ -115,13 +115,25 @@ export class PaperRecommendationService {
         const view = poolViews?.get(paper.id);
         const negative = view ? firstMentioned(paperText(view), negativeTerms) : undefined;
         const score = learnedScores?.get(paper.id) ?? paper.similarity;
-        return { id: paper.id, similarity: paper.similarity, rank: negative ? score * NEGATIVE_TERM_DEMOTION : score, negative };
+        return {
+          id: paper.id,
+          similarity: paper.similarity,
+          rank: negative ? score * NEGATIVE_TERM_DEMOTION : score,
+          negative,
+        };
       })
       .sort((a, b) => b.rank - a.rank || a.id - b.id)
       .slice(0, query.topK);
     const views =
       poolViews ??
-      new Map((await this.deps.papers.findViews(order.map((entry) => entry.id), user.id)).map((view) => [view.id, view]));
+      new Map(
+        (
+          await this.deps.papers.findViews(
+            order.map((entry) => entry.id),
+            user.id,
+          )
+        ).map((view) => [view.id, view]),
+      );
     const ranked = order.flatMap((entry) => {
       const view = views.get(entry.id);
       return view ? [{ ...entry, view }] : [];
