@@ -3,6 +3,7 @@ import type { Database } from '../connection';
 import { papers, userArticleStates } from '../schema';
 import { containsPattern, planKeywordMatch } from './keyword-match';
 import { PAPER_VIEW_COLUMNS, type PaperView } from './paper.repository';
+import { isForeignKeyViolation } from './pg-errors';
 
 export interface ArticleSearch {
   /** Each keyword is a phrase; a paper must match all of them. */
@@ -39,12 +40,6 @@ function phraseQuery(phrase: string): SQL {
   const simple = sql`phraseto_tsquery('simple', radar.cjk_bigrams(${phrase}::text))`;
   return sql`(CASE WHEN numnode(${english}) = 0 THEN ${english} ELSE ${english} || ${simple} END)`;
 }
-
-/** PostgreSQL's foreign-key violation: the paper (or user) was deleted by another transaction meanwhile. */
-const isForeignKeyViolation = (error: unknown) => {
-  const err = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  return err?.code === '23503' || err?.cause?.code === '23503';
-};
 
 /**
  * Full-text search over papers and each user's own state of a paper (favourite, saved, shares, reading

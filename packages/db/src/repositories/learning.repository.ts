@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import type { EmbeddingModelRow } from './embedding.repository';
+import { isForeignKeyViolation } from './pg-errors';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
@@ -53,6 +54,16 @@ const parseVector = (value: unknown): number[] | null => {
 const toDate = (value: unknown): Date | null =>
   value === null || value === undefined ? null : new Date(String(value));
 
+/** Where each kind of item keeps its per-user state (constant identifiers only). */
+const DISMISSABLE = {
+  paper: { states: sql.raw('radar.user_article_states'), column: sql.raw('paper_id'), items: sql.raw('radar.papers') },
+  news: {
+    states: sql.raw('radar.user_news_states'),
+    column: sql.raw('news_item_id'),
+    items: sql.raw('radar.news_items'),
+  },
+} as const;
+
 /** After the reset, if any: the signal predicate on a row's timestamp column. */
 const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
 
@@ -64,30 +75,40 @@ export class LearningRepository {
    * paper has this id. Undo of a paper never dismissed is a no-op that still answers false.
    */
   async setPaperDismissed(userId: string, paperId: number, dismissed: boolean): Promise<boolean | undefined> {
-    const result = await this.db.execute<{ dismissed: boolean }>(
-      sql`INSERT INTO radar.user_article_states (user_id, paper_id, dismissed_at)
-          SELECT ${userId}::uuid, p.id, CASE WHEN ${dismissed} THEN now() END FROM radar.papers p WHERE p.id = ${paperId}
-          ON CONFLICT (user_id, paper_id) DO UPDATE
-            SET dismissed_at = CASE WHEN ${dismissed} THEN coalesce(radar.user_article_states.dismissed_at, now()) END,
-                updated_at = now()
-          RETURNING dismissed_at IS NOT NULL AS dismissed`,
-    );
-    const row = result.rows[0];
-    return row === undefined ? undefined : Boolean(row.dismissed);
+    return this.setDismissed(DISMISSABLE.paper, userId, paperId, dismissed);
   }
 
   /** As setPaperDismissed, for a news item. */
   async setNewsDismissed(userId: string, newsItemId: number, dismissed: boolean): Promise<boolean | undefined> {
-    const result = await this.db.execute<{ dismissed: boolean }>(
-      sql`INSERT INTO radar.user_news_states (user_id, news_item_id, dismissed_at)
-          SELECT ${userId}::uuid, n.id, CASE WHEN ${dismissed} THEN now() END FROM radar.news_items n WHERE n.id = ${newsItemId}
-          ON CONFLICT (user_id, news_item_id) DO UPDATE
-            SET dismissed_at = CASE WHEN ${dismissed} THEN coalesce(radar.user_news_states.dismissed_at, now()) END,
-                updated_at = now()
-          RETURNING dismissed_at IS NOT NULL AS dismissed`,
-    );
-    const row = result.rows[0];
-    return row === undefined ? undefined : Boolean(row.dismissed);
+    return this.setDismissed(DISMISSABLE.news, userId, newsItemId, dismissed);
+  }
+
+  /**
+   * One statement (INSERT ... SELECT ... ON CONFLICT): an id that names no item writes nothing, and an
+   * item deleted meanwhile by another transaction (a foreign-key violation) counts as not found.
+   */
+  private async setDismissed(
+    target: (typeof DISMISSABLE)[keyof typeof DISMISSABLE],
+    userId: string,
+    itemId: number,
+    dismissed: boolean,
+  ): Promise<boolean | undefined> {
+    const { states, column, items } = target;
+    try {
+      const result = await this.db.execute<{ dismissed: boolean }>(
+        sql`INSERT INTO ${states} (user_id, ${column}, dismissed_at)
+            SELECT ${userId}::uuid, i.id, CASE WHEN ${dismissed} THEN now() END FROM ${items} i WHERE i.id = ${itemId}
+            ON CONFLICT (user_id, ${column}) DO UPDATE
+              SET dismissed_at = CASE WHEN ${dismissed} THEN coalesce(${states}.dismissed_at, now()) END,
+                  updated_at = now()
+            RETURNING dismissed_at IS NOT NULL AS dismissed`,
+      );
+      const row = result.rows[0];
+      return row === undefined ? undefined : Boolean(row.dismissed);
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return undefined;
+      throw error;
+    }
   }
 
   /** Every paper the user marked 'not interested' (reset or not): excluded from recommendations. */

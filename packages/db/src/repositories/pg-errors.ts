@@ -1,0 +1,5 @@
+/** PostgreSQL's foreign-key violation: the paper (or user) was deleted by another transaction meanwhile. */
+export const isForeignKeyViolation = (error: unknown) => {
+  const err = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  return err?.code === '23503' || err?.cause?.code === '23503';
+};
