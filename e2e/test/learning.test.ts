@@ -110,6 +110,19 @@ it("'not interested' hides a paper (undo brings it back, a reload keeps it hidde
   await page.getByTestId('papers-list').waitFor();
   await expect.poll(() => cardIds(page)).toEqual(reloadedIds);
 
+  // The server's worker recomputes the learned profile after the mark; the next answers rank by it.
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(e2e.url(`${PAPERS_PATH}?date_filter=不限`), {
+          headers: { authorization: `Bearer ${readerToken}` },
+        });
+        return ((await response.json()) as PaperRecommendationResponse).learning;
+      },
+      { timeout: 15_000, interval: 250 },
+    )
+    .toEqual({ applied: true, signal_count: 1 });
+
   // /my: one signal (the mark; the undone one does not count), then the reset.
   await responseOf(page, 'GET', LEARNING_PATHS.status, () => page.getByTestId('nav-my').first().click());
   const status = page.getByTestId('learning-status');

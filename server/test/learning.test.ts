@@ -1,5 +1,12 @@
 import { learnedProfileVector } from '@radar/ai';
-import { KeywordRepository, NewsRepository, PaperRepository, UserRepository, VectorRepository } from '@radar/db';
+import {
+  KeywordRepository,
+  LearningRepository,
+  NewsRepository,
+  PaperRepository,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
 import { learnProfile } from '@radar/jobs';
 import { LEARNING_TEXTS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,6 +253,30 @@ describe('learning from favourites and "not interested"', () => {
     // A learning run after the reset (a job queued before it) finds no signals and keeps it plain.
     expect(await learn(reader)).toMatchObject({ outcome: 'plain', reason: 'no-signals' });
     expect(keys(await recommend(reader))).toEqual(['X1', 'X2', 'Y1', 'Y2', 'Z1']);
+  });
+
+  it('a reset made while the profile was computed wins; a re-embedded summary asks for a recomputation', async () => {
+    const reader = await signUp('racer@example.org');
+    await post(reader, `/articles/${idOf.get('X1')}/favorite/`);
+    const learning = new LearningRepository(runtime.database.db);
+    const before = await learning.state(reader.id);
+    if (!before) throw new Error('no state');
+    await post(reader, '/api/auth/recommendations/learning/reset/');
+    const stale = { modelId, vector: unit(1), signalCount: 1 };
+    expect(await learning.saveLearned(reader.id, stale, before)).toBe(false);
+    expect((await recommend(reader)).learning).toEqual({ applied: false, signal_count: 0 });
+
+    // A new signal, learned; then the summary is re-embedded: the learned profile is behind it.
+    await post(reader, `/articles/${idOf.get('Y1')}/favorite/`);
+    await learn(reader);
+    expect((await learning.state(reader.id))?.changedSinceLearned).toBe(false);
+    await new VectorRepository(runtime.database.db).setUserVector(reader.id, modelId, unit(0));
+    expect((await learning.state(reader.id))?.changedSinceLearned).toBe(true);
+    const queue = runtime.parts.queues.profileLearning;
+    await queue.drain();
+    await recommend(reader);
+    const waiting = await queue.getJobs(['waiting', 'prioritized', 'delayed']);
+    expect(waiting.map((job) => job.data)).toContainEqual({ userId: reader.id });
   });
 
   it('demotes papers that mention a negative term of a followed keyword', async () => {

@@ -38,10 +38,18 @@ export interface LearningState {
   learnedAt: Date | null;
   learnedSignalCount: number;
   resetAt: Date | null;
-  /** The latest change to the user's paper or news states since the reset (any column); null: none. */
-  lastSignalAt: Date | null;
-  /** The database's clock now: what the learned profile is stamped with when computed from this state. */
-  readAt: Date;
+  /**
+   * learning_reset_at exactly as stored (microseconds; a Date keeps milliseconds), to tell whether a
+   * reset happened between reading the signals and saving the profile made from them.
+   */
+  resetMark: string | null;
+  /**
+   * A change to the user's paper or news states (since the reset) is newer than the learned profile, or
+   * the research summary was re-embedded since: the profile is behind. Compared in SQL, at full precision.
+   */
+  changedSinceLearned: boolean;
+  /** The database's clock when read (text, full precision): the learned profile made from it is stamped so. */
+  readMark: string;
 }
 
 const parseVector = (value: unknown): number[] | null => {
@@ -135,16 +143,19 @@ export class LearningRepository {
       learned_at: string | Date | null;
       learned_signal_count: number;
       learning_reset_at: string | Date | null;
-      last_signal_at: string | Date | null;
-      read_at: string | Date;
+      reset_mark: string | null;
+      read_mark: string;
+      changed_since_learned: boolean;
     }>(
       sql`SELECT u.learned_embedding_model_id, u.learned_at, u.learned_signal_count, u.learning_reset_at,
-            clock_timestamp() AS read_at,
-            (SELECT max(t) FROM (
-              SELECT max(s.updated_at) AS t FROM radar.user_article_states s WHERE s.user_id = u.id AND ${sinceReset('s.updated_at')}
-              UNION ALL
-              SELECT max(s.updated_at) FROM radar.user_news_states s WHERE s.user_id = u.id AND ${sinceReset('s.updated_at')}
-            ) changes) AS last_signal_at,
+            u.learning_reset_at::text AS reset_mark,
+            clock_timestamp()::text AS read_mark,
+            (u.profile_embedded_at > u.learned_at
+              OR EXISTS (SELECT 1 FROM radar.user_article_states s WHERE s.user_id = u.id
+                AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
+              OR EXISTS (SELECT 1 FROM radar.user_news_states s WHERE s.user_id = u.id
+                AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
+            ) IS TRUE AS changed_since_learned,
             (SELECT count(*)::int FROM radar.user_article_states s
               WHERE s.user_id = u.id AND s.dismissed_at IS NULL
                 AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
@@ -164,8 +175,9 @@ export class LearningRepository {
       learnedAt: toDate(row.learned_at),
       learnedSignalCount: Number(row.learned_signal_count),
       resetAt: toDate(row.learning_reset_at),
-      lastSignalAt: toDate(row.last_signal_at),
-      readAt: toDate(row.read_at) ?? new Date(),
+      resetMark: row.reset_mark === null ? null : String(row.reset_mark),
+      changedSinceLearned: Boolean(row.changed_since_learned),
+      readMark: String(row.read_mark),
     };
   }
 
@@ -219,15 +231,13 @@ export class LearningRepository {
   async saveLearned(
     userId: string,
     learned: { modelId: number; vector: number[]; signalCount: number } | null,
-    snapshot: { resetAt: Date | null; readAt: Date },
+    snapshot: Pick<LearningState, 'resetMark' | 'readMark'>,
   ): Promise<boolean> {
-    const expectedResetAt = snapshot.resetAt;
-    const learnedAt = snapshot.readAt.toISOString();
+    const { resetMark } = snapshot;
+    const learnedAt = snapshot.readMark;
     if (learned && !learned.vector.every(Number.isFinite)) throw new RangeError('learned vector is not finite');
     const guard =
-      expectedResetAt === null
-        ? sql`learning_reset_at IS NULL`
-        : sql`learning_reset_at = ${expectedResetAt.toISOString()}::timestamptz`;
+      resetMark === null ? sql`learning_reset_at IS NULL` : sql`learning_reset_at = ${resetMark}::timestamptz`;
     const result = learned
       ? await this.db.execute(
           sql`UPDATE radar.users SET learned_embedding = ${`[${learned.vector.join(',')}]`}::vector,

@@ -30,7 +30,7 @@ export async function learnProfile(
     const state = await learning.state(userId);
     const user = await users.findById(userId);
     if (!state || !user) return { outcome: 'plain', reason: 'unknown-user' };
-    const snapshot = { resetAt: state.resetAt, readAt: state.readAt };
+    const snapshot = { resetMark: state.resetMark, readMark: state.readMark };
     const base = user.profileEmbeddingModelId === model.id ? user.profileEmbedding : null;
     const signals = await learning.signals(userId, model.id);
     const liked = signals.liked.flatMap((paper) => (paper.vector ? [paper.vector] : []));
@@ -52,7 +52,7 @@ export async function learnProfile(
     }
     // A favourite or dismissal that landed while this pass ran is newer than its stamp: go again.
     const after = await learning.state(userId);
-    if (!after?.lastSignalAt || !after.learnedAt || after.lastSignalAt <= after.learnedAt) break;
+    if (!after?.changedSinceLearned) break;
   }
   return outcome;
 }

@@ -65,12 +65,10 @@ export class LearningService {
    * Whether the learned profile misses a change: a signal newer than it, a research summary re-embedded
    * since, or signals without one (a worker that was down, a model switch).
    */
-  isBehind(user: UserRow, state: LearningState, activeModelId: number): boolean {
+  isBehind(state: LearningState, activeModelId: number): boolean {
     const signals = state.likedCount + state.dismissedCount;
     if (signals === 0) return state.learnedModelId !== null;
-    if (!state.learnedAt || state.learnedModelId !== activeModelId) return true;
-    if (state.lastSignalAt && state.lastSignalAt > state.learnedAt) return true;
-    return Boolean(user.profileEmbeddedAt && user.profileEmbeddedAt > state.learnedAt);
+    return state.learnedModelId !== activeModelId || state.changedSinceLearned;
   }
 
   /**

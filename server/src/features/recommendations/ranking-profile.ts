@@ -35,7 +35,7 @@ export async function rankingProfileOf(deps: RankingProfileDeps, user: UserRow):
   const { model, vector: baseVector } = await profileVectorOf(deps, user);
   const state = await deps.learningRepository.state(user.id);
   const signalCount = state ? state.likedCount + state.dismissedCount : 0;
-  if (state && deps.learning.isBehind(user, state, model.id)) await deps.learning.requestRelearn(user.id);
+  if (state && deps.learning.isBehind(state, model.id)) await deps.learning.requestRelearn(user.id);
   const learned = signalCount > 0 ? await deps.learningRepository.learnedVector(user.id, model) : null;
   return {
     model,
