@@ -1,8 +1,14 @@
-import { embedContent, loadDemoCorpus } from '@radar/ingest';
-import type { NewsListResponse, PaperRecommendationResponse } from '@radar/shared';
+import { LEARNING_PATHS, LEARNING_TEXTS, type NewsListResponse, type PaperRecommendationResponse } from '@radar/shared';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { captureBothWidths, type E2eEnvironment, type E2ePage, expectCleanPage, startE2e } from '../src';
+import {
+  captureBothWidths,
+  type E2eEnvironment,
+  type E2ePage,
+  expectCleanPage,
+  loadEmbeddedDemoCorpus,
+  startE2e,
+} from '../src';
 
 /**
  * The papers page (/papers) and the news page (/news) (spec sections 2, 4, 8 and 9) against the real
@@ -24,18 +30,7 @@ const ALL_RANGES = '一天内,两天内,三天内,一周内,一月内';
 
 beforeAll(async () => {
   e2e = await startE2e();
-  const { db } = e2e.server.database;
-  const { content } = await loadDemoCorpus(db);
-  // What the worker's content-embed jobs would do after `pnpm radar demo`, done here directly.
-  const embedder = await e2e.server.runtime.parts.ai.embeddings.active();
-  for (const [target, ids] of [
-    ['papers', content.newPaperIds],
-    ['news', content.newNewsIds],
-  ] as const) {
-    for (let start = 0; start < ids.length; start += 500) {
-      await embedContent(db, embedder, { target, ids: ids.slice(start, start + 500).map(Number) });
-    }
-  }
+  await loadEmbeddedDemoCorpus(e2e.server);
 
   const reader = await e2e.server.createSignedInUser(READER_EMAIL);
   readerToken = reader.token;
@@ -441,6 +436,133 @@ describe('news page', () => {
     // Apply with unchanged settings loads again.
     const applied = await responseOf(page, NEWS_PATH, () => page.getByTestId('news-settings-apply').click());
     expect(queryOf(applied)).toEqual(queryOf(none));
+    expectCleanPage(session);
+  });
+});
+
+describe('learning from the reader and reasons (issue 13)', () => {
+  let learnerToken: string;
+  const LEARNER_EMAIL = 'learner@example.org';
+
+  beforeAll(async () => {
+    learnerToken = (await e2e.server.createSignedInUser(LEARNER_EMAIL)).token;
+    await confirmSummary(learnerToken, RESEARCH_SUMMARY);
+  });
+
+  const isResponseTo = (method: string, path: string) => (response: Response) =>
+    new URL(response.url()).pathname === path && response.request().method() === method;
+
+  /** Runs `action` and returns the response to `method path` it caused. */
+  async function responseTo(
+    page: Page,
+    method: string,
+    path: string,
+    action: () => Promise<unknown>,
+  ): Promise<Response> {
+    const [response] = await Promise.all([page.waitForResponse(isResponseTo(method, path)), action()]);
+    return response;
+  }
+
+  const cardIds = (page: Page) =>
+    page.getByTestId('paper-card').evaluateAll((cards) => cards.map((card) => (card as HTMLElement).dataset.paperId));
+  const cardOf = (page: Page, id: string) => page.locator(`[data-testid="paper-card"][data-paper-id="${id}"]`);
+
+  it("'not interested' hides a paper (undo brings it back, a reload keeps it hidden); /my counts it and resets", async () => {
+    const session = await e2e.openPage({
+      localStorage: { token: learnerToken, userEmail: LEARNER_EMAIL, 'research-guide-dismissed': 'true' },
+    });
+    const { page } = session;
+
+    const loaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.goto('/papers'));
+    const body = (await loaded.json()) as PaperRecommendationResponse;
+    expect(body.recommendations.length).toBeGreaterThan(1);
+    await page.getByTestId('papers-list').waitFor();
+    const allIds = body.recommendations.map((paper) => paper.id);
+    expect(await cardIds(page)).toEqual(allIds);
+
+    // Each card says why it is recommended, as the API does; the sources' freshness is above the list.
+    const firstCard = page.getByTestId('paper-card').first();
+    const [first] = body.recommendations;
+    expect(first?.reason.text).toBeTruthy();
+    const reason = firstCard.getByTestId('paper-card-reason');
+    await reason.waitFor();
+    expect(await reason.textContent()).toBe(first?.reason.text);
+    // The demo corpus came without a source run: the line dates the newest paper and counts the week's.
+    expect(await page.getByTestId('papers-freshness').textContent()).toMatch(
+      /^最新论文收录于.+（近 7 天新增 \d+ 篇）$/,
+    );
+    await captureBothWidths(page, 'papers-reasons');
+
+    // Not interested: the card goes at once, the snackbar offers the undo.
+    const dismissedId = allIds[0] ?? '';
+    const notInterestedPath = LEARNING_PATHS.paperNotInterested(dismissedId);
+    const dismissed = await responseTo(page, 'POST', notInterestedPath, () =>
+      firstCard.getByRole('button', { name: LEARNING_TEXTS.notInterested }).click(),
+    );
+    expect(await dismissed.json()).toEqual({ success: true, id: dismissedId, not_interested: true });
+    await cardOf(page, dismissedId).waitFor({ state: 'detached' });
+    expect(await cardIds(page)).toEqual(allIds.slice(1));
+    const notice = page.getByTestId('papers-notice');
+    await notice.getByText(LEARNING_TEXTS.notInterestedDone).waitFor();
+
+    // 撤销 puts it back in its place, on the server too.
+    const undone = await responseTo(page, 'DELETE', notInterestedPath, () =>
+      notice.getByRole('button', { name: LEARNING_TEXTS.undo }).click(),
+    );
+    expect(await undone.json()).toEqual({ success: true, id: dismissedId, not_interested: false });
+    await expect.poll(() => cardIds(page)).toEqual(allIds);
+
+    // Marked again, it stays away after a reload.
+    await responseTo(page, 'POST', notInterestedPath, () =>
+      cardOf(page, dismissedId).getByRole('button', { name: LEARNING_TEXTS.notInterested }).click(),
+    );
+    await cardOf(page, dismissedId).waitFor({ state: 'detached' });
+    const reloaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.reload());
+    const reloadedIds = ((await reloaded.json()) as PaperRecommendationResponse).recommendations.map(
+      (paper) => paper.id,
+    );
+    expect(reloadedIds).not.toContain(dismissedId);
+    // The threshold is about the research summary, so every other paper is still recommended (the learned
+    // profile may reorder them, and a paper beyond the first top_k may move up into the gap).
+    expect(reloadedIds).toEqual(expect.arrayContaining(allIds.slice(1)));
+    await page.getByTestId('papers-list').waitFor();
+    await expect.poll(() => cardIds(page)).toEqual(reloadedIds);
+
+    // The server's worker recomputes the learned profile after the mark; the next answers rank by it.
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(e2e.url(`${PAPERS_PATH}?date_filter=不限`), {
+            headers: { authorization: `Bearer ${learnerToken}` },
+          });
+          return ((await response.json()) as PaperRecommendationResponse).learning;
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toEqual({ applied: true, signal_count: 1 });
+
+    // /my: one signal (the mark; the undone one does not count), then the reset.
+    await responseTo(page, 'GET', LEARNING_PATHS.status, () => page.getByTestId('nav-my').first().click());
+    const status = page.getByTestId('learning-status');
+    await status.filter({ hasText: LEARNING_TEXTS.adjusted(1) }).waitFor();
+    expect(await status.textContent()).toBe(LEARNING_TEXTS.adjusted(1));
+    expect(await page.getByTestId('learning-note').textContent()).toBe(LEARNING_TEXTS.dismissedStayHidden);
+    await captureBothWidths(page, 'account-learning');
+
+    const reset = await responseTo(page, 'POST', LEARNING_PATHS.reset, () =>
+      page.getByRole('button', { name: LEARNING_TEXTS.reset }).click(),
+    );
+    expect(await reset.json()).toMatchObject({ success: true, signal_count: 0 });
+    await page.getByText(LEARNING_TEXTS.resetDone).waitFor();
+    await status.filter({ hasText: LEARNING_TEXTS.plain }).waitFor();
+    expect(await page.getByRole('button', { name: LEARNING_TEXTS.reset }).count()).toBe(0);
+
+    // The reset keeps the mark: the paper is still not recommended.
+    const afterReset = await responseTo(page, 'GET', PAPERS_PATH, () => page.getByTestId('nav-papers').first().click());
+    const afterResetIds = ((await afterReset.json()) as PaperRecommendationResponse).recommendations.map(
+      (paper) => paper.id,
+    );
+    expect(afterResetIds).not.toContain(dismissedId);
     expectCleanPage(session);
   });
 });
