@@ -1,5 +1,5 @@
 import type { Availability } from '@radar/db';
-import { DATE_FILTERS, type DateFilterLabel, type EmptyExplanation } from '@radar/shared';
+import { DATE_FILTERS, type DateFilterLabel, type EmptyExplanation, RECOMMENDATION_SLIDERS } from '@radar/shared';
 
 /**
  * Why a recommendation list came back empty and the one change that would give results (issue 13,
@@ -84,12 +84,25 @@ export function explainEmptyList(facts: EmptyListFacts): EmptyExplanation {
       change: widen?.change ?? null,
     };
   }
-  // The highest threshold (in whole percent) that lets the closest candidate through.
-  const lowered = Math.max(0, Math.floor(best * 100) / 100);
+  // The highest threshold on the settings slider's grid (5 % steps from 5 %) that lets the closest
+  // candidate through; floor keeps it at or below that similarity, so applying it really gives results.
+  const { min, step } = RECOMMENDATION_SLIDERS.threshold;
+  // (0.15 / 0.05 is 2.9999999999999996 in floating point: the epsilon keeps a value on the grid on it.)
+  let lowered = Number((Math.floor(best / step + 1e-9) * step).toFixed(2));
+  if (lowered > best) lowered = Number((lowered - step).toFixed(2));
+  const message = `没有${noun}达到相似度阈值 ${percent(threshold)}（最接近的为 ${(best * 100).toFixed(1)}%）`;
+  if (lowered < min - 1e-9) {
+    return {
+      cause: 'below_threshold',
+      message,
+      suggestion: widen?.suggestion ?? `暂无与研究方向足够接近的${noun}；可在“我的”页面把研究方向写得更具体`,
+      change: widen?.change ?? null,
+    };
+  }
   const count = facts.nearestSimilarities.filter((similarity) => similarity >= lowered).length;
   return {
     cause: 'below_threshold',
-    message: `没有${noun}达到相似度阈值 ${percent(threshold)}（最接近的为 ${(best * 100).toFixed(1)}%）`,
+    message,
     suggestion: `把相似度阈值降到 ${percent(lowered)}，可看到 ${count} ${unit}${noun}`,
     change: { similarity_threshold: lowered.toFixed(2) },
   };

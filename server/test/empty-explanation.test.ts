@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { explainEmptyList, widerWindows } from '../src/features/recommendations/empty-explanation';
+
+/** The empty-result explanation's rules that the HTTP tests (learning.test.ts) cannot reach cheaply. */
+
+const facts = (overrides: Partial<Parameters<typeof explainEmptyList>[0]> = {}) => ({
+  kind: 'papers' as const,
+  availability: { total: 10, embedded: 10, inWindow: 10, allowed: 10 },
+  windowLabel: '一周内' as const,
+  excludedTiers: [4, 3],
+  threshold: 0.3,
+  nearestSimilarities: [0.27, 0.26, 0.12],
+  ...overrides,
+});
+
+describe('explainEmptyList', () => {
+  it('offers the highest threshold on the slider grid that lets the closest through, with the count', () => {
+    expect(explainEmptyList(facts())).toEqual({
+      cause: 'below_threshold',
+      message: '没有论文达到相似度阈值 30%（最接近的为 27.0%）',
+      suggestion: '把相似度阈值降到 25%，可看到 2 篇论文',
+      change: { similarity_threshold: '0.25' },
+    });
+    // Exactly on the grid: kept, and never above the closest similarity.
+    expect(explainEmptyList(facts({ nearestSimilarities: [0.15] })).change).toEqual({ similarity_threshold: '0.15' });
+  });
+
+  it('offers no threshold below the slider minimum; a wider window instead when there is one', () => {
+    const weak = explainEmptyList(facts({ nearestSimilarities: [0.03] }));
+    expect(weak).toMatchObject({ cause: 'below_threshold', change: null });
+    const widened = explainEmptyList(
+      facts({ nearestSimilarities: [0.03], widerWindow: { label: '一月内', count: 40 } }),
+    );
+    expect(widened.change).toEqual({ date_filter: '一月内' });
+  });
+
+  it('checks the causes in filter order', () => {
+    expect(explainEmptyList(facts({ availability: { total: 0, embedded: 0, inWindow: 0, allowed: 0 } })).cause).toBe(
+      'no_items',
+    );
+    expect(explainEmptyList(facts({ availability: { total: 5, embedded: 0, inWindow: 0, allowed: 0 } })).cause).toBe(
+      'items_not_embedded',
+    );
+    expect(explainEmptyList(facts({ availability: { total: 5, embedded: 5, inWindow: 0, allowed: 0 } })).cause).toBe(
+      'nothing_in_window',
+    );
+    const tiers = explainEmptyList(facts({ availability: { total: 5, embedded: 5, inWindow: 3, allowed: 0 } }));
+    expect(tiers).toMatchObject({ cause: 'excluded_tiers', change: { excluded_jcr: '' } });
+    expect(tiers.message).toContain('Q4、Q3');
+    expect(explainEmptyList(facts({ nearestSimilarities: [] })).cause).toBe('all_dismissed');
+  });
+
+  it('lists the wider windows narrowest first', () => {
+    expect(widerWindows(7)).toEqual(['一月内', '不限']);
+    expect(widerWindows(null)).toEqual([]);
+  });
+});
