@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Browser test files that run in the embedded mode only (the first-session journey among them, as `pnpm
- * start` runs); every other one runs with TEST_DATABASE_URL.
+ * Browser test files that run in the embedded mode only: the first-session journey, as `pnpm start` runs;
+ * every other one runs with TEST_DATABASE_URL.
  */
-const EMBEDDED_ONLY = ['test/journey.test.ts', 'test/session.test.ts', 'test/feedback.test.ts'];
+const EMBEDDED_ONLY = ['test/journey.test.ts'];
 
 // Browser tests: Debian's chromium (playwright-core) against the real server and a fresh build of web/.
 export default defineConfig({
