@@ -273,19 +273,28 @@ describe('every route, fuzzed', () => {
     );
     const perRouteMs = Math.floor(FUZZ_BUDGET_MS / routes.length);
     let requests = 0;
+    const check = (route: CatalogRoute) => async (request: InjectOptions) => {
+      requests++;
+      const response = await runtime.app.inject(request);
+      if (response.statusCode >= 500) {
+        throw new Error(
+          `${route.method} ${route.url} answered ${response.statusCode} ${response.body.slice(0, 300)} to ${describeRequest(request)}`,
+        );
+      }
+    };
     for (const route of routes) {
-      await fc.assert(
-        fc.asyncProperty(fuzzRequest(route), async (request) => {
-          requests++;
-          const response = await runtime.app.inject(request);
-          if (response.statusCode >= 500) {
-            throw new Error(
-              `${route.method} ${route.url} answered ${response.statusCode} ${response.body.slice(0, 300)} to ${describeRequest(request)}`,
-            );
-          }
-        }),
-        { numRuns: MAX_RUNS_PER_ROUTE, plugins: [fc.interruptAfterTimeLimit(perRouteMs)] },
-      );
+      const details = await fc.check(fc.asyncProperty(fuzzRequest(route), check(route)), {
+        numRuns: MAX_RUNS_PER_ROUTE,
+        interruptAfterTimeLimit: perRouteMs,
+      });
+      if (details.failed && details.interrupted && details.numRuns === 0) {
+        // On a loaded machine the route's first request can outlast its slice of the budget: that is
+        // no answer at all, so one request is made without the limit instead.
+        const [request] = fc.sample(fuzzRequest(route), 1);
+        if (request) await check(route)(request);
+      } else if (details.failed) {
+        throw new Error(await fc.asyncDefaultReportMessage(details));
+      }
     }
     // Enough requests ran for the run to mean something (a few per route at the very least).
     expect(requests).toBeGreaterThan(routes.length * 5);
