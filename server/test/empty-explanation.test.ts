@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainEmptyList, widerWindows } from '../src/features/recommendations/empty-explanation';
+import { explainEmptyList, narrowestWiderWindow } from '../src/features/recommendations/empty-explanation';
 
 /** The empty-result explanation's rules that the HTTP tests (learning.test.ts) cannot reach cheaply. */
 
@@ -50,8 +50,19 @@ describe('explainEmptyList', () => {
     expect(explainEmptyList(facts({ nearestSimilarities: [] })).cause).toBe('all_dismissed');
   });
 
-  it('lists the wider windows narrowest first', () => {
-    expect(widerWindows(7)).toEqual(['一月内', '不限']);
-    expect(widerWindows(null)).toEqual([]);
+  it('finds the narrowest wider window with items, asking one window at a time', async () => {
+    const asked: (number | null)[] = [];
+    const counts = new Map<number | null, number>([
+      [30, 0],
+      [null, 12],
+    ]);
+    const found = await narrowestWiderWindow(7, async (days) => {
+      asked.push(days);
+      return counts.get(days) ?? 0;
+    });
+    expect(found).toEqual({ label: '不限', count: 12 });
+    expect(asked).toEqual([30, null]);
+    expect(await narrowestWiderWindow(null, async () => 5)).toBeUndefined();
+    expect(await narrowestWiderWindow(1, async (days) => (days === 3 ? 4 : 0))).toEqual({ label: '三天内', count: 4 });
   });
 });

@@ -11,8 +11,6 @@ import type {
   UserRow,
 } from '@radar/db';
 import {
-  DATE_FILTERS,
-  type DateFilterLabel,
   type EmptyExplanation,
   NEWS_LIST_LIMITS,
   type NewsListResponse,
@@ -25,7 +23,7 @@ import {
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import type { LearningService } from '../learning/learning.service';
-import { explainEmptyList, widerWindows } from '../recommendations/empty-explanation';
+import { explainEmptyList, narrowestWiderWindow } from '../recommendations/empty-explanation';
 import { presentFreshness } from '../recommendations/freshness';
 import { rerankPoolSize, windowLabelOf } from '../recommendations/paper-recommendation.service';
 import { rankingProfileOf } from '../recommendations/ranking-profile';
@@ -130,19 +128,13 @@ export class NewsService {
     const { diagnostics, news } = this.deps;
     const { modelId, vector, days, query } = input;
     const availability = await diagnostics.newsAvailability(modelId, this.since(days));
-    let widerWindow: { label: DateFilterLabel; count: number } | undefined;
-    if (availability.embedded > 0 && availability.inWindow === 0) {
-      for (const label of widerWindows(days)) {
-        const wider = await diagnostics.newsAvailability(
-          modelId,
-          this.since(DATE_FILTERS.find((filter) => filter.label === label)?.days ?? null),
-        );
-        if (wider.allowed > 0) {
-          widerWindow = { label, count: wider.allowed };
-          break;
-        }
-      }
-    }
+    const widerWindow =
+      availability.embedded > 0 && availability.inWindow === 0
+        ? await narrowestWiderWindow(
+            days,
+            async (wider) => (await diagnostics.newsAvailability(modelId, this.since(wider))).allowed,
+          )
+        : undefined;
     let nearestSimilarities: number[] = [];
     if (availability.allowed > 0) {
       const { items } = await news.nearest({

@@ -26,10 +26,21 @@ const NOUN = { papers: '论文', news: '新闻' } as const;
 const UNIT = { papers: '篇', news: '条' } as const;
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
-/** Labels wider than `days` (null: 不限 has none), narrowest first. */
-export function widerWindows(days: number | null): DateFilterLabel[] {
-  if (days === null) return [];
-  return DATE_FILTERS.filter((filter) => filter.days === null || filter.days > days).map((filter) => filter.label);
+/**
+ * The narrowest window wider than `days` (null: 不限, nothing is wider) in which `allowedIn` finds items,
+ * and how many; undefined when none has any. Counts run one window at a time, narrowest first.
+ */
+export async function narrowestWiderWindow(
+  days: number | null,
+  allowedIn: (days: number | null) => Promise<number>,
+): Promise<{ label: DateFilterLabel; count: number } | undefined> {
+  if (days === null) return undefined;
+  for (const filter of DATE_FILTERS) {
+    if (filter.days !== null && filter.days <= days) continue;
+    const count = await allowedIn(filter.days);
+    if (count > 0) return { label: filter.label, count };
+  }
+  return undefined;
 }
 
 export function explainEmptyList(facts: EmptyListFacts): EmptyExplanation {

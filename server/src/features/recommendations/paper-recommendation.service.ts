@@ -23,7 +23,7 @@ import { errors } from '../../errors';
 import { profileVectorOf } from '../../profile-vector';
 import type { LearningService } from '../learning/learning.service';
 import { presentPaper } from '../papers/paper.presenter';
-import { explainEmptyList, widerWindows } from './empty-explanation';
+import { explainEmptyList, narrowestWiderWindow } from './empty-explanation';
 import { presentFreshness } from './freshness';
 import { rankingProfileOf } from './ranking-profile';
 import { buildReasons } from './recommendation-reasons';
@@ -209,17 +209,13 @@ export class PaperRecommendationService {
     const { diagnostics, papers } = this.deps;
     const { modelId, vector, days, publishedSince, query } = input;
     const availability = await diagnostics.paperAvailability(modelId, publishedSince, query.excludedTiers);
-    let widerWindow: { label: DateFilterLabel; count: number } | undefined;
-    if (availability.embedded > 0 && availability.allowed === 0 && availability.inWindow === 0) {
-      for (const label of widerWindows(days)) {
-        const since = windowStart(DATE_FILTERS.find((filter) => filter.label === label)?.days ?? null, this.now());
-        const wider = await diagnostics.paperAvailability(modelId, since, query.excludedTiers);
-        if (wider.allowed > 0) {
-          widerWindow = { label, count: wider.allowed };
-          break;
-        }
-      }
-    }
+    const widerWindow =
+      availability.embedded > 0 && availability.inWindow === 0
+        ? await narrowestWiderWindow(days, async (wider) => {
+            const since = windowStart(wider, this.now());
+            return (await diagnostics.paperAvailability(modelId, since, query.excludedTiers)).allowed;
+          })
+        : undefined;
     let nearestSimilarities: number[] = [];
     if (availability.allowed > 0) {
       const nearest = await papers.recommend({
