@@ -28,6 +28,8 @@ const GENERIC_ENGLISH = contentWords(`
   substantial success suggest superior support system task technique term thereby three tool total traditional
   true two type typically understanding unique validate various way
   code comparable complex define empirical entire following hand increasingly relevant theoretical
+  markedly considerably greatly largely reduced increased decreased lower lowered remains remained
+  preserved central question questions evidence directions
   http https www com org github html io
 `);
 
