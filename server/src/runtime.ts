@@ -163,7 +163,16 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     logger,
   });
   const learningRepository = new LearningRepository(database.db);
-  const learning = new LearningService({ learning: learningRepository, queue: parts.queues.profileLearning, logger });
+  const learning = new LearningService({
+    learning: learningRepository,
+    queue: parts.queues.profileLearning,
+    activeModelId: () =>
+      ai.embeddings.activeModel().then(
+        (model) => model.id,
+        () => undefined,
+      ),
+    logger,
+  });
   const keywordRepository = new KeywordRepository(database.db);
   const diagnostics = new RecommendationDiagnosticsRepository(database.db);
   const ranking = { learningRepository, learning, keywords: keywordRepository, diagnostics };

@@ -177,7 +177,14 @@ describe('learning from favourites and "not interested"', () => {
     expect(keys(beforeLearning)).toEqual(['X1', 'Y1', 'Y2', 'Z1', 'Z2']);
     expect(beforeLearning.learning).toEqual({ applied: false, signal_count: 2 });
 
+    const status = async () =>
+      (
+        await runtime.app.inject({ method: 'GET', url: '/api/auth/recommendations/learning/', headers: reader.headers })
+      ).json();
+    expect(await status()).toMatchObject({ signal_count: 2, applied: false, updated_at: null });
+
     expect(await learn(reader)).toMatchObject({ outcome: 'learned', liked: 1, dismissed: 1 });
+    expect(await status()).toMatchObject({ signal_count: 2, liked_count: 1, dismissed_count: 1, applied: true });
     const learned = await recommend(reader);
     expect(learned.learning).toEqual({ applied: true, signal_count: 2 });
     // The learned profile is Rocchio over the stored vectors; the database must rank exactly by it.

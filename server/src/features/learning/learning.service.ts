@@ -21,6 +21,8 @@ export class LearningService {
     private readonly deps: {
       learning: LearningRepository;
       queue: AppQueue<ProfileLearningJob>;
+      /** The active embedding model's id (undefined when it cannot be read): a learned profile of another model is not in use. */
+      activeModelId: () => Promise<number | undefined>;
       logger: Logger;
     },
   ) {}
@@ -47,18 +49,15 @@ export class LearningService {
   async status(user: UserRow): Promise<LearningStatusResponse> {
     const state = await this.deps.learning.state(user.id);
     if (!state) throw errors.notFound('用户不存在');
-    return presentStatus(state);
+    const activeModelId = await this.deps.activeModelId();
+    if (activeModelId !== undefined && this.isBehind(state, activeModelId)) await this.requestRelearn(user.id);
+    return presentStatus(state, activeModelId);
   }
 
   /** POST /api/auth/recommendations/learning/reset/: back to the research summary alone. */
   async reset(user: UserRow): Promise<LearningStatusResponse> {
     await this.deps.learning.reset(user.id);
     return this.status(user);
-  }
-
-  /** The reader's signal count and whether the learned profile is behind them (then the worker is asked). */
-  async stateFor(user: UserRow): Promise<LearningState | undefined> {
-    return this.deps.learning.state(user.id);
   }
 
   /**
@@ -85,8 +84,12 @@ export class LearningService {
   }
 }
 
-export function presentStatus(state: LearningState): LearningStatusResponse {
-  const applied = state.learnedModelId !== null && state.likedCount + state.dismissedCount > 0;
+/** `applied`: a learned profile of the active model made from at least one signal since the reset. */
+export function presentStatus(state: LearningState, activeModelId: number | undefined): LearningStatusResponse {
+  const applied =
+    state.learnedModelId !== null &&
+    state.learnedModelId === activeModelId &&
+    state.likedCount + state.dismissedCount > 0;
   return {
     success: true,
     signal_count: state.likedCount + state.dismissedCount,
