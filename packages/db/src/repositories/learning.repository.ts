@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../connection';
+import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
 import { isForeignKeyViolation } from './pg-errors';
+import { toDate } from './raw-values';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
@@ -16,19 +18,11 @@ export const LIKED_READ_PROGRESS = 50;
 /** The newest signals of each kind a learned profile is made from; older ones have had their say. */
 export const MAX_SIGNALS_PER_KIND = 200;
 
-/** A paper the reader liked, with its vector of the asked model (null when it has none yet). */
-export interface LikedPaper {
-  id: number;
-  title: string;
-  vector: number[] | null;
-}
-
+/** Vectors of the asked model of the signals (items without one yet are left out). */
 export interface LearningSignals {
-  liked: LikedPaper[];
-  /** Vectors of dismissed papers and news items of the asked model. */
-  dismissedVectors: number[][];
-  likedCount: number;
-  dismissedCount: number;
+  liked: number[][];
+  /** Dismissed papers and news items. */
+  dismissed: number[][];
 }
 
 export interface LearningState {
@@ -36,7 +30,6 @@ export interface LearningState {
   dismissedCount: number;
   learnedModelId: number | null;
   learnedAt: Date | null;
-  learnedSignalCount: number;
   resetAt: Date | null;
   /**
    * learning_reset_at exactly as stored (microseconds; a Date keeps milliseconds), to tell whether a
@@ -52,16 +45,6 @@ export interface LearningState {
   readMark: string;
 }
 
-const parseVector = (value: unknown): number[] | null => {
-  if (value === null || value === undefined) return null;
-  if (Array.isArray(value)) return value.map(Number);
-  const text = String(value);
-  return text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [];
-};
-
-const toDate = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : new Date(String(value));
-
 /** Where each kind of item keeps its per-user state (constant identifiers only). */
 const DISMISSABLE = {
   paper: { states: sql.raw('radar.user_article_states'), column: sql.raw('paper_id'), items: sql.raw('radar.papers') },
@@ -74,6 +57,17 @@ const DISMISSABLE = {
 
 /** After the reset, if any: the signal predicate on a row's timestamp column. */
 const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
+
+/** A liked paper: state row `s` (user_article_states) of user `u`, since the reset, not dismissed. */
+const LIKED = sql`s.dismissed_at IS NULL
+  AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))})
+  AND ${sinceReset('s.updated_at')}`;
+
+/** A dismissed item: state row `s` (papers or news) of user `u`, dismissed since the reset. */
+const DISMISSED = sql`s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}`;
+
+const vectorsOf = (rows: { vector: string | null }[]) =>
+  rows.flatMap((row) => (row.vector === null ? [] : [parseVectorText(row.vector)]));
 
 export class LearningRepository {
   constructor(private readonly db: Database) {}
@@ -141,13 +135,12 @@ export class LearningRepository {
       dismissed: number;
       learned_embedding_model_id: number | null;
       learned_at: string | Date | null;
-      learned_signal_count: number;
       learning_reset_at: string | Date | null;
       reset_mark: string | null;
       read_mark: string;
       changed_since_learned: boolean;
     }>(
-      sql`SELECT u.learned_embedding_model_id, u.learned_at, u.learned_signal_count, u.learning_reset_at,
+      sql`SELECT u.learned_embedding_model_id, u.learned_at, u.learning_reset_at,
             u.learning_reset_at::text AS reset_mark,
             clock_timestamp()::text AS read_mark,
             (u.profile_embedded_at > u.learned_at
@@ -156,14 +149,9 @@ export class LearningRepository {
               OR EXISTS (SELECT 1 FROM radar.user_news_states s WHERE s.user_id = u.id
                 AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
             ) IS TRUE AS changed_since_learned,
-            (SELECT count(*)::int FROM radar.user_article_states s
-              WHERE s.user_id = u.id AND s.dismissed_at IS NULL
-                AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
-                AND ${sinceReset('s.updated_at')}) AS liked,
-            (SELECT count(*)::int FROM radar.user_article_states s
-              WHERE s.user_id = u.id AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')})
-            + (SELECT count(*)::int FROM radar.user_news_states s
-              WHERE s.user_id = u.id AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}) AS dismissed
+            (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${LIKED}) AS liked,
+            (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${DISMISSED})
+            + (SELECT count(*)::int FROM radar.user_news_states s WHERE s.user_id = u.id AND ${DISMISSED}) AS dismissed
           FROM radar.users u WHERE u.id = ${userId}::uuid`,
     );
     const row = result.rows[0];
@@ -173,7 +161,6 @@ export class LearningRepository {
       dismissedCount: Number(row.dismissed),
       learnedModelId: row.learned_embedding_model_id === null ? null : Number(row.learned_embedding_model_id),
       learnedAt: toDate(row.learned_at),
-      learnedSignalCount: Number(row.learned_signal_count),
       resetAt: toDate(row.learning_reset_at),
       resetMark: row.reset_mark === null ? null : String(row.reset_mark),
       changedSinceLearned: Boolean(row.changed_since_learned),
@@ -182,45 +169,35 @@ export class LearningRepository {
   }
 
   /**
-   * The signals since the reset with their vectors of `modelId`: the newest MAX_SIGNALS_PER_KIND liked
-   * papers (with titles, for reasons) and dismissed papers and news items.
+   * The vectors of `modelId` of the newest MAX_SIGNALS_PER_KIND liked papers and of the newest dismissed
+   * papers and news items, since the reset.
    */
   async signals(userId: string, modelId: number): Promise<LearningSignals> {
-    const liked = await this.db.execute<{ id: string | number; title: string; vector: unknown }>(
-      sql`SELECT p.id, p.title, CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
+    const liked = await this.db.execute<{ vector: string | null }>(
+      sql`SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
           FROM radar.user_article_states s
           JOIN radar.users u ON u.id = s.user_id
           JOIN radar.papers p ON p.id = s.paper_id
-          WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NULL
-            AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
-            AND ${sinceReset('s.updated_at')}
+          WHERE s.user_id = ${userId}::uuid AND ${LIKED}
           ORDER BY s.updated_at DESC, p.id DESC
           LIMIT ${MAX_SIGNALS_PER_KIND}`,
     );
-    const dismissed = await this.db.execute<{ vector: unknown }>(
+    const dismissed = await this.db.execute<{ vector: string | null }>(
       sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector, s.dismissed_at
             FROM radar.user_article_states s
             JOIN radar.users u ON u.id = s.user_id
             JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}
+            WHERE s.user_id = ${userId}::uuid AND ${DISMISSED}
             ORDER BY s.dismissed_at DESC LIMIT ${MAX_SIGNALS_PER_KIND})
           UNION ALL
           (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector, s.dismissed_at
             FROM radar.user_news_states s
             JOIN radar.users u ON u.id = s.user_id
             JOIN radar.news_items n ON n.id = s.news_item_id
-            WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}
+            WHERE s.user_id = ${userId}::uuid AND ${DISMISSED}
             ORDER BY s.dismissed_at DESC LIMIT ${MAX_SIGNALS_PER_KIND})`,
     );
-    return {
-      liked: liked.rows.map((row) => ({ id: Number(row.id), title: row.title, vector: parseVector(row.vector) })),
-      dismissedVectors: dismissed.rows.flatMap((row) => {
-        const vector = parseVector(row.vector);
-        return vector ? [vector] : [];
-      }),
-      likedCount: liked.rows.length,
-      dismissedCount: dismissed.rows.length,
-    };
+    return { liked: vectorsOf(liked.rows), dismissed: vectorsOf(dismissed.rows) };
   }
 
   /**
@@ -255,12 +232,12 @@ export class LearningRepository {
 
   /** The learned profile of this model, if there is one. */
   async learnedVector(userId: string, model: Pick<EmbeddingModelRow, 'id' | 'dimension'>): Promise<number[] | null> {
-    const result = await this.db.execute<{ vector: unknown }>(
+    const result = await this.db.execute<{ vector: string | null }>(
       sql`SELECT learned_embedding::text AS vector FROM radar.users
           WHERE id = ${userId}::uuid AND learned_embedding_model_id = ${model.id} AND learned_embedding IS NOT NULL`,
     );
-    const vector = parseVector(result.rows[0]?.vector);
-    return vector && vector.length === model.dimension ? vector : null;
+    const [vector] = vectorsOf(result.rows);
+    return vector?.length === model.dimension ? vector : null;
   }
 
   /** Back to the summary alone: signals so far stop counting, the learned profile is dropped. */
@@ -293,9 +270,7 @@ export class LearningRepository {
             FROM radar.user_article_states s
             JOIN radar.users u ON u.id = s.user_id
             JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND s.dismissed_at IS NULL AND p.embedding_model_id = ${modelId}
-              AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${LIKED_READ_PROGRESS})
-              AND ${sinceReset('s.updated_at')}
+            WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${LIKED}
             ORDER BY s.updated_at DESC LIMIT ${MAX_SIGNALS_PER_KIND}
           )
           SELECT c.id AS candidate, best.id, best.title, best.distance

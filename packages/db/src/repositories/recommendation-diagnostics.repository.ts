@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../connection';
+import { toDate } from './raw-values';
 
 /**
  * What the papers and news pages say about their list besides the list itself: when the sources last
@@ -24,9 +25,6 @@ export interface Availability {
   /** ...and not in an excluded tier (papers; equal to inWindow for news). */
   allowed: number;
 }
-
-const toDate = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : new Date(String(value));
 
 export class RecommendationDiagnosticsRepository {
   constructor(private readonly db: Database) {}

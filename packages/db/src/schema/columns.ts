@@ -13,10 +13,13 @@ export const radar = pgSchema('radar');
  * and each vector is tagged with the model that made it. Each model gets its own partial HNSW index on
  * `(embedding::vector(dim))` (see embedding.repository.ts), which is how pgvector indexes mixed dimensions.
  */
+/** pgvector's text form ('[0.1,0.2]'), as the column and raw `embedding::text` selects return it. */
+export const parseVectorText = (value: string) => JSON.parse(value) as number[];
+
 export const vector = customType<{ data: number[]; driverData: string }>({
   dataType: () => 'vector',
   toDriver: (value) => `[${value.join(',')}]`,
-  fromDriver: (value) => JSON.parse(value) as number[],
+  fromDriver: parseVectorText,
 });
 
 /** Full-text search document, kept up to date by PostgreSQL as a generated column. */

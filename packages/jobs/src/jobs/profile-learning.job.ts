@@ -33,22 +33,22 @@ export async function learnProfile(
     const snapshot = { resetMark: state.resetMark, readMark: state.readMark };
     const base = user.profileEmbeddingModelId === model.id ? user.profileEmbedding : null;
     const signals = await learning.signals(userId, model.id);
-    const liked = signals.liked.flatMap((paper) => (paper.vector ? [paper.vector] : []));
+    const { liked, dismissed } = signals;
     if (!base || base.length !== model.dimension) {
       outcome = { outcome: 'plain', reason: 'no-profile-vector' };
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
-    } else if (liked.length + signals.dismissedVectors.length === 0) {
+    } else if (liked.length + dismissed.length === 0) {
       outcome = { outcome: 'plain', reason: 'no-signals' };
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
     } else {
-      const vector = learnedProfileVector(base, liked, signals.dismissedVectors);
+      const vector = learnedProfileVector(base, liked, dismissed);
       const saved = await learning.saveLearned(
         userId,
         { modelId: model.id, vector, signalCount: state.likedCount + state.dismissedCount },
         snapshot,
       );
       if (!saved) return { outcome: 'superseded' };
-      outcome = { outcome: 'learned', liked: liked.length, dismissed: signals.dismissedVectors.length };
+      outcome = { outcome: 'learned', liked: liked.length, dismissed: dismissed.length };
     }
     // A favourite or dismissal that landed while this pass ran is newer than its stamp: go again.
     const after = await learning.state(userId);

@@ -7,8 +7,7 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
-import { ARTICLE_ACTION_LIMIT } from '../papers/article.route';
+import { articleActionLimit } from '../papers/article.route';
 import type { DismissTarget, LearningService } from './learning.service';
 
 const guarded = { security: [{ bearerAuth: [] }] };
@@ -16,12 +15,8 @@ const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSc
 
 /** 'Not interested' on papers and news (with undo), and the learning status and reset of /my. */
 export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }> = async (app, { learning }) => {
-  // The same budget as favourite/save: one small write each, counted per account.
-  const actionLimit = keyedRateLimit(
-    app,
-    ARTICLE_ACTION_LIMIT,
-    (request) => `article-action:${request.currentUser?.id}`,
-  );
+  // The same budget as favourite and save: one small write each, counted per account.
+  const actionLimit = articleActionLimit(app);
 
   const targets: { target: DismissTarget; path: string; tag: string; what: string }[] = [
     { target: 'paper', path: '/articles/:id/not-interested/', tag: 'articles', what: 'paper' },

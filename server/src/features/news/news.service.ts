@@ -11,7 +11,6 @@ import type {
   UserRow,
 } from '@radar/db';
 import {
-  type EmptyExplanation,
   NEWS_LIST_LIMITS,
   type NewsListResponse,
   type NewsRecommendationQuery,
@@ -23,10 +22,9 @@ import {
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import type { LearningService } from '../learning/learning.service';
-import { explainEmptyList, narrowestWiderWindow } from '../recommendations/empty-explanation';
+import { explainEmptyResult } from '../recommendations/empty-explanation';
 import { presentFreshness } from '../recommendations/freshness';
-import { rerankPoolSize, windowLabelOf } from '../recommendations/paper-recommendation.service';
-import { rankingProfileOf } from '../recommendations/ranking-profile';
+import { rankingProfileOf, rerankPoolSize } from '../recommendations/ranking-profile';
 import { buildReasons } from '../recommendations/recommendation-reasons';
 import { presentNewsItem, presentPagination } from './news.presenter';
 
@@ -106,7 +104,23 @@ export class NewsService {
     const [freshness, emptyExplanation] = await Promise.all([
       this.deps.diagnostics.freshness('news'),
       items.length === 0
-        ? this.explainEmpty({ modelId: model.id, vector: profile.baseVector, days, query, dismissed })
+        ? explainEmptyResult({
+            kind: 'news',
+            days,
+            threshold: query.threshold,
+            excludedTiers: [],
+            availabilityIn: (windowDays) => this.deps.diagnostics.newsAvailability(model.id, this.since(windowDays)),
+            nearestSimilarities: async () =>
+              (
+                await this.deps.news.nearest({
+                  model,
+                  vector: profile.baseVector,
+                  topK: query.topK,
+                  threshold: -1,
+                  filters: { since, excludedIds: dismissed },
+                })
+              ).items.map((item) => item.similarity),
+          })
         : Promise.resolve(null),
     ]);
     return {
@@ -115,46 +129,6 @@ export class NewsService {
       freshness: presentFreshness(freshness),
       empty_explanation: emptyExplanation,
     };
-  }
-
-  /** Why the recommended set is empty: see explainEmptyList(). */
-  private async explainEmpty(input: {
-    modelId: number;
-    vector: number[];
-    days: number | null;
-    query: NewsRecommendationQuery;
-    dismissed: number[];
-  }): Promise<EmptyExplanation> {
-    const { diagnostics, news } = this.deps;
-    const { modelId, vector, days, query } = input;
-    const availability = await diagnostics.newsAvailability(modelId, this.since(days));
-    const widerWindow =
-      availability.embedded > 0 && availability.inWindow === 0
-        ? await narrowestWiderWindow(
-            days,
-            async (wider) => (await diagnostics.newsAvailability(modelId, this.since(wider))).allowed,
-          )
-        : undefined;
-    let nearestSimilarities: number[] = [];
-    if (availability.allowed > 0) {
-      const { items } = await news.nearest({
-        model: { id: modelId, dimension: vector.length },
-        vector,
-        topK: query.topK,
-        threshold: -1,
-        filters: { since: this.since(days), excludedIds: input.dismissed },
-      });
-      nearestSimilarities = items.map((item) => item.similarity);
-    }
-    return explainEmptyList({
-      kind: 'news',
-      availability,
-      windowLabel: windowLabelOf(days),
-      widerWindow,
-      excludedTiers: [],
-      threshold: query.threshold,
-      nearestSimilarities,
-    });
   }
 
   private since(days: number | null): Date | undefined {

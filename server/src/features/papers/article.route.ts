@@ -12,6 +12,7 @@ import {
   articleSearchResponseSchema,
   articleShareResponseSchema,
 } from '@radar/shared';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
@@ -21,6 +22,13 @@ import { ARTICLE_SEARCH_PATH, type ArticleService } from './article.service';
 export const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
 /** Favourite, save, share and read calls per user: one small write each. */
 export const ARTICLE_ACTION_LIMIT = { max: 300, timeWindow: '1 minute' };
+
+/**
+ * The per-user budget of small writes on a paper or news item (favourite, save, share, read, 'not
+ * interested'): every route that uses it counts against the same key.
+ */
+export const articleActionLimit = (app: FastifyInstance) =>
+  keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
 
 const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
 const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
@@ -33,11 +41,7 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
     ARTICLE_SEARCH_LIMIT,
     (request) => `article-search:${request.currentUser?.id}`,
   );
-  const actionLimit = keyedRateLimit(
-    app,
-    ARTICLE_ACTION_LIMIT,
-    (request) => `article-action:${request.currentUser?.id}`,
-  );
+  const actionLimit = articleActionLimit(app);
 
   app.get(
     ARTICLE_SEARCH_PATH,

@@ -26,6 +26,42 @@ const NOUN = { papers: '论文', news: '新闻' } as const;
 const UNIT = { papers: '篇', news: '条' } as const;
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
+/** The label of a window of `days` days (不限 for null). */
+export const windowLabelOf = (days: number | null): DateFilterLabel =>
+  DATE_FILTERS.find((filter) => filter.days === days)?.label ?? '不限';
+
+/**
+ * Gathers the facts of an empty list and explains it (papers and news alike): what the filters leave in
+ * the request's window, the narrowest wider window with items when the window is empty, and the nearest
+ * candidates' similarities (without the threshold) when items pass every filter.
+ */
+export async function explainEmptyResult(input: {
+  kind: EmptyListFacts['kind'];
+  /** The request's window in days, null for 不限. */
+  days: number | null;
+  threshold: number;
+  excludedTiers: readonly number[];
+  /** What the filters leave with a window of that many days (null: 不限). */
+  availabilityIn: (days: number | null) => Promise<Availability>;
+  /** Similarities of the nearest candidates passing every filter but the threshold, most similar first. */
+  nearestSimilarities: () => Promise<number[]>;
+}): Promise<EmptyExplanation> {
+  const availability = await input.availabilityIn(input.days);
+  const widerWindow =
+    availability.embedded > 0 && availability.inWindow === 0
+      ? await narrowestWiderWindow(input.days, async (wider) => (await input.availabilityIn(wider)).allowed)
+      : undefined;
+  return explainEmptyList({
+    kind: input.kind,
+    availability,
+    windowLabel: windowLabelOf(input.days),
+    widerWindow,
+    excludedTiers: input.excludedTiers,
+    threshold: input.threshold,
+    nearestSimilarities: availability.allowed > 0 ? await input.nearestSimilarities() : [],
+  });
+}
+
 /**
  * The narrowest window wider than `days` (null: 不限, nothing is wider) in which `allowedIn` finds items,
  * and how many; undefined when none has any. Counts run one window at a time, narrowest first.

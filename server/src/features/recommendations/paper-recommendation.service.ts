@@ -1,18 +1,14 @@
 import type { AiServices } from '@radar/ai';
-import {
-  type KeywordRepository,
-  type LearningRepository,
-  MAX_NEAREST_RESULTS,
-  type PaperRepository,
-  type PaperView,
-  type RecommendationDiagnosticsRepository,
-  type UserRepository,
-  type UserRow,
+import type {
+  KeywordRepository,
+  LearningRepository,
+  PaperRepository,
+  PaperView,
+  RecommendationDiagnosticsRepository,
+  UserRepository,
+  UserRow,
 } from '@radar/db';
 import {
-  DATE_FILTERS,
-  type DateFilterLabel,
-  type EmptyExplanation,
   type PaperRecommendationQuery,
   type PaperRecommendationResponse,
   type SimilarityResponse,
@@ -23,9 +19,9 @@ import { errors } from '../../errors';
 import { profileVectorOf } from '../../profile-vector';
 import type { LearningService } from '../learning/learning.service';
 import { presentPaper } from '../papers/paper.presenter';
-import { explainEmptyList, narrowestWiderWindow } from './empty-explanation';
+import { explainEmptyResult } from './empty-explanation';
 import { presentFreshness } from './freshness';
-import { rankingProfileOf } from './ranking-profile';
+import { rankingProfileOf, rerankPoolSize } from './ranking-profile';
 import { buildReasons } from './recommendation-reasons';
 import { firstMentioned } from './term-match';
 
@@ -39,21 +35,11 @@ export const UNKNOWN_TIER_NOTE = '未收录分区的期刊论文（多为预印�
  * better passes the filters.
  */
 export const NEGATIVE_TERM_DEMOTION = 0.5;
-/**
- * Candidates reordered by the learned profile and negative terms: the papers nearest to the research
- * summary that pass every filter, at least 200 and five times top_k (at most MAX_NEAREST_RESULTS).
- */
-export const rerankPoolSize = (topK: number) => Math.min(MAX_NEAREST_RESULTS, Math.max(200, topK * 5));
-
 /** The first day of a window of `days` days ending today (UTC), as YYYY-MM-DD; undefined for 不限. */
 export function windowStart(days: number | null, now: Date): string | undefined {
   if (days === null) return undefined;
   return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
 }
-
-/** The label of a window of `days` days (不限 for null). */
-export const windowLabelOf = (days: number | null): DateFilterLabel =>
-  DATE_FILTERS.find((filter) => filter.days === days)?.label ?? '不限';
 
 const paperText = (paper: Pick<PaperView, 'title' | 'abstract'>) => `${paper.title}. ${paper.abstract}`;
 
@@ -174,7 +160,31 @@ export class PaperRecommendationService {
     const [freshness, emptyExplanation] = await Promise.all([
       this.deps.diagnostics.freshness('papers'),
       recommendations.length === 0
-        ? this.explainEmpty({ modelId: model.id, vector: profile.baseVector, days, publishedSince, query, dismissed })
+        ? explainEmptyResult({
+            kind: 'papers',
+            days,
+            threshold: query.threshold,
+            excludedTiers: query.excludedTiers,
+            availabilityIn: (windowDays) =>
+              this.deps.diagnostics.paperAvailability(
+                model.id,
+                windowStart(windowDays, this.now()),
+                query.excludedTiers,
+              ),
+            // One search without the threshold, ranked by the summary, as the threshold applies to it.
+            nearestSimilarities: async () =>
+              (
+                await this.deps.papers.recommend({
+                  model,
+                  vector: profile.baseVector,
+                  topK: query.topK,
+                  threshold: -1,
+                  publishedSince,
+                  excludedTiers: query.excludedTiers,
+                  excludedIds: dismissed,
+                })
+              ).papers.map((paper) => paper.similarity),
+          })
         : Promise.resolve(null),
     ]);
     return {
@@ -195,49 +205,6 @@ export class PaperRecommendationService {
       freshness: presentFreshness(freshness),
       empty_explanation: emptyExplanation,
     };
-  }
-
-  /** Why the list is empty: see explainEmptyList(); a few counts and one unthresholded search. */
-  private async explainEmpty(input: {
-    modelId: number;
-    vector: number[];
-    days: number | null;
-    publishedSince: string | undefined;
-    query: PaperRecommendationQuery;
-    dismissed: number[];
-  }): Promise<EmptyExplanation> {
-    const { diagnostics, papers } = this.deps;
-    const { modelId, vector, days, publishedSince, query } = input;
-    const availability = await diagnostics.paperAvailability(modelId, publishedSince, query.excludedTiers);
-    const widerWindow =
-      availability.embedded > 0 && availability.inWindow === 0
-        ? await narrowestWiderWindow(days, async (wider) => {
-            const since = windowStart(wider, this.now());
-            return (await diagnostics.paperAvailability(modelId, since, query.excludedTiers)).allowed;
-          })
-        : undefined;
-    let nearestSimilarities: number[] = [];
-    if (availability.allowed > 0) {
-      const nearest = await papers.recommend({
-        model: { id: modelId, dimension: vector.length },
-        vector,
-        topK: query.topK,
-        threshold: -1,
-        publishedSince,
-        excludedTiers: query.excludedTiers,
-        excludedIds: input.dismissed,
-      });
-      nearestSimilarities = nearest.papers.map((paper) => paper.similarity);
-    }
-    return explainEmptyList({
-      kind: 'papers',
-      availability,
-      windowLabel: windowLabelOf(days),
-      widerWindow,
-      excludedTiers: query.excludedTiers,
-      threshold: query.threshold,
-      nearestSimilarities,
-    });
   }
 
   /** GET /api/auth/recommendations/similarity/. */

@@ -1,5 +1,11 @@
 import type { AiServices } from '@radar/ai';
-import type { EmbeddingModelRow, LearningRepository, UserRepository, UserRow } from '@radar/db';
+import {
+  type EmbeddingModelRow,
+  type LearningRepository,
+  MAX_NEAREST_RESULTS,
+  type UserRepository,
+  type UserRow,
+} from '@radar/db';
 import type { LearningSummary } from '@radar/shared';
 import type { Logger } from 'pino';
 import { profileVectorOf } from '../../profile-vector';
@@ -17,6 +23,12 @@ export interface RankingProfile {
   vector: number[];
   learning: LearningSummary;
 }
+
+/**
+ * Candidates reordered by the learned profile (and, for papers, negative terms): the items nearest to the
+ * research summary that pass every filter, at least 200 and five times top_k (at most MAX_NEAREST_RESULTS).
+ */
+export const rerankPoolSize = (topK: number) => Math.min(MAX_NEAREST_RESULTS, Math.max(200, topK * 5));
 
 export interface RankingProfileDeps {
   ai: AiServices;
