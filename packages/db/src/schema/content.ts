@@ -89,6 +89,8 @@ export const papers = radar.table(
     index('papers_published_at_idx').on(t.publishedAt),
     index('papers_journal_id_idx').on(t.journalId),
     index('papers_embedding_model_idx').on(t.embeddingModelId),
+    // The recommendation pages' freshness line: newest stored paper and the last week's count.
+    index('papers_created_at_idx').on(t.createdAt),
     index('papers_search_vector_idx').using('gin', t.searchVector),
   ],
 );
@@ -135,6 +137,7 @@ export const newsItems = radar.table(
     index('news_items_publish_date_idx').on(t.publishDate),
     index('news_items_crawl_date_idx').on(t.crawlDate),
     index('news_items_embedding_model_idx').on(t.embeddingModelId),
+    index('news_items_created_at_idx').on(t.createdAt),
     index('news_items_search_vector_idx').using('gin', t.searchVector),
   ],
 );

@@ -1,0 +1,2 @@
+CREATE INDEX "news_items_created_at_idx" ON "radar"."news_items" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "papers_created_at_idx" ON "radar"."papers" USING btree ("created_at");
