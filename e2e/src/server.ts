@@ -62,6 +62,9 @@ export async function startServer({ webDistDir }: StartServerOptions): Promise<E
       database,
       webDistDir,
       queuePrefix,
+      // The hourly refit (minute 41) would replace the model the corpus was embedded with in the middle of
+      // a file, changing every similarity a test reads; nothing here waits for a recurring job.
+      recurringJobs: false,
     });
     cleanups.push(() => runtime.close());
 

@@ -127,6 +127,8 @@ export interface RuntimeOptions extends AppOptions {
   database?: DatabaseHandle;
   /** Queue namespace; tests use a unique one per file on a shared Redis. */
   queuePrefix?: string;
+  /** The in-process worker's recurring jobs (WorkerAppOptions.recurringJobs); on unless false. */
+  recurringJobs?: boolean;
 }
 
 export interface Runtime {
@@ -334,6 +336,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
         mail: { mailer, webBaseUrl: config.webBaseUrl, linkSecret: jwtSecret },
         metrics,
+        recurringJobs: options.recurringJobs,
       });
       const started = worker;
       drains.push((stopWaiting) => started.close(stopWaiting));

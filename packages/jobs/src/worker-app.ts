@@ -43,6 +43,12 @@ export interface WorkerAppOptions {
    * queues' job counts and the embedding backlog. Nothing is recorded when left out.
    */
   metrics?: AppMetrics;
+  /**
+   * Whether to register the recurring jobs (maintenance, the embedding model's hourly refit, alerts) and
+   * ask for the embedding maintenance once at start. True unless left false by tests whose results must
+   * not change at a minute of the clock (a refit replaces every vector and similarity).
+   */
+  recurringJobs?: boolean;
 }
 
 export interface WorkerApp {
@@ -195,17 +201,19 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
   });
 
   const schedulerQueues = new Map<string, AppQueue<unknown>>();
-  for (const schedule of SCHEDULES) {
-    const queue = schedulerQueues.get(schedule.queue) ?? createQueue<unknown>(connection, schedule.queue);
-    schedulerQueues.set(schedule.queue, queue);
-    await queue.upsertJobScheduler(
-      schedule.id,
-      { pattern: schedule.pattern },
-      { name: schedule.id, data: schedule.data },
-    );
+  if (options.recurringJobs !== false) {
+    for (const schedule of SCHEDULES) {
+      const queue = schedulerQueues.get(schedule.queue) ?? createQueue<unknown>(connection, schedule.queue);
+      schedulerQueues.set(schedule.queue, queue);
+      await queue.upsertJobScheduler(
+        schedule.id,
+        { pattern: schedule.pattern },
+        { name: schedule.id, data: schedule.data },
+      );
+    }
+    // Also once at start, so a changed EMBEDDING_MODEL takes effect now rather than at the next hour.
+    await requestEmbeddingsMaintenance(producer(QUEUE_NAMES.embeddings));
   }
-  // Also once at start, so a changed EMBEDDING_MODEL takes effect now rather than at the next hour.
-  await requestEmbeddingsMaintenance(producer(QUEUE_NAMES.embeddings));
 
   await syncSources(producer(QUEUE_NAMES.ingest) as AppQueue<IngestJob>, options.database, ingest, logger);
 

@@ -41,6 +41,36 @@ describe('worker app', () => {
     );
   });
 
+  it('registers no recurring job and asks for no embedding maintenance when recurringJobs is false', async () => {
+    // A database of its own: on BullMQ's PostgreSQL backend the first app's schedulers would be seen here.
+    const own = await createTestDatabase();
+    const connection = testQueueConnection(own);
+    const logger = pino({ level: 'silent' });
+    const ai = createAiServices(loadConfig({}), own, logger);
+    const quiet = await startWorkerApp({ connection, database: own, concurrency: 1, logger, ai, recurringJobs: false });
+    const queues = [QUEUE_NAMES.maintenance, QUEUE_NAMES.embeddings].map((name) =>
+      createQueue<unknown>(connection, name),
+    );
+    try {
+      for (const each of queues) {
+        expect(await each.getJobSchedulers()).toEqual([]);
+        expect(await each.getJobCounts('waiting', 'active', 'completed', 'delayed')).toEqual({
+          waiting: 0,
+          active: 0,
+          completed: 0,
+          delayed: 0,
+        });
+      }
+    } finally {
+      await quiet.close();
+      for (const each of queues) {
+        await each.obliterate({ force: true }).catch(() => {});
+        await each.close();
+      }
+      await own.close();
+    }
+  });
+
   it('purges expired auth records, and a second run purges nothing more', async () => {
     const user = await new UserRepository(database.db).create({ email: 'purge@example.org' });
     const longAgo = sql`now() - interval '3 days'`;
