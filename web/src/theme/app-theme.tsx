@@ -13,6 +13,9 @@ export const appTheme = createTheme({
   palette,
   typography,
   shape,
+  // Honour the system's 'reduce motion' setting: collapses, dialogs, drawers and snackbars then appear
+  // without their transitions (vestibular disorders; WCAG 2.3.3). The browser tests run with it set.
+  motion: { reducedMotion: 'system' },
   components: {
     ...inputsCustomizations,
     ...navigationCustomizations,
