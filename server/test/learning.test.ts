@@ -269,7 +269,7 @@ describe('learning from favourites and "not interested"', () => {
     const before = await learning.state(reader.id);
     if (!before) throw new Error('no state');
     await post(reader, '/api/auth/recommendations/learning/reset/');
-    const stale = { modelId, vector: unit(1), signalCount: 1 };
+    const stale = { modelId, vector: unit(1) };
     expect(await learning.saveLearned(reader.id, stale, before)).toBe(false);
     expect((await recommend(reader)).learning).toEqual({ applied: false, signal_count: 0 });
 

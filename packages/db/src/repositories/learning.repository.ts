@@ -207,7 +207,7 @@ export class LearningRepository {
    */
   async saveLearned(
     userId: string,
-    learned: { modelId: number; vector: number[]; signalCount: number } | null,
+    learned: { modelId: number; vector: number[] } | null,
     snapshot: Pick<LearningState, 'resetMark' | 'readMark'>,
   ): Promise<boolean> {
     const { resetMark } = snapshot;
@@ -218,13 +218,11 @@ export class LearningRepository {
     const result = learned
       ? await this.db.execute(
           sql`UPDATE radar.users SET learned_embedding = ${`[${learned.vector.join(',')}]`}::vector,
-                learned_embedding_model_id = ${learned.modelId}, learned_at = ${learnedAt}::timestamptz,
-                learned_signal_count = ${learned.signalCount}
+                learned_embedding_model_id = ${learned.modelId}, learned_at = ${learnedAt}::timestamptz
               WHERE id = ${userId}::uuid AND ${guard}`,
         )
       : await this.db.execute(
-          sql`UPDATE radar.users SET learned_embedding = NULL, learned_embedding_model_id = NULL, learned_at = ${learnedAt}::timestamptz,
-                learned_signal_count = 0
+          sql`UPDATE radar.users SET learned_embedding = NULL, learned_embedding_model_id = NULL, learned_at = ${learnedAt}::timestamptz
               WHERE id = ${userId}::uuid AND ${guard}`,
         );
     return (result.rowCount ?? 0) > 0;
@@ -244,7 +242,7 @@ export class LearningRepository {
   async reset(userId: string): Promise<void> {
     await this.db.execute(
       sql`UPDATE radar.users SET learning_reset_at = now(), learned_embedding = NULL, learned_embedding_model_id = NULL,
-            learned_at = NULL, learned_signal_count = 0
+            learned_at = NULL
           WHERE id = ${userId}::uuid`,
     );
   }

@@ -36,8 +36,6 @@ export const users = radar.table(
       onDelete: 'set null',
     }),
     learnedAt: timestamp('learned_at', { withTimezone: true }),
-    /** Liked plus dismissed items the learned vector was made from. */
-    learnedSignalCount: integer('learned_signal_count').notNull().default(0),
     /** Signals before this are ignored ('back to the summary alone'); dismissed items stay hidden. */
     learningResetAt: timestamp('learning_reset_at', { withTimezone: true }),
     /** Bumped on password reset; tokens carrying an older version are rejected. */

@@ -42,11 +42,7 @@ export async function learnProfile(
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
     } else {
       const vector = learnedProfileVector(base, liked, dismissed);
-      const saved = await learning.saveLearned(
-        userId,
-        { modelId: model.id, vector, signalCount: state.likedCount + state.dismissedCount },
-        snapshot,
-      );
+      const saved = await learning.saveLearned(userId, { modelId: model.id, vector }, snapshot);
       if (!saved) return { outcome: 'superseded' };
       outcome = { outcome: 'learned', liked: liked.length, dismissed: dismissed.length };
     }

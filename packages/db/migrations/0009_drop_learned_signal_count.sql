@@ -1,0 +1,1 @@
+ALTER TABLE "radar"."users" DROP COLUMN "learned_signal_count";
