@@ -173,7 +173,7 @@ describe('contact page', () => {
 
     // No SUPPORT_EMAIL on this server: the page says so in a visitor's words, and offers the form.
     await page.getByTestId('contact-no-email').waitFor();
-    expect(await page.locator('body').innerText()).not.toMatch(/VITE_|SUPPORT_EMAIL|环境变量/);
+    expect(await page.locator('body').textContent()).not.toMatch(/VITE_|SUPPORT_EMAIL|环境变量/);
     await page.getByLabel('姓名（选填）').fill('王老师');
     await page.getByLabel('回复邮箱', { exact: false }).fill('visitor@example.org');
     await page.getByTestId('contact-title').fill('收不到验证码');
@@ -183,7 +183,7 @@ describe('contact page', () => {
 
     const thanks = page.getByTestId('contact-thanks');
     await thanks.waitFor();
-    expect(await thanks.innerText()).toContain('visitor@example.org');
+    expect(await thanks.textContent()).toContain('visitor@example.org');
     const stored = await e2e.server.database.db.execute<{ title: string; user_id: string | null; email: string }>(
       sql`SELECT title, user_id, user_info->>'email' AS email FROM radar.feedback WHERE type = '联系表单'`,
     );
