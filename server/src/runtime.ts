@@ -50,7 +50,7 @@ import { RecommendationService } from './features/recommendations/recommendation
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { HealthService } from './features/system/health.service';
-import { publicConfigOf } from './features/system/public-config.route';
+import { publicConfigOf } from './features/system/public-config.presenter';
 import { closeHttpServer } from './http-shutdown';
 import type { HttpTimeouts } from './http-timeouts';
 import { LoginLimiter } from './plugins/login-limiter';
