@@ -1,7 +1,8 @@
+import { sql } from '@radar/db';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eEnvironment, startE2e, VIEWPORTS } from '../src';
+import { captureBothWidths, type E2eEnvironment, expectCleanPage, startE2e, VIEWPORTS } from '../src';
 
-/** Anonymous visitor: landing page, shell layouts, route guard, need-login dialog, SPA fallback. */
+/** Anonymous visitor: landing page, shell layouts, route guard, need-login dialog, SPA fallback, contact form. */
 
 let e2e: E2eEnvironment;
 
@@ -159,5 +160,34 @@ describe('deep links', () => {
     expect(response.status()).toBe(404);
     expect(response.headers()['content-type']).toContain('application/json');
     expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('contact page', () => {
+  it('lets an anonymous visitor from forgot-password send a message, stored for the operators', async () => {
+    const e2ePage = await e2e.openPage();
+    const { page } = e2ePage;
+    await page.goto('/forgot-password');
+    await page.getByTestId('forgot-password-contact').click();
+    await page.waitForURL(e2e.url('/contact'));
+
+    // No SUPPORT_EMAIL on this server: the page says so in a visitor's words, and offers the form.
+    await page.getByTestId('contact-no-email').waitFor();
+    expect(await page.locator('body').textContent()).not.toMatch(/VITE_|SUPPORT_EMAIL|环境变量/);
+    await page.getByLabel('姓名（选填）').fill('王老师');
+    await page.getByLabel('回复邮箱', { exact: false }).fill('visitor@example.org');
+    await page.getByTestId('contact-title').fill('收不到验证码');
+    await page.getByTestId('contact-description').fill('注册后一直收不到验证码邮件。');
+    await captureBothWidths(page, 'contact');
+    await page.getByTestId('contact-submit').click();
+
+    const thanks = page.getByTestId('contact-thanks');
+    await thanks.waitFor();
+    expect(await thanks.textContent()).toContain('visitor@example.org');
+    const stored = await e2e.server.database.db.execute<{ title: string; user_id: string | null; email: string }>(
+      sql`SELECT title, user_id, user_info->>'email' AS email FROM radar.feedback WHERE type = '联系表单'`,
+    );
+    expect(stored.rows).toEqual([{ title: '收不到验证码', user_id: null, email: 'visitor@example.org' }]);
+    expectCleanPage(e2ePage);
   });
 });

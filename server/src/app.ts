@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppMetrics } from '@radar/metrics';
-import { type ApiError, DEFAULT_ERROR_MESSAGES } from '@radar/shared';
+import { type ApiError, DEFAULT_ERROR_MESSAGES, type PublicConfigResponse } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
@@ -18,6 +18,7 @@ import type { AuthRateLimits } from './features/accounts/account-rate-limits';
 import type { AuthService } from './features/accounts/auth.service';
 import { userRoutes } from './features/accounts/user.route';
 import type { UserService } from './features/accounts/user.service';
+import { contactRoutes } from './features/feedback/contact.route';
 import { feedbackRoutes } from './features/feedback/feedback.route';
 import type { FeedbackService } from './features/feedback/feedback.service';
 import { keywordRoutes } from './features/keywords/keyword.route';
@@ -39,6 +40,7 @@ import type { ResearchDirectionService } from './features/research-profile/resea
 import { vectorRoutes } from './features/research-profile/vector.route';
 import { healthRoutes } from './features/system/health.route';
 import type { HealthService } from './features/system/health.service';
+import { publicConfigRoutes } from './features/system/public-config.route';
 import { registerCloseAfterAnswer } from './http-shutdown';
 import { type HttpTimeouts, httpServerOptions } from './http-timeouts';
 import { authPlugin } from './plugins/auth';
@@ -66,6 +68,8 @@ export interface AppServices {
   keywords: KeywordService;
   learning: LearningService;
   health: HealthService;
+  /** GET /api/config/'s answer: the public settings, fixed for the process's life. */
+  publicConfig: PublicConfigResponse;
   /** The auth guard loads the signed-in user with it. */
   userCache: UserCache;
   /** The counters behind every rate limit. */
@@ -149,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Feature routes (src/features/<feature>/*.route.ts).
   await app.register(healthRoutes, { health: services.health, operatorToken: config.operatorToken });
+  await app.register(publicConfigRoutes, { publicConfig: services.publicConfig });
   await app.register(accountRoutes, {
     auth: services.auth,
     limits: services.authRateLimits,
@@ -160,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(recommendationStatsRoutes, { recommendations: services.recommendations });
   await app.register(articleRoutes, { articles: services.articles });
   await app.register(feedbackRoutes, { feedback: services.feedback });
+  await app.register(contactRoutes, { feedback: services.feedback });
   await app.register(paperRecommendationRoutes, { paperRecommendations: services.paperRecommendations });
   await app.register(newsRoutes, { news: services.news });
   await app.register(keywordRoutes, { keywords: services.keywords });

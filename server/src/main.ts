@@ -1,5 +1,5 @@
 import { type MetricsServer, startMetricsServer } from '@radar/metrics';
-import { describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
+import { describeStartupFailure, isEmbeddedDatabase, loadConfig, webBaseUrlFor } from '@radar/shared/server';
 import { createLogger } from './logger';
 import { startRuntime } from './runtime';
 
@@ -76,6 +76,9 @@ async function main(): Promise<void> {
   }
 
   const embedded = isEmbeddedDatabase(config);
+  // PORT=0 listens on a port the system picks: name the real one.
+  const address = runtime.app.server.address();
+  const listeningPort = address && typeof address === 'object' ? address.port : config.port;
   logger.info(
     {
       mode: embedded ? 'embedded' : 'external',
@@ -84,7 +87,7 @@ async function main(): Promise<void> {
       worker: config.runWorker ? 'in-process' : 'separate process',
       mail: config.smtpUrl ? 'smtp (SMTP_URL)' : `outbox (${config.dataDir}/outbox)`,
     },
-    `Research Radar listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${embedded ? 'embedded' : 'external'} mode)`,
+    `Research Radar listening on ${webBaseUrlFor(config.host, listeningPort)} (${embedded ? 'embedded' : 'external'} mode)`,
   );
 }
 

@@ -50,6 +50,7 @@ import { RecommendationService } from './features/recommendations/recommendation
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { HealthService } from './features/system/health.service';
+import { publicConfigOf } from './features/system/public-config.presenter';
 import { closeHttpServer } from './http-shutdown';
 import type { HttpTimeouts } from './http-timeouts';
 import { LoginLimiter } from './plugins/login-limiter';
@@ -58,6 +59,7 @@ import { startUserChangeListener, UserCache } from './plugins/user-cache';
 import { resolveJwtSecret } from './security/jwt-secret';
 import { type Argon2Params, PasswordHasher } from './security/password-hasher';
 import { SecretCodes } from './security/secret-codes';
+import { WebBaseUrl } from './web-base-url';
 
 /*
  * The server's composition root. startRuntime opens what the process connects to (database, queues,
@@ -93,6 +95,8 @@ export interface ServerParts {
     profileLearning: AppQueue<ProfileLearningJob>;
   };
   mailer: Mailer;
+  /** Where mail links point: WEB_BASE_URL, or this server's own address once it listens. */
+  webBaseUrl: WebBaseUrl;
   /** LLM and embedding providers, shared by the HTTP routes and the in-process worker. */
   ai: AiServices;
   /** Rate-limit counters in Redis, shared by every instance; in PostgreSQL (`database`) when undefined. */
@@ -185,7 +189,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       hasher: new PasswordHasher(options.passwordHashing?.concurrency, options.passwordHashing?.params),
       codes: new SecretCodes(parts.jwtSecret),
       mailer: parts.mailer,
-      webBaseUrl: config.webBaseUrl,
+      webBaseUrl: parts.webBaseUrl.current,
       logger,
       now: options.clock,
       loginLimiter,
@@ -208,6 +212,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       feedback: new FeedbackRepository(database.db),
       mailer: parts.mailer,
       feedbackTo: config.feedbackTo,
+      supportEmail: config.supportEmail,
       logger,
       now: options.clock,
     }),
@@ -241,6 +246,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       workerInProcess: parts.workerInProcess,
       mailer: parts.mailer,
     }),
+    publicConfig: publicConfigOf(config),
     userCache,
     rateLimitStore,
     loginLimiter,
@@ -321,6 +327,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       logger: logger.child({ component: 'mail' }),
     });
     cleanups.push(() => mailer.close());
+    const webBaseUrl = new WebBaseUrl(config);
 
     // This process is also the composition root of its in-process worker.
     let worker: WorkerApp | undefined;
@@ -334,7 +341,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         lockDurationMs: config.jobLockMs,
         ingest: ingestSettingsFromConfig(config),
         // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
-        mail: { mailer, webBaseUrl: config.webBaseUrl, linkSecret: jwtSecret },
+        mail: { mailer, webBaseUrl: webBaseUrl.current, linkSecret: jwtSecret },
         metrics,
         recurringJobs: options.recurringJobs,
       });
@@ -387,6 +394,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         profileLearning: profileLearningQueue,
       },
       mailer,
+      webBaseUrl,
       ai,
       rateLimitRedis,
       rateLimitNamespace: `${queuePrefix}:rate-limit:`,
@@ -395,6 +403,11 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       metrics,
     };
     const app = await composeApp(parts, options);
+    // Whoever listens (main.ts, a test on port 0), mail links follow the port the server got.
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (address && typeof address === 'object') webBaseUrl.listeningOn(address.port);
+    });
     drains.push((stopWaiting) => closeHttpServer(app, stopWaiting));
 
     return { app, database, parts, close };

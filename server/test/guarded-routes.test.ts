@@ -21,6 +21,9 @@ const PUBLIC_API_ROUTES = [
   'POST /api/auth/reset-password/',
   // Feedback is also taken without a login (a token, when sent, must be valid): feedback.test.ts.
   'POST /api/feedback/send/',
+  // The contact page's settings and form, for visitors without an account (contact.test.ts).
+  'GET /api/config/',
+  'POST /api/contact/',
   // The unsubscribe link of keyword alert mails: a signed token instead of a login (keywords.test.ts).
   'GET /api/keywords/alerts/unsubscribe/',
   'POST /api/keywords/alerts/unsubscribe/',

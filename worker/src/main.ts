@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     ingest: ingestSettingsFromConfig(config),
     ai,
     lockDurationMs: config.jobLockMs,
-    mail: config.jwtSecret ? { mailer, webBaseUrl: config.webBaseUrl, linkSecret: config.jwtSecret } : undefined,
+    mail: config.jwtSecret ? { mailer, webBaseUrl: () => config.webBaseUrl, linkSecret: config.jwtSecret } : undefined,
     metrics,
   });
   let stopping = false;

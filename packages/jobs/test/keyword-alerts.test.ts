@@ -48,7 +48,7 @@ beforeAll(async () => {
     from: '科研雷达 <alerts@radar.test>',
     outboxDir: path.join(os.tmpdir(), 'unused-outbox'),
   });
-  settings = { mailer, webBaseUrl: WEB, linkSecret: secret };
+  settings = { mailer, webBaseUrl: () => WEB, linkSecret: secret };
   keywords = new KeywordRepository(database.db);
   users = new UserRepository(database.db);
   const processor = createKeywordAlertsProcessor({ database, mail: settings, logger: pino({ level: 'silent' }) });

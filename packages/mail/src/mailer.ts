@@ -17,6 +17,8 @@ export interface OutgoingMail {
   html: string;
   /** Extra header lines, e.g. List-Unsubscribe on alert mails. */
   headers?: Record<string, string>;
+  /** Where a reply goes (a contact message: the visitor's address); the sender otherwise. */
+  replyTo?: string;
 }
 
 export interface MailStatus {

@@ -55,4 +55,35 @@ describe('loadConfig', () => {
     expect(message).toContain('DATABASE_URL must be a URL like');
     expect(message).not.toContain('hunter2');
   });
+
+  it('derives the mail-link address from HOST and PORT when WEB_BASE_URL is unset', () => {
+    expect(loadConfig({})).toMatchObject({ webBaseUrl: 'http://localhost:3000', webBaseUrlFollowsPort: true });
+    expect(loadConfig({ PORT: '8080' }).webBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '8080', HOST: '192.168.1.20' }).webBaseUrl).toBe('http://192.168.1.20:8080');
+    expect(loadConfig({ PORT: '8080', HOST: '::' }).webBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '8080', HOST: '::1' }).webBaseUrl).toBe('http://[::1]:8080');
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ PORT: '8080', WEB_BASE_URL: 'https://radar.example.edu/' })).toMatchObject({
+      webBaseUrl: 'https://radar.example.edu',
+      webBaseUrlFollowsPort: false,
+    });
+  });
+
+  it('takes an optional SUPPORT_EMAIL, one address', () => {
+    expect(loadConfig({}).supportEmail).toBeUndefined();
+    expect(loadConfig({ SUPPORT_EMAIL: ' ' }).supportEmail).toBeUndefined();
+    expect(loadConfig({ SUPPORT_EMAIL: ' help@lab.example.edu ' }).supportEmail).toBe('help@lab.example.edu');
+    for (const bad of ['help', 'help@lab', 'a@example.org, b@example.org']) {
+      expect(() => loadConfig({ SUPPORT_EMAIL: bad }), bad).toThrow(/SUPPORT_EMAIL must be one e-mail address/);
+    }
+  });
+
+  it('reads TIME_ZONE as an IANA name, Asia/Shanghai by default', () => {
+    expect(loadConfig({}).timeZone).toBe('Asia/Shanghai');
+    expect(loadConfig({ TIME_ZONE: '' }).timeZone).toBe('Asia/Shanghai');
+    expect(loadConfig({ TIME_ZONE: 'Europe/Berlin' }).timeZone).toBe('Europe/Berlin');
+    expect(loadConfig({ TIME_ZONE: 'asia/shanghai' }).timeZone).toBe('Asia/Shanghai');
+    expect(loadConfig({ TIME_ZONE: 'UTC' }).timeZone).toBe('UTC');
+    expect(() => loadConfig({ TIME_ZONE: 'Beijing' })).toThrow(/TIME_ZONE must be an IANA time zone name/);
+  });
 });

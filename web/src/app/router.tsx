@@ -17,7 +17,7 @@ const RegisterPage = lazyPage(() => import('@/features/auth/pages/register-page'
 const ForgotPasswordPage = lazyPage(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyPage(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
 const VerifyEmailPage = lazyPage(() => import('@/features/auth/pages/verify-email-page'), 'VerifyEmailPage');
-const ContactPage = lazyPage(() => import('@/features/contact/pages/contact-page'), 'ContactPage');
+const ContactRoute = lazyPage(() => import('./routes/contact'), 'ContactRoute');
 const PapersRoute = lazyPage(() => import('./routes/papers'), 'PapersRoute');
 const NewsRoute = lazyPage(() => import('./routes/news'), 'NewsRoute');
 const KeywordsPage = lazyPage(() => import('@/features/keywords/pages/keywords-page'), 'KeywordsPage');
@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
           { path: paths.forgotPassword.path, element: <ForgotPasswordPage /> },
           { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
           { path: paths.verifyEmail.path, element: <VerifyEmailPage /> },
-          { path: paths.contact.path, element: <ContactPage /> },
+          { path: paths.contact.path, element: <ContactRoute /> },
           {
             element: <RequireAuth />,
             children: [

@@ -57,8 +57,11 @@ function withSharedTerms(claim: AlertClaim, weighting: TermWeighting | undefined
 /** What the job needs to mail: the process's mailer, the web app's address, and the secret links are signed with. */
 export interface KeywordAlertMailSettings {
   mailer: Mailer;
-  /** WEB_BASE_URL, without a trailing slash. */
-  webBaseUrl: string;
+  /**
+   * The web app's address without a trailing slash, read for each mail: the server's follows the port it
+   * listens on when WEB_BASE_URL is unset, known only after the worker has started.
+   */
+  webBaseUrl: () => string;
   /** The server secret (JWT_SECRET, or the generated one in embedded mode) that keys the unsubscribe tokens. */
   linkSecret: string;
 }
@@ -76,7 +79,7 @@ export interface KeywordAlertRunResult {
 }
 
 export function unsubscribeUrl(settings: Pick<KeywordAlertMailSettings, 'webBaseUrl'>, token: string): string {
-  return `${settings.webBaseUrl}${KEYWORD_ALERT_UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
+  return `${settings.webBaseUrl()}${KEYWORD_ALERT_UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
 }
 
 /** One run over every due user (up to usersPerRun). Safe to run twice, or in two workers at once. */
@@ -110,7 +113,7 @@ export async function sendKeywordAlerts(deps: {
       to: claim.email,
       papers: withSharedTerms(claim, weighting),
       moreCount: claim.moreCount,
-      webBaseUrl: deps.mail.webBaseUrl,
+      webBaseUrl: deps.mail.webBaseUrl(),
       unsubscribeUrl: unsubscribeUrl(deps.mail, tokens.sign(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, userId)),
     });
     try {

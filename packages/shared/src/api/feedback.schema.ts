@@ -28,6 +28,16 @@ const infoText = (max: number, label: string) =>
     .max(max, { message: `${label}不能超过 ${max} 个字符` })
     .nullish();
 
+/** Title and description of feedback and of the contact form: trimmed, required, bounded. */
+export const feedbackTitleSchema = text('标题', { message: REQUIRED })
+  .trim()
+  .min(1, { message: REQUIRED })
+  .max(LIMITS.feedbackTitleMaxLength, { message: `标题不能超过 ${LIMITS.feedbackTitleMaxLength} 个字符` });
+export const feedbackDescriptionSchema = text('详细描述', { message: REQUIRED })
+  .trim()
+  .min(1, { message: REQUIRED })
+  .max(FEEDBACK_DESCRIPTION_MAX_LENGTH, { message: `详细描述不能超过 ${FEEDBACK_DESCRIPTION_MAX_LENGTH} 个字符` });
+
 /**
  * POST /api/feedback/send/. `userInfo` is what the page attached (the account's e-mail or “未登录”,
  * user id or “unknown”, browser, page, time); the server records the signed-in account besides it.
@@ -41,14 +51,8 @@ export const feedbackRequestSchema = z.object({
     }
     return type;
   }),
-  title: text('标题', { message: REQUIRED })
-    .trim()
-    .min(1, { message: REQUIRED })
-    .max(LIMITS.feedbackTitleMaxLength, { message: `标题不能超过 ${LIMITS.feedbackTitleMaxLength} 个字符` }),
-  description: text('详细描述', { message: REQUIRED })
-    .trim()
-    .min(1, { message: REQUIRED })
-    .max(FEEDBACK_DESCRIPTION_MAX_LENGTH, { message: `详细描述不能超过 ${FEEDBACK_DESCRIPTION_MAX_LENGTH} 个字符` }),
+  title: feedbackTitleSchema,
+  description: feedbackDescriptionSchema,
   userInfo: z
     .object(
       {

@@ -61,8 +61,19 @@ const urlWithProtocols = (protocols: string[], example: string) =>
       .optional(),
   );
 
+/** An IANA zone name Node knows (Asia/Shanghai, Europe/Berlin, UTC). */
+const isTimeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const envSchema = z.object({
-  PORT: integer(3000, 1, 65535),
+  // 0 listens on a free port the system picks (tests); mail links then follow the real port.
+  PORT: integer(3000, 0, 65535),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   METRICS_PORT: integer(9464, 0, 65535),
   TRUST_PROXY: z.preprocess(
@@ -106,7 +117,7 @@ const envSchema = z.object({
   ),
   WEB_BASE_URL: z.preprocess(
     emptyToUndefined,
-    z.url({ message: 'must be a URL like https://radar.example.edu' }).default('http://localhost:3000'),
+    z.url({ message: 'must be a URL like https://radar.example.edu' }).optional(),
   ),
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.edu:465'),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('科研雷达 <no-reply@localhost>')),
@@ -126,6 +137,24 @@ const envSchema = z.object({
       .optional(),
   ),
   SMTP_TLS_REJECT_UNAUTHORIZED: booleanFlag(true),
+  SUPPORT_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(EMAIL_PATTERN, { message: 'must be one e-mail address, like support@example.edu' })
+      .optional(),
+  ),
+  TIME_ZONE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .refine(isTimeZone, { message: 'must be an IANA time zone name, like Asia/Shanghai' })
+      // The zone's canonical spelling (asia/shanghai -> Asia/Shanghai), as browsers report it.
+      .transform((value) => new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone)
+      .default('Asia/Shanghai'),
+  ),
   OPENAI_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   OPENAI_API_KEY: optionalString,
   LLM_MODEL: optionalString,
@@ -209,7 +238,21 @@ export interface AppConfig {
    * nobody sees them (they tell an attacker which known vulnerabilities to try).
    */
   operatorToken: string | undefined;
+  /**
+   * Public address of the web app, without a trailing slash, that mail links start with. WEB_BASE_URL,
+   * or else http://localhost:<PORT> (HOST when it names one interface): the server then swaps in the
+   * port it actually listens on (webBaseUrlFollowsPort), so links work on any PORT, 0 included.
+   */
   webBaseUrl: string;
+  /** True when WEB_BASE_URL is unset and webBaseUrl was derived from HOST and PORT. */
+  webBaseUrlFollowsPort: boolean;
+  /** Shown on the contact page (public); unset: the page offers only its contact form. */
+  supportEmail: string | undefined;
+  /**
+   * The readers' time zone (IANA name, default Asia/Shanghai): calendar days of date windows, relative
+   * dates and timestamps shown to readers are counted in it.
+   */
+  timeZone: string;
   smtpUrl: string | undefined;
   /** false accepts a self-signed certificate on the mail server (some campus relays). */
   smtpTlsRejectUnauthorized: boolean;
@@ -272,6 +315,16 @@ function describeIssues(error: z.ZodError, env: Record<string, string | undefine
   return `Invalid configuration: ${parts.join('; ')}`;
 }
 
+/**
+ * Where a browser on this machine reaches a server listening on HOST:PORT. A wildcard HOST (every
+ * interface) is reached as localhost; a single interface by its own address.
+ */
+export function webBaseUrlFor(host: string, port: number): string {
+  const wildcard = ['', '0.0.0.0', '::', '[::]'].includes(host.trim());
+  const name = wildcard ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 function parseTrustProxy(value: string): AppConfig['trustProxy'] {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -299,7 +352,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET,
     jwtExpiresIn: e.JWT_EXPIRES_IN,
     operatorToken: e.OPERATOR_TOKEN,
-    webBaseUrl: e.WEB_BASE_URL.replace(/\/+$/, ''),
+    webBaseUrl: e.WEB_BASE_URL ? e.WEB_BASE_URL.replace(/\/+$/, '') : webBaseUrlFor(e.HOST, e.PORT),
+    webBaseUrlFollowsPort: e.WEB_BASE_URL === undefined,
+    supportEmail: e.SUPPORT_EMAIL,
+    timeZone: e.TIME_ZONE,
     smtpUrl: e.SMTP_URL,
     smtpTlsRejectUnauthorized: e.SMTP_TLS_REJECT_UNAUTHORIZED,
     mailFrom: e.MAIL_FROM,

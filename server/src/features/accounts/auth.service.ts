@@ -57,7 +57,8 @@ export interface AuthServiceDeps {
   hasher: PasswordHasher;
   codes: SecretCodes;
   mailer: Mailer;
-  webBaseUrl: string;
+  /** The web app's address, read when a link is made (it follows the listening port when WEB_BASE_URL is unset). */
+  webBaseUrl: () => string;
   logger: Logger;
   /** The one clock every expiry rule uses; tests move it. */
   now?: () => Date;
@@ -267,7 +268,7 @@ export class AuthService {
       { since: new Date(now.getTime() - HOUR), max: ACCOUNT_RULES.resetMailsPerHour },
     );
     if (!stored) return;
-    const link = `${this.deps.webBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    const link = `${this.deps.webBaseUrl()}/reset-password?token=${encodeURIComponent(token)}`;
     await this.deps.mailer.send(passwordResetMail(user.email, link, ACCOUNT_RULES.resetTokenTtlMs / MINUTE));
   }
 

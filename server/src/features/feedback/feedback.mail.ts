@@ -10,6 +10,14 @@ export interface FeedbackUserInfo {
   timestamp?: string | null | undefined;
 }
 
+/** What the contact form stores in `user_info`: its origin, and who to answer. */
+export interface ContactUserInfo {
+  source: 'contact';
+  name: string | null;
+  email: string;
+  userAgent: string | null;
+}
+
 /** A field shown on one line: a line break in it could fake the lines after it. */
 const oneLine = (value: string | null | undefined) => (value ?? '').replace(/[\r\n\u2028\u2029\v\f]+/g, ' ');
 
@@ -46,6 +54,33 @@ export function feedbackMail(
       `提交时间：${oneLine(userInfo.timestamp)}`,
     ].join('\n'),
     // Empty: nodemailer then sends a text/plain message with no HTML alternative.
+    html: '',
+  };
+}
+
+/**
+ * A contact message to the operators. Reply-To is the visitor's address, so answering is one click; the
+ * address was typed by the visitor and is not verified, which the mail says. Plain text only, and no
+ * user text in the subject, as for feedback.
+ */
+export function contactMail(to: string, row: FeedbackRow, info: ContactUserInfo): OutgoingMail {
+  return {
+    to,
+    replyTo: info.email,
+    subject: `科研雷达联系表单留言 #${row.id}`,
+    text: [
+      `科研雷达的联系页面收到一条留言（#${row.id}），直接回复这封邮件即可答复对方。`,
+      '',
+      `姓名：${oneLine(info.name) || '（未填写）'}`,
+      `回复邮箱：${info.email}（由访客填写，未经验证）`,
+      `标题：${oneLine(row.title)}`,
+      `收到时间：${row.createdAt.toISOString()}`,
+      '',
+      '详细描述：',
+      row.description,
+      '',
+      `浏览器：${oneLine(info.userAgent)}`,
+    ].join('\n'),
     html: '',
   };
 }

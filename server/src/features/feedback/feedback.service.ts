@@ -1,14 +1,25 @@
 import type { FeedbackRepository, FeedbackRow, UserRow } from '@radar/db';
 import type { Mailer } from '@radar/mail';
-import { FEEDBACK_THANKS, FEEDBACK_TYPE_LABELS, type FeedbackRequest, type FeedbackResponse } from '@radar/shared';
+import {
+  CONTACT_FEEDBACK_TYPE,
+  CONTACT_THANKS,
+  type ContactRequest,
+  type ContactResponse,
+  FEEDBACK_THANKS,
+  FEEDBACK_TYPE_LABELS,
+  type FeedbackRequest,
+  type FeedbackResponse,
+} from '@radar/shared';
 import type { Logger } from 'pino';
-import { type FeedbackUserInfo, feedbackMail } from './feedback.mail';
+import { type ContactUserInfo, contactMail, type FeedbackUserInfo, feedbackMail } from './feedback.mail';
 
 export interface FeedbackServiceDeps {
   feedback: FeedbackRepository;
   mailer: Mailer;
   /** FEEDBACK_TO; unset: feedback is only stored. */
   feedbackTo: string | undefined;
+  /** SUPPORT_EMAIL: where contact messages go when FEEDBACK_TO is unset. */
+  supportEmail?: string | undefined;
   logger: Logger;
   now?: (() => Date) | undefined;
 }
@@ -41,10 +52,40 @@ export class FeedbackService {
     const to = this.deps.feedbackTo;
     if (to) {
       const account = user && { id: user.id, email: user.email };
-      const mailing = this.mail(to, row, account, userInfo).finally(() => this.sending.delete(mailing));
-      this.sending.add(mailing);
+      this.inBackground(row, () => this.deps.mailer.send(feedbackMail(to, row, account, userInfo)));
     }
     return { success: true, message: FEEDBACK_THANKS, id: String(row.id) };
+  }
+
+  /**
+   * A message from the contact form, without an account: stored as feedback of type 联系表单 (user_info
+   * says `source: contact` and holds the reply address), then mailed to FEEDBACK_TO, or to the published
+   * SUPPORT_EMAIL when only that is set. A filled-in honeypot field gets the same answer and is dropped.
+   */
+  async contact(request: ContactRequest, client: { userAgent: string | undefined }): Promise<ContactResponse> {
+    const answer: ContactResponse = { success: true, message: CONTACT_THANKS };
+    if (request.website?.trim()) {
+      this.deps.logger.info('contact message with the hidden field filled in: dropped as a bot');
+      return answer;
+    }
+    const info: ContactUserInfo = {
+      source: 'contact',
+      name: request.name || null,
+      email: request.email,
+      userAgent: client.userAgent?.slice(0, 500) ?? null,
+    };
+    const row = await this.deps.feedback.insert({
+      userId: null,
+      type: CONTACT_FEEDBACK_TYPE,
+      title: request.title,
+      description: request.description,
+      userInfo: info,
+    });
+    const to = this.deps.feedbackTo ?? this.deps.supportEmail;
+    if (to) this.inBackground(row, () => this.deps.mailer.send(contactMail(to, row, info)));
+    else
+      this.deps.logger.info({ feedbackId: row.id }, 'contact message stored; no FEEDBACK_TO or SUPPORT_EMAIL to mail');
+    return answer;
   }
 
   /** Waits for the mails still going out; the app awaits it when it closes, before the mailer closes. */
@@ -52,14 +93,15 @@ export class FeedbackService {
     await Promise.allSettled([...this.sending]);
   }
 
-  private async mail(
-    to: string,
-    row: FeedbackRow,
-    account: { id: string; email: string } | undefined,
-    userInfo: FeedbackUserInfo,
-  ): Promise<void> {
+  /** Mails after the answer; the row is marked mailed once the mail server took it. */
+  private inBackground(row: FeedbackRow, send: () => Promise<unknown>): void {
+    const mailing = this.mail(row, send).finally(() => this.sending.delete(mailing));
+    this.sending.add(mailing);
+  }
+
+  private async mail(row: FeedbackRow, send: () => Promise<unknown>): Promise<void> {
     try {
-      await this.deps.mailer.send(feedbackMail(to, row, account, userInfo));
+      await send();
       await this.deps.feedback.markMailed(row.id, this.now());
     } catch (error) {
       // The feedback is stored; only the id and the reason are logged, never what the user wrote.

@@ -1,7 +1,6 @@
 import ArrowForwardRounded from '@mui/icons-material/ArrowForwardRounded';
 import MailOutlineRounded from '@mui/icons-material/MailOutlineRounded';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -11,16 +10,18 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { alpha } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { usePublicConfig } from '@/api/public-config';
 import { Page } from '@/components/page/page';
-import { APP_NAME } from '@/config/app';
-import { env } from '@/config/env';
 import { paths } from '@/config/paths';
-
-const MAIL_SUBJECT = `${APP_NAME} 支持请求`;
+import { ContactForm } from '../components/contact-form';
+import { ContactThanks } from '../components/contact-thanks';
+import { CONTACT_STRINGS as STRINGS } from '../strings';
 
 /** Self-service answers for the questions that usually reach the operator. */
 const SELF_HELP = [
@@ -51,15 +52,22 @@ const SELF_HELP = [
 ] as const;
 
 /**
- * /contact (spec section 2): target of the contact-support links. Static: the address comes from the
- * build-time setting VITE_SUPPORT_EMAIL (config/env.ts), never from the server.
+ * /contact (spec section 2): target of the contact-support links, public. The support address is the
+ * server's run-time setting (GET /api/config/); the contact form is there either way, so a visitor
+ * without an account, or whose mail does not arrive, always has a way to reach the operators.
  */
-export function ContactPage() {
-  const { supportEmail } = env;
-  const mailto = supportEmail ? `mailto:${supportEmail}?subject=${encodeURIComponent(MAIL_SUBJECT)}` : '';
+export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
+  const navigate = useNavigate();
+  const config = usePublicConfig();
+  // A failed read (e.g. a backend without the call) is treated as no published address: the form remains.
+  const supportEmail = config.data?.supportEmail ?? null;
+  const mailto = supportEmail ? `mailto:${supportEmail}?subject=${encodeURIComponent(STRINGS.mailSubject)}` : '';
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  // A new key gives a fresh, empty form after "write another".
+  const [formKey, setFormKey] = useState(0);
 
   return (
-    <Page title="联系我们" subtitle="使用中遇到问题？下面的方式可以帮到你。" maxWidth="md">
+    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle} maxWidth="md">
       <Stack spacing={3}>
         <Card>
           <CardContent>
@@ -81,14 +89,21 @@ export function ContactPage() {
               </Box>
               <Box sx={{ minWidth: 0 }}>
                 <Typography variant="h5" component="h2">
-                  联系本站管理员
+                  {STRINGS.channel.title}
                 </Typography>
                 <Typography color="text.secondary" sx={{ mt: 1 }}>
-                  {APP_NAME}
-                  是可以自行部署的科研助手，本站由部署它的机构或个人运营。账号、邮件接收、数据与隐私相关的问题，请直接联系本站管理员。
+                  {STRINGS.channel.about}
                 </Typography>
 
-                {supportEmail ? (
+                {config.isPending ? (
+                  <Skeleton
+                    variant="rounded"
+                    height={40}
+                    sx={{ mt: 2.5, maxWidth: 360 }}
+                    aria-label={STRINGS.channel.loading}
+                    data-testid="contact-support-loading"
+                  />
+                ) : supportEmail ? (
                   <Stack
                     direction={{ xs: 'column', sm: 'row' }}
                     spacing={2}
@@ -100,28 +115,52 @@ export function ContactPage() {
                       startIcon={<MailOutlineRounded />}
                       data-testid="contact-mailto"
                     >
-                      发送邮件
+                      {STRINGS.channel.sendMail}
                     </Button>
-                    <Link href={mailto} sx={{ wordBreak: 'break-all' }}>
+                    <Link href={mailto} sx={{ wordBreak: 'break-all' }} data-testid="contact-support-email">
                       {supportEmail}
                     </Link>
                   </Stack>
                 ) : (
-                  <Alert severity="info" sx={{ mt: 2.5 }} data-testid="contact-no-email">
-                    本站尚未公布支持邮箱。请通过向你提供本站地址的机构或管理员联系运营方。
-                    <Box
-                      component="span"
-                      sx={{ display: 'block', mt: 0.5, color: 'text.secondary', fontSize: '0.8125rem' }}
-                    >
-                      运营者提示：构建前端时设置环境变量 <code>VITE_SUPPORT_EMAIL</code> 即可在此显示联系邮箱。
-                    </Box>
-                  </Alert>
+                  <Typography sx={{ mt: 2.5 }} data-testid="contact-no-email">
+                    {STRINGS.channel.noEmail}
+                  </Typography>
                 )}
-                <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-                  来信时请写明注册邮箱和问题出现的页面，但不要在邮件中附上你的密码。
+                {supportEmail ? (
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+                    {STRINGS.channel.orForm}
+                  </Typography>
+                ) : null}
+                <Typography variant="body2" color="text.secondary" sx={{ mt: supportEmail ? 0.5 : 2 }}>
+                  {STRINGS.channel.noPassword}
                 </Typography>
               </Box>
             </Stack>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardContent sx={{ p: { xs: 2.5, md: 4 } }}>
+            {sentTo ? (
+              <ContactThanks
+                email={sentTo}
+                onHome={() => navigate(paths.home.getHref())}
+                onAgain={() => {
+                  setSentTo(null);
+                  setFormKey((key) => key + 1);
+                }}
+              />
+            ) : (
+              <>
+                <Typography variant="h5" component="h2">
+                  {STRINGS.form.title}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, mb: 2.5 }}>
+                  {STRINGS.form.hint}
+                </Typography>
+                <ContactForm key={formKey} defaultEmail={defaultEmail} onSent={setSentTo} />
+              </>
+            )}
           </CardContent>
         </Card>
 

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { registerEmailSchema } from './auth.schema';
+import { feedbackDescriptionSchema, feedbackTitleSchema } from './feedback.schema';
+import { text } from './text.schema';
+
+export const CONTACT_NAME_MAX_LENGTH = 50;
+/** Stored as the feedback `type` of contact messages, so operators tell them from feedback. */
+export const CONTACT_FEEDBACK_TYPE = '联系表单';
+export const CONTACT_THANKS = '留言已发送';
+
+/**
+ * POST /api/contact/: the contact form of /contact, for visitors without an account. The reply address
+ * is checked as registration checks addresses; title and description as feedback checks them.
+ * `website` is a field people never see (the page hides it): a value there marks a bot.
+ */
+export const contactRequestSchema = z.object({
+  name: text('姓名')
+    .trim()
+    .max(CONTACT_NAME_MAX_LENGTH, { message: `姓名不能超过 ${CONTACT_NAME_MAX_LENGTH} 个字符` })
+    .nullish(),
+  email: registerEmailSchema,
+  title: feedbackTitleSchema,
+  description: feedbackDescriptionSchema,
+  website: text('网站').max(500, { message: '网站不能超过 500 个字符' }).nullish(),
+});
+export type ContactRequest = z.output<typeof contactRequestSchema>;
+
+export const contactResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+export type ContactResponse = z.infer<typeof contactResponseSchema>;
+
+/**
+ * GET /api/config/: the installation's public settings the web app reads at run time. Nothing secret,
+ * the same for everyone.
+ */
+export const publicConfigResponseSchema = z.object({
+  /** SUPPORT_EMAIL, shown on /contact; null when the operator has published none. */
+  support_email: z.string().nullable(),
+  /** The readers' time zone (TIME_ZONE, an IANA name such as Asia/Shanghai). */
+  time_zone: z.string(),
+});
+export type PublicConfigResponse = z.infer<typeof publicConfigResponseSchema>;

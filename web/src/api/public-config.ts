@@ -1,0 +1,42 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/**
+ * The installation's public settings, read at run time (GET /api/config/, not in the spec): the
+ * operator changes them on the server without rebuilding the web app. Several features read them, so
+ * the call lives here.
+ */
+export type PublicConfig = {
+  /** The published support address; null when there is none (or the server does not say). */
+  supportEmail: string | null;
+  /** The readers' IANA time zone; null when the server does not say. */
+  timeZone: string | null;
+};
+
+export const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
+
+/**
+ * Read defensively: a backend that answers only what the spec describes has no such call, and one
+ * that has it may leave fields out. Anything missing is null.
+ */
+export function toPublicConfig(raw: unknown): PublicConfig {
+  const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+  return { supportEmail: text(record.support_email), timeZone: text(record.time_zone) };
+}
+
+export async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
+  return toPublicConfig(await api.get<unknown>('/api/config/', options));
+}
+
+export const publicConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: PUBLIC_CONFIG_QUERY_KEY,
+    queryFn: ({ signal }) => getPublicConfig({ signal }),
+    // Settings change only when the server restarts.
+    staleTime: 5 * 60_000,
+  });
+
+export function usePublicConfig() {
+  return useQuery(publicConfigQueryOptions());
+}

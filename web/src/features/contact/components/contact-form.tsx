@@ -1,0 +1,176 @@
+import SendRounded from '@mui/icons-material/SendRounded';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { type ContactRequest, contactRequestSchema, FEEDBACK_DESCRIPTION_MAX_LENGTH, LIMITS } from '@radar/shared';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
+import { FormTextField } from '@/components/form/form-text-field';
+import { useZodForm } from '@/hooks/use-zod-form';
+import { isApiError } from '@/lib/api-client';
+import { setServerFieldErrors } from '@/lib/form-errors';
+import { sendContactMessage } from '../api/send-contact-message';
+import { CONTACT_STRINGS } from '../strings';
+
+const STRINGS = CONTACT_STRINGS.form;
+
+type ContactFormValues = { name: string; email: string; title: string; description: string; website: string };
+
+/** What a failed send says: too many (with the wait), no answer at all, or the server's own text. */
+export function describeContactError(error: unknown): string {
+  if (!isApiError(error)) return CONTACT_STRINGS.errors.failed;
+  if (error.status === 429 && error.remainingSeconds !== undefined) {
+    return CONTACT_STRINGS.errors.tooMany(Math.max(1, Math.ceil(error.remainingSeconds / 60)));
+  }
+  if (error.status === null && error.code !== 'ABORTED') return CONTACT_STRINGS.errors.network;
+  // A 4xx carries the server's message about the input; anything else is a plain failure.
+  return error.status !== null && error.status < 500 ? error.message : CONTACT_STRINGS.errors.failed;
+}
+
+/**
+ * The contact form: works without a login. Validated with the server's schema (the reply address as
+ * registration checks it, title and description as feedback does), so the browser shows the same texts.
+ */
+export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; onSent: (email: string) => void }) {
+  const form = useZodForm<ContactFormValues, ContactRequest>({
+    schema: contactRequestSchema,
+    defaultValues: { name: '', email: defaultEmail, title: '', description: '', website: '' },
+    mode: 'onSubmit',
+  });
+  const title = useWatch({ control: form.control, name: 'title' });
+  // The session may load after the form: fill the address in then, unless the visitor typed one.
+  useEffect(() => {
+    if (defaultEmail && !form.getValues('email')) form.setValue('email', defaultEmail);
+  }, [defaultEmail, form]);
+  const send = useMutation({
+    mutationFn: (values: ContactRequest) =>
+      sendContactMessage({
+        name: values.name || undefined,
+        email: values.email,
+        title: values.title,
+        description: values.description,
+        website: values.website || undefined,
+      }),
+    onSuccess: (_answer, values) => onSent(values.email),
+    // The server's message goes under the field it is about; only other failures get the error line.
+    onError: (error) => setErrorOnField(setServerFieldErrors(error, form.setError, ['name', 'email'])),
+  });
+  const [isErrorOnField, setErrorOnField] = useState(false);
+
+  const { errors } = form.formState;
+  // One message for both (spec section 5: '请填写标题和详细描述'), as on the feedback page.
+  const textMessages = [...new Set([errors.title?.message, errors.description?.message])].filter(Boolean);
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      aria-label={STRINGS.title}
+      onSubmit={form.handleSubmit((values) => send.mutate(values))}
+      data-testid="contact-form"
+    >
+      <Stack spacing={2.5}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <FormTextField
+            control={form.control}
+            name="name"
+            label={STRINGS.name}
+            autoComplete="name"
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'contact-name' } }}
+          />
+          <FormTextField
+            control={form.control}
+            name="email"
+            type="email"
+            label={STRINGS.email}
+            placeholder={STRINGS.emailPlaceholder}
+            autoComplete="email"
+            required
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: LIMITS.emailMaxLength, 'data-testid': 'contact-email' } }}
+          />
+        </Stack>
+
+        <Controller
+          control={form.control}
+          name="title"
+          render={({ field, fieldState }) => (
+            <TextField
+              {...field}
+              label={STRINGS.subject}
+              placeholder={STRINGS.subjectPlaceholder}
+              required
+              fullWidth
+              error={fieldState.invalid}
+              helperText={
+                <Box component="span" sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+                  <span data-testid="contact-title-counter">{STRINGS.subjectCounter(title.length)}</span>
+                </Box>
+              }
+              slotProps={{ htmlInput: { maxLength: LIMITS.feedbackTitleMaxLength, 'data-testid': 'contact-title' } }}
+            />
+          )}
+        />
+
+        <Controller
+          control={form.control}
+          name="description"
+          render={({ field, fieldState }) => (
+            <TextField
+              {...field}
+              label={STRINGS.description}
+              placeholder={STRINGS.descriptionPlaceholder}
+              required
+              fullWidth
+              multiline
+              minRows={5}
+              maxRows={14}
+              error={fieldState.invalid}
+              slotProps={{
+                htmlInput: { maxLength: FEEDBACK_DESCRIPTION_MAX_LENGTH, 'data-testid': 'contact-description' },
+              }}
+            />
+          )}
+        />
+
+        {/* Out of sight and out of the tab order: only a bot fills it in (the server then drops the message). */}
+        <Box
+          aria-hidden
+          sx={{ position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' }}
+        >
+          <label>
+            {STRINGS.honeypot}
+            <input {...form.register('website')} type="text" tabIndex={-1} autoComplete="off" />
+          </label>
+        </Box>
+
+        {textMessages.length > 0 ? (
+          <Alert severity="warning" data-testid="contact-validation">
+            {textMessages.join('；')}
+          </Alert>
+        ) : null}
+        {send.isError && !isErrorOnField ? (
+          <Alert severity="error" data-testid="contact-error">
+            {describeContactError(send.error)}
+          </Alert>
+        ) : null}
+
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <Button
+            type="submit"
+            variant="contained"
+            endIcon={<SendRounded />}
+            loading={send.isPending}
+            data-testid="contact-submit"
+          >
+            {STRINGS.submit}
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
