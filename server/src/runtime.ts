@@ -217,6 +217,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       users: userRepository,
       ...ranking,
       logger,
+      timeZone: config.timeZone,
       now: options.clock,
     }),
     news: new NewsService({
@@ -225,6 +226,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       users: userRepository,
       ...ranking,
       logger,
+      timeZone: config.timeZone,
       now: options.clock,
     }),
     keywords: new KeywordService({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../date-filters';
 import { EMAIL_PATTERN } from '../email';
 import { ActionableError } from './actionable-error';
 
@@ -126,6 +127,15 @@ const envSchema = z.object({
       .optional(),
   ),
   SMTP_TLS_REJECT_UNAUTHORIZED: booleanFlag(true),
+  TIME_ZONE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(isTimeZone, { message: 'must be an IANA time zone like Asia/Shanghai, Europe/Berlin or UTC' })
+      // The zone's own spelling (asia/shanghai -> Asia/Shanghai), as the web app will show it.
+      .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone)
+      .default(DEFAULT_TIME_ZONE),
+  ),
   OPENAI_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   OPENAI_API_KEY: optionalString,
   LLM_MODEL: optionalString,
@@ -216,6 +226,11 @@ export interface AppConfig {
   mailFrom: string;
   /** Where feedback is mailed (one address or several, comma-separated); unset: only stored. */
   feedbackTo: string | undefined;
+  /**
+   * The readers' IANA time zone: the publication windows (一天内 ... 一月内) count its calendar days, as
+   * the web app's relative-time labels do.
+   */
+  timeZone: string;
   /** An OpenAI-compatible chat endpoint; the LLM is used only when llm.model is set. */
   llm: {
     baseUrl: string | undefined;
@@ -304,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpTlsRejectUnauthorized: e.SMTP_TLS_REJECT_UNAUTHORIZED,
     mailFrom: e.MAIL_FROM,
     feedbackTo: e.FEEDBACK_TO,
+    timeZone: e.TIME_ZONE,
     llm: {
       baseUrl: e.OPENAI_BASE_URL,
       apiKey: e.OPENAI_API_KEY,

@@ -13,6 +13,7 @@ import {
   type PaperRecommendationResponse,
   type SimilarityResponse,
   widestWindowDays,
+  windowFirstDay,
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
@@ -24,15 +25,8 @@ import { presentFreshness } from './freshness';
 import { rankingProfileOf, rerankPoolSize } from './ranking-profile';
 import { buildReasons } from './recommendation-reasons';
 
-const DAY_MS = 86_400_000;
-
 export const UNKNOWN_TIER_NOTE = '未收录分区的期刊论文（多为预印本）不会因分区筛选被排除';
 
-/** The first day of a window of `days` days ending today (UTC), as YYYY-MM-DD; undefined for 不限. */
-export function windowStart(days: number | null, now: Date): string | undefined {
-  if (days === null) return undefined;
-  return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
-}
 
 const paperText = (paper: Pick<PaperView, 'title' | 'abstract'>) => `${paper.title}. ${paper.abstract}`;
 
@@ -48,6 +42,8 @@ export class PaperRecommendationService {
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
       logger: Logger;
+      /** The readers' IANA zone, whose calendar days the publication windows count. */
+      timeZone: string;
       now?: (() => Date) | undefined;
     },
   ) {}
@@ -62,7 +58,10 @@ export class PaperRecommendationService {
     const profile = await rankingProfileOf(this.deps, user);
     const { model } = profile;
     const days = widestWindowDays(query.dateFilter);
-    const publishedSince = windowStart(days, this.now());
+    // A paper's publication date is a calendar day (no time): it is in the window when it is on or after
+    // the window's first day in the reader's zone, so 一天内 at 01:00 Beijing time is today and yesterday
+    // there, whatever day it is in UTC.
+    const publishedSince = this.windowFirstDay(days);
     const [dismissed, keywords] = await Promise.all([
       this.deps.learningRepository.dismissedPaperIds(user.id),
       this.deps.keywords.listByUser(user.id),
@@ -144,7 +143,7 @@ export class PaperRecommendationService {
             availabilityIn: (windowDays) =>
               this.deps.diagnostics.paperAvailability(
                 model.id,
-                windowStart(windowDays, this.now()),
+                this.windowFirstDay(windowDays),
                 query.excludedTiers,
               ),
             // One search without the threshold, ranked by the summary, as the threshold applies to it.
@@ -213,6 +212,10 @@ export class PaperRecommendationService {
       throw errors.unavailable('相似度服务暂时不可用，请稍后重试');
     }
     return { ...base, results: [], not_found: [], text_similarity: textVector ? cosine(textVector, vector) : null };
+  }
+
+  private windowFirstDay(days: number | null): string | undefined {
+    return windowFirstDay(days, this.now(), this.deps.timeZone);
   }
 
   private now(): Date {
