@@ -256,7 +256,7 @@ describe('/papers', () => {
 
     expect(await screen.findByText('发表时间：一周内')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
-    expect((await screen.findByRole('checkbox', { name: '不限' }) as HTMLInputElement).checked).toBe(false);
+    expect(((await screen.findByRole('checkbox', { name: '不限' })) as HTMLInputElement).checked).toBe(false);
     const sent = new Set(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.date_filter));
     expect(sent).toEqual(new Set(['一周内']));
     expect(localStorage.getItem('recommendationParams')).toBeNull();
@@ -298,7 +298,7 @@ describe('/papers', () => {
     expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').threshold).toBe(0.45);
   });
 
-  it('puts stored values that are off the sliders\' steps back on them', async () => {
+  it("puts stored values that are off the sliders' steps back on them", async () => {
     api.on('GET', RECOMMENDATIONS, { body: threePapers() });
     renderApp(api, '/papers', {
       user: testUser(),
@@ -306,7 +306,10 @@ describe('/papers', () => {
     });
     expect(await screen.findByText('相似度 ≥ 45%')).toBeTruthy();
     expect(await screen.findAllByRole('article')).toHaveLength(3);
-    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query).toMatchObject({ top_k: '20', similarity_threshold: '0.45' });
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query).toMatchObject({
+      top_k: '20',
+      similarity_threshold: '0.45',
+    });
   });
 
   it('shows no explanation box without one', async () => {
