@@ -56,7 +56,7 @@ describe('loadConfig', () => {
     expect(message).not.toContain('hunter2');
   });
 
-  it('takes the readers\' time zone from TIME_ZONE: Asia/Shanghai unless set, an IANA zone if set', () => {
+  it("takes the readers' time zone from TIME_ZONE: Asia/Shanghai unless set, an IANA zone if set", () => {
     expect(loadConfig({}).timeZone).toBe('Asia/Shanghai');
     expect(loadConfig({ TIME_ZONE: '' }).timeZone).toBe('Asia/Shanghai');
     expect(loadConfig({ TIME_ZONE: 'Europe/Berlin' }).timeZone).toBe('Europe/Berlin');

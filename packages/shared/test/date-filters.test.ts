@@ -8,7 +8,7 @@ import {
   windowFirstDay,
 } from '../src/date-filters';
 
-describe('publication windows in the reader\'s time zone', () => {
+describe("publication windows in the reader's time zone", () => {
   // 01:00 on 27 November in Beijing is still 26 November in UTC.
   const beijingOneAm = new Date('2026-11-26T17:00:00Z');
 
@@ -21,7 +21,10 @@ describe('publication windows in the reader\'s time zone', () => {
   });
 
   it('hold today and N calendar days before it, like the labels 今天 ... N天前', () => {
-    const firstDays = DATE_FILTERS.map((filter) => [filter.label, windowFirstDay(filter.days, beijingOneAm, 'Asia/Shanghai')]);
+    const firstDays = DATE_FILTERS.map((filter) => [
+      filter.label,
+      windowFirstDay(filter.days, beijingOneAm, 'Asia/Shanghai'),
+    ]);
     expect(firstDays).toEqual([
       ['一天内', '2026-11-26'],
       ['两天内', '2026-11-25'],
@@ -32,7 +35,7 @@ describe('publication windows in the reader\'s time zone', () => {
     ]);
   });
 
-  it('change day at the zone\'s midnight, to the second', () => {
+  it("change day at the zone's midnight, to the second", () => {
     expect(windowFirstDay(1, new Date('2026-11-26T15:59:59Z'), 'Asia/Shanghai')).toBe('2026-11-25');
     expect(windowFirstDay(1, new Date('2026-11-26T16:00:00Z'), 'Asia/Shanghai')).toBe('2026-11-26');
   });

@@ -9,8 +9,7 @@ import {
 } from './relative-time';
 
 /** A moment given as Beijing wall-clock time (UTC+8), whatever the machine's zone. */
-const beijing = (day: number, hour: number, minute = 0) =>
-  new Date(Date.UTC(2026, 10, day, hour - 8, minute));
+const beijing = (day: number, hour: number, minute = 0) => new Date(Date.UTC(2026, 10, day, hour - 8, minute));
 
 // 09:30 on 21 November 2026 in Beijing; the labels count Beijing's calendar days by default.
 const NOW = beijing(21, 9, 30);

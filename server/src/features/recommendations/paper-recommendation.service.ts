@@ -27,7 +27,6 @@ import { buildReasons } from './recommendation-reasons';
 
 export const UNKNOWN_TIER_NOTE = '未收录分区的期刊论文（多为预印本）不会因分区筛选被排除';
 
-
 const paperText = (paper: Pick<PaperView, 'title' | 'abstract'>) => `${paper.title}. ${paper.abstract}`;
 
 /** Papers recommended by similarity to the research profile, and similarity of given papers or text. */
@@ -141,11 +140,7 @@ export class PaperRecommendationService {
             threshold: query.threshold,
             excludedTiers: query.excludedTiers,
             availabilityIn: (windowDays) =>
-              this.deps.diagnostics.paperAvailability(
-                model.id,
-                this.windowFirstDay(windowDays),
-                query.excludedTiers,
-              ),
+              this.deps.diagnostics.paperAvailability(model.id, this.windowFirstDay(windowDays), query.excludedTiers),
             // One search without the threshold, ranked by the summary, as the threshold applies to it.
             nearestSimilarities: async () =>
               (
