@@ -55,8 +55,8 @@ export class NewsService {
   /**
    * GET /api/news/recommendations/. The recommended set is the top_k items nearest to the profile whose
    * date (publish_date, else crawl_date) is within the widest date filter (calendar days of the reader's
-   * zone), of those the ones at or above
-   * the threshold; total_count is its size and page/page_size slice it (a page past the end is empty).
+   * zone), of those the ones at or above the threshold; total_count is its size and page/page_size slice
+   * it (a page past the end is empty).
    */
   async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsRecommendationResponse> {
     const profile = await rankingProfileOf(this.deps, user);
