@@ -36,10 +36,9 @@ import {
   UserRepository,
   wrapPool,
 } from '../packages/db/src';
-import { DATE_FILTERS } from '../packages/shared/src';
+import { DATE_FILTERS, windowFirstDay } from '../packages/shared/src';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger, startRuntime } from '../server/src';
-import { windowStart } from '../server/src/features/recommendations/paper-recommendation.service';
 
 const { values: args } = parseArgs({
   options: {
@@ -384,7 +383,7 @@ const cellBar = new cliProgress.SingleBar(
 );
 cellBar.start(DATE_FILTERS.length * TIER_SETS.length, 0, { cell: '' });
 for (const filter of DATE_FILTERS) {
-  const publishedSince = windowStart(filter.days, now);
+  const publishedSince = windowFirstDay(filter.days, now, config.timeZone);
   for (const tierSet of TIER_SETS) {
     cellBar.increment(0, { cell: `${filter.label} / ${tierSet.label}` });
     const cell: Cell = {

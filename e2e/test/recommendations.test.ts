@@ -156,9 +156,10 @@ describe('papers page', () => {
     await checkbox(page, 'papers-settings-date', '一月内').check();
     expect(await checkedBoxes(page, 'papers-settings-date')).toEqual(ALL_RANGES.split(','));
 
-    // Stored at once, before applying (spec section 4); the list still shows the old settings.
+    // Not applied yet: the list still shows the old settings, and nothing is stored (only applied
+    // settings are parameter changes, spec section 4).
     const edited = { topK: 15, threshold: 0.25, excludedJCR: [4], dateFilter: ALL_RANGES.split(',') };
-    expect(await storedJson(page, 'recommendationParams')).toEqual(edited);
+    expect(await storedJson(page, 'recommendationParams')).toBeNull();
     expect(await texts(page, 'papers-chip-threshold')).toEqual(['相似度 ≥ 30%']);
 
     const applied = await responseOf(page, PAPERS_PATH, () => page.getByTestId('papers-settings-apply').click());
@@ -177,17 +178,21 @@ describe('papers page', () => {
     expect(await texts(page, 'papers-chip-date')).toEqual(['发表时间：一月内']);
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
 
-    // Cancel puts the applied settings back, in the card and in storage.
+    // Applied settings are stored; cancel puts them back in the card.
+    expect(await storedJson(page, 'recommendationParams')).toEqual(edited);
     await toggle.click();
     await page.getByRole('slider', { name: '推荐数量' }).press('End');
     expect(await text(page, 'papers-settings-topk-value')).toBe('50 篇');
-    expect((await storedJson(page, 'recommendationParams')).topK).toBe(50);
     await page.getByTestId('papers-settings-cancel').click();
     expect(await storedJson(page, 'recommendationParams')).toEqual(edited);
 
-    // The settings survive a reload.
+    // The applied settings survive a reload; a draft left without 应用 or 取消 does not (不限 ticked).
+    await toggle.click();
+    await checkbox(page, 'papers-settings-date', '不限').check();
+    expect(await storedJson(page, 'recommendationParams')).toEqual(edited);
     const reloaded = await responseOf(page, PAPERS_PATH, () => page.reload());
     expect(queryOf(reloaded)).toEqual(queryOf(applied));
+    expect(await texts(page, 'papers-chip-date')).toEqual(['发表时间：一月内']);
     await expectPaperList(page, appliedBody);
     await captureBothWidths(page, 'papers-list');
     expectCleanPage(session);

@@ -222,6 +222,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       users: userRepository,
       ...ranking,
       logger,
+      timeZone: config.timeZone,
       now: options.clock,
     }),
     news: new NewsService({
@@ -230,6 +231,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       users: userRepository,
       ...ranking,
       logger,
+      timeZone: config.timeZone,
       now: options.clock,
     }),
     keywords: new KeywordService({

@@ -8,7 +8,7 @@ import {
   UserRepository,
   VectorRepository,
 } from '@radar/db';
-import { RESEARCH_DIRECTION_NOT_SET } from '@radar/shared';
+import { calendarDayIn, DEFAULT_TIME_ZONE, RESEARCH_DIRECTION_NOT_SET } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMANTIC_SEARCH_FAILED_MESSAGE, SEMANTIC_SEARCH_TIMEOUT_MESSAGE } from '../src/features/news/news.service';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
@@ -21,8 +21,8 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
-/** The UTC day (YYYY-MM-DD) of `days` days ago, as date_from/date_to take it. */
-const dayOf = (days: number) => daysAgo(days).toISOString().slice(0, 10);
+/** The calendar day (YYYY-MM-DD) of `days` days ago in the readers' zone (the default), as date_from/date_to take it. */
+const dayOf = (days: number) => calendarDayIn(daysAgo(days), DEFAULT_TIME_ZONE);
 
 type Headers = Record<string, string>;
 

@@ -1,4 +1,5 @@
 import { EmbeddingRepository, PaperRepository, UserRepository, VectorRepository } from '@radar/db';
+import { calendarDayIn, DEFAULT_TIME_ZONE } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
@@ -9,7 +10,8 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
  */
 
 const DAY_MS = 86_400_000;
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+/** The calendar day `days` days ago in the readers' zone (the default), whose days the windows count. */
+const daysAgo = (days: number) => calendarDayIn(new Date(Date.now() - days * DAY_MS), DEFAULT_TIME_ZONE);
 
 interface CorpusPaper {
   title: string;

@@ -1,9 +1,23 @@
-import { describe, expect, it } from 'vitest';
-import { formatRelativeTime, formatTimeAgo, parseDate, UNDATED_LABEL } from './relative-time';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  formatRelativeTime,
+  formatTimeAgo,
+  getDisplayTimeZone,
+  parseDate,
+  setDisplayTimeZone,
+  UNDATED_LABEL,
+} from './relative-time';
 
-// Local-time constructors keep these tests independent of the machine's time zone.
-const NOW = new Date(2026, 10, 21, 9, 30);
-const daysAgo = (days: number, hour = 12) => new Date(2026, 10, 21 - days, hour);
+/** A moment given as Beijing wall-clock time (UTC+8), whatever the machine's zone. */
+const beijing = (day: number, hour: number, minute = 0) => new Date(Date.UTC(2026, 10, day, hour - 8, minute));
+
+// 09:30 on 21 November 2026 in Beijing; the labels count Beijing's calendar days by default.
+const NOW = beijing(21, 9, 30);
+const daysAgo = (days: number, hour = 12) => beijing(21 - days, hour);
+
+afterEach(() => {
+  setDisplayTimeZone('Asia/Shanghai');
+});
 
 describe('formatRelativeTime (spec section 9)', () => {
   it.each([
@@ -27,11 +41,31 @@ describe('formatRelativeTime (spec section 9)', () => {
   });
 
   it('counts calendar days, not 24-hour periods', () => {
-    expect(formatRelativeTime(new Date(2026, 10, 20, 23, 50), new Date(2026, 10, 21, 0, 10))).toBe('昨天');
-    expect(formatRelativeTime(new Date(2026, 10, 21, 0, 1), new Date(2026, 10, 21, 23, 59))).toBe('今天');
+    expect(formatRelativeTime(beijing(20, 23, 50), beijing(21, 0, 10))).toBe('昨天');
+    expect(formatRelativeTime(beijing(21, 0, 1), beijing(21, 23, 59))).toBe('今天');
   });
 
-  it('accepts date-only strings as local dates, ISO timestamps and bare years', () => {
+  it("counts the days of the readers' zone (Asia/Shanghai), not the browser's, as the date windows do", () => {
+    expect(getDisplayTimeZone()).toBe('Asia/Shanghai');
+    // 01:00 on the 27th in Beijing is still the 26th in UTC (and on a machine set to UTC).
+    const oneAm = new Date('2026-11-26T17:00:00Z');
+    expect(formatRelativeTime('2026-11-25', oneAm)).toBe('前天');
+    expect(formatRelativeTime('2026-11-26', oneAm)).toBe('昨天');
+    expect(formatRelativeTime('2026-11-27', oneAm)).toBe('今天');
+    // A moment: 23:59:59 on the 25th in Beijing is 前天, one second later it is 昨天.
+    expect(formatRelativeTime('2026-11-25T15:59:59Z', oneAm)).toBe('前天');
+    expect(formatRelativeTime('2026-11-25T16:00:00Z', oneAm)).toBe('昨天');
+  });
+
+  it('takes the zone the server names, and ignores one that is not a zone', () => {
+    const oneAm = new Date('2026-11-26T17:00:00Z');
+    setDisplayTimeZone('UTC');
+    expect(formatRelativeTime('2026-11-25', oneAm)).toBe('昨天');
+    setDisplayTimeZone('Beijing');
+    expect(getDisplayTimeZone()).toBe('UTC');
+  });
+
+  it('accepts date-only strings as calendar days, ISO timestamps and bare years', () => {
     expect(formatRelativeTime('2026-11-20', NOW)).toBe('昨天');
     expect(formatRelativeTime(daysAgo(3).toISOString(), NOW)).toBe('3天前');
     expect(formatRelativeTime('2024', NOW)).toBe('2年前');
@@ -40,7 +74,8 @@ describe('formatRelativeTime (spec section 9)', () => {
   });
 
   it('treats a future date (clock skew) as today', () => {
-    expect(formatRelativeTime(new Date(2026, 10, 23), NOW)).toBe('今天');
+    expect(formatRelativeTime(beijing(23, 0), NOW)).toBe('今天');
+    expect(formatRelativeTime('2026-11-23', NOW)).toBe('今天');
   });
 
   it.each([null, undefined, '', '   ', 'not a date', '2026-02-31', Number.NaN, 42, new Date(Number.NaN)])(

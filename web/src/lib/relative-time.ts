@@ -1,19 +1,36 @@
+import { calendarDayIn, calendarDaysBetween, DEFAULT_TIME_ZONE, isTimeZone } from '@radar/shared';
+
 /**
  * "Relative time" of spec section 9, for paper and news dates: 今天, 昨天, 前天, N天前 up to a week,
  * whole weeks up to 30 days, months (days / 30) under a year, then years.
  */
 export const UNDATED_LABEL = '未标注日期';
 
-const MS_PER_DAY = 24 * 60 * 60 * 1000;
-
 export type DateInput = string | number | Date | null | undefined;
 
-export function formatRelativeTime(input: DateInput, now: Date = new Date()): string {
-  const date = parseDate(input);
-  if (!date) return UNDATED_LABEL;
+/**
+ * The zone whose calendar days the labels count: the server's readers' zone (TIME_ZONE), whose
+ * publication windows count the same days, so a paper labelled 前天 is never in 一天内. Asia/Shanghai
+ * (the server's default) until the server names another; the browser's own zone is never used, as the
+ * windows do not follow it.
+ */
+let displayTimeZone = DEFAULT_TIME_ZONE;
 
-  // Calendar days in the viewer's time zone, so "昨天 23:00" is 昨天 even one hour later.
-  const days = Math.max(0, Math.round((startOfDay(now) - startOfDay(date)) / MS_PER_DAY));
+/** Adopts the server's readers' zone (its public configuration); anything that is not a zone is ignored. */
+export function setDisplayTimeZone(zone: string | null | undefined): void {
+  if (zone && isTimeZone(zone)) displayTimeZone = zone;
+}
+
+export function getDisplayTimeZone(): string {
+  return displayTimeZone;
+}
+
+export function formatRelativeTime(input: DateInput, now: Date = new Date(), timeZone = displayTimeZone): string {
+  const day = calendarDayOf(input, timeZone);
+  if (!day) return UNDATED_LABEL;
+
+  // Calendar days, so "昨天 23:00" is 昨天 even one hour later; a future date (clock skew) is 今天.
+  const days = Math.max(0, calendarDaysBetween(day, calendarDayIn(now, timeZone)));
   if (days === 0) return '今天';
   if (days === 1) return '昨天';
   if (days === 2) return '前天';
@@ -30,14 +47,41 @@ const MS_PER_MINUTE = 60 * 1000;
  * N分钟前 and N小时前 within the last 24 hours, then the days, weeks, months and years of
  * formatRelativeTime. A moment in the future (another machine's clock) is 刚刚.
  */
-export function formatTimeAgo(input: DateInput, now: Date = new Date()): string {
+export function formatTimeAgo(input: DateInput, now: Date = new Date(), timeZone = displayTimeZone): string {
   const date = parseDate(input);
   if (!date) return UNDATED_LABEL;
   const minutes = Math.floor((now.getTime() - date.getTime()) / MS_PER_MINUTE);
   if (minutes < 1) return '刚刚';
   if (minutes < 60) return `${minutes}分钟前`;
   if (minutes < 24 * 60) return `${Math.floor(minutes / 60)}小时前`;
-  return formatRelativeTime(date, now);
+  return formatRelativeTime(date, now, timeZone);
+}
+
+/**
+ * The calendar day (YYYY-MM-DD) a date falls on in `timeZone`. A date without a time (a publication
+ * day, a bare year) is that day in every zone, as the server's windows read it; a moment is the day it
+ * falls on in the zone. Undefined when unparseable (see parseDate).
+ */
+function calendarDayOf(input: DateInput, timeZone: string): string | undefined {
+  if (input === null || input === undefined || input instanceof Date || typeof input === 'number') {
+    const date = parseDate(input);
+    if (!date) return undefined;
+    // A bare year given as a number (2024) is a day, not a moment.
+    return typeof input === 'number' && /^\d{4}$/.test(String(input))
+      ? `${input}-01-01`
+      : calendarDayIn(date, timeZone);
+  }
+  const text = input.trim();
+  const yearOnly = /^(\d{4})$/.exec(text);
+  if (yearOnly) return `${yearOnly[1]}-01-01`;
+  const date = parseDate(text);
+  if (!date) return undefined;
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(text)) {
+    // parseDate read it as local midnight: its local fields are the day itself.
+    const pad = (value: number) => String(value).padStart(2, '0');
+    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  }
+  return calendarDayIn(date, timeZone);
 }
 
 /**
@@ -68,8 +112,4 @@ export function parseDate(input: DateInput): Date | null {
 
   const timestamp = Date.parse(text);
   return Number.isNaN(timestamp) ? null : new Date(timestamp);
-}
-
-function startOfDay(date: Date): number {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
 }

@@ -154,9 +154,9 @@ const optionalText = (label: string, max: number) =>
  * POST /api/news/search/ body. `query` is required. keyword (default): whitespace-separated keywords
  * (a part in double quotes is one keyword), all of which must match title or content, Chinese and
  * English alike. semantic: the items nearest in meaning to the whole query. `institute_name` keeps items
- * whose institute's name contains it (ignoring case); `date_from`/`date_to` (YYYY-MM-DD, UTC days, both
- * inclusive) bound the item's date (publish_date, else crawl_date). Fields that are null or '' count as
- * left out.
+ * whose institute's name contains it (ignoring case); `date_from`/`date_to` (YYYY-MM-DD, calendar days of
+ * the readers' zone, both inclusive) bound the item's date (publish_date, else crawl_date). Fields that
+ * are null or '' count as left out.
  */
 export const newsSearchRequestSchema = z
   .object({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../date-filters';
 import { EMAIL_PATTERN } from '../email';
 import { ActionableError } from './actionable-error';
 
@@ -60,16 +61,6 @@ const urlWithProtocols = (protocols: string[], example: string) =>
       )
       .optional(),
   );
-
-/** An IANA zone name Node knows (Asia/Shanghai, Europe/Berlin, UTC). */
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const envSchema = z.object({
   // 0 listens on a free port the system picks (tests); mail links then follow the real port.
@@ -149,11 +140,10 @@ const envSchema = z.object({
     emptyToUndefined,
     z
       .string()
-      .trim()
-      .refine(isTimeZone, { message: 'must be an IANA time zone name, like Asia/Shanghai' })
-      // The zone's canonical spelling (asia/shanghai -> Asia/Shanghai), as browsers report it.
-      .transform((value) => new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone)
-      .default('Asia/Shanghai'),
+      .refine(isTimeZone, { message: 'must be an IANA time zone like Asia/Shanghai, Europe/Berlin or UTC' })
+      // The zone's own spelling (asia/shanghai -> Asia/Shanghai), as the web app will show it.
+      .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone)
+      .default(DEFAULT_TIME_ZONE),
   ),
   OPENAI_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   OPENAI_API_KEY: optionalString,
@@ -248,17 +238,17 @@ export interface AppConfig {
   webBaseUrlFollowsPort: boolean;
   /** Shown on the contact page (public); unset: the page offers only its contact form. */
   supportEmail: string | undefined;
-  /**
-   * The readers' time zone (IANA name, default Asia/Shanghai): calendar days of date windows, relative
-   * dates and timestamps shown to readers are counted in it.
-   */
-  timeZone: string;
   smtpUrl: string | undefined;
   /** false accepts a self-signed certificate on the mail server (some campus relays). */
   smtpTlsRejectUnauthorized: boolean;
   mailFrom: string;
   /** Where feedback is mailed (one address or several, comma-separated); unset: only stored. */
   feedbackTo: string | undefined;
+  /**
+   * The readers' IANA time zone: the publication windows (一天内 ... 一月内) count its calendar days, as
+   * the web app's relative-time labels do.
+   */
+  timeZone: string;
   /** An OpenAI-compatible chat endpoint; the LLM is used only when llm.model is set. */
   llm: {
     baseUrl: string | undefined;

@@ -11,13 +11,16 @@ import type {
   UserRow,
 } from '@radar/db';
 import {
+  addCalendarDays,
   NEWS_LIST_LIMITS,
   type NewsListResponse,
   type NewsRecommendationQuery,
   type NewsRecommendationResponse,
   type NewsSearchRequest,
   type RecommendationReason,
+  startOfCalendarDay,
   widestWindowDays,
+  windowFirstDay,
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
@@ -27,8 +30,6 @@ import { presentFreshness } from '../recommendations/freshness';
 import { rankingProfileOf, rerankPoolSize } from '../recommendations/ranking-profile';
 import { buildReasons } from '../recommendations/recommendation-reasons';
 import { presentNewsItem, presentPagination } from './news.presenter';
-
-const DAY_MS = 86_400_000;
 
 export const SEMANTIC_SEARCH_FAILED_MESSAGE = '语义搜索暂时不可用，请稍后重试或改用关键词搜索';
 export const SEMANTIC_SEARCH_TIMEOUT_MESSAGE = '语义搜索超时，请稍后重试或改用关键词搜索';
@@ -45,14 +46,17 @@ export class NewsService {
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
       logger: Logger;
+      /** The readers' IANA zone, whose calendar days the publication windows count. */
+      timeZone: string;
       now?: (() => Date) | undefined;
     },
   ) {}
 
   /**
    * GET /api/news/recommendations/. The recommended set is the top_k items nearest to the profile whose
-   * date (publish_date, else crawl_date) is within the widest date filter, of those the ones at or above
-   * the threshold; total_count is its size and page/page_size slice it (a page past the end is empty).
+   * date (publish_date, else crawl_date) is within the widest date filter (calendar days of the reader's
+   * zone), of those the ones at or above the threshold; total_count is its size and page/page_size slice
+   * it (a page past the end is empty).
    */
   async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsRecommendationResponse> {
     const profile = await rankingProfileOf(this.deps, user);
@@ -131,8 +135,14 @@ export class NewsService {
     };
   }
 
+  /**
+   * The first instant of a window of `days` days: midnight, in the reader's zone, of its first calendar
+   * day (see windowFirstDay). News carries times, so an item is in the window when its calendar day in
+   * that zone is, as the relative-time label counts it.
+   */
   private since(days: number | null): Date | undefined {
-    return days === null ? undefined : new Date(this.now().getTime() - days * DAY_MS);
+    const firstDay = windowFirstDay(days, this.now(), this.deps.timeZone);
+    return firstDay === undefined ? undefined : startOfCalendarDay(firstDay, this.deps.timeZone);
   }
 
   /**
@@ -141,10 +151,14 @@ export class NewsService {
    * least semanticMinSimilarity, most similar first.
    */
   async search(user: UserRow, request: NewsSearchRequest): Promise<NewsListResponse> {
+    // date_from and date_to are calendar days of the reader's zone, both inclusive: from the first's
+    // midnight there to the midnight after the second.
+    const dayOf = (midnightUtc: Date) => midnightUtc.toISOString().slice(0, 10);
+    const { timeZone } = this.deps;
     const filters: NewsFilters = {
       instituteName: request.instituteName,
-      since: request.dateFrom,
-      until: request.dateTo ? new Date(request.dateTo.getTime() + DAY_MS) : undefined,
+      since: request.dateFrom ? startOfCalendarDay(dayOf(request.dateFrom), timeZone) : undefined,
+      until: request.dateTo ? startOfCalendarDay(addCalendarDays(dayOf(request.dateTo), 1), timeZone) : undefined,
     };
     const { page, pageSize } = request;
     if (request.searchType === 'semantic') {

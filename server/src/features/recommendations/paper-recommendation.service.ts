@@ -13,6 +13,7 @@ import {
   type PaperRecommendationResponse,
   type SimilarityResponse,
   widestWindowDays,
+  windowFirstDay,
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
@@ -23,23 +24,8 @@ import { explainEmptyResult } from './empty-explanation';
 import { presentFreshness } from './freshness';
 import { rankingProfileOf, rerankPoolSize } from './ranking-profile';
 import { buildReasons } from './recommendation-reasons';
-import { firstMentioned } from './term-match';
-
-const DAY_MS = 86_400_000;
 
 export const UNKNOWN_TIER_NOTE = '未收录分区的期刊论文（多为预印本）不会因分区筛选被排除';
-
-/**
- * A paper that mentions a negative term of one of the reader's keywords ranks as if it were this much
- * as similar (docs/decisions.md "Learning"): demoted below its neighbours, still shown when nothing
- * better passes the filters.
- */
-export const NEGATIVE_TERM_DEMOTION = 0.5;
-/** The first day of a window of `days` days ending today (UTC), as YYYY-MM-DD; undefined for 不限. */
-export function windowStart(days: number | null, now: Date): string | undefined {
-  if (days === null) return undefined;
-  return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
-}
 
 const paperText = (paper: Pick<PaperView, 'title' | 'abstract'>) => `${paper.title}. ${paper.abstract}`;
 
@@ -55,29 +41,34 @@ export class PaperRecommendationService {
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
       logger: Logger;
+      /** The readers' IANA zone, whose calendar days the publication windows count. */
+      timeZone: string;
       now?: (() => Date) | undefined;
     },
   ) {}
 
   /**
    * GET /api/auth/recommendations/papers/. Ranked by the learned profile when the reader's signals made
-   * one (else the research summary), without the papers they marked 'not interested', papers that
-   * mention a keyword's negative term demoted; each with the reason it is recommended.
+   * one (else the research summary), without the papers they marked 'not interested'; each with the
+   * reason it is recommended. A keyword's negative terms (排除词) are not used here: the alert dialog
+   * promises they only keep papers out of that keyword's alerts.
    */
   async recommend(user: UserRow, query: PaperRecommendationQuery): Promise<PaperRecommendationResponse> {
     const profile = await rankingProfileOf(this.deps, user);
     const { model } = profile;
     const days = widestWindowDays(query.dateFilter);
-    const publishedSince = windowStart(days, this.now());
+    // A paper's publication date is a calendar day (no time): it is in the window when it is on or after
+    // the window's first day in the reader's zone, so 一天内 at 01:00 Beijing time is today and yesterday
+    // there, whatever day it is in UTC.
+    const publishedSince = this.windowFirstDay(days);
     const [dismissed, keywords] = await Promise.all([
       this.deps.learningRepository.dismissedPaperIds(user.id),
       this.deps.keywords.listByUser(user.id),
     ]);
-    const negativeTerms = [...new Set(keywords.flatMap((keyword) => keyword.negativeTerms))];
     // The threshold and the shown similarity are about the research summary (spec: similarity to the
-    // profile); learning and negative terms only reorder what passes, within a pool large enough to
-    // hold every passing paper in all but the widest windows.
-    const reorders = profile.learning.applied || negativeTerms.length > 0;
+    // profile); learning only reorders what passes, within a pool large enough to hold every passing
+    // paper in all but the widest windows.
+    const reorders = profile.learning.applied;
     const result = await this.deps.papers.recommend({
       model,
       vector: profile.baseVector,
@@ -92,34 +83,22 @@ export class PaperRecommendationService {
     const learnedScores = profile.learning.applied
       ? await this.deps.papers.similarityScores(poolIds, model, profile.vector)
       : undefined;
-    // Texts of the pool only when negative terms need them; otherwise of the final top_k.
-    const poolViews = negativeTerms.length
-      ? new Map((await this.deps.papers.findViews(poolIds, user.id)).map((view) => [view.id, view]))
-      : undefined;
     const order = result.papers
-      .map((paper) => {
-        const view = poolViews?.get(paper.id);
-        const negative = view ? firstMentioned(paperText(view), negativeTerms) : undefined;
-        const score = learnedScores?.get(paper.id) ?? paper.similarity;
-        return {
-          id: paper.id,
-          similarity: paper.similarity,
-          rank: negative ? score * NEGATIVE_TERM_DEMOTION : score,
-          negative,
-        };
-      })
+      .map((paper) => ({
+        id: paper.id,
+        similarity: paper.similarity,
+        rank: learnedScores?.get(paper.id) ?? paper.similarity,
+      }))
       .sort((a, b) => b.rank - a.rank || a.id - b.id)
       .slice(0, query.topK);
-    const views =
-      poolViews ??
-      new Map(
-        (
-          await this.deps.papers.findViews(
-            order.map((entry) => entry.id),
-            user.id,
-          )
-        ).map((view) => [view.id, view]),
-      );
+    const views = new Map(
+      (
+        await this.deps.papers.findViews(
+          order.map((entry) => entry.id),
+          user.id,
+        )
+      ).map((view) => [view.id, view]),
+    );
     const ranked = order.flatMap((entry) => {
       const view = views.get(entry.id);
       return view ? [{ ...entry, view }] : [];
@@ -142,20 +121,15 @@ export class PaperRecommendationService {
         closestLiked: closestLiked.get(entry.id),
       })),
     });
-    const recommendations = ranked.map((entry) => {
-      const reason = reasons.get(entry.view.id) ?? {
+    const recommendations = ranked.map((entry) => ({
+      ...presentPaper(entry.view),
+      similarity_score: entry.similarity,
+      reason: reasons.get(entry.view.id) ?? {
         kind: 'profile' as const,
         text: '与你的研究方向整体相近',
         terms: [],
-      };
-      return {
-        ...presentPaper(entry.view),
-        similarity_score: entry.similarity,
-        reason: entry.negative
-          ? { ...reason, text: `${reason.text}（含排除词「${entry.negative}」，已降低排序）` }
-          : reason,
-      };
-    });
+      },
+    }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
     const [freshness, emptyExplanation] = await Promise.all([
       this.deps.diagnostics.freshness('papers'),
@@ -166,11 +140,7 @@ export class PaperRecommendationService {
             threshold: query.threshold,
             excludedTiers: query.excludedTiers,
             availabilityIn: (windowDays) =>
-              this.deps.diagnostics.paperAvailability(
-                model.id,
-                windowStart(windowDays, this.now()),
-                query.excludedTiers,
-              ),
+              this.deps.diagnostics.paperAvailability(model.id, this.windowFirstDay(windowDays), query.excludedTiers),
             // One search without the threshold, ranked by the summary, as the threshold applies to it.
             nearestSimilarities: async () =>
               (
@@ -237,6 +207,10 @@ export class PaperRecommendationService {
       throw errors.unavailable('相似度服务暂时不可用，请稍后重试');
     }
     return { ...base, results: [], not_found: [], text_similarity: textVector ? cosine(textVector, vector) : null };
+  }
+
+  private windowFirstDay(days: number | null): string | undefined {
+    return windowFirstDay(days, this.now(), this.deps.timeZone);
   }
 
   private now(): Date {

@@ -25,8 +25,8 @@ export interface RankingProfile {
 }
 
 /**
- * Candidates reordered by the learned profile (and, for papers, negative terms): the items nearest to the
- * research summary that pass every filter, at least 200 and five times top_k (at most MAX_NEAREST_RESULTS).
+ * Candidates reordered by the learned profile: the items nearest to the research summary that pass every
+ * filter, at least 200 and five times top_k (at most MAX_NEAREST_RESULTS).
  */
 export const rerankPoolSize = (topK: number) => Math.min(MAX_NEAREST_RESULTS, Math.max(200, topK * 5));
 

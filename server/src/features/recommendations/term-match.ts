@@ -1,6 +1,6 @@
 /**
- * Whether a text mentions a keyword or a negative term, for reasons and demotion in memory (the alert job
- * matches in SQL over the search index). Latin terms match whole words, with an optional plural ending
+ * Whether a text mentions a keyword, for reasons in memory (the alert job matches keywords and negative
+ * terms in SQL over the search index). Latin terms match whole words, with an optional plural ending
  * ('graph' in 'graphs', not in 'paragraph'); CJK terms match as substrings (Chinese has no spaces).
  */
 export function mentions(text: string, term: string): boolean {

@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import { RECOMMENDATION_SLIDERS } from '@radar/shared';
 import { useId } from 'react';
 import { formatSimilarityPercent } from '@/lib/paper-display';
+import { normaliseThreshold, normaliseTopK } from '@/lib/recommendation-params';
 
 const TEXT = {
   topK: '推荐数量',
@@ -40,6 +41,10 @@ export function RecommendationSliders({
   const topKId = useId();
   const thresholdId = useId();
   const single = (value: number | number[]) => (Array.isArray(value) ? (value[0] ?? 0) : value);
+  // MUI adds the step to the value on each arrow key (0.3 + 3 x 0.05 = 0.44999999999999996): values
+  // leave here on the slider's grid.
+  const topKOf = (value: number | number[]) => normaliseTopK(single(value), topK);
+  const thresholdOf = (value: number | number[]) => normaliseThreshold(single(value), threshold);
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 4, rowGap: 2 }}>
@@ -59,8 +64,8 @@ export function RecommendationSliders({
           valueLabelDisplay="auto"
           getAriaValueText={TEXT.topKValue}
           aria-labelledby={topKId}
-          onChange={(_event, value) => onTopKChange(single(value))}
-          onChangeCommitted={(_event, value) => onCommit?.({ topK: single(value) })}
+          onChange={(_event, value) => onTopKChange(topKOf(value))}
+          onChangeCommitted={(_event, value) => onCommit?.({ topK: topKOf(value) })}
           data-testid={`${testIdPrefix}-topk`}
         />
       </Box>
@@ -81,8 +86,8 @@ export function RecommendationSliders({
           valueLabelFormat={thresholdText}
           getAriaValueText={thresholdText}
           aria-labelledby={thresholdId}
-          onChange={(_event, value) => onThresholdChange(single(value))}
-          onChangeCommitted={(_event, value) => onCommit?.({ threshold: single(value) })}
+          onChange={(_event, value) => onThresholdChange(thresholdOf(value))}
+          onChangeCommitted={(_event, value) => onCommit?.({ threshold: thresholdOf(value) })}
           data-testid={`${testIdPrefix}-threshold`}
         />
       </Box>

@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import { mergeSharedParamsChange } from '@/lib/recommendation-params';
-import { loadNewsParams, type NewsRecommendationParams, saveNewsParams } from '../utils/news-params';
+import {
+  loadNewsParams,
+  type NewsRecommendationParams,
+  normaliseNewsParams,
+  saveNewsParams,
+} from '../utils/news-params';
 
 /**
- * The settings of the news page: `params` is what the panel shows and is stored in localStorage at
- * once (spec section 4); `active` is what the list shows. Ticking a date range applies at once; a
- * slider applies when the user lets go of it, so dragging does not send a request per step. Any
- * change of the list goes back to page 1.
+ * The settings of the news page: `params` is what the panel shows; `active` is what the list shows,
+ * and only it is stored in localStorage, at once (spec section 4: parameter changes persist). Ticking
+ * a date range applies at once; a slider applies when the user lets go of it, so dragging does not send
+ * a request per step, and a drag never let go of is not stored. Any change of the list goes back to
+ * page 1.
  */
 export function useNewsParams() {
   const [params, setParams] = useState<NewsRecommendationParams>(() => loadNewsParams());
@@ -15,14 +21,16 @@ export function useNewsParams() {
 
   const isActive = (candidate: NewsRecommendationParams) => JSON.stringify(candidate) === JSON.stringify(active);
 
-  const change = (patch: Partial<NewsRecommendationParams>, options: { apply: boolean }) => {
-    const next = { ...params, ...patch };
-    setParams(next);
+  const activate = (next: NewsRecommendationParams) => {
     saveNewsParams(next);
-    if (options.apply) {
-      setActive(next);
-      setPage(1);
-    }
+    setActive(next);
+    setPage(1);
+  };
+
+  const change = (patch: Partial<NewsRecommendationParams>, options: { apply: boolean }) => {
+    const next = normaliseNewsParams({ ...params, ...patch });
+    setParams(next);
+    if (options.apply) activate(next);
   };
 
   return {
@@ -30,17 +38,14 @@ export function useNewsParams() {
     active,
     page,
     setPage,
-    /** A slider moving: shown and stored, not yet applied. */
+    /** A slider moving: shown, neither applied nor stored. */
     preview: (patch: Partial<NewsRecommendationParams>) => change(patch, { apply: false }),
     /** A change the list follows at once. */
     commit: (patch: Partial<NewsRecommendationParams>) => change(patch, { apply: true }),
     /** Applies what the panel shows; returns whether that changed the list (else the caller reloads it). */
     apply: (): boolean => {
       const changed = !isActive(params);
-      if (changed) {
-        setActive(params);
-        setPage(1);
-      }
+      if (changed) activate(params);
       return changed;
     },
     /**

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { RESEARCH_DIRECTION_NOT_SET } from '@radar/shared';
-import { screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import {
   newsRecommendations,
@@ -172,5 +172,51 @@ describe('/news', () => {
       '0.2',
     ]);
     expect(JSON.parse(localStorage.getItem('newsRecommendationParams') ?? '{}').threshold).toBe(0.2);
+  });
+
+  it("sends a slider's value on its step: three arrow steps from 30 % are similarity_threshold=0.45", async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threeNews() });
+    const { user } = renderApp(api, '/news', { user: testUser() });
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: '推荐设置' }));
+    const [, threshold] = await screen.findAllByRole('slider');
+    if (!threshold) throw new Error('no threshold slider');
+    threshold.focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}');
+
+    await vi.waitFor(() =>
+      expect(api.requestsTo('GET', RECOMMENDATIONS).at(-1)?.query.similarity_threshold).toBe('0.45'),
+    );
+    const sent = api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.similarity_threshold);
+    expect(
+      sent.every((value) => /^0\.\d{1,2}$/.test(value ?? '')),
+      sent.join(' '),
+    ).toBe(true);
+    expect(JSON.parse(localStorage.getItem('newsRecommendationParams') ?? '{}').threshold).toBe(0.45);
+  });
+
+  it('never stores a slider that was moved but not let go of', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threeNews() });
+    const { user, router } = renderApp(api, '/news', { user: testUser() });
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: '推荐设置' }));
+    const slider = await screen.findByTestId('news-settings-threshold');
+    // happy-dom lays nothing out: the slider is given a width so a press can say where it is.
+    slider.getBoundingClientRect = () => DOMRect.fromRect({ x: 0, y: 0, width: 100, height: 10 });
+    // Pressed at 90 % of the track (45 %) and never released.
+    fireEvent.pointerDown(slider, { button: 0, pointerId: 1, pointerType: 'mouse', clientX: 90, clientY: 5 });
+    expect(screen.getByTestId('news-settings-threshold-value').textContent).toBe('45%');
+
+    await act(() => router.navigate('/feedback'));
+    await vi.waitFor(() => expect(screen.queryByTestId('news-settings-toggle')).toBeNull());
+    expect(localStorage.getItem('newsRecommendationParams')).toBeNull();
+    await act(() => router.navigate('/news'));
+    await user.click(await screen.findByRole('button', { name: '推荐设置' }));
+    expect((await screen.findByTestId('news-settings-threshold-value')).textContent).toBe('30%');
+    expect(
+      new Set(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.similarity_threshold)),
+    ).toEqual(new Set(['0.3']));
   });
 });

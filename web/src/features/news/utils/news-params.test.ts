@@ -46,6 +46,11 @@ describe('news params (spec sections 3 and 9)', () => {
     expect(toNewsRecommendationQuery({ ...defaultNewsParams(), dateFilter: [] }, 1).date_filter).toBe('');
   });
 
+  it("puts the sliders' values on their steps (0.3 + 3 x 0.05 is 0.44999999999999996 in floating point)", () => {
+    const query = toNewsRecommendationQuery({ ...defaultNewsParams(), threshold: 0.3 + 0.05 + 0.05 + 0.05 }, 1);
+    expect(query).toMatchObject({ top_k: 20, similarity_threshold: 0.45 });
+  });
+
   it('counts pages of 20', () => {
     expect(pageCount(0)).toBe(0);
     expect(pageCount(20)).toBe(1);

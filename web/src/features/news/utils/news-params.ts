@@ -40,12 +40,21 @@ export function parseNewsParams(stored: Record<string, unknown> | null): NewsRec
   };
 }
 
+/** The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996). */
+export function normaliseNewsParams(params: NewsRecommendationParams): NewsRecommendationParams {
+  return {
+    ...params,
+    topK: normaliseTopK(params.topK, NEWS_RECOMMENDATION_DEFAULTS.topK),
+    threshold: normaliseThreshold(params.threshold, NEWS_RECOMMENDATION_DEFAULTS.threshold),
+  };
+}
+
 export function loadNewsParams(storage: Storage | null = getLocalStorage()): NewsRecommendationParams {
   return parseNewsParams(readStoredObject(storage, NEWS_PARAMS_STORAGE_KEY));
 }
 
 export function saveNewsParams(params: NewsRecommendationParams, storage: Storage | null = getLocalStorage()): void {
-  writeStoredObject(storage, NEWS_PARAMS_STORAGE_KEY, params);
+  writeStoredObject(storage, NEWS_PARAMS_STORAGE_KEY, normaliseNewsParams(params));
 }
 
 /**
@@ -53,9 +62,10 @@ export function saveNewsParams(params: NewsRecommendationParams, storage: Storag
  * limit), not left out, which the API would read as its default (一周内).
  */
 export function toNewsRecommendationQuery(params: NewsRecommendationParams, page: number) {
+  const { topK, threshold } = normaliseNewsParams(params);
   return {
-    top_k: params.topK,
-    similarity_threshold: params.threshold,
+    top_k: topK,
+    similarity_threshold: threshold,
     date_filter: dateFilterQueryValue(params.dateFilter),
     page,
     page_size: NEWS_PAGE_SIZE,

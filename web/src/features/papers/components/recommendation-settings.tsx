@@ -30,7 +30,7 @@ const STRINGS = PAPERS_STRINGS.settings;
 type RecommendationSettingsProps = {
   isOpen: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The settings being edited (stored at once; the list follows on apply). */
+  /** The settings being edited (the list follows, and they are stored, on apply). */
   draft: PaperRecommendationParams;
   onDraftChange: (draft: PaperRecommendationParams) => void;
   onApply: () => void;

@@ -91,7 +91,7 @@ describe('/papers', () => {
     const { user } = renderApp(api, '/papers', { user: testUser() });
 
     expect(await screen.findByText('暂未找到合适的推荐论文')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: '推荐设置' }));
+    await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
     api.on('GET', RECOMMENDATIONS, { body: paperRecommendations([recommendedPaper()]) });
     await user.click(await screen.findByRole('button', { name: '应用设置并重试' }));
 
@@ -238,6 +238,78 @@ describe('/papers', () => {
     ]);
     expect(screen.getByText('发表时间：一月内')).toBeTruthy();
     expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').dateFilter).toEqual(ranges.split(','));
+  });
+
+  it('never keeps settings that were not applied: tick 不限, leave without 应用 or 取消, come back', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    const { user, router } = renderApp(api, '/papers', { user: testUser() });
+    expect(await screen.findByText('发表时间：一周内')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
+    await user.click(await screen.findByRole('checkbox', { name: '不限' }));
+    expect((screen.getByRole('checkbox', { name: '不限' }) as HTMLInputElement).checked).toBe(true);
+    expect(localStorage.getItem('recommendationParams')).toBeNull();
+
+    await act(() => router.navigate('/feedback'));
+    await vi.waitFor(() => expect(screen.queryByTestId('papers-settings')).toBeNull());
+    await act(() => router.navigate('/papers'));
+
+    expect(await screen.findByText('发表时间：一周内')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
+    expect(((await screen.findByRole('checkbox', { name: '不限' })) as HTMLInputElement).checked).toBe(false);
+    const sent = new Set(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.date_filter));
+    expect(sent).toEqual(new Set(['一周内']));
+    expect(localStorage.getItem('recommendationParams')).toBeNull();
+  });
+
+  it('stores applied settings, and only those, for the next visit', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
+    await user.click(await screen.findByRole('checkbox', { name: '不限' }));
+    await user.click(screen.getByRole('button', { name: '应用设置' }));
+
+    expect(await screen.findByText('发表时间：不限')).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').dateFilter).toEqual(['不限']);
+    // Ticked again, then cancelled: the stored settings stay the applied ones.
+    await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
+    await user.click(await screen.findByRole('checkbox', { name: '一月内' }));
+    await user.click(screen.getByRole('button', { name: '取消' }));
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').dateFilter).toEqual(['不限']);
+  });
+
+  it("sends a slider's value on its step: three arrow steps from 30 % are similarity_threshold=0.45", async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: '展开推荐设置' }));
+    const [, threshold] = await screen.findAllByRole('slider');
+    if (!threshold) throw new Error('no threshold slider');
+    threshold.focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}');
+    expect(screen.getByTestId('papers-settings-threshold-value').textContent).toBe('45%');
+    await user.click(screen.getByRole('button', { name: '应用设置' }));
+
+    expect(await screen.findByText('相似度 ≥ 45%')).toBeTruthy();
+    expect(api.requestsTo('GET', RECOMMENDATIONS).at(-1)?.query.similarity_threshold).toBe('0.45');
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').threshold).toBe(0.45);
+  });
+
+  it("puts stored values that are off the sliders' steps back on them", async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    renderApp(api, '/papers', {
+      user: testUser(),
+      storage: { recommendationParams: JSON.stringify({ topK: 19.999999999999996, threshold: 0.44999999999999996 }) },
+    });
+    expect(await screen.findByText('相似度 ≥ 45%')).toBeTruthy();
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query).toMatchObject({
+      top_k: '20',
+      similarity_threshold: '0.45',
+    });
   });
 
   it('shows no explanation box without one', async () => {

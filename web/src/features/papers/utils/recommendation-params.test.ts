@@ -90,6 +90,17 @@ describe('toPaperRecommendationQuery (spec section 7)', () => {
     expect(toPaperRecommendationQuery({ ...defaultPaperParams(), dateFilter: ['不限'] }).date_filter).toBe('不限');
   });
 
+  it("puts the sliders' values on their steps (0.3 + 3 x 0.05 is 0.44999999999999996 in floating point)", () => {
+    const query = toPaperRecommendationQuery({
+      ...defaultPaperParams(),
+      topK: 25.000000000000004,
+      threshold: 0.3 + 0.05 + 0.05 + 0.05,
+    });
+    expect(new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)])).toString()).toBe(
+      'top_k=25&similarity_threshold=0.45&excluded_jcr=4%2C3&date_filter=%E4%B8%80%E5%91%A8%E5%86%85',
+    );
+  });
+
   it('compares params by what they request', () => {
     expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), excludedJCR: [3, 4] })).toBe(true);
     expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), topK: 25 })).toBe(false);

@@ -68,12 +68,21 @@ export function parsePaperParams(stored: Record<string, unknown> | null): PaperR
   };
 }
 
+/** The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996). */
+export function normalisePaperParams(params: PaperRecommendationParams): PaperRecommendationParams {
+  return {
+    ...params,
+    topK: normaliseTopK(params.topK, PAPER_RECOMMENDATION_DEFAULTS.topK),
+    threshold: normaliseThreshold(params.threshold, PAPER_RECOMMENDATION_DEFAULTS.threshold),
+  };
+}
+
 export function loadPaperParams(storage: Storage | null = getLocalStorage()): PaperRecommendationParams {
   return parsePaperParams(readStoredObject(storage, PAPER_PARAMS_STORAGE_KEY));
 }
 
 export function savePaperParams(params: PaperRecommendationParams, storage: Storage | null = getLocalStorage()): void {
-  writeStoredObject(storage, PAPER_PARAMS_STORAGE_KEY, params);
+  writeStoredObject(storage, PAPER_PARAMS_STORAGE_KEY, normalisePaperParams(params));
 }
 
 /**
@@ -82,9 +91,10 @@ export function savePaperParams(params: PaperRecommendationParams, storage: Stor
  * whereas empty means no tier excluded and no date limit, which is what the page shows.
  */
 export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
+  const { topK, threshold } = normalisePaperParams(params);
   return {
-    top_k: params.topK,
-    similarity_threshold: params.threshold,
+    top_k: topK,
+    similarity_threshold: threshold,
     excluded_jcr: byExclusionOrder(params.excludedJCR).join(','),
     date_filter: dateFilterQueryValue(params.dateFilter),
   };
