@@ -22,6 +22,7 @@ import {
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import type { LearningService } from '../learning/learning.service';
+import type { ContentSources } from '../recommendations/content-sources';
 import { explainEmptyResult } from '../recommendations/empty-explanation';
 import { presentFreshness } from '../recommendations/freshness';
 import { rankingProfileOf, rerankPoolSize } from '../recommendations/ranking-profile';
@@ -44,6 +45,7 @@ export class NewsService {
       learningRepository: LearningRepository;
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
+      contentSources: ContentSources;
       logger: Logger;
       now?: (() => Date) | undefined;
     },
@@ -107,6 +109,7 @@ export class NewsService {
         ? explainEmptyResult({
             kind: 'news',
             days,
+            sourceSetup: () => this.deps.contentSources.setupOf('news'),
             threshold: query.threshold,
             excludedTiers: [],
             availabilityIn: (windowDays) => this.deps.diagnostics.newsAvailability(model.id, this.since(windowDays)),

@@ -19,6 +19,7 @@ import { errors } from '../../errors';
 import { profileVectorOf } from '../../profile-vector';
 import type { LearningService } from '../learning/learning.service';
 import { presentPaper } from '../papers/paper.presenter';
+import type { ContentSources } from './content-sources';
 import { explainEmptyResult } from './empty-explanation';
 import { presentFreshness } from './freshness';
 import { rankingProfileOf, rerankPoolSize } from './ranking-profile';
@@ -54,6 +55,7 @@ export class PaperRecommendationService {
       learningRepository: LearningRepository;
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
+      contentSources: ContentSources;
       logger: Logger;
       now?: (() => Date) | undefined;
     },
@@ -163,6 +165,7 @@ export class PaperRecommendationService {
         ? explainEmptyResult({
             kind: 'papers',
             days,
+            sourceSetup: () => this.deps.contentSources.setupOf('papers'),
             threshold: query.threshold,
             excludedTiers: query.excludedTiers,
             availabilityIn: (windowDays) =>
