@@ -216,6 +216,45 @@ describe('auth screens', () => {
       expect(screen.getByText('验证码已过期，请重新发送验证码')).toBeTruthy();
     });
 
+    it('drops 请先输入邮箱地址 once an address is typed, and shows the status of an address typed by hand', async () => {
+      api.on('GET', '/api/auth/verification-status/', { body: verificationStatus({ remaining_time: 299 }) });
+      const { user, fill } = renderApp(api, '/verify-email');
+
+      await user.click(await screen.findByRole('button', { name: '重新发送验证码' }));
+      expect((await screen.findByTestId('verify-notice')).textContent).toBe('请先输入邮箱地址');
+      expect(api.requestsTo('GET', '/api/auth/verification-status/')).toHaveLength(0);
+
+      await fill(screen.getByLabelText('邮箱地址'), EMAIL);
+      expect(screen.queryByTestId('verify-notice')).toBeNull();
+      // Once the typing pauses, the typed address's code status is fetched and shown.
+      expect(await screen.findByTestId('verify-code-countdown')).toBeTruthy();
+      expect(api.requestsTo('GET', '/api/auth/verification-status/').map((request) => request.query)).toEqual([
+        { email: EMAIL },
+      ]);
+    });
+
+    it('drops 验证码已发送 and disables 验证 once the code has expired', async () => {
+      freezeClock();
+      api.on('GET', '/api/auth/verification-status/', {
+        body: verificationStatus({ remaining_time: 30, resend_available_in: 0 }),
+      });
+      api.on('POST', '/api/auth/resend-verification-code/', {
+        body: { message: '验证码已发送，请查收邮件', resend_available_in: 60 },
+      });
+      const { user, fill } = renderApp(api, `/verify-email?email=${EMAIL}`);
+
+      await user.click(await screen.findByRole('button', { name: '重新发送验证码' }));
+      expect((await screen.findByTestId('verify-notice')).textContent).toBe('验证码已发送，请查收邮件');
+      await fill(screen.getByTestId('verify-code-input'), '123456');
+      expect(screen.getByRole('button', { name: '验证' })).toHaveProperty('disabled', false);
+
+      moveClock(31_000);
+      expect(await screen.findByText('已过期')).toBeTruthy();
+      expect(screen.getByText('验证码已过期，请重新发送验证码')).toBeTruthy();
+      expect(screen.queryByTestId('verify-notice')).toBeNull();
+      expect(screen.getByRole('button', { name: '验证' })).toHaveProperty('disabled', true);
+    });
+
     it('resends the code and then waits 60 s before the next resend', async () => {
       freezeClock();
       api.on('GET', '/api/auth/verification-status/', { body: verificationStatus({ resend_available_in: 0 }) });
