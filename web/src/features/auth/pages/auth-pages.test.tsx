@@ -160,6 +160,28 @@ describe('auth screens', () => {
       expect(api.requestsTo('POST', '/api/auth/forgot-password/')[0]?.body).toEqual({ email: EMAIL });
     });
 
+    it('shows a long rate limit in minutes, and keeps counting after a reload', async () => {
+      freezeClock();
+      api.on('POST', '/api/auth/forgot-password/', {
+        status: 429,
+        body: { code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试', remaining_seconds: 3245 },
+      });
+      const first = renderApp(api, '/forgot-password');
+      await first.fill(await screen.findByLabelText('邮箱地址'), EMAIL);
+      await first.user.click(screen.getByRole('button', { name: '发送重置邮件' }));
+      expect(await screen.findByRole('button', { name: '约 55 分钟后可重新发送' })).toHaveProperty('disabled', true);
+      expect(screen.queryByText(/3245/)).toBeNull();
+
+      // A reload ten minutes later: the same address, still waiting, now as m:ss once under ten minutes.
+      const stored = { ...localStorage };
+      first.unmount();
+      moveClock(2_700_000);
+      renderApp(api, '/forgot-password', { storage: stored });
+      expect(await screen.findByRole('button', { name: '9:05 后可重新发送' })).toHaveProperty('disabled', true);
+      expect(screen.getByLabelText('邮箱地址')).toHaveProperty('value', EMAIL);
+      expect(api.requestsTo('POST', '/api/auth/forgot-password/')).toHaveLength(1);
+    });
+
     it('says the mail was sent', async () => {
       api.on('POST', '/api/auth/forgot-password/', { body: { message: '如果该邮箱已注册，重置邮件已发送' } });
       const { user, fill } = renderApp(api, '/forgot-password');
