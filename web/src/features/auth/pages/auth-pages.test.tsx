@@ -94,6 +94,21 @@ describe('auth screens', () => {
       expect(screen.getByText('两次输入的密码一致')).toBeTruthy();
     });
 
+    it('never rates a common password 强, even when it meets four rules', async () => {
+      const { user, fill } = renderApp(api, '/register');
+      const password = await screen.findByLabelText('密码');
+      await fill(password, 'Password123');
+      await user.tab();
+
+      expect(await screen.findByText('密码过于简单，请使用更复杂的密码')).toBeTruthy();
+      expect(screen.getByText('密码强度：弱')).toBeTruthy();
+      expect(screen.queryByText('密码强度：强')).toBeNull();
+
+      await user.clear(password);
+      await fill(password, 'P@ssw0rd2024!');
+      expect(screen.getByText('密码强度：弱')).toBeTruthy();
+    });
+
     it('offers to log in or use another email when the address is already registered', async () => {
       api.on('POST', '/api/auth/register/', {
         status: 409,
