@@ -57,7 +57,9 @@ describe('/keywords', () => {
   it('clears 关键词不能为空 once a keyword is followed by a suggestion, and as the reader types', async () => {
     const suggested = 'molecular property prediction';
     serveKeywords(api, []);
-    api.on('GET', '/user-rkeywords/', { body: { keywords: [{ name: suggested, score: 1, source: 'research_summary' }] } });
+    api.on('GET', '/user-rkeywords/', {
+      body: { keywords: [{ name: suggested, score: 1, source: 'research_summary' }] },
+    });
     api.on('POST', '/user-keywords/add/', (request) => {
       const keyword = testKeyword({ id: 'keyword-9', name: String((request.body as { keyword: string }).keyword) });
       serveKeywords(api, [keyword]);
