@@ -1,3 +1,4 @@
+import { UserAdminRepository } from '@radar/db';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eEnvironment, readSession, startE2e } from '../src';
 
@@ -76,5 +77,29 @@ describe('a valid token of a real user', () => {
     expect(page.url()).toBe(e2e.url('/papers'));
     expect(await readSession(page)).toEqual({ token, userEmail: 'e2e@example.org' });
     expect(errors).toEqual([]);
+  });
+});
+
+describe('a session the server ends while it is used', () => {
+  it('says the login expired (not that the page needs a login) and keeps the way back', async () => {
+    const { user, token } = await e2e.server.createSignedInUser('expiring@example.org');
+    const { page } = await e2e.openPage({ localStorage: { token, userEmail: user.email } });
+    await page.goto('/keywords');
+    await page.getByTestId('keyword-add-input').waitFor();
+
+    // An operator disables the account: the token it holds gets 401 on its next request.
+    await new UserAdminRepository(e2e.server.database.db).disable(user.id);
+    const refused = page.waitForResponse((response) => new URL(response.url()).pathname === '/user-keywords/add/');
+    await page.getByTestId('keyword-add-input').fill('graph neural network');
+    await page.getByTestId('keyword-add-submit').click();
+    expect((await refused).status()).toBe(401);
+
+    await page.waitForURL(e2e.url('/'));
+    const notice = page.getByTestId('landing-login-required');
+    await notice.getByText('登录已过期，请重新登录').waitFor();
+    expect(await notice.textContent()).not.toContain('该页面需要登录后访问');
+    expect(await readSession(page)).toEqual({ token: null, userEmail: null });
+    await notice.getByRole('link', { name: '去登录' }).click();
+    await page.waitForURL(e2e.url('/login'));
   });
 });

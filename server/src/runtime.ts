@@ -45,6 +45,7 @@ import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
 import { NewsService } from './features/news/news.service';
 import { ArticleService } from './features/papers/article.service';
+import { ContentSources } from './features/recommendations/content-sources';
 import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import { RecommendationService } from './features/recommendations/recommendation.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
@@ -181,7 +182,8 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   });
   const keywordRepository = new KeywordRepository(database.db);
   const diagnostics = new RecommendationDiagnosticsRepository(database.db);
-  const ranking = { learningRepository, learning, keywords: keywordRepository, diagnostics };
+  const contentSources = new ContentSources({ settings: ingestSettingsFromConfig(config), diagnostics });
+  const ranking = { learningRepository, learning, keywords: keywordRepository, diagnostics, contentSources };
   return {
     auth: new AuthService({
       users: userRepository,

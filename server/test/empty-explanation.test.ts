@@ -50,6 +50,37 @@ describe('explainEmptyList', () => {
     expect(explainEmptyList(facts({ nearestSimilarities: [] })).cause).toBe('all_dismissed');
   });
 
+  it('with nothing stored, names what is missing and who can fix it, promising content only when a run will come', () => {
+    const none = { total: 0, embedded: 0, inWindow: 0, allowed: 0 };
+    const read = (overrides: object) => ({
+      state: 'read' as const,
+      configured: 1,
+      scheduled: true,
+      finished: 0,
+      failing: 0,
+      ...overrides,
+    });
+    const explain = (sources: Parameters<typeof explainEmptyList>[0]['sources']) =>
+      explainEmptyList(facts({ availability: none, sources }));
+
+    expect(explain(read({ configured: 0 }))).toEqual({
+      cause: 'no_items',
+      message: '还没有任何论文：管理员尚未配置论文来源',
+      suggestion: '请联系管理员添加论文来源；管理员也可运行 radar demo 载入演示数据先行体验',
+      change: null,
+    });
+    expect(explain(read({})).message).toBe('还没有任何论文：论文来源已配置，正在等待首次抓取');
+    expect(explain(read({ scheduled: false })).message).toBe('还没有任何论文：论文来源已配置，但定时抓取已关闭');
+    expect(explain(read({ finished: 1, failing: 1 })).message).toBe('还没有任何论文：论文来源抓取失败');
+    expect(explain(read({ finished: 1 })).message).toBe('还没有任何论文：论文来源已运行，但没有抓取到论文');
+    expect(explain({ state: 'unreadable' }).message).toBe('还没有任何论文：内容来源的配置有误，无法抓取');
+    // Only a scheduled source that has yet to run may say content is coming; nothing says "come back later".
+    for (const sources of [read({ configured: 0 }), read({ scheduled: false }), read({ failing: 1 }), undefined]) {
+      const { message, suggestion } = explain(sources);
+      expect(`${message}${suggestion}`).not.toMatch(/请稍后再来|首次抓取按计划/);
+    }
+  });
+
   it('finds the narrowest wider window with items, asking one window at a time', async () => {
     const asked: (number | null)[] = [];
     const counts = new Map<number | null, number>([

@@ -7,6 +7,7 @@ import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/share
 import { parseCommandLine } from './command-line';
 import {
   parseDemoArgs,
+  parseIngestArgs,
   parseJournalsArgs,
   planIngestCommand,
   runDemoCommand,
@@ -17,7 +18,7 @@ import {
 import { printJson } from './commands/output';
 import { parseQueuesArgs, runQueuesCommand } from './commands/queues.command';
 import { parseReembedArgs, runReembed } from './commands/reembed.command';
-import { planSourcesCommand } from './commands/sources.command';
+import { parseSourcesArgs, planSourcesCommand } from './commands/sources.command';
 import { parseUsersArgs, runUsersCommand } from './commands/users.command';
 
 /**
@@ -28,6 +29,12 @@ import { parseUsersArgs, runUsersCommand } from './commands/users.command';
 
 interface Command {
   summary: string;
+  /**
+   * Reads the command line alone, as `run` does first, and opens or reads nothing: a command line it
+   * refuses (UsageError) is one `run` refuses. `checkRadarCommandLine` uses it for the commands that
+   * messages and documentation name.
+   */
+  parse(args: string[]): unknown;
   /** Parses `args` first (parseCommandLine): a wrong command line must not open or create a database. */
   run(context: {
     config: AppConfig;
@@ -65,16 +72,20 @@ async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: Da
   }
 }
 
+const STATUS_COMMAND_LINE = {
+  usage: 'usage: pnpm radar status [--json]',
+  options: { json: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+} as const;
+const MIGRATE_COMMAND_LINE = { usage: 'usage: pnpm radar migrate', options: {}, positionals: { min: 0, max: 0 } };
+
 const COMMANDS: Record<string, Command> = {
   status: {
     summary:
       'show the database, queue and content counts [--json] (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
+    parse: (args) => parseCommandLine(args, STATUS_COMMAND_LINE),
     async run({ config, args, out, err, setExitCode }) {
-      const { values } = parseCommandLine(args, {
-        usage: 'usage: pnpm radar status [--json]',
-        options: { json: { type: 'boolean' } },
-        positionals: { min: 0, max: 0 },
-      });
+      const { values } = parseCommandLine(args, STATUS_COMMAND_LINE);
       if (await hasNoEmbeddedData(config)) {
         err(
           `radar status: no Research Radar data at ${path.resolve(config.dataDir)} (no server running, no database there yet): start it with \`pnpm start\`, or set DATABASE_URL to use a PostgreSQL server`,
@@ -132,8 +143,9 @@ const COMMANDS: Record<string, Command> = {
   },
   migrate: {
     summary: 'apply pending database migrations (the server also does this at start)',
+    parse: (args) => parseCommandLine(args, MIGRATE_COMMAND_LINE),
     async run({ config, args, out }) {
-      parseCommandLine(args, { usage: 'usage: pnpm radar migrate', options: {}, positionals: { min: 0, max: 0 } });
+      parseCommandLine(args, MIGRATE_COMMAND_LINE);
       await withDatabase(config, true, async (database) => {
         const overview = await new HealthRepository(database.pool).getOverview();
         out(`migrations up to date: ${overview.migrationsApplied} applied (${database.mode} database)`);
@@ -142,6 +154,7 @@ const COMMANDS: Record<string, Command> = {
   },
   ingest: {
     summary: 'run a content source now, or import a saved file: ingest <source|kind> [--since DATE] [--file PATH]',
+    parse: parseIngestArgs,
     async run({ config, args, out }) {
       // Arguments and the file are checked first: a mistake is one line and creates nothing.
       const plan = await planIngestCommand(config, args);
@@ -151,6 +164,7 @@ const COMMANDS: Record<string, Command> = {
   sources: {
     summary:
       'sources [list] [--json]: content sources with their schedule, last run, items added and last error; sources run <name>: run one now (as ingest)',
+    parse: parseSourcesArgs,
     async run({ config, args, out }) {
       const plan = await planSourcesCommand(config, args);
       await withDatabase(config, true, (database) =>
@@ -162,6 +176,7 @@ const COMMANDS: Record<string, Command> = {
   },
   journals: {
     summary: 'journals import <file.csv> [--label NAME]: import a journal tier table (SCImago or issn,title,tier)',
+    parse: parseJournalsArgs,
     async run({ config, args, out }) {
       const options = parseJournalsArgs(args);
       await withDatabase(config, true, (database) => runJournalsCommand(database, options, out));
@@ -169,6 +184,7 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     summary: 'load (or with --remove, delete) the built-in demo corpus: papers and news in all 21 fields',
+    parse: parseDemoArgs,
     async run({ config, args, out }) {
       const options = parseDemoArgs(args);
       await withDatabase(config, true, (database) => runDemoCommand(config, database, options, out));
@@ -177,6 +193,7 @@ const COMMANDS: Record<string, Command> = {
   users: {
     summary:
       'users list | show <email|id> | disable <email|id> | enable <email|id> | delete <email|id> --yes (the person and all their data) [--json]',
+    parse: parseUsersArgs,
     async run({ config, args, out, err, setExitCode }) {
       const plan = parseUsersArgs(args);
       await withDatabase(config, true, (database) => runUsersCommand(database, plan, { out, err, setExitCode }));
@@ -185,6 +202,7 @@ const COMMANDS: Record<string, Command> = {
   queues: {
     summary:
       'queues status | retry-failed [<queue>] | clean [<queue>] [--grace 1d]: job counts, retry failed jobs, remove finished ones [--json]',
+    parse: parseQueuesArgs,
     async run({ config, args, out }) {
       const plan = parseQueuesArgs(args);
       await withDatabase(config, true, (database) => runQueuesCommand(config, database, plan, out));
@@ -193,12 +211,33 @@ const COMMANDS: Record<string, Command> = {
   reembed: {
     summary:
       'bring every stored vector onto the active embedding model, with progress (--refit: refit the built-in model first)',
+    parse: parseReembedArgs,
     async run({ config, args, out }) {
       const options = parseReembedArgs(args);
       await withDatabase(config, true, (database) => runReembed(config, database, options, out));
     },
   },
 };
+
+const isHelp = (name: string | undefined): name is undefined | 'help' | '--help' | '-h' =>
+  !name || name === 'help' || name === '--help' || name === '-h';
+
+/**
+ * Whether `pnpm radar <argv>` is a command line the CLI accepts, judged by the command table and each
+ * command's own parser, without running anything: undefined when it is, else why not (one line).
+ */
+export function checkRadarCommandLine(argv: string[]): string | undefined {
+  const [name, ...args] = argv;
+  if (isHelp(name)) return args.length ? 'help takes no arguments' : undefined;
+  const command = COMMANDS[name ?? ''];
+  if (!command) return `unknown command "${name}"`;
+  try {
+    command.parse(args);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 function printHelp(out: (line: string) => void): void {
   out('Usage: pnpm radar <command>');
@@ -216,7 +255,7 @@ export interface CommandIo {
 /** Runs `pnpm radar <argv>` and returns the exit code; errors are printed in one line, never thrown. */
 export async function runRadarCommand(argv: string[], { env, out, err }: CommandIo): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
+  if (isHelp(name)) {
     printHelp(out);
     return 0;
   }

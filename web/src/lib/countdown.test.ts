@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, msUntilNextTick, secondsUntil } from './countdown';
+import { formatCountdown, formatRetryWait, msUntilNextTick, secondsUntil } from './countdown';
 
 describe('formatCountdown (m:ss)', () => {
   it.each([
@@ -46,5 +46,18 @@ describe('msUntilNextTick', () => {
       const next = now + msUntilNextTick(10_000, now);
       expect(secondsUntil(10_000, next)).toBe(secondsUntil(10_000, now) - 1);
     }
+  });
+});
+
+describe('formatRetryWait', () => {
+  it('reads seconds up to a minute, m:ss under ten minutes, rounded-up minutes beyond', () => {
+    expect(formatRetryWait(42)).toBe('42 秒');
+    expect(formatRetryWait(60)).toBe('60 秒');
+    expect(formatRetryWait(61)).toBe('1:01');
+    expect(formatRetryWait(545)).toBe('9:05');
+    expect(formatRetryWait(599)).toBe('9:59');
+    expect(formatRetryWait(600)).toBe('约 10 分钟');
+    expect(formatRetryWait(3245)).toBe('约 55 分钟');
+    expect(formatRetryWait(-3)).toBe('0 秒');
   });
 });

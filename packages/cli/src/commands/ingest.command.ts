@@ -220,12 +220,8 @@ export type IngestPlan =
     }
   | { mode: 'run'; sources: SourceConfig[]; since: string | undefined };
 
-/**
- * Reads the command line, the sources file and, for --file, the start of the file: every mistake
- * (unknown source, bad date, missing or empty file, a file of another kind) is reported in one line
- * before the database is opened, so nothing is created or stored.
- */
-export async function planIngestCommand(config: AppConfig, args: string[]): Promise<IngestPlan> {
+/** The command line of `ingest` alone (no sources file, no file read): a mistake is a UsageError. */
+export function parseIngestArgs(args: string[]) {
   const { positionals, values } = parseCommandLine(args, {
     usage: `usage: pnpm radar ingest <source name | ${SOURCE_KINDS.join(' | ')}> [--since YYYY-MM-DD] [--file PATH] [--institute NAME] [--journal NAME]`,
     options: {
@@ -240,6 +236,16 @@ export async function planIngestCommand(config: AppConfig, args: string[]): Prom
   const { since, file: filePath, institute, journal } = values;
   if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
     throw new UsageError('--since must be a date like 2026-01-31');
+  return { target, since, filePath, institute, journal };
+}
+
+/**
+ * Reads the command line, the sources file and, for --file, the start of the file: every mistake
+ * (unknown source, bad date, missing or empty file, a file of another kind) is reported in one line
+ * before the database is opened, so nothing is created or stored.
+ */
+export async function planIngestCommand(config: AppConfig, args: string[]): Promise<IngestPlan> {
+  const { target, since, filePath, institute, journal } = parseIngestArgs(args);
   const { sources, origin } = await loadSources(ingestSettingsFromConfig(config));
 
   if (filePath !== undefined) {

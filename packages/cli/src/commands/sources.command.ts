@@ -11,8 +11,10 @@ export type SourcesPlan = { action: 'list'; json: boolean } | { action: 'run'; i
 
 const USAGE = 'usage: pnpm radar sources [list [--json] | run <source name> [--since YYYY-MM-DD]]';
 
-/** Checks the command line (and for `run`, the source and the sources file) before the database is opened. */
-export async function planSourcesCommand(config: AppConfig, args: string[]): Promise<SourcesPlan> {
+/** The command line of `sources` alone (nothing read): a mistake is a UsageError. */
+export function parseSourcesArgs(
+  args: string[],
+): { action: 'list'; json: boolean } | { action: 'run'; name: string; since: string | undefined } {
   const { positionals, values } = parseCommandLine(args, {
     usage: USAGE,
     options: { json: { type: 'boolean' }, since: { type: 'string' } },
@@ -26,8 +28,15 @@ export async function planSourcesCommand(config: AppConfig, args: string[]): Pro
   if (action === 'run') {
     if (name === undefined) throw new UsageError(USAGE);
     if (values.json) throw new UsageError('--json is for sources list');
-    const since = values.since === undefined ? [] : ['--since', values.since];
-    return { action: 'run', ingest: await planIngestCommand(config, [name, ...since]) };
+    return { action: 'run', name, since: values.since };
   }
   throw new UsageError(USAGE);
+}
+
+/** Checks the command line (and for `run`, the source and the sources file) before the database is opened. */
+export async function planSourcesCommand(config: AppConfig, args: string[]): Promise<SourcesPlan> {
+  const parsed = parseSourcesArgs(args);
+  if (parsed.action === 'list') return parsed;
+  const since = parsed.since === undefined ? [] : ['--since', parsed.since];
+  return { action: 'run', ingest: await planIngestCommand(config, [parsed.name, ...since]) };
 }

@@ -26,6 +26,14 @@ export interface Availability {
   allowed: number;
 }
 
+/** What the run records say about a set of content sources, for an empty list's explanation. */
+export interface SourceRunSummary {
+  /** Sources that finished at least one run (successful or not). */
+  finished: number;
+  /** Sources whose last run failed. */
+  failing: number;
+}
+
 export class RecommendationDiagnosticsRepository {
   constructor(private readonly db: Database) {}
 
@@ -42,6 +50,22 @@ export class RecommendationDiagnosticsRepository {
       lastCheckedAt: toDate(row?.last_checked),
       newItemsLast7Days: Number(row?.recent ?? 0),
     };
+  }
+
+  /** Run records of the named sources (a source that never ran has none). */
+  async sourceRuns(names: readonly string[]): Promise<SourceRunSummary> {
+    if (names.length === 0) return { finished: 0, failing: 0 };
+    const result = await this.db.execute<{ finished: number; failing: number }>(
+      sql`SELECT count(*) FILTER (WHERE last_finished_at IS NOT NULL)::int AS finished,
+                 count(*) FILTER (WHERE status = 'failed')::int AS failing
+          FROM radar.ingest_sources
+          WHERE name IN (${sql.join(
+            names.map((name) => sql`${name}`),
+            sql`, `,
+          )})`,
+    );
+    const row = result.rows[0];
+    return { finished: Number(row?.finished ?? 0), failing: Number(row?.failing ?? 0) };
   }
 
   /** Papers left by each filter step: model, publication window (YYYY-MM-DD), tiers (unknown tier kept). */

@@ -25,6 +25,7 @@ import {
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import type { LearningService } from '../learning/learning.service';
+import type { ContentSources } from '../recommendations/content-sources';
 import { explainEmptyResult } from '../recommendations/empty-explanation';
 import { presentFreshness } from '../recommendations/freshness';
 import { rankingProfileOf, rerankPoolSize } from '../recommendations/ranking-profile';
@@ -45,6 +46,7 @@ export class NewsService {
       learningRepository: LearningRepository;
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
+      contentSources: ContentSources;
       logger: Logger;
       /** The readers' IANA zone, whose calendar days the publication windows count. */
       timeZone: string;
@@ -111,6 +113,7 @@ export class NewsService {
         ? explainEmptyResult({
             kind: 'news',
             days,
+            sourceSetup: () => this.deps.contentSources.setupOf('news'),
             threshold: query.threshold,
             excludedTiers: [],
             availabilityIn: (windowDays) => this.deps.diagnostics.newsAvailability(model.id, this.since(windowDays)),

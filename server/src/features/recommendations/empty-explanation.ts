@@ -1,5 +1,6 @@
 import type { Availability } from '@radar/db';
 import { DATE_FILTERS, type DateFilterLabel, type EmptyExplanation, RECOMMENDATION_SLIDERS } from '@radar/shared';
+import type { SourceSetup } from './content-sources';
 
 /**
  * Why a recommendation list came back empty and the one change that would give results (issue 13,
@@ -20,6 +21,8 @@ export interface EmptyListFacts {
   threshold: number;
   /** Similarities of the nearest candidates that pass window, tiers and dismissals, most similar first. */
   nearestSimilarities: readonly number[];
+  /** The sources of this content, read only when nothing is stored; unknown: the message names no cause. */
+  sources?: SourceSetup | undefined;
 }
 
 const NOUN = { papers: '论文', news: '新闻' } as const;
@@ -45,8 +48,11 @@ export async function explainEmptyResult(input: {
   availabilityIn: (days: number | null) => Promise<Availability>;
   /** Similarities of the nearest candidates passing every filter but the threshold, most similar first. */
   nearestSimilarities: () => Promise<number[]>;
+  /** The sources of this content (asked only when nothing is stored at all). */
+  sourceSetup?: () => Promise<SourceSetup>;
 }): Promise<EmptyExplanation> {
   const availability = await input.availabilityIn(input.days);
+  const sources = availability.total === 0 ? await input.sourceSetup?.() : undefined;
   const widerWindow =
     availability.embedded > 0 && availability.inWindow === 0
       ? await narrowestWiderWindow(input.days, async (wider) => (await input.availabilityIn(wider)).allowed)
@@ -59,6 +65,7 @@ export async function explainEmptyResult(input: {
     excludedTiers: input.excludedTiers,
     threshold: input.threshold,
     nearestSimilarities: availability.allowed > 0 ? await input.nearestSimilarities() : [],
+    sources,
   });
 }
 
@@ -89,14 +96,7 @@ export function explainEmptyList(facts: EmptyListFacts): EmptyExplanation {
         change: { date_filter: facts.widerWindow.label } as Record<string, string>,
       }
     : undefined;
-  if (availability.total === 0) {
-    return {
-      cause: 'no_items',
-      message: `还没有任何${noun}：内容来源尚未抓取到${noun}`,
-      suggestion: '请稍后再来；管理员可用 radar sources run 立即抓取，或用 radar demo load 载入演示数据',
-      change: null,
-    };
-  }
+  if (availability.total === 0) return explainNoItems(kind, facts.sources);
   if (availability.embedded === 0) {
     return {
       cause: 'items_not_embedded',
@@ -153,4 +153,48 @@ export function explainEmptyList(facts: EmptyListFacts): EmptyExplanation {
     suggestion: `把相似度阈值降到 ${percent(lowered)}，可看到 ${count} ${unit}${noun}`,
     change: { similarity_threshold: lowered.toFixed(2) },
   };
+}
+
+/**
+ * Nothing stored at all: no filter change helps, so the text says what is missing and who can fix it
+ * (the reader cannot; the operator can, with the command named). It promises content only when a
+ * scheduled run will really bring some.
+ */
+function explainNoItems(kind: EmptyListFacts['kind'], sources: SourceSetup | undefined): EmptyExplanation {
+  const noun = NOUN[kind];
+  const explain = (why: string, suggestion: string): EmptyExplanation => ({
+    cause: 'no_items',
+    message: `还没有任何${noun}：${why}`,
+    suggestion,
+    change: null,
+  });
+  if (!sources) return explain(`内容来源尚未抓取到${noun}`, `如长时间没有${noun}，请联系管理员检查内容来源`);
+  if (sources.state === 'unreadable') {
+    return explain('内容来源的配置有误，无法抓取', '请联系管理员修正来源配置（运行 radar sources 可看到错误所在）');
+  }
+  if (sources.configured === 0) {
+    return explain(
+      `管理员尚未配置${noun}来源`,
+      `请联系管理员添加${noun}来源；管理员也可运行 radar demo 载入演示数据先行体验`,
+    );
+  }
+  if (sources.failing > 0) {
+    return explain(`${noun}来源抓取失败`, '请联系管理员处理（运行 radar sources 可看到各来源的错误）');
+  }
+  if (sources.finished === 0 && !sources.scheduled) {
+    return explain(
+      `${noun}来源已配置，但定时抓取已关闭`,
+      '请联系管理员开启定时抓取，或运行 radar sources run <来源名称> 立即抓取',
+    );
+  }
+  if (sources.finished === 0) {
+    return explain(
+      `${noun}来源已配置，正在等待首次抓取`,
+      '首次抓取按计划自动进行，完成后这里就会有推荐；管理员也可运行 radar sources run <来源名称> 立即抓取',
+    );
+  }
+  return explain(
+    `${noun}来源已运行，但没有抓取到${noun}`,
+    '请联系管理员检查来源设置（运行 radar sources 可查看各来源最近的结果）',
+  );
 }

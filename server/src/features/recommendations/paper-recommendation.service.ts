@@ -20,6 +20,7 @@ import { errors } from '../../errors';
 import { profileVectorOf } from '../../profile-vector';
 import type { LearningService } from '../learning/learning.service';
 import { presentPaper } from '../papers/paper.presenter';
+import type { ContentSources } from './content-sources';
 import { explainEmptyResult } from './empty-explanation';
 import { presentFreshness } from './freshness';
 import { rankingProfileOf, rerankPoolSize } from './ranking-profile';
@@ -40,6 +41,7 @@ export class PaperRecommendationService {
       learningRepository: LearningRepository;
       learning: LearningService;
       diagnostics: RecommendationDiagnosticsRepository;
+      contentSources: ContentSources;
       logger: Logger;
       /** The readers' IANA zone, whose calendar days the publication windows count. */
       timeZone: string;
@@ -137,6 +139,7 @@ export class PaperRecommendationService {
         ? explainEmptyResult({
             kind: 'papers',
             days,
+            sourceSetup: () => this.deps.contentSources.setupOf('papers'),
             threshold: query.threshold,
             excludedTiers: query.excludedTiers,
             availabilityIn: (windowDays) =>

@@ -5,7 +5,13 @@ import { getReturnTarget } from '@/lib/navigation-state';
 
 /** Composes the landing feature with the session (features do not import each other). */
 export function LandingRoute() {
-  const { status } = useAuth();
+  const { status, hasSessionExpired } = useAuth();
   const location = useLocation();
-  return <LandingPage isAuthenticated={status === 'authenticated'} redirectedFrom={getReturnTarget(location.state)} />;
+  return (
+    <LandingPage
+      isAuthenticated={status === 'authenticated'}
+      redirectedFrom={getReturnTarget(location.state)}
+      hasSessionExpired={hasSessionExpired}
+    />
+  );
 }

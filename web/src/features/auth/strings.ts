@@ -4,6 +4,13 @@
  * from the request schemas of @radar/shared (the same texts the server answers with).
  */
 import { DEFAULT_ERROR_MESSAGES, LIMITS } from '@radar/shared';
+import { formatRetryWait } from '@/lib/countdown';
+
+/** '42 秒后可重新发送', '4:05 后可重新发送' (a space after digits), '约 55 分钟后可重新发送'. */
+function retryAfter(seconds: number): string {
+  const wait = formatRetryWait(seconds);
+  return `${wait}${/\d$/.test(wait) ? ' ' : ''}后可重新发送`;
+}
 
 const CODE_VALID_MINUTES = LIMITS.verificationCodeTtlSeconds / 60;
 const LOCK_HOURS = LIMITS.verificationLockSeconds / 3600;
@@ -64,7 +71,7 @@ export const AUTH_STRINGS = {
     submit: '发送重置邮件',
     submitting: '发送中…',
     /** Label of the send button during a rate-limit wait. */
-    waitSeconds: (seconds: number) => `${seconds} 秒后可重新发送`,
+    waitSeconds: (seconds: number) => retryAfter(seconds),
     sentTitle: '重置邮件已发送',
     sentHint: '请查收邮件并点击其中的链接设置新密码。没有收到？请检查垃圾邮件箱。',
     backToLogin: '返回登录',
@@ -97,7 +104,7 @@ export const AUTH_STRINGS = {
     submit: '验证',
     verifying: '正在验证…',
     resend: '重新发送验证码',
-    resendWait: (seconds: number) => `${seconds} 秒后可重新发送`,
+    resendWait: (seconds: number) => retryAfter(seconds),
     resent: '验证码已发送，请查收邮件',
     codeValidFor: '验证码有效期',
     /** Shown instead of m:ss when the countdown reaches 0 (spec section 2). */

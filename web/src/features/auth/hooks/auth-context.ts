@@ -8,6 +8,8 @@ export type AuthContextValue = {
   status: AuthStatus;
   user: User | null;
   isAuthenticated: boolean;
+  /** The server refused this tab's session (a 401): the login expired; cleared by the next login or logout. */
+  hasSessionExpired: boolean;
   /** After a successful login or e-mail verification: stores the session and loads the profile. */
   signIn: (session: { token: string; email: string }) => Promise<void>;
   /** Clears token and email and goes to / (replace). */

@@ -94,6 +94,21 @@ describe('auth screens', () => {
       expect(screen.getByText('两次输入的密码一致')).toBeTruthy();
     });
 
+    it('never rates a common password 强, even when it meets four rules', async () => {
+      const { user, fill } = renderApp(api, '/register');
+      const password = await screen.findByLabelText('密码');
+      await fill(password, 'Password123');
+      await user.tab();
+
+      expect(await screen.findByText('密码过于简单，请使用更复杂的密码')).toBeTruthy();
+      expect(screen.getByText('密码强度：弱')).toBeTruthy();
+      expect(screen.queryByText('密码强度：强')).toBeNull();
+
+      await user.clear(password);
+      await fill(password, 'P@ssw0rd2024!');
+      expect(screen.getByText('密码强度：弱')).toBeTruthy();
+    });
+
     it('offers to log in or use another email when the address is already registered', async () => {
       api.on('POST', '/api/auth/register/', {
         status: 409,
@@ -160,6 +175,28 @@ describe('auth screens', () => {
       expect(api.requestsTo('POST', '/api/auth/forgot-password/')[0]?.body).toEqual({ email: EMAIL });
     });
 
+    it('shows a long rate limit in minutes, and keeps counting after a reload', async () => {
+      freezeClock();
+      api.on('POST', '/api/auth/forgot-password/', {
+        status: 429,
+        body: { code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试', remaining_seconds: 3245 },
+      });
+      const first = renderApp(api, '/forgot-password');
+      await first.fill(await screen.findByLabelText('邮箱地址'), EMAIL);
+      await first.user.click(screen.getByRole('button', { name: '发送重置邮件' }));
+      expect(await screen.findByRole('button', { name: '约 55 分钟后可重新发送' })).toHaveProperty('disabled', true);
+      expect(screen.queryByText(/3245/)).toBeNull();
+
+      // A reload ten minutes later: the same address, still waiting, now as m:ss once under ten minutes.
+      const stored = { ...localStorage };
+      first.unmount();
+      moveClock(2_700_000);
+      renderApp(api, '/forgot-password', { storage: stored });
+      expect(await screen.findByRole('button', { name: '9:05 后可重新发送' })).toHaveProperty('disabled', true);
+      expect(screen.getByLabelText('邮箱地址')).toHaveProperty('value', EMAIL);
+      expect(api.requestsTo('POST', '/api/auth/forgot-password/')).toHaveLength(1);
+    });
+
     it('says the mail was sent', async () => {
       api.on('POST', '/api/auth/forgot-password/', { body: { message: '如果该邮箱已注册，重置邮件已发送' } });
       const { user, fill } = renderApp(api, '/forgot-password');
@@ -214,6 +251,45 @@ describe('auth screens', () => {
       moveClock(62_000);
       expect(await screen.findByText('已过期')).toBeTruthy();
       expect(screen.getByText('验证码已过期，请重新发送验证码')).toBeTruthy();
+    });
+
+    it('drops 请先输入邮箱地址 once an address is typed, and shows the status of an address typed by hand', async () => {
+      api.on('GET', '/api/auth/verification-status/', { body: verificationStatus({ remaining_time: 299 }) });
+      const { user, fill } = renderApp(api, '/verify-email');
+
+      await user.click(await screen.findByRole('button', { name: '重新发送验证码' }));
+      expect((await screen.findByTestId('verify-notice')).textContent).toBe('请先输入邮箱地址');
+      expect(api.requestsTo('GET', '/api/auth/verification-status/')).toHaveLength(0);
+
+      await fill(screen.getByLabelText('邮箱地址'), EMAIL);
+      expect(screen.queryByTestId('verify-notice')).toBeNull();
+      // Once the typing pauses, the typed address's code status is fetched and shown.
+      expect(await screen.findByTestId('verify-code-countdown')).toBeTruthy();
+      expect(api.requestsTo('GET', '/api/auth/verification-status/').map((request) => request.query)).toEqual([
+        { email: EMAIL },
+      ]);
+    });
+
+    it('drops 验证码已发送 and disables 验证 once the code has expired', async () => {
+      freezeClock();
+      api.on('GET', '/api/auth/verification-status/', {
+        body: verificationStatus({ remaining_time: 30, resend_available_in: 0 }),
+      });
+      api.on('POST', '/api/auth/resend-verification-code/', {
+        body: { message: '验证码已发送，请查收邮件', resend_available_in: 60 },
+      });
+      const { user, fill } = renderApp(api, `/verify-email?email=${EMAIL}`);
+
+      await user.click(await screen.findByRole('button', { name: '重新发送验证码' }));
+      expect((await screen.findByTestId('verify-notice')).textContent).toBe('验证码已发送，请查收邮件');
+      await fill(screen.getByTestId('verify-code-input'), '123456');
+      expect(screen.getByRole('button', { name: '验证' })).toHaveProperty('disabled', false);
+
+      moveClock(31_000);
+      expect(await screen.findByText('已过期')).toBeTruthy();
+      expect(screen.getByText('验证码已过期，请重新发送验证码')).toBeTruthy();
+      expect(screen.queryByTestId('verify-notice')).toBeNull();
+      expect(screen.getByRole('button', { name: '验证' })).toHaveProperty('disabled', true);
     });
 
     it('resends the code and then waits 60 s before the next resend', async () => {

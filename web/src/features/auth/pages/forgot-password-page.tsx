@@ -11,10 +11,11 @@ import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
-import { useCountdown } from '@/hooks/use-countdown';
+import { useSecondsUntil } from '@/hooks/use-countdown';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { setServerFieldErrors } from '@/lib/form-errors';
 import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
+import { getLatestRetryEmail, getRetryDeadline, storeRetryDeadline } from '@/lib/retry-deadlines';
 import { useForgotPassword } from '../api/forgot-password';
 import { AuthCard } from '../components/auth-card';
 import { EmailFormField, SubmitButton } from '../components/auth-form-parts';
@@ -24,20 +25,28 @@ import type { EmailFormValues } from '../utils/auth-form-schemas';
 
 const t = AUTH_STRINGS.forgot;
 
+/** localStorage key of the rate-limit deadlines per address (lib/retry-deadlines). */
+const RETRY_DEADLINES_KEY = 'forgotPasswordRetryAt';
+
 /**
  * /forgot-password (spec sections 2, 4 and 8): email, send button, return-home button and a
- * contact-support link. A rate-limit answer disables the button for its remaining seconds.
+ * contact-support link. A rate-limit answer disables the button for its remaining seconds, kept across
+ * a reload for that address.
  */
 export function ForgotPasswordPage() {
   const location = useLocation();
   const from = getReturnTarget(location.state);
   const form = useZodForm<EmailFormValues, { email: string }>({
     schema: emailOnlyRequestSchema,
-    defaultValues: { email: getStateEmail(location.state) ?? '' },
+    // After a reload during a rate limit, the address it applies to comes back with its countdown.
+    defaultValues: { email: getStateEmail(location.state) ?? getLatestRetryEmail(RETRY_DEADLINES_KEY) ?? '' },
   });
   const email = useWatch({ control: form.control, name: 'email' });
   const forgotMutation = useForgotPassword();
-  const wait = useCountdown();
+  // The wait belongs to the address the server limited; read at each render, so typing another
+  // address shows that one's (usually none), and a reload keeps the count.
+  const waitSeconds = useSecondsUntil(getRetryDeadline(RETRY_DEADLINES_KEY, email ?? ''));
+  const isWaiting = waitSeconds > 0;
   const [sentMessage, setSentMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -53,7 +62,7 @@ export function ForgotPasswordPage() {
       if (setServerFieldErrors(failure, form.setError, ['email'])) return;
       const { message, waitSeconds } = describeForgotPasswordError(failure);
       setError(message);
-      if (waitSeconds) wait.start(waitSeconds);
+      if (waitSeconds) storeRetryDeadline(RETRY_DEADLINES_KEY, values.email, Date.now() + waitSeconds * 1000);
     }
   });
 
@@ -78,8 +87,8 @@ export function ForgotPasswordPage() {
           <EmailFormField control={form.control} name="email" />
           <SubmitButton
             isSubmitting={isSubmitting}
-            disabled={wait.isRunning}
-            label={wait.isRunning ? t.waitSeconds(wait.seconds) : t.submit}
+            disabled={isWaiting}
+            label={isWaiting ? t.waitSeconds(waitSeconds) : t.submit}
             submittingLabel={t.submitting}
             testId="forgot-password-submit"
           />

@@ -34,7 +34,11 @@ const t = AUTH_STRINGS.verify;
 const REDIRECT_MS = 2000;
 
 type Panel = { kind: 'input' } | { kind: 'verifying' } | { kind: 'success' } | { kind: 'error'; message: string };
-type Notice = { severity: 'success' | 'error' | 'info'; message: string };
+/** A notice answers one attempt for one address (`email`, normalised; '' when none was typed). */
+type Notice = { severity: 'success' | 'error' | 'info'; message: string; email: string };
+
+/** How long the typed address must stay unchanged before its verification status is fetched. */
+const STATUS_LOOKUP_DELAY_MS = 600;
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -66,13 +70,27 @@ export function VerifyEmailPage() {
   const localCooldown = useCountdown();
 
   const typedEmail = useWatch({ control: form.control, name: 'email' });
+  const currentEmail = normaliseEmail(typedEmail ?? '');
   // The status belongs to one address: once another is typed, its countdown and attempts no longer apply.
-  const data = normaliseEmail(typedEmail) === statusEmail ? status.data : undefined;
+  const data = currentEmail === statusEmail ? status.data : undefined;
   const codeSeconds = useSecondsUntil(data ? status.dataUpdatedAt + data.remaining_time * 1000 : null);
   const statusCooldown = useSecondsUntil(data ? status.dataUpdatedAt + data.resend_available_in * 1000 : null);
   const resendSeconds = Math.max(statusCooldown, localCooldown.seconds);
   const noAttemptsLeft = data !== undefined && data.remaining_attempts <= 0;
   const codeExpired = data?.has_verification_code === true && codeSeconds === 0;
+  // A notice goes when the address it answered is no longer the one typed (请先输入邮箱地址 once one is
+  // typed), and 验证码已发送 goes once that code has expired: it would contradict 已过期 beside it.
+  const shownNotice =
+    notice && notice.email === currentEmail && !(notice.severity === 'success' && codeExpired) ? notice : null;
+
+  // An address typed by hand (not from the link) gets its status too, once the typing pauses and it is
+  // a valid address: the countdown and attempts then describe what the reader sees.
+  useEffect(() => {
+    const parsed = emailOnlyRequestSchema.safeParse({ email: typedEmail ?? '' });
+    if (!parsed.success || parsed.data.email === statusEmail) return;
+    const timer = setTimeout(() => setStatusEmail(parsed.data.email), STATUS_LOOKUP_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typedEmail, statusEmail]);
 
   useEffect(() => {
     if (panel.kind !== 'success') return;
@@ -96,25 +114,26 @@ export function VerifyEmailPage() {
   const resend = async () => {
     setNotice(null);
     const typed = form.getValues('email').trim();
+    const email = normaliseEmail(typed);
     if (typed === '') {
-      setNotice({ severity: 'error', message: t.enterEmailFirst });
+      setNotice({ severity: 'error', message: t.enterEmailFirst, email });
       return;
     }
     const parsed = emailOnlyRequestSchema.safeParse({ email: typed });
     if (!parsed.success) {
-      setNotice({ severity: 'error', message: parsed.error.issues[0]?.message ?? t.resendFailed });
+      setNotice({ severity: 'error', message: parsed.error.issues[0]?.message ?? t.resendFailed, email });
       return;
     }
     setStatusEmail(parsed.data.email);
     try {
       const result = await resendMutation.mutateAsync(parsed.data);
       localCooldown.start(result.resend_available_in);
-      setNotice({ severity: 'success', message: result.message || t.resent });
+      setNotice({ severity: 'success', message: result.message || t.resent, email });
       form.resetField('verification_code');
     } catch (error) {
       const failure = describeResendError(error);
       if (failure.waitSeconds) localCooldown.start(failure.waitSeconds);
-      setNotice({ severity: 'error', message: failure.message });
+      setNotice({ severity: 'error', message: failure.message, email });
     }
   };
 
@@ -135,9 +154,9 @@ export function VerifyEmailPage() {
         <Box data-testid="verify-panel" data-panel={panel.kind}>
           {panel.kind === 'input' ? (
             <Stack component="form" noValidate onSubmit={onSubmit} spacing={1.5} aria-label={t.title}>
-              {notice ? (
-                <Alert severity={notice.severity} data-testid="verify-notice">
-                  {notice.message}
+              {shownNotice ? (
+                <Alert severity={shownNotice.severity} data-testid="verify-notice">
+                  {shownNotice.message}
                 </Alert>
               ) : null}
               <EmailFormField control={form.control} name="email" />
@@ -174,7 +193,8 @@ export function VerifyEmailPage() {
                   type="submit"
                   variant="contained"
                   size="large"
-                  disabled={noAttemptsLeft}
+                  // An expired code can only be refused: the reader's next step is 重新发送验证码.
+                  disabled={noAttemptsLeft || codeExpired}
                   data-testid="verify-submit"
                   sx={{ flex: 1 }}
                 >

@@ -42,7 +42,9 @@ describe('/keywords', () => {
     });
     const { user, fill } = renderApp(api, '/keywords', { user: testUser() });
 
-    expect(await screen.findByText('请登录并设置感兴趣的关键词')).toBeTruthy();
+    // A logged-in reader without keywords is told that, not asked to log in.
+    expect(await screen.findByText('您还没有关注任何关键词')).toBeTruthy();
+    expect(screen.queryByText(/请登录/)).toBeNull();
     await fill(screen.getByRole('textbox', { name: '关键词' }), ' diffusion models ');
     await user.click(screen.getByRole('button', { name: '添加' }));
 
@@ -50,6 +52,34 @@ describe('/keywords', () => {
     expect(await screen.findByText('已关注 1/50 个')).toBeTruthy();
     expect(api.requestsTo('POST', '/user-keywords/add/')[0]?.body).toEqual({ keyword: 'diffusion models' });
     expect(screen.getByRole('textbox', { name: '关键词' })).toHaveProperty('value', '');
+  });
+
+  it('clears 关键词不能为空 once a keyword is followed by a suggestion, and as the reader types', async () => {
+    const suggested = 'molecular property prediction';
+    serveKeywords(api, []);
+    api.on('GET', '/user-rkeywords/', {
+      body: { keywords: [{ name: suggested, score: 1, source: 'research_summary' }] },
+    });
+    api.on('POST', '/user-keywords/add/', (request) => {
+      const keyword = testKeyword({ id: 'keyword-9', name: String((request.body as { keyword: string }).keyword) });
+      serveKeywords(api, [keyword]);
+      return { status: 201, body: { success: true, keyword } };
+    });
+    const { user, fill } = renderApp(api, '/keywords', { user: testUser() });
+
+    const submit = await screen.findByRole('button', { name: '添加' });
+    await user.click(submit);
+    expect(await screen.findByText('关键词不能为空')).toBeTruthy();
+
+    await user.click(await screen.findByRole('button', { name: new RegExp(suggested) }));
+    expect(await screen.findByText(`已关注关键词“${suggested}”`)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('关键词不能为空')).toBeNull());
+
+    // Again empty, then typing: the complaint goes with the first character.
+    await user.click(submit);
+    expect(await screen.findByText('关键词不能为空')).toBeTruthy();
+    await fill(screen.getByRole('textbox', { name: '关键词' }), 'd');
+    await waitFor(() => expect(screen.queryByText('关键词不能为空')).toBeNull());
   });
 
   it("shows the server's message for a keyword that is already followed", async () => {

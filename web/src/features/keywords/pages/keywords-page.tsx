@@ -29,7 +29,11 @@ export function KeywordsPage() {
   const [notice, setNotice] = useState<string | null>(null);
 
   const followed = keywords.data?.keywords ?? [];
-  const notifyAdded = (name: string) => setNotice(STRINGS.add.added(name));
+  const [addedCount, setAddedCount] = useState(0);
+  const notifyAdded = (name: string) => {
+    setNotice(STRINGS.add.added(name));
+    setAddedCount((count) => count + 1);
+  };
 
   return (
     <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle} maxWidth="md">
@@ -45,7 +49,7 @@ export function KeywordsPage() {
             ) : null
           }
         >
-          <AddKeywordFormCard onAdded={notifyAdded} />
+          <AddKeywordFormCard onAdded={notifyAdded} addedCount={addedCount} />
         </KeywordSection>
 
         <KeywordSection

@@ -5,6 +5,7 @@ import Container from '@mui/material/Container';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { DEFAULT_ERROR_MESSAGES } from '@radar/shared';
 import { Link as RouterLink } from 'react-router-dom';
 import { APP_NAME } from '@/config/app';
 import { paths } from '@/config/paths';
@@ -18,12 +19,14 @@ type LandingPageProps = {
   isAuthenticated: boolean;
   /** Set when the guard redirected an anonymous visitor here from a protected path. */
   redirectedFrom?: string;
+  /** The server ended the reader's session (a 401): the login expired, rather than never existed. */
+  hasSessionExpired?: boolean;
 };
 
 /** / (spec section 1): what the product does, with sign-up and login calls to action. */
-export function LandingPage({ isAuthenticated, redirectedFrom }: LandingPageProps) {
+export function LandingPage({ isAuthenticated, redirectedFrom, hasSessionExpired = false }: LandingPageProps) {
   useDocumentTitle('论文与学术新闻智能推荐');
-  const showLoginHint = !isAuthenticated && redirectedFrom !== undefined;
+  const showLoginHint = !isAuthenticated && (redirectedFrom !== undefined || hasSessionExpired);
 
   return (
     <Box>
@@ -36,7 +39,7 @@ export function LandingPage({ isAuthenticated, redirectedFrom }: LandingPageProp
             <Button
               component={RouterLink}
               to={paths.login.getHref()}
-              state={createReturnState(redirectedFrom)}
+              state={redirectedFrom === undefined ? undefined : createReturnState(redirectedFrom)}
               color="inherit"
               size="small"
             >
@@ -44,7 +47,7 @@ export function LandingPage({ isAuthenticated, redirectedFrom }: LandingPageProp
             </Button>
           }
         >
-          该页面需要登录后访问。
+          {hasSessionExpired ? DEFAULT_ERROR_MESSAGES.AUTH_EXPIRED : '该页面需要登录后访问。'}
         </Alert>
       ) : null}
       <LandingHero isAuthenticated={isAuthenticated} redirectedFrom={redirectedFrom} />

@@ -145,6 +145,24 @@ describe('/news', () => {
     await vi.waitFor(() => expect(cardTitles()).toEqual(['第二条新闻', '第三条新闻']));
   });
 
+  it('with nothing stored, says what is missing instead of suggesting settings that cannot help', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: newsRecommendations([], {
+        empty_explanation: {
+          cause: 'no_items',
+          message: '还没有任何新闻：管理员尚未配置新闻来源',
+          suggestion: '请联系管理员添加新闻来源；管理员也可运行 radar demo 载入演示数据先行体验',
+          change: null,
+        },
+      }),
+    });
+    renderApp(api, '/news', { user: testUser() });
+
+    const empty = within(await screen.findByTestId('news-empty'));
+    expect(empty.getByText('还没有任何新闻：管理员尚未配置新闻来源')).toBeTruthy();
+    expect(empty.queryByText('可以在推荐设置中放宽时间范围或降低相似度阈值。')).toBeNull();
+  });
+
   it('explains an empty list and applies the suggested change', async () => {
     api.on('GET', RECOMMENDATIONS, {
       body: newsRecommendations([], {

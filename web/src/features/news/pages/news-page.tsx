@@ -111,7 +111,8 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           <EmptyState
             icon={<NewspaperOutlined />}
             title={STRINGS.empty.title}
-            hint={STRINGS.empty.hint}
+            // With nothing stored no setting helps: the explanation says what is missing instead.
+            hint={data.empty_explanation?.cause === 'no_items' ? undefined : STRINGS.empty.hint}
             testId="news-empty"
           >
             {data.empty_explanation ? (

@@ -312,6 +312,26 @@ describe('/papers', () => {
     });
   });
 
+  it('with nothing stored, says what is missing instead of suggesting settings that cannot help', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: paperRecommendations([], {
+        empty_explanation: {
+          cause: 'no_items',
+          message: '还没有任何论文：管理员尚未配置论文来源',
+          suggestion: '请联系管理员添加论文来源；管理员也可运行 radar demo 载入演示数据先行体验',
+          change: null,
+        },
+      }),
+    });
+    renderApp(api, '/papers', { user: testUser() });
+
+    const empty = within(await screen.findByTestId('papers-empty'));
+    expect(empty.getByText('还没有任何论文：管理员尚未配置论文来源')).toBeTruthy();
+    expect(empty.queryByText('请尝试调整参数或降低相似度阈值')).toBeNull();
+    expect(empty.queryByRole('button', { name: '推荐设置' })).toBeNull();
+    expect(empty.queryByRole('button', { name: '应用此修改' })).toBeNull();
+  });
+
   it('shows no explanation box without one', async () => {
     api.on('GET', RECOMMENDATIONS, { body: paperRecommendations([]) });
     renderApp(api, '/papers', { user: testUser() });

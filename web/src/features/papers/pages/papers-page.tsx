@@ -43,6 +43,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
 
   const { data, error, isError, isFetching, failureCount } = recommendations;
   const isEmptyResult = !isError && data?.recommendations.length === 0;
+  const hasNoItems = isEmptyResult && data?.empty_explanation?.cause === 'no_items';
 
   const apply = () => {
     const changed = params.apply();
@@ -124,13 +125,16 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
           <EmptyState
             icon={<SearchOffRounded />}
             title={STRINGS.empty.notFound}
-            hint={STRINGS.empty.notFoundHint}
+            // With nothing stored no setting helps: the explanation says what is missing instead.
+            hint={hasNoItems ? undefined : STRINGS.empty.notFoundHint}
             testId="papers-empty"
             kind="not-found"
             action={
-              <Button variant="outlined" onClick={() => setIsSettingsOpen(true)} data-testid="papers-open-settings">
-                {STRINGS.settings.title}
-              </Button>
+              hasNoItems ? undefined : (
+                <Button variant="outlined" onClick={() => setIsSettingsOpen(true)} data-testid="papers-open-settings">
+                  {STRINGS.settings.title}
+                </Button>
+              )
             }
           >
             {data.empty_explanation ? (
