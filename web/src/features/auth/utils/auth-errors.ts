@@ -30,7 +30,7 @@ const PASSWORDS_DIFFER_MESSAGE = '两次输入的密码不一致';
 const ALREADY_REGISTERED_TEXT = /已(被)?注册|已存在|already (been )?(registered|taken|exists?)|already in use/i;
 const EMAIL_FORMAT_TEXT =
   /邮箱格式|邮箱地址无效|无效的邮箱|(valid|invalid) e-?mail|e-?mail (address )?(format|is invalid)/i;
-const PASSWORDS_DIFFER_TEXT = /不一致|不匹配|do(es)? not match|don't match|mismatch/i;
+const PASSWORDS_DIFFER_TEXT = /不一致|不匹配|(do|does|did)(n't| not) match|mismatch/i;
 
 const REGISTER_FIELDS: readonly RegisterField[] = ['email', 'password', 'password2'];
 
