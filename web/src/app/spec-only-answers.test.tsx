@@ -170,6 +170,25 @@ describe('screens rendered from answers with only the contract’s fields', () =
     expectNoErrorBoundary();
   });
 
+  it('papers: favourite and share work when their answers carry no state or link', async () => {
+    api.on('GET', '/api/auth/recommendations/papers/', { body: specPaperRecommendations });
+    // The contract does not show these answers: a backend may say no more than this.
+    api.on('POST', '/articles/:id/favorite/', { body: { message: 'ok' } });
+    api.on('POST', '/articles/:id/share/', { body: {} });
+    const { user } = renderApp(api, '/papers', { storage: signInWithSpecUser(api) });
+
+    const cards = await screen.findAllByTestId('paper-card');
+    const withDoi = cards[1] as HTMLElement;
+    await user.click(within(withDoi).getByTestId('paper-favorite'));
+    expect(await screen.findByText('已收藏')).toBeTruthy();
+    expect(within(withDoi).getByTestId('paper-favorite').getAttribute('aria-pressed')).toBe('true');
+
+    await user.click(within(withDoi).getByTestId('paper-share'));
+    expect(await screen.findByText('链接已复制到剪贴板')).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe('https://doi.org/10.1021/acscatal.5b00001');
+    expectNoErrorBoundary();
+  });
+
   it('news: lists the news with either score name, and no freshness line', async () => {
     api.on('GET', '/api/news/recommendations/', { body: specNewsRecommendations });
     renderApp(api, '/news', { storage: signInWithSpecUser(api) });
@@ -224,6 +243,28 @@ describe('screens rendered from answers with only the contract’s fields', () =
     // 'catalysis' is followed already: only the other suggestion is offered.
     const suggestions = await screen.findAllByTestId('keyword-suggestion');
     expect(suggestions.map((chip) => chip.getAttribute('data-name'))).toEqual(['density functional theory']);
+    expectNoErrorBoundary();
+  });
+
+  it('keywords: follows a keyword when the add answer carries no keyword', async () => {
+    api.on('GET', '/user-keywords/', { body: specKeywords });
+    api.on('GET', '/user-rkeywords/', { body: [] });
+    api.on('POST', '/user-keywords/add/', (request) => {
+      const name = String((request.body as { keyword: string }).keyword);
+      api.on('GET', '/user-keywords/', {
+        body: [{ id: 13, name, created_at: '2026-11-03T08:00:00Z' }, ...specKeywords],
+      });
+      return { status: 201, body: { message: '添加成功' } };
+    });
+    const { user, fill } = renderApp(api, '/keywords', { storage: signInWithSpecUser(api) });
+
+    expect(await screen.findByText('已关注 2/50 个')).toBeTruthy();
+    await fill(screen.getByRole('textbox', { name: '关键词' }), 'zeolites');
+    await user.click(screen.getByRole('button', { name: '添加' }));
+
+    expect(await screen.findByText('已关注关键词“zeolites”')).toBeTruthy();
+    expect(await screen.findByText('已关注 3/50 个')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: '关键词' })).toHaveProperty('value', '');
     expectNoErrorBoundary();
   });
 
