@@ -207,6 +207,26 @@ describe('screens rendered from answers with only the contract’s fields', () =
     expectNoErrorBoundary();
   });
 
+  it('papers and news: an empty answer shows the empty states, without an explanation', async () => {
+    api.on('GET', '/api/auth/recommendations/papers/', {
+      body: { ...specPaperRecommendations, recommendations: [], recommendations_count: 0 },
+    });
+    api.on('GET', '/api/news/recommendations/', {
+      body: { data: [], pagination: { total_count: 0, current_page: 1 } },
+    });
+    const { router } = renderApp(api, '/papers', { storage: signInWithSpecUser(api) });
+
+    expect(await screen.findByText('暂未找到合适的推荐论文')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 0 篇论文' })).toBeTruthy();
+    expect(screen.queryByTestId('papers-empty-explanation')).toBeNull();
+    expectNoErrorBoundary();
+
+    await router.navigate('/news');
+    expect(await screen.findByText('暂无推荐新闻')).toBeTruthy();
+    expect(screen.queryByTestId('news-empty-explanation')).toBeNull();
+    expectNoErrorBoundary();
+  });
+
   it('my: shows the profile and leaves out learning when the backend has none', async () => {
     renderApp(api, '/my', { storage: signInWithSpecUser(api) });
 
