@@ -2,6 +2,7 @@ import { type Query, type QueryClient, useMutation, useQueryClient } from '@tans
 import { useState } from 'react';
 import { LIBRARY_QUERY_KEY, recordRead, shareArticle, toggleFavorite, toggleSave } from '@/api/article-state';
 import { getErrorMessage } from '@/lib/api-client';
+import { type PaperLinkFields, paperHref } from '@/lib/paper-display';
 import { type PaperStatePatch, patchPaperInAnswer } from '@/lib/paper-state';
 import { useBusyIds } from './use-busy-ids';
 import { type ActionNotice, useNotInterested } from './use-not-interested';
@@ -63,8 +64,11 @@ function useToggleMutation<Field extends Toggle>(
       return snapshot;
     },
     onSuccess: async (answer, paper) => {
-      patchEverywhere(queryClient, paper.id, { [field]: answer[field] });
-      setNotice(TOGGLE_NOTICES[field](answer[field]));
+      // The contract does not show this answer: without the new state, the toggle is taken as done.
+      const stated = (answer as Partial<Record<Field, unknown>> | undefined)?.[field];
+      const isOn = typeof stated === 'boolean' ? stated : !paper[field];
+      patchEverywhere(queryClient, paper.id, { [field]: isOn });
+      setNotice(TOGGLE_NOTICES[field](isOn));
       await queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY });
     },
     onError: (error, _paper, snapshot) => {
@@ -97,9 +101,11 @@ export function usePaperActions() {
   const notInterested = useNotInterested('paper', { setBusy, setNotice: setNoticeState });
 
   const share = useMutation({
-    mutationFn: (paper: PaperRef) => shareArticle(paper.id),
+    mutationFn: (paper: PaperRef & PaperLinkFields) => shareArticle(paper.id),
     onMutate: (paper) => setBusy(paper.id, true),
-    onSuccess: async ({ url }) => {
+    onSuccess: async (answer, paper) => {
+      // The contract does not show the share answer: without a link in it, the paper's own link is passed on.
+      const url = (answer as Partial<typeof answer> | undefined)?.url || paperHref(paper);
       if (!url) {
         setNotice(PAPER_ACTION_STRINGS.noLink);
         return;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { authorName, formatJcrTier, formatSimilarityPercent, lastAuthor, UNKNOWN_AUTHOR } from './paper-display';
+import {
+  authorName,
+  formatJcrTier,
+  formatSimilarityPercent,
+  lastAuthor,
+  normalizeDoi,
+  paperHref,
+  UNKNOWN_AUTHOR,
+} from './paper-display';
 
 describe('lastAuthor (spec section 3)', () => {
   it('takes the last string author', () => {
@@ -54,5 +62,31 @@ describe('formatSimilarityPercent (spec section 9)', () => {
     expect(formatSimilarityPercent(null, 1)).toBeNull();
     expect(formatSimilarityPercent(undefined, 0)).toBeNull();
     expect(formatSimilarityPercent(Number.NaN, 0)).toBeNull();
+  });
+});
+
+describe('paperHref: the url, else the DOI link (spec section 3, Paper)', () => {
+  it('prefers the url', () => {
+    expect(paperHref({ url: 'https://example.org/p', doi: '10.1/x' })).toBe('https://example.org/p');
+  });
+
+  it('links the DOI when the url is absent or blank', () => {
+    expect(paperHref({ doi: '10.1021/acscatal.5b00001' })).toBe('https://doi.org/10.1021/acscatal.5b00001');
+    expect(paperHref({ url: '  ', doi: '10.1/x' })).toBe('https://doi.org/10.1/x');
+    expect(paperHref({ url: null, doi: '10.1/x' })).toBe('https://doi.org/10.1/x');
+  });
+
+  it('normalises the DOI: no doi: or doi.org prefix', () => {
+    expect(normalizeDoi('doi:10.1/x')).toBe('10.1/x');
+    expect(normalizeDoi('DOI: 10.1/x')).toBe('10.1/x');
+    expect(normalizeDoi('https://doi.org/10.1/x')).toBe('10.1/x');
+    expect(normalizeDoi('http://dx.doi.org/10.1/x')).toBe('10.1/x');
+    expect(paperHref({ url: '', doi: 'https://doi.org/10.1/x' })).toBe('https://doi.org/10.1/x');
+  });
+
+  it('is null with neither (the title is plain text)', () => {
+    expect(paperHref({})).toBeNull();
+    expect(paperHref({ url: '', doi: '' })).toBeNull();
+    expect(paperHref({ url: '', doi: 'doi:' })).toBeNull();
   });
 });

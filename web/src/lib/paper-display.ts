@@ -37,3 +37,31 @@ export function formatSimilarityPercent(score: number | null | undefined, decima
   if (typeof score !== 'number' || !Number.isFinite(score)) return null;
   return `${(score * 100).toFixed(decimals)}%`;
 }
+
+/** The fields a paper's link comes from: its page, else its DOI. */
+export type PaperLinkFields = { url?: string | null; doi?: string | null };
+
+/**
+ * A DOI as sources write it, bare: '10.1000/xyz' from 'doi:10.1000/xyz', 'https://doi.org/10.1000/xyz'
+ * or 'http://dx.doi.org/10.1000/xyz'; null when nothing is left.
+ */
+export function normalizeDoi(doi: string | null | undefined): string | null {
+  const bare = (doi ?? '')
+    .trim()
+    .replace(/^doi:\s*/i, '')
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .trim();
+  return bare === '' ? null : bare;
+}
+
+/**
+ * Where a paper's title links to: its `url`, else its DOI at https://doi.org/ (the contract's Paper has
+ * "url (falls back to a DOI link)", and a recommendation carries "url or doi"); null when it has
+ * neither, and the title is plain text.
+ */
+export function paperHref(paper: PaperLinkFields): string | null {
+  const url = paper.url?.trim() ?? '';
+  if (url !== '') return url;
+  const doi = normalizeDoi(paper.doi);
+  return doi === null ? null : `https://doi.org/${doi}`;
+}

@@ -81,15 +81,22 @@ export function NewsCard({
             variant="h6"
             sx={{ flex: 1, minWidth: 0, lineHeight: 1.4, overflowWrap: 'anywhere' }}
           >
-            <ExternalLink
-              href={item.url}
-              underline="hover"
-              color="inherit"
-              title={title === item.title ? undefined : item.title}
-              data-testid="news-card-title"
-            >
-              {title}
-            </ExternalLink>
+            {item.url.trim() ? (
+              <ExternalLink
+                href={item.url}
+                underline="hover"
+                color="inherit"
+                title={title === item.title ? undefined : item.title}
+                data-testid="news-card-title"
+              >
+                {title}
+              </ExternalLink>
+            ) : (
+              // An item without a link: a link would lead nowhere.
+              <span title={title === item.title ? undefined : item.title} data-testid="news-card-title">
+                {title}
+              </span>
+            )}
           </Typography>
           {item.is_recommended ? (
             <Chip

@@ -15,7 +15,7 @@ import type { ElementType, ReactNode } from 'react';
 import { ActionIconButton } from '@/components/actions/action-icon-button';
 import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
-import { type AuthorEntry, formatJcrTier, formatSimilarityPercent, lastAuthor } from '@/lib/paper-display';
+import { type AuthorEntry, formatJcrTier, formatSimilarityPercent, lastAuthor, paperHref } from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
 
 const TEXT = {
@@ -34,7 +34,9 @@ const TEXT = {
 export type PaperCardPaper = {
   id: string;
   title: string;
-  url: string;
+  /** The paper's page; absent or '' when the answer gives only the DOI (the title links that instead). */
+  url?: string | null;
+  doi?: string | null;
   authors: readonly AuthorEntry[];
   abstract: string | null;
   journal: string | null;
@@ -94,6 +96,7 @@ export function PaperCard({
   const reason = paper.reason?.text.trim() ?? '';
   const isFavorited = Boolean(paper.is_favorited);
   const isSaved = Boolean(paper.is_saved);
+  const href = paperHref(paper);
 
   return (
     <Card component="article" data-testid="paper-card" data-paper-id={paper.id} variant="outlined">
@@ -115,9 +118,14 @@ export function PaperCard({
           variant="h6"
           sx={{ gridArea: 'title', minWidth: 0, lineHeight: 1.4, overflowWrap: 'anywhere' }}
         >
-          <ExternalLink href={paper.url} underline="hover" color="inherit" data-testid="paper-card-title">
-            {paper.title}
-          </ExternalLink>
+          {href ? (
+            <ExternalLink href={href} underline="hover" color="inherit" data-testid="paper-card-title">
+              {paper.title}
+            </ExternalLink>
+          ) : (
+            // Neither a page nor a DOI: a link would lead nowhere.
+            <span data-testid="paper-card-title">{paper.title}</span>
+          )}
         </Typography>
         <Box sx={{ gridArea: 'body', minWidth: 0 }}>
           {summary ? (

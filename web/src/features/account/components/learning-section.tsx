@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { LEARNING_TEXTS } from '@radar/shared';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { useLearningStatus, useResetLearning } from '../hooks/use-learning-status';
 import { ACCOUNT_STRINGS } from '../strings';
 import { SectionCard } from './section-card';
@@ -19,6 +19,9 @@ const STRINGS = ACCOUNT_STRINGS.learning;
 export function LearningSection({ onNotify }: { onNotify: (message: string) => void }) {
   const status = useLearningStatus();
   const reset = useResetLearning({ onReset: () => onNotify(LEARNING_TEXTS.resetDone) });
+
+  // A backend without learning (it is beyond the product contract) answers 404: the section is left out.
+  if (status.isError && isApiError(status.error) && status.error.status === 404) return null;
 
   const renderStatus = () => {
     if (status.isPending) {

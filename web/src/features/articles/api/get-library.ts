@@ -1,20 +1,35 @@
-import { ARTICLE_LIBRARY_PATH, type ArticleLibraryList, type ArticleLibraryResponse, LIMITS } from '@radar/shared';
+import { ARTICLE_LIBRARY_PATH, type ArticleLibraryList, LIMITS, type LibraryPaper } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { LIBRARY_QUERY_KEY } from '@/api/article-state';
 import { api } from '@/lib/api-client';
+import { type ClientPaper, type PaperPage, readPaper, readPaperPage } from '@/lib/spec-answers';
 import { fetchPageWithFirstPageFallback, type PageResult } from '../utils/page-fallback';
 
 export type LibraryParams = { list: ArticleLibraryList; page: number };
 
 /** GET /articles/library/?list&page&page_size: favourited and/or saved papers, most recently marked first. */
-export function getLibrary(
+export type LibraryItem = ClientPaper & Pick<LibraryPaper, 'read_progress' | 'marked_at'>;
+
+function readLibraryItem(raw: unknown): LibraryItem {
+  const item = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<LibraryPaper>;
+  const progress =
+    typeof item.read_progress === 'number' && Number.isFinite(item.read_progress) ? item.read_progress : 0;
+  return {
+    ...readPaper(raw),
+    read_progress: progress,
+    marked_at: typeof item.marked_at === 'string' ? item.marked_at : '',
+  };
+}
+
+export async function getLibrary(
   { list, page }: LibraryParams,
   options: { signal?: AbortSignal } = {},
-): Promise<ArticleLibraryResponse> {
-  return api.get<ArticleLibraryResponse>(ARTICLE_LIBRARY_PATH, {
+): Promise<PaperPage<LibraryItem>> {
+  const answer = await api.get<unknown>(ARTICLE_LIBRARY_PATH, {
     ...options,
     query: { list, page, page_size: LIMITS.paperSearchPageSize },
   });
+  return readPaperPage(answer, readLibraryItem);
 }
 
 /**
@@ -22,7 +37,7 @@ export function getLibrary(
  * again from page 1, as a search is (spec section 5).
  */
 export const libraryQueryOptions = (params: LibraryParams) =>
-  queryOptions<PageResult<ArticleLibraryResponse>>({
+  queryOptions<PageResult<PaperPage<LibraryItem>>>({
     queryKey: [...LIBRARY_QUERY_KEY, params],
     queryFn: ({ signal }) =>
       fetchPageWithFirstPageFallback((page) => getLibrary({ list: params.list, page }, { signal }), params.page),

@@ -2,12 +2,12 @@ import Box from '@mui/material/Box';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import type { Paper } from '@radar/shared';
 import type { ReactNode } from 'react';
 import { PaperCard } from '@/components/papers/paper-card';
 import type { PaperActions } from '@/hooks/use-paper-actions';
+import type { ClientPaper } from '@/lib/spec-answers';
 
-type PaperResultsProps<P extends Paper> = {
+type PaperResultsProps<P extends ClientPaper> = {
   papers: readonly P[];
   actions: PaperActions;
   page: number;
@@ -21,7 +21,7 @@ type PaperResultsProps<P extends Paper> = {
 };
 
 /** A page of paper cards with favourite, save and share, and the pages below them. */
-export function PaperResults<P extends Paper>({
+export function PaperResults<P extends ClientPaper>({
   papers,
   actions,
   page,

@@ -5,7 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { ARTICLE_LIBRARY_LISTS, type ArticleLibraryList, LIMITS, type LibraryPaper } from '@radar/shared';
+import { ARTICLE_LIBRARY_LISTS, type ArticleLibraryList, LIMITS } from '@radar/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { RetryAlert } from '@/components/feedback/retry-alert';
@@ -15,7 +15,7 @@ import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatRelativeTime } from '@/lib/relative-time';
-import { libraryQueryOptions } from '../api/get-library';
+import { type LibraryItem, libraryQueryOptions } from '../api/get-library';
 import { PaperResults, PaperResultsSkeleton } from '../components/paper-results';
 import { useShownPageInUrl } from '../hooks/use-shown-page-in-url';
 import { ARTICLE_STRINGS } from '../strings';
@@ -53,7 +53,7 @@ export function LibraryPage() {
     hrefOf: (shown) => hrefOf(list, shown),
   });
 
-  const renderProgress = (paper: LibraryPaper) => (
+  const renderProgress = (paper: LibraryItem) => (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mt: 2 }}>
       <Box sx={{ flex: '1 1 160px', minWidth: 0 }}>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, mb: 0.5 }}>

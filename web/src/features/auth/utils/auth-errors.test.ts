@@ -24,6 +24,40 @@ describe('describeRegisterError (spec section 8, "Register")', () => {
     expect(describeRegisterError(error)).toEqual({ kind: 'already-registered' });
   });
 
+  it('maps the contract’s message-only and field-array answers, which carry no code', () => {
+    expect(describeRegisterError(http(409, { message: '该邮箱已被注册' }))).toEqual({ kind: 'already-registered' });
+    expect(describeRegisterError(http(409, {}))).toEqual({ kind: 'already-registered' });
+    expect(describeRegisterError(http(400, { email: ['该邮箱已被注册'] }))).toEqual({ kind: 'already-registered' });
+    expect(describeRegisterError(http(400, { error: 'A user with this email already exists.' }))).toEqual({
+      kind: 'already-registered',
+    });
+    expect(describeRegisterError(http(400, { email: ['Enter a valid email address.'] }))).toEqual({
+      kind: 'field',
+      field: 'email',
+      message: '请输入正确的邮箱格式，例如：name@university.edu.cn',
+    });
+    expect(describeRegisterError(http(400, { password: ['密码过于简单，请使用更复杂的密码'] }))).toEqual({
+      kind: 'field',
+      field: 'password',
+      message: '密码过于简单，请使用更复杂的密码',
+    });
+    expect(describeRegisterError(http(400, { password: "Password fields didn't match." }))).toEqual({
+      kind: 'field',
+      field: 'password2',
+      message: '两次输入的密码不一致，请重新输入',
+    });
+    expect(describeRegisterError(http(400, { message: '两次输入的密码不一致' }))).toEqual({
+      kind: 'field',
+      field: 'password2',
+      message: '两次输入的密码不一致，请重新输入',
+    });
+    expect(describeRegisterError(http(400, { error: '邮箱格式不正确' }))).toEqual({
+      kind: 'field',
+      field: 'email',
+      message: '请输入正确的邮箱格式，例如：name@university.edu.cn',
+    });
+  });
+
   it('adds an example address to the server’s email-format message', () => {
     const error = http(400, {
       code: 'VALIDATION_ERROR',

@@ -1,5 +1,5 @@
 import { DEFAULT_ERROR_MESSAGES } from '@radar/shared';
-import { isApiError } from '@/lib/api-client';
+import { type ApiError, isApiError } from '@/lib/api-client';
 import { AUTH_STRINGS } from '../strings';
 
 /**
@@ -22,29 +22,74 @@ export type RegisterFailure =
 const EMAIL_FORMAT_MESSAGE = '请输入正确的邮箱格式';
 const PASSWORDS_DIFFER_MESSAGE = '两次输入的密码不一致';
 
+/*
+ * A backend that answers only as the contract says gives no error code, just a message (a 409 with
+ * `message`, or arrays under `email`, `password`, `password2`), so for these three cases the text is all
+ * there is to go on (section 8 maps them by their message). Ours also sends the code; both are read.
+ */
+const ALREADY_REGISTERED_TEXT = /已(被)?注册|已存在|already (been )?(registered|taken|exists?)|already in use/i;
+const EMAIL_FORMAT_TEXT =
+  /邮箱格式|邮箱地址无效|无效的邮箱|(valid|invalid) e-?mail|e-?mail (address )?(format|is invalid)/i;
+const PASSWORDS_DIFFER_TEXT = /不一致|不匹配|(do|does|did)(n't| not) match|mismatch/i;
+
+const REGISTER_FIELDS: readonly RegisterField[] = ['email', 'password', 'password2'];
+
+/**
+ * The first message for each register field: from our `fields`, else from the contract's arrays at the
+ * top of the body (`{ "email": ["该邮箱已被注册"] }`; a plain string is taken too).
+ */
+function registerFieldMessages(error: ApiError): Partial<Record<RegisterField, string>> {
+  const messages: Partial<Record<RegisterField, string>> = {};
+  for (const field of REGISTER_FIELDS) {
+    const top = error.body?.[field];
+    const candidates = [error.fields?.[field]?.[0], Array.isArray(top) ? top[0] : top];
+    const message = candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
+    if (message) messages[field] = message;
+  }
+  return messages;
+}
+
 export function describeRegisterError(error: unknown): RegisterFailure {
   const t = AUTH_STRINGS.register;
   if (!isApiError(error)) return { kind: 'form', message: error instanceof Error ? t.failed : t.unknown };
 
-  if (error.code === 'EMAIL_ALREADY_REGISTERED') return { kind: 'already-registered' };
-  const fields = error.fields;
-  const emailMessage = fields?.email?.[0];
-  if (emailMessage) {
-    return {
-      kind: 'field',
-      field: 'email',
-      message: emailMessage === EMAIL_FORMAT_MESSAGE ? t.emailFormatHint : emailMessage,
-    };
+  const fields = registerFieldMessages(error);
+  // The server's own words, for the message-only answers; never the client's status text.
+  const serverMessage = error.status !== null && error.status < 500 ? error.serverMessage : undefined;
+  const isTaken = (message: string | undefined) => message !== undefined && ALREADY_REGISTERED_TEXT.test(message);
+  // A 409 is a conflict with an existing account: the only one registering can run into.
+  if (
+    error.code === 'EMAIL_ALREADY_REGISTERED' ||
+    error.status === 409 ||
+    isTaken(fields.email) ||
+    isTaken(serverMessage)
+  ) {
+    return { kind: 'already-registered' };
   }
-  const passwordMessage = fields?.password?.[0];
-  if (passwordMessage) return { kind: 'field', field: 'password', message: passwordMessage };
-  const confirmMessage = fields?.password2?.[0];
+
+  const emailMessage = fields.email;
+  if (emailMessage) {
+    const isFormat = emailMessage === EMAIL_FORMAT_MESSAGE || EMAIL_FORMAT_TEXT.test(emailMessage);
+    return { kind: 'field', field: 'email', message: isFormat ? t.emailFormatHint : emailMessage };
+  }
+  const passwordMessage = fields.password;
+  if (passwordMessage) {
+    if (PASSWORDS_DIFFER_TEXT.test(passwordMessage)) {
+      return { kind: 'field', field: 'password2', message: t.passwordsDifferRetry };
+    }
+    return { kind: 'field', field: 'password', message: passwordMessage };
+  }
+  const confirmMessage = fields.password2;
   if (confirmMessage) {
-    return {
-      kind: 'field',
-      field: 'password2',
-      message: confirmMessage === PASSWORDS_DIFFER_MESSAGE ? t.passwordsDifferRetry : confirmMessage,
-    };
+    const differ = confirmMessage === PASSWORDS_DIFFER_MESSAGE || PASSWORDS_DIFFER_TEXT.test(confirmMessage);
+    return { kind: 'field', field: 'password2', message: differ ? t.passwordsDifferRetry : confirmMessage };
+  }
+  // A message alone (`{ "error": "..." }`): the format and mismatch texts still go to their fields.
+  if (serverMessage && EMAIL_FORMAT_TEXT.test(serverMessage)) {
+    return { kind: 'field', field: 'email', message: t.emailFormatHint };
+  }
+  if (serverMessage && PASSWORDS_DIFFER_TEXT.test(serverMessage)) {
+    return { kind: 'field', field: 'password2', message: t.passwordsDifferRetry };
   }
 
   switch (error.code) {

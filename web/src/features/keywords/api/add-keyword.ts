@@ -1,7 +1,8 @@
-import type { KeywordResponse } from '@radar/shared';
+import type { Keyword } from '@radar/shared';
 import { api } from '@/lib/api-client';
+import { readKeywordAnswer } from '@/lib/spec-answers';
 
 /** POST /user-keywords/add/ `{ keyword }`: 201 with the keyword; 409 when it is already followed. */
-export function addKeyword(keyword: string): Promise<KeywordResponse> {
-  return api.post<KeywordResponse>('/user-keywords/add/', { keyword });
+export async function addKeyword(keyword: string): Promise<{ keyword: Keyword }> {
+  return readKeywordAnswer(await api.post<unknown>('/user-keywords/add/', { keyword }), { name: keyword });
 }

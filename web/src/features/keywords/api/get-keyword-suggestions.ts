@@ -1,11 +1,14 @@
 import type { KeywordSuggestionsResponse } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { readKeywordSuggestions } from '@/lib/spec-answers';
 import { KEYWORDS_QUERY_KEY } from './get-keywords';
 
 /** GET /user-rkeywords/: keywords suggested from the research profile and the papers nearest to it. */
-export function getKeywordSuggestions(options: { signal?: AbortSignal } = {}): Promise<KeywordSuggestionsResponse> {
-  return api.get<KeywordSuggestionsResponse>('/user-rkeywords/', options);
+export async function getKeywordSuggestions(
+  options: { signal?: AbortSignal } = {},
+): Promise<KeywordSuggestionsResponse> {
+  return readKeywordSuggestions(await api.get<unknown>('/user-rkeywords/', options));
 }
 
 export const keywordSuggestionsQueryOptions = () =>

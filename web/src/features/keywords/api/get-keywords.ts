@@ -1,13 +1,14 @@
 import type { KeywordListResponse } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { readKeywordList } from '@/lib/spec-answers';
 
 /** Every keyword query starts with this key, so one invalidation refreshes the list and the suggestions. */
 export const KEYWORDS_QUERY_KEY = ['keywords'] as const;
 
 /** GET /user-keywords/: the caller's keywords with their alert settings, newest first. */
-export function getKeywords(options: { signal?: AbortSignal } = {}): Promise<KeywordListResponse> {
-  return api.get<KeywordListResponse>('/user-keywords/', options);
+export async function getKeywords(options: { signal?: AbortSignal } = {}): Promise<KeywordListResponse> {
+  return readKeywordList(await api.get<unknown>('/user-keywords/', options));
 }
 
 export const keywordsQueryOptions = () =>

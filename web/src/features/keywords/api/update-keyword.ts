@@ -1,7 +1,9 @@
-import type { KeywordResponse, KeywordUpdate } from '@radar/shared';
+import type { Keyword, KeywordUpdate } from '@radar/shared';
 import { api } from '@/lib/api-client';
+import { readKeywordAnswer } from '@/lib/spec-answers';
 
 /** PATCH /user-keywords/{id}/update/: alert_enabled, alert_frequency, negative_terms (fields left out keep their value). */
-export function updateKeyword(id: string, update: KeywordUpdate): Promise<KeywordResponse> {
-  return api.patch<KeywordResponse>(`/user-keywords/${encodeURIComponent(id)}/update/`, update);
+export async function updateKeyword(id: string, update: KeywordUpdate): Promise<{ keyword: Keyword }> {
+  const answer = await api.patch<unknown>(`/user-keywords/${encodeURIComponent(id)}/update/`, update);
+  return readKeywordAnswer(answer, { id, name: '' });
 }

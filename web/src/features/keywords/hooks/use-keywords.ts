@@ -39,7 +39,8 @@ export function useAddKeyword() {
   return useMutation({
     mutationFn: (name: string) => addKeyword(name),
     onSuccess: ({ keyword }) => {
-      list.update((keywords) => [keyword, ...keywords.filter((k) => k.id !== keyword.id)]);
+      // An answer without the keyword (another backend) leaves the list to the refetch below.
+      if (keyword.id !== '') list.update((keywords) => [keyword, ...keywords.filter((k) => k.id !== keyword.id)]);
       // The server also leaves out the parts of a followed phrase ("graph neural" once "graph neural
       // network" is followed), which only it can tell; not awaited, the add is done.
       void list.refetchSuggestions();
@@ -69,7 +70,9 @@ export function useUpdateKeyword() {
   const list = useListUpdater();
   return useMutation({
     mutationFn: ({ id, update }: { id: string; update: KeywordUpdate }) => updateKeyword(id, update),
-    onSuccess: ({ keyword }) => list.update((keywords) => keywords.map((k) => (k.id === keyword.id ? keyword : k))),
+    onSuccess: ({ keyword }) => {
+      if (keyword.name !== '') list.update((keywords) => keywords.map((k) => (k.id === keyword.id ? keyword : k)));
+    },
     onSettled: () => {
       void list.refetch();
     },

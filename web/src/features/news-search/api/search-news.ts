@@ -1,17 +1,18 @@
-import { LIMITS, type NewsListResponse } from '@radar/shared';
+import { LIMITS } from '@radar/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, REQUEST_TIMEOUTS } from '@/lib/api-client';
+import { type NewsPage, readNewsPage } from '@/lib/spec-answers';
 import type { NewsSearchCriteria } from '../utils/news-search-criteria';
 
 /**
  * POST /api/news/search/ (spec section 7): query, search_type, institute_name, date_from, date_to,
  * page, page_size 20. Empty filters are left out.
  */
-export function searchNews(
+export async function searchNews(
   criteria: NewsSearchCriteria,
   options: { signal?: AbortSignal } = {},
-): Promise<NewsListResponse> {
-  return api.post<NewsListResponse>(
+): Promise<NewsPage> {
+  const answer = await api.post<unknown>(
     '/api/news/search/',
     {
       query: criteria.query,
@@ -28,6 +29,7 @@ export function searchNews(
       timeoutMs: criteria.search_type === 'semantic' ? REQUEST_TIMEOUTS.recommendation : REQUEST_TIMEOUTS.default,
     },
   );
+  return readNewsPage(answer, { pageSize: LIMITS.newsPageSize, isRecommended: false });
 }
 
 export const newsSearchQueryOptions = (criteria: NewsSearchCriteria) =>

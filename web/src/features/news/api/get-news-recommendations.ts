@@ -1,8 +1,8 @@
-import type { NewsRecommendationResponse } from '@radar/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { api } from '@/lib/api-client';
-import { type NewsRecommendationParams, toNewsRecommendationQuery } from '../utils/news-params';
+import { type NewsRecommendations, readNewsRecommendations } from '@/lib/spec-answers';
+import { NEWS_PAGE_SIZE, type NewsRecommendationParams, toNewsRecommendationQuery } from '../utils/news-params';
 
 export const newsRecommendationKeys = {
   all: RECOMMENDATION_QUERY_KEYS.news,
@@ -11,15 +11,16 @@ export const newsRecommendationKeys = {
 };
 
 /** GET /api/news/recommendations/ (spec section 7): one page of the recommended news, with freshness and why it is empty. */
-export function getNewsRecommendations(
+export async function getNewsRecommendations(
   params: NewsRecommendationParams,
   page: number,
   options: { signal?: AbortSignal } = {},
-): Promise<NewsRecommendationResponse> {
-  return api.get<NewsRecommendationResponse>('/api/news/recommendations/', {
+): Promise<NewsRecommendations> {
+  const answer = await api.get<unknown>('/api/news/recommendations/', {
     query: toNewsRecommendationQuery(params, page),
     signal: options.signal,
   });
+  return readNewsRecommendations(answer, NEWS_PAGE_SIZE);
 }
 
 export const newsRecommendationsQuery = (params: NewsRecommendationParams, page: number) =>

@@ -103,7 +103,10 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
       return <LoadingStatus label={STRINGS.result.loading} testId="news-loading" />;
     }
     const total = data.pagination.total_count;
-    const freshness = <FreshnessLine kind="news" freshness={data.freshness} testId="news-freshness" />;
+    // Not every backend says how fresh its sources are: without it the line is left out.
+    const freshness = data.freshness ? (
+      <FreshnessLine kind="news" freshness={data.freshness} testId="news-freshness" />
+    ) : null;
     if (data.data.length === 0) {
       return (
         <Stack spacing={2}>

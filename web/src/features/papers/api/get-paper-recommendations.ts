@@ -1,7 +1,7 @@
-import type { PaperRecommendationResponse } from '@radar/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { api, REQUEST_TIMEOUTS } from '@/lib/api-client';
+import { type PaperRecommendations, readPaperRecommendations } from '@/lib/spec-answers';
 import {
   RecommendationServiceFailure,
   recommendationRetryDelay,
@@ -19,14 +19,17 @@ export const paperRecommendationKeys = {
 export async function getPaperRecommendations(
   params: PaperRecommendationParams,
   options: { signal?: AbortSignal } = {},
-): Promise<PaperRecommendationResponse> {
-  const response = await api.get<PaperRecommendationResponse>('/api/auth/recommendations/papers/', {
-    query: toPaperRecommendationQuery(params),
-    timeoutMs: REQUEST_TIMEOUTS.recommendation,
-    signal: options.signal,
-  });
+): Promise<PaperRecommendations> {
+  const response = await api.get<{ success?: unknown; recommendations?: unknown } | null>(
+    '/api/auth/recommendations/papers/',
+    {
+      query: toPaperRecommendationQuery(params),
+      timeoutMs: REQUEST_TIMEOUTS.recommendation,
+      signal: options.signal,
+    },
+  );
   if (response?.success !== true || !Array.isArray(response.recommendations)) throw new RecommendationServiceFailure();
-  return response;
+  return readPaperRecommendations(response);
 }
 
 /** The retry policy of spec sections 4 and 9: 3 attempts, 2 s times the attempt number between them. */

@@ -113,13 +113,13 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
         <Stack spacing={0.5}>
           <Typography variant="h5" component="h2" data-testid="papers-result-heading">
             {STRINGS.result.heading(data.recommendations_count)}
-            {data.filtered_out_count > 0 ? (
+            {data.filtered_out_count ? (
               <Typography component="span" color="text.secondary" sx={{ ml: 0.5, typography: 'body1' }}>
                 {STRINGS.result.filteredOut(data.filtered_out_count)}
               </Typography>
             ) : null}
           </Typography>
-          <FreshnessLine kind="paper" freshness={data.freshness} testId="papers-freshness" />
+          {data.freshness ? <FreshnessLine kind="paper" freshness={data.freshness} testId="papers-freshness" /> : null}
         </Stack>
         {isEmptyResult ? (
           <EmptyState

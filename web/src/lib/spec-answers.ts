@@ -1,0 +1,266 @@
+import type {
+  ArticleSearchResponse,
+  EmptyExplanation,
+  Freshness,
+  Keyword,
+  KeywordListResponse,
+  KeywordSuggestionsResponse,
+  LearningSummary,
+  NewsItem,
+  NewsListResponse,
+  Paper,
+  PaperRecommendationResponse,
+  RecommendationReason,
+} from '@radar/shared';
+import type { AuthorEntry } from './paper-display';
+
+/**
+ * Reading the API's answers as the product contract guarantees them, not as our own server writes them.
+ * The web app must work against any backend that answers with only the contract's fields, so every
+ * field our server adds beyond them (freshness, learning, empty explanations, reasons, alert settings,
+ * pagination extras, the caller's favourite state...) is optional here: a missing one gets a neutral
+ * default (false, 0, '', null) or stays absent so the screen leaves its part out. Nothing here throws
+ * on a missing field; a list that is not a list reads as empty.
+ */
+
+type Json = Record<string, unknown>;
+
+const asRecord = (value: unknown): Json => (typeof value === 'object' && value !== null ? (value as Json) : {});
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const numberOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const numberOr = (value: unknown, fallback: number): number => numberOrNull(value) ?? fallback;
+/** An object-valued extra kept only when it is an object, so a screen can test it for presence. */
+const objectOrUndefined = <T>(value: unknown): T | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as T) : undefined;
+
+/** A Paper with its authors as sources give them (names, or `{ name }` objects). */
+export type ClientPaper = Omit<Paper, 'authors'> & { authors: AuthorEntry[] };
+
+/**
+ * One paper of any list. Ids become strings; `date` comes from `date` or `time` (the year stands in on
+ * the card); `url` stays '' when the answer has none, and the card links the DOI instead.
+ */
+export function readPaper(raw: unknown): ClientPaper {
+  const paper = asRecord(raw);
+  const year = numberOrNull(paper.year);
+  return {
+    id: text(paper.id),
+    title: text(paper.title),
+    authors: asArray(paper.authors) as AuthorEntry[],
+    abstract: text(paper.abstract),
+    date: textOrNull(paper.date) ?? textOrNull(paper.time),
+    year: year === null ? null : Math.trunc(year),
+    journal: text(paper.journal),
+    keywords: asArray(paper.keywords).filter((keyword): keyword is string => typeof keyword === 'string'),
+    url: text(paper.url),
+    doi: textOrNull(paper.doi),
+    pdf_url: textOrNull(paper.pdf_url),
+    jcr: numberOrNull(paper.jcr),
+    llm_summary: textOrNull(paper.llm_summary),
+    is_favorited: paper.is_favorited === true,
+    is_saved: paper.is_saved === true,
+    created_at: text(paper.created_at),
+    updated_at: text(paper.updated_at),
+  };
+}
+
+export type ClientRecommendedPaper = ClientPaper & {
+  similarity_score: number | null;
+  /** Why it is recommended; absent when the backend does not say. */
+  reason?: RecommendationReason | null;
+};
+
+function readRecommendedPaper(raw: unknown): ClientRecommendedPaper {
+  const paper = asRecord(raw);
+  return {
+    ...readPaper(paper),
+    similarity_score: numberOrNull(paper.similarity_score) ?? numberOrNull(paper.score),
+    reason: readReason(paper.reason),
+  };
+}
+
+function readReason(value: unknown): RecommendationReason | null {
+  const reason = objectOrUndefined<RecommendationReason>(value);
+  return reason && typeof reason.text === 'string' ? reason : null;
+}
+
+/** What the papers page may find beyond the contract's answer; each is optional. */
+type PaperRecommendationExtras = Partial<
+  Pick<
+    PaperRecommendationResponse,
+    'top_k' | 'excluded_jcr' | 'date_filter' | 'published_since' | 'filtered_out' | 'unknown_tier_included' | 'notes'
+  >
+> & {
+  /** '(filtered out N)' shows only when the answer gives it. */
+  filtered_out_count?: number;
+  learning?: LearningSummary;
+  freshness?: Freshness;
+  empty_explanation?: EmptyExplanation | null;
+};
+
+/** GET /api/auth/recommendations/papers/ as the contract gives it: success, recommendations, count, threshold. */
+export type PaperRecommendations = {
+  success: true;
+  recommendations: ClientRecommendedPaper[];
+  recommendations_count: number;
+  user_id: string;
+  similarity_threshold: number | null;
+} & PaperRecommendationExtras;
+
+/** Reads a successful answer (the caller has checked `success` and that `recommendations` is a list). */
+export function readPaperRecommendations(raw: unknown): PaperRecommendations {
+  const answer = asRecord(raw);
+  const recommendations = asArray(answer.recommendations).map(readRecommendedPaper);
+  const filteredOut = numberOrNull(answer.filtered_out_count);
+  return {
+    ...(answer as PaperRecommendationExtras),
+    success: true,
+    recommendations,
+    recommendations_count: numberOr(answer.recommendations_count, recommendations.length),
+    user_id: text(answer.user_id),
+    similarity_threshold: numberOrNull(answer.similarity_threshold),
+    filtered_out_count: filteredOut ?? undefined,
+    learning: objectOrUndefined<LearningSummary>(answer.learning),
+    freshness: objectOrUndefined<Freshness>(answer.freshness),
+    empty_explanation: objectOrUndefined<EmptyExplanation>(answer.empty_explanation) ?? null,
+  };
+}
+
+export type ClientNewsItem = Omit<NewsItem, 'reason'> & { reason?: RecommendationReason | null };
+
+/**
+ * One news item. The score is read under either name (`recommendation_score`, also seen as
+ * `similarity_score`); a missing crawl date falls back to the publish date.
+ */
+export function readNewsItem(raw: unknown, isRecommendedByDefault: boolean): ClientNewsItem {
+  const item = asRecord(raw);
+  const score = numberOrNull(item.recommendation_score) ?? numberOrNull(item.similarity_score);
+  const publishDate = textOrNull(item.publish_date);
+  return {
+    id: text(item.id),
+    title: text(item.title),
+    content: text(item.content),
+    institute_name: text(item.institute_name),
+    publish_date: publishDate,
+    crawl_date: textOrNull(item.crawl_date) ?? publishDate ?? '',
+    url: text(item.url),
+    is_recommended: typeof item.is_recommended === 'boolean' ? item.is_recommended : isRecommendedByDefault,
+    recommendation_score: score,
+    similarity_score: score,
+    reason: readReason(item.reason),
+  };
+}
+
+export type NewsPage = Omit<NewsListResponse, 'data'> & { data: ClientNewsItem[] };
+
+/**
+ * A page of news (recommendations and search): `data` and `pagination { total_count, current_page }`;
+ * `page_size` defaults to the page size asked for and `total_pages` is counted from them.
+ */
+export function readNewsPage(raw: unknown, options: { pageSize: number; isRecommended: boolean }): NewsPage {
+  const answer = asRecord(raw);
+  const data = asArray(answer.data).map((item) => readNewsItem(item, options.isRecommended));
+  const pagination = asRecord(answer.pagination);
+  const totalCount = numberOr(pagination.total_count, data.length);
+  const pageSize = Math.max(1, numberOr(pagination.page_size, options.pageSize));
+  return {
+    data,
+    pagination: {
+      total_count: totalCount,
+      current_page: numberOr(pagination.current_page, 1),
+      page_size: pageSize,
+      total_pages: numberOr(pagination.total_pages, Math.ceil(totalCount / pageSize)),
+    },
+  };
+}
+
+export type NewsRecommendations = NewsPage & {
+  learning?: LearningSummary;
+  freshness?: Freshness;
+  empty_explanation?: EmptyExplanation | null;
+};
+
+export function readNewsRecommendations(raw: unknown, pageSize: number): NewsRecommendations {
+  const answer = asRecord(raw);
+  return {
+    ...readNewsPage(answer, { pageSize, isRecommended: true }),
+    learning: objectOrUndefined<LearningSummary>(answer.learning),
+    freshness: objectOrUndefined<Freshness>(answer.freshness),
+    empty_explanation: objectOrUndefined<EmptyExplanation>(answer.empty_explanation) ?? null,
+  };
+}
+
+export type PaperPage<P extends ClientPaper = ClientPaper> = Omit<ArticleSearchResponse, 'results'> & {
+  results: P[];
+};
+
+/** GET /articles/search/ (and the library, which answers alike): `results`, `count`, `next`. */
+export function readPaperPage<P extends ClientPaper = ClientPaper>(
+  raw: unknown,
+  readItem: (item: unknown) => P = readPaper as (item: unknown) => P,
+): PaperPage<P> {
+  const answer = asRecord(raw);
+  const results = asArray(answer.results).map(readItem);
+  return {
+    results,
+    count: numberOr(answer.count, results.length),
+    next: textOrNull(answer.next),
+    previous: textOrNull(answer.previous),
+  };
+}
+
+/** One keyword: id, name, created_at; alert settings default to off, daily, no excluded words. */
+export function readKeyword(raw: unknown): Keyword {
+  const keyword = asRecord(raw);
+  return {
+    id: text(keyword.id),
+    name: text(keyword.name) || text(keyword.keyword),
+    created_at: text(keyword.created_at),
+    alert_enabled: keyword.alert_enabled === true,
+    alert_frequency: keyword.alert_frequency === 'weekly' ? 'weekly' : 'daily',
+    negative_terms: asArray(keyword.negative_terms).filter((term): term is string => typeof term === 'string'),
+    last_alerted_at: textOrNull(keyword.last_alerted_at),
+  };
+}
+
+/** GET /user-keywords/ "returns the keyword list": a bare list, or our `{ keywords, count }`. */
+export function readKeywordList(raw: unknown): KeywordListResponse {
+  const answer = asRecord(raw);
+  const list = Array.isArray(raw) ? raw : Array.isArray(answer.keywords) ? answer.keywords : asArray(answer.results);
+  const keywords = list.map(readKeyword).filter((keyword) => keyword.id !== '' && keyword.name !== '');
+  return { keywords, count: keywords.length };
+}
+
+/** GET /user-rkeywords/ "returns recommended keywords": names, or objects with a name; best first. */
+export function readKeywordSuggestions(raw: unknown): KeywordSuggestionsResponse {
+  const answer = asRecord(raw);
+  const list = Array.isArray(raw) ? raw : Array.isArray(answer.keywords) ? answer.keywords : asArray(answer.results);
+  const keywords: KeywordSuggestionsResponse['keywords'] = [];
+  for (const entry of list) {
+    const record = asRecord(entry);
+    const name = typeof entry === 'string' ? entry : text(record.name) || text(record.keyword);
+    if (name.trim() === '') continue;
+    keywords.push({
+      name,
+      score: numberOr(record.score, 0),
+      source: record.source === 'similar_papers' ? 'similar_papers' : 'research_summary',
+    });
+  }
+  return { keywords };
+}
+
+/**
+ * The keyword in the answer to an add or an update (the contract does not show these answers): ours is
+ * `{ success, keyword }`, another backend may answer the keyword itself or nothing. Without one, the
+ * keyword is named as it was sent, with an empty id, and the list is left to its refetch.
+ */
+export function readKeywordAnswer(raw: unknown, sent: { id?: string; name: string }): { keyword: Keyword } {
+  const answer = asRecord(raw);
+  const candidate = readKeyword('keyword' in answer ? answer.keyword : answer);
+  if (candidate.id !== '' && candidate.name !== '') return { keyword: candidate };
+  return { keyword: readKeyword({ id: sent.id ?? '', name: sent.name }) };
+}
