@@ -3,12 +3,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { type ContactRequest, contactRequestSchema, FEEDBACK_DESCRIPTION_MAX_LENGTH, LIMITS } from '@radar/shared';
+import { type ContactRequest, contactRequestSchema, LIMITS } from '@radar/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Controller, useWatch } from 'react-hook-form';
 import { FormTextField } from '@/components/form/form-text-field';
+import { TitleDescriptionFields } from '@/components/form/title-description-fields';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { isApiError } from '@/lib/api-client';
 import { setServerFieldErrors } from '@/lib/form-errors';
@@ -40,7 +39,6 @@ export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; on
     defaultValues: { name: '', email: defaultEmail, title: '', description: '', website: '' },
     mode: 'onSubmit',
   });
-  const title = useWatch({ control: form.control, name: 'title' });
   // The session may load after the form: fill the address in then, unless the visitor typed one.
   useEffect(() => {
     if (defaultEmail && !form.getValues('email')) form.setValue('email', defaultEmail);
@@ -95,46 +93,17 @@ export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; on
           />
         </Stack>
 
-        <Controller
+        <TitleDescriptionFields
           control={form.control}
-          name="title"
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              label={STRINGS.subject}
-              placeholder={STRINGS.subjectPlaceholder}
-              required
-              fullWidth
-              error={fieldState.invalid}
-              helperText={
-                <Box component="span" sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-                  <span data-testid="contact-title-counter">{STRINGS.subjectCounter(title.length)}</span>
-                </Box>
-              }
-              slotProps={{ htmlInput: { maxLength: LIMITS.feedbackTitleMaxLength, 'data-testid': 'contact-title' } }}
-            />
-          )}
-        />
-
-        <Controller
-          control={form.control}
-          name="description"
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              label={STRINGS.description}
-              placeholder={STRINGS.descriptionPlaceholder}
-              required
-              fullWidth
-              multiline
-              minRows={5}
-              maxRows={14}
-              error={fieldState.invalid}
-              slotProps={{
-                htmlInput: { maxLength: FEEDBACK_DESCRIPTION_MAX_LENGTH, 'data-testid': 'contact-description' },
-              }}
-            />
-          )}
+          labels={{
+            title: STRINGS.subject,
+            titlePlaceholder: STRINGS.subjectPlaceholder,
+            titleCounter: STRINGS.subjectCounter,
+            description: STRINGS.description,
+            descriptionPlaceholder: STRINGS.descriptionPlaceholder,
+          }}
+          testIdPrefix="contact"
+          descriptionRows={{ min: 5, max: 14 }}
         />
 
         {/* Out of sight and out of the tab order: only a bot fills it in (the server then drops the message). */}

@@ -10,19 +10,12 @@ import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import {
-  FEEDBACK_DESCRIPTION_MAX_LENGTH,
-  FEEDBACK_TYPE_LABELS,
-  FEEDBACK_TYPES,
-  type FeedbackType,
-  feedbackRequestSchema,
-  LIMITS,
-} from '@radar/shared';
+import { FEEDBACK_TYPE_LABELS, FEEDBACK_TYPES, type FeedbackType, feedbackRequestSchema } from '@radar/shared';
 import { useMutation } from '@tanstack/react-query';
-import { Controller, useWatch } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
+import { TitleDescriptionFields } from '@/components/form/title-description-fields';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
 import { useZodForm } from '@/hooks/use-zod-form';
@@ -58,7 +51,6 @@ export function FeedbackPage({ account }: FeedbackPageProps) {
     defaultValues: EMPTY_FORM,
     mode: 'onSubmit',
   });
-  const title = useWatch({ control: form.control, name: 'title' });
   const send = useMutation({
     mutationFn: (values: FeedbackValues) =>
       sendFeedback({
@@ -127,48 +119,11 @@ export function FeedbackPage({ account }: FeedbackPageProps) {
                 )}
               />
 
-              <Controller
+              <TitleDescriptionFields
                 control={form.control}
-                name="title"
-                render={({ field, fieldState }) => (
-                  <TextField
-                    {...field}
-                    label={STRINGS.title}
-                    placeholder={STRINGS.titlePlaceholder}
-                    required
-                    fullWidth
-                    error={fieldState.invalid}
-                    helperText={
-                      <Box component="span" sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-                        <span data-testid="feedback-title-counter">{STRINGS.titleCounter(title.length)}</span>
-                      </Box>
-                    }
-                    slotProps={{
-                      htmlInput: { maxLength: LIMITS.feedbackTitleMaxLength, 'data-testid': 'feedback-title' },
-                    }}
-                  />
-                )}
-              />
-
-              <Controller
-                control={form.control}
-                name="description"
-                render={({ field, fieldState }) => (
-                  <TextField
-                    {...field}
-                    label={STRINGS.description}
-                    placeholder={STRINGS.descriptionPlaceholder}
-                    required
-                    fullWidth
-                    multiline
-                    minRows={6}
-                    maxRows={16}
-                    error={fieldState.invalid}
-                    slotProps={{
-                      htmlInput: { maxLength: FEEDBACK_DESCRIPTION_MAX_LENGTH, 'data-testid': 'feedback-description' },
-                    }}
-                  />
-                )}
+                labels={STRINGS}
+                testIdPrefix="feedback"
+                descriptionRows={{ min: 6, max: 16 }}
               />
 
               <UserInfoBox account={account} userAgent={navigator.userAgent} currentPage={window.location.href} />
