@@ -258,7 +258,7 @@ describe('/my', () => {
     };
     api.on('POST', '/api/auth/research-direction/process-async/', { body: { task_id: 'task-42', status: 'pending' } });
     api.on('GET', '/api/auth/tasks/:id/status/', {
-      body: taskStatus({ status: 'completed', result_data: specOnly as TaskStatusResponse['result_data'] }),
+      body: taskStatus({ status: 'completed', result_data: specOnly as unknown as TaskStatusResponse['result_data'] }),
     });
     api.on('POST', CONFIRM, { body: confirmResponse(newUser()) });
     api.on('GET', '/api/auth/user/', { body: newUser() });
