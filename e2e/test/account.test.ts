@@ -137,6 +137,88 @@ describe('the first-visit guide', () => {
   });
 });
 
+/** A Chinese-only homepage of a Ming-Qing historian: no English research text for the offline rules. */
+const HISTORIAN_EMAIL = 'chensiyuan@fudan.edu.cn';
+const HISTORIAN_TEXT = `首页 | 个人简介 | 研究方向 | 学术成果 | 招生信息 | 联系方式
+
+陈思远 教授
+复旦大学历史学系
+邮箱：chensiyuan#fudan.edu.cn
+
+个人简介
+陈思远，男，教授，博士生导师。2008年毕业于北京大学历史学系，获历史学博士学位。2008年起任教于复旦大学历史学系，现任中国古代史教研室主任，兼任中国明史学会理事。主要从事明清社会经济史、江南区域史与明清海洋史研究，近年关注明清时期东南沿海的海洋贸易、海禁政策与地方社会的互动。
+
+研究方向
+明清社会经济史；江南市镇与地方社会；明清海洋史与海疆治理；地方志与民间文献整理。
+
+代表性论著
+1.《明清江南市镇的赋役与商业》，上海古籍出版社，2015年。
+2.《海禁与互市：明代东南沿海的海上贸易》，《历史研究》2019年第3期。
+3.《清代徽州契约文书中的土地交易》，《中国社会经济史研究》2021年第2期。
+
+主讲课程
+中国古代史、明清史专题、史料学与史学方法。
+
+招生信息
+每年招收中国古代史方向硕士生2名、博士生1名，欢迎对明清史、社会经济史有兴趣的同学联系。`;
+
+describe('the AI dialog without an English summary (offline extractor, issue 18)', () => {
+  it("a historian's Chinese page: no success claim, what is missing, and an English paragraph saved right there", async () => {
+    const opened = await openAccountPage(HISTORIAN_EMAIL);
+    const { page } = opened;
+    await page.getByTestId('research-guide-complete').click();
+    const dialog = page.getByTestId('research-dialog');
+    await page.getByTestId('research-dialog-input').fill(HISTORIAN_TEXT);
+    await page.getByTestId('research-dialog-start').click();
+
+    const incomplete = page.getByTestId('research-dialog-incomplete');
+    await incomplete.waitFor({ timeout: 20_000 });
+    const shown = (await dialog.textContent()) ?? '';
+    expect(shown).not.toContain('研究信息已生成');
+    expect(shown).not.toContain('现在您可以使用全部功能了');
+    expect(shown).toContain('还没有英文研究方向');
+    expect(await page.getByTestId('research-dialog-offline').textContent()).toContain('离线规则');
+    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('未生成');
+    // A field only on evidence: the page is plainly history, and nothing points at earth sciences.
+    expect(await page.getByTestId('research-dialog-report-fields').textContent()).toContain('历史学');
+    expect(shown).not.toContain('地球科学');
+    expect(await page.getByTestId('research-dialog-report-name').textContent()).toContain('陈思远');
+    expect(shown).toContain('请管理员为科研雷达配置 AI 模型');
+    // The next step is named, never an environment variable.
+    expect(shown).not.toMatch(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/);
+    await captureBothWidths(page, 'account-dialog-incomplete', { fullPage: false });
+
+    // What was produced is already saved (spec: at once, through the confirm call).
+    let user = await storedUser(HISTORIAN_EMAIL);
+    expect(user.researchSummaryEn).toBe('');
+    expect(user.researchFields).toContain('history');
+    expect(user.researchFields).not.toContain('earth-sciences');
+    expect(user.researchName).toBe('陈思远');
+
+    // The next step right there: an English paragraph (a Chinese one is refused with a reason).
+    const summaryInput = page.getByTestId('research-dialog-summary-input');
+    const save = page.getByTestId('research-dialog-save-summary');
+    await summaryInput.fill('明清社会经济史与江南市镇');
+    await save.click();
+    await incomplete.getByText('请用英文填写研究方向').waitFor();
+    const paragraph =
+      'I study the social and economic history of Ming-Qing China: Jiangnan market towns, maritime trade and the maritime bans on the southeast coast, and local gazetteers and contracts as sources.';
+    await summaryInput.fill(paragraph);
+    await save.click();
+    await page.getByTestId('research-dialog-success').getByText('研究信息已生成').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('research-dialog-success').textContent()).toContain('现在您可以使用全部功能了');
+    await page.getByTestId('research-dialog-confirm').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByTestId('research-summary').getByText(paragraph).waitFor();
+    expect(await page.getByTestId('research-fields').locator('.MuiChip-label').allTextContents()).toEqual(['历史学']);
+    user = await storedUser(HISTORIAN_EMAIL);
+    expect(user.researchSummaryEn).toBe(paragraph);
+    expect(user.researchName).toBe('陈思远');
+    expectCleanPage(opened);
+  });
+});
+
 describe('research info, basic info and logout', () => {
   it('generates the profile from a pasted homepage, then edits fields and basic info, then logs out', async () => {
     const opened = await openAccountPage(HOMEPAGE_EMAIL);

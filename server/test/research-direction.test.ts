@@ -166,6 +166,24 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
     expect(task.result_data.notices[0]).toContain('没有英文的研究描述');
   });
 
+  it("a historian's Chinese page: history on evidence, no earth sciences, and the result says it is offline", async () => {
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/research-direction/process/',
+      headers: other.headers,
+      payload: { research_description: homepage('zh-history-ming-qing.txt') },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().result_data).toMatchObject({
+      name: '陈思远',
+      institution: '复旦大学历史学系',
+      research_fields: ['history'],
+      research_summary_en: '',
+      source: 'offline',
+      model: 'offline-rules',
+    });
+  });
+
   it('runs the same pipeline synchronously on /process/', async () => {
     const response = await runtime.app.inject({
       method: 'POST',

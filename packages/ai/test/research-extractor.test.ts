@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  buildEnglishSummary,
   classifyResearchFields,
   deobfuscateEmails,
   extractResearchProfileOffline,
@@ -182,5 +183,103 @@ describe('offline extractor as a provider', () => {
     );
     expect(result.research_summary_en).toContain('graph algorithms');
     expect(result.notices).toEqual([NOTICES.shortEnglish(13)]);
+  });
+});
+
+describe('offline extractor: shapes from real homepages (issue 18)', () => {
+  it('a Chinese Ming-Qing historian: history on evidence, never earth sciences or economics, no summary', () => {
+    const profile = extractResearchProfileOffline(homepage('zh-history-ming-qing.txt'));
+    expect(profile).toMatchObject({
+      name: '陈思远',
+      email: 'chensiyuan@fudan.edu.cn',
+      institution: '复旦大学历史学系',
+      position: '教授、博士生导师',
+      researchFields: ['history'],
+      researchSummaryEn: '',
+    });
+    expect(profile.notices).toContain(NOTICES.noEnglish);
+  });
+
+  it('a short maritime-history page: "海洋" in 海洋史/海洋贸易 is no evidence for earth sciences', () => {
+    const text =
+      '王海涛 副教授\n南开大学历史学院\n研究方向：明清海洋史、海洋贸易与海疆治理、海洋社会与沿海民众生活。\n主讲课程：中国海洋史专题。';
+    expect(classifyResearchFields(text)).toEqual(['history']);
+  });
+
+  it('sets no field from weak, shared words or from the headings every page has', () => {
+    // "网络", "数据", "教学", "课程", "教育背景" are on any page; none of them names a field.
+    expect(
+      classifyResearchFields('教育背景\n主讲课程：本科生课程教学。网络与数据平台建设，网络资源，数据共享。'),
+    ).toEqual([]);
+    expect(classifyResearchFields('Curriculum Vitae. Teaching: two courses per year.')).toEqual([]);
+    // One named field on each side and nothing else: a tie is no evidence for either.
+    expect(classifyResearchFields('I work on physics and chemistry.')).toEqual([]);
+    expect(classifyResearchFields('I work on machine learning.')).toEqual(['computer-science']);
+  });
+
+  it('an English lab page: citation and recruiting lines stay out of the summary; "Prof. Zhang Lei 张磊" is found', () => {
+    const profile = extractResearchProfileOffline(homepage('en-materials-lab-recruiting.txt'));
+    expect(profile).toMatchObject({
+      name: '张磊',
+      email: 'zhanglei@sjtu.edu.cn',
+      institution: 'Shanghai Jiao Tong University',
+      position: 'Professor',
+      researchFields: ['materials-science'],
+    });
+    const summary = profile.researchSummaryEn;
+    expect(summary.startsWith('Our lab studies how defects and interfaces control')).toBe(true);
+    for (const left of [
+      'Advanced Materials',
+      'Nature Communications',
+      'ACS Nano',
+      'Defect engineering in monolayer',
+      'Wafer-scale growth of WSe2',
+      'Recruiting',
+      'PhD students',
+      'send your CV',
+      'looking for motivated students',
+    ]) {
+      expect(summary).not.toContain(left);
+    }
+  });
+
+  it('a mixed Chinese/English page: "张磊 Zhang Lei", English research kept, citation and 招收 lines left out', () => {
+    const profile = extractResearchProfileOffline(homepage('mixed-bio-lab-zh-en.txt'));
+    expect(profile).toMatchObject({
+      name: '张磊',
+      email: 'zhanglei@sinh.ac.cn',
+      institution: '中国科学院上海营养与健康研究所',
+      position: '研究员、博士生导师',
+    });
+    expect(profile.researchFields).toEqual(expect.arrayContaining(['biology', 'medicine']));
+    expect(profile.researchSummaryEn).toContain('metabolic signals regulate the immune system');
+    for (const left of ['Cell Metabolism', 'Zhou Q.', 'recruiting', '招收', 'contact Dr. Zhang']) {
+      expect(profile.researchSummaryEn).not.toContain(left);
+    }
+  });
+
+  it.each([
+    ['Zhang Lei 张磊\nProfessor of Chemistry', '张磊'],
+    ['张磊 Zhang Lei\n教授', '张磊'],
+    ['Prof. Zhang Lei\nPeking University', 'Zhang Lei'],
+    ['Prof. Zhang Lei 张磊\nPeking University', '张磊'],
+    ['Zhang Lei (张磊)\nAssociate Professor', '张磊'],
+  ])('finds the name in %j', (text, name) => {
+    expect(findName(text)).toBe(name);
+  });
+
+  it.each([
+    'Li X., Chen W., Zhang L. Defect engineering in monolayer MoS2 for hydrogen evolution. Advanced Materials, 2022, 34, 2201234.',
+    'X. Li, W. Chen and L. Zhang, Strain-tunable photodetectors based on heterostructures, ACS Nano 14 (2020) 1200-1210.',
+    '[3] Smith J., Wang Y. Graph neural networks for molecular property prediction, 2021.',
+    'Recruiting: PhD students and postdocs in machine learning are welcome to apply to our research group.',
+    'We are looking for motivated PhD students who want to work on quantum materials and their devices.',
+    '招收 PhD students and postdocs: our lab studies deep learning methods for protein structure prediction.',
+    '招聘博士后 — postdoctoral researchers will develop new catalysts for hydrogen production in our group.',
+  ])('keeps %j out of the summary', (line) => {
+    const research =
+      'Our group develops machine learning methods for protein structure prediction and studies how proteins fold in living cells.';
+    const { summary } = buildEnglishSummary(`${research}\n${line}`);
+    expect(summary).toBe(research);
   });
 });

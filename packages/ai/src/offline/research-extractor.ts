@@ -1,5 +1,5 @@
 import { RESEARCH_FIELDS, type ResearchFieldId } from '@radar/shared';
-import { FIELD_LEXICON } from './field-lexicon';
+import { FIELD_LEXICON, FIELD_NEUTRAL_TERMS } from './field-lexicon';
 
 /**
  * The offline research-profile extractor: deterministic rules, no model, no network. It finds the
@@ -161,8 +161,22 @@ export function findName(text: string): string {
     if (heading?.[1] && isChineseName(heading[1])) return heading[1];
   }
 
+  // Bilingual headings give both spellings: "Zhang Lei 张磊", "张磊 Zhang Lei", "Prof. Zhang Lei 张磊".
+  // The hanzi form is kept: it is how the person writes the name in the product's language.
+  const pinyin = "[A-Z][a-z]+(?:[-'’]?[a-z]+)?";
+  const bilingual = new RegExp(
+    `(?:^|\\n)[ \\t]*(?:(?:Prof\\.?|Professor|Dr\\.?)[ \\t]+)?(?:(?:${pinyin})(?:[ \\t]+${pinyin}){1,2}[ \\t]*[（(]?([\\u4e00-\\u9fa5]{2,4})[）)]?|([\\u4e00-\\u9fa5]{2,4})[ \\t]*[（(]?(?:${pinyin})(?:[ \\t]+${pinyin}){1,2}[）)]?)[ \\t]*(?=[\\n,，|]|$)`,
+    'g',
+  );
+  for (const match of text.matchAll(bilingual)) {
+    const candidate = match[1] ?? match[2] ?? '';
+    if (isChineseName(candidate)) return candidate;
+  }
+
   // English: "Prof. Jane Smith", "Dr Jane Smith".
-  const titled = /\b(?:Prof\.?|Professor|Dr\.?)\s+((?:[A-Z][a-z'’-]+|[A-Z]\.)(?:\s+(?:[A-Z][a-z'’-]+|[A-Z]\.)){1,3})/g;
+  // A name never continues on the next line ("Prof. Zhang Lei\nPeking University").
+  const titled =
+    /\b(?:Prof\.?|Professor|Dr\.?)[ \t]+((?:[A-Z][a-z'’-]+|[A-Z]\.)(?:[ \t]+(?:[A-Z][a-z'’-]+|[A-Z]\.)){1,3})/g;
   for (const match of text.matchAll(titled)) {
     const candidate = (match[1] ?? '').trim();
     for (let words = candidate.split(/\s+/); words.length >= 2; words = words.slice(0, -1)) {
@@ -419,9 +433,12 @@ const KEYWORDS: Keyword[] = (Object.entries(FIELD_LEXICON) as [ResearchFieldId, 
   // Longest first, so "软件工程" is counted for computer science before "工程" can count it for engineering.
   .sort((a, b) => b.term.length - a.term.length);
 
-export function scoreResearchFields(text: string): Map<ResearchFieldId, number> {
+type FieldEvidence = { score: number; strongHits: number };
+
+function weighResearchFields(text: string): Map<ResearchFieldId, FieldEvidence> {
   let masked = ` ${text.toLowerCase().replace(/\s+/g, ' ')} `;
-  const scores = new Map<ResearchFieldId, number>();
+  for (const term of FIELD_NEUTRAL_TERMS) masked = masked.replaceAll(term, ' '.repeat(term.length));
+  const evidence = new Map<ResearchFieldId, FieldEvidence>();
   for (const keyword of KEYWORDS) {
     const pattern = keyword.chinese
       ? new RegExp(escapeRegExp(keyword.term), 'g')
@@ -431,18 +448,40 @@ export function scoreResearchFields(text: string): Map<ResearchFieldId, number> 
       count++;
       return ' '.repeat(match.length);
     });
-    if (count > 0) scores.set(keyword.field, (scores.get(keyword.field) ?? 0) + keyword.weight * Math.min(count, 3));
+    if (count === 0) continue;
+    const current = evidence.get(keyword.field) ?? { score: 0, strongHits: 0 };
+    current.score += keyword.weight * Math.min(count, 3);
+    if (keyword.weight === 2) current.strongHits += count;
+    evidence.set(keyword.field, current);
   }
-  return scores;
+  return evidence;
 }
 
-/** Up to three fields: those scoring at least 4 and at least 40% of the best. */
+export function scoreResearchFields(text: string): Map<ResearchFieldId, number> {
+  return new Map([...weighResearchFields(text)].map(([field, { score }]) => [field, score]));
+}
+
+/**
+ * Up to three fields, each only on evidence: a field needs at least one term that names it (weak,
+ * shared topic words alone never set a field) and a score of at least 4 and 40% of the best. When no
+ * field reaches 4, a single named field counts only if it leads alone; a tie or nothing gives no field,
+ * and the user picks one.
+ */
 export function classifyResearchFields(text: string): ResearchFieldId[] {
-  const ranked = [...scoreResearchFields(text).entries()].sort((a, b) => b[1] - a[1]);
+  const ranked = [...weighResearchFields(text).entries()]
+    .filter(([, { strongHits }]) => strongHits > 0)
+    .map(([field, { score }]) => [field, score] as const)
+    .sort((a, b) => b[1] - a[1]);
   const best = ranked[0]?.[1] ?? 0;
   if (best < 2) return [];
-  const chosen = ranked.filter(([, score]) => score >= 4 && score >= best * 0.4).slice(0, 3);
-  const ids = chosen.length ? chosen.map(([field]) => field) : [ranked[0]?.[0] as ResearchFieldId];
+  let ids: ResearchFieldId[] = ranked
+    .filter(([, score]) => score >= 4 && score >= best * 0.4)
+    .slice(0, 3)
+    .map(([field]) => field);
+  if (ids.length === 0) {
+    const runnerUp = ranked[1]?.[1] ?? 0;
+    ids = best > runnerUp ? [ranked[0]?.[0] as ResearchFieldId] : [];
+  }
   // Keep the product's field order for a stable display.
   return RESEARCH_FIELDS.map((field) => field.id).filter((id) => ids.includes(id));
 }
@@ -459,6 +498,22 @@ const RESEARCH_TOPIC =
   /\b(?:(?:my|our|his|her|their) research|research (?:focuses|interests?|areas?|topics?|program))\b/i;
 const CITATION =
   /\bet al\b|\bIn Proc|\bProceedings\b|\bvol\.|\bpp\.|\bdoi\b|arXiv:|\bIEEE Trans|\bACM Trans|\bJournal of\b.*\b(?:19|20)\d{2}\b|^\s*\[\d+\]|^\s*\d+\.\s+[A-Z][a-z]+,\s+[A-Z]\./;
+/**
+ * A reference line: two or more authors written with initials ("Li X., Chen W." or "X. Li") and a
+ * year, or a line that opens with such an author. Checked on whole lines, before the line is cut
+ * into sentences at the initials' full stops.
+ */
+const CITATION_AUTHOR =
+  /(?:\b[A-Z][a-z'’-]+,?\s+(?:[A-Z]\.\s?){1,3}(?=[,;.\s]|$)|\b(?:[A-Z]\.\s?){1,3}[A-Z][a-z'’-]+\b)/g;
+const CITATION_YEAR = /\b(?:19|20)\d{2}[a-z]?\b/;
+function isCitationLine(line: string): boolean {
+  if (!CITATION_YEAR.test(line)) return false;
+  const authors = line.match(CITATION_AUTHOR) ?? [];
+  return authors.length >= 2 || new RegExp(`^\\s*(?:\\[\\d+\\]\\s*|\\d+\\.\\s+)?${CITATION_AUTHOR.source}`).test(line);
+}
+/** Recruiting notices say who may apply, not what the research is. */
+const RECRUITING =
+  /\b(?:recruit(?:ing|s|ment)?|hiring|we are (?:looking|seeking) for|(?:welcome|invited|encouraged) to apply|apply (?:now|to join)|send (?:your|a|their) (?:cv|resume|application)|(?:open|available|vacant) (?:phd |postdoc(?:toral)? |graduate )?positions?|positions? (?:are )?(?:available|open)|prospective (?:students|applicants)|join (?:us|our (?:lab|group|team)))\b|招收|招聘|招生|诚聘/i;
 const NOISE =
   /@|https?:\/\/|www\.|copyright|all rights reserved|\bclick\b|\bphone\b|\btel\b|\bfax\b|\boffice\b|\broom\b/i;
 
@@ -475,6 +530,7 @@ const wordCount = (sentence: string) => sentence.split(/\s+/).filter((word) => /
 function splitSentences(text: string): string[] {
   return text
     .split(/\r?\n+/)
+    .filter((line) => !isCitationLine(line) && !RECRUITING.test(line))
     .flatMap((line) => line.split(/(?<=[.!?;])\s+(?=[A-Z("“])/))
     .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
     .filter(Boolean);
@@ -488,7 +544,12 @@ function isEnglishSentence(sentence: string): boolean {
 
 export function buildEnglishSummary(text: string): { summary: string; englishResearchWords: number } {
   const sentences = splitSentences(text).filter(
-    (sentence) => isEnglishSentence(sentence) && isProse(sentence) && !CITATION.test(sentence) && !NOISE.test(sentence),
+    (sentence) =>
+      isEnglishSentence(sentence) &&
+      isProse(sentence) &&
+      !CITATION.test(sentence) &&
+      !RECRUITING.test(sentence) &&
+      !NOISE.test(sentence),
   );
   const research = sentences.filter((sentence) => {
     const aboutResearch = RESEARCH_CUE.test(sentence) || scoreResearchFields(sentence).size > 0;

@@ -15,15 +15,31 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { LIMITS, researchDescriptionRequestSchema } from '@radar/shared';
+import { type FormEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { type GenerationActivity, type GenerationStage, useResearchGeneration } from '../hooks/use-research-generation';
 import { ACCOUNT_STRINGS } from '../strings';
+import {
+  type AnalysisReportItem,
+  type AnalysisResult,
+  checkEnglishSummary,
+  reportAnalysis,
+  SUMMARY_MAX_LENGTH,
+} from '../utils/ai-profile';
+import { researchFieldLabel } from '../utils/research-fields';
 
 const STRINGS = ACCOUNT_STRINGS.dialog;
 const STAGES: readonly GenerationStage[] = ['input', 'analysing', 'success'];
-const STAGE_LABELS: Record<GenerationStage, string> = { input: '粘贴主页文字', analysing: 'AI 分析', success: '完成' };
+/** The stepper's step of each stage: an incomplete result sits on the last step, not completed. */
+const STEP_OF: Record<GenerationStage, number> = { input: 0, analysing: 1, incomplete: 2, success: 2 };
+const STAGE_LABELS: Record<GenerationStage, string> = {
+  input: '粘贴主页文字',
+  analysing: 'AI 分析',
+  incomplete: '完成',
+  success: '完成',
+};
 
 type DescriptionForm = { research_description: string };
 type DescriptionRequest = z.output<typeof researchDescriptionRequestSchema>;
@@ -55,7 +71,7 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
 
   const close = () => {
     if (generation.isBusy) return;
-    if (generation.stage === 'success') generation.restart();
+    if (generation.stage === 'success' || generation.stage === 'incomplete') generation.restart();
     onClose();
   };
 
@@ -72,9 +88,9 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
     >
       <DialogTitle id="research-dialog-title">{STRINGS.title}</DialogTitle>
       <DialogContent>
-        <Stepper activeStep={STAGES.indexOf(generation.stage)} alternativeLabel sx={{ mb: 3 }}>
+        <Stepper activeStep={STEP_OF[generation.stage]} alternativeLabel sx={{ mb: 3 }}>
           {STAGES.map((stage) => (
-            <Step key={stage} completed={STAGES.indexOf(stage) < STAGES.indexOf(generation.stage)}>
+            <Step key={stage} completed={STEP_OF[stage] < STEP_OF[generation.stage]}>
               <StepLabel>{STAGE_LABELS[stage]}</StepLabel>
             </Step>
           ))}
@@ -126,6 +142,15 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
           <AnalysingPanel taskId={generation.taskId} activity={generation.activity} />
         ) : null}
 
+        {generation.stage === 'incomplete' && generation.result ? (
+          <IncompletePanel
+            result={generation.result}
+            accountEmail={accountEmail}
+            error={generation.error}
+            onSave={generation.saveSummary}
+          />
+        ) : null}
+
         {generation.stage === 'success' ? (
           <Box sx={{ textAlign: 'center', py: 3 }} role="status" data-testid="research-dialog-success">
             <CheckCircleRounded color="success" sx={{ fontSize: 56 }} aria-hidden />
@@ -161,6 +186,27 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
             {STRINGS.restart}
           </Button>
         ) : null}
+        {generation.stage === 'incomplete' ? (
+          <>
+            <Button
+              color="inherit"
+              onClick={close}
+              disabled={generation.isSavingSummary}
+              data-testid="research-dialog-later"
+            >
+              {STRINGS.later}
+            </Button>
+            <Button
+              type="submit"
+              form="research-dialog-summary-form"
+              variant="contained"
+              disabled={generation.isSavingSummary}
+              data-testid="research-dialog-save-summary"
+            >
+              {generation.isSavingSummary ? STRINGS.savingSummary : STRINGS.saveSummary}
+            </Button>
+          </>
+        ) : null}
         {generation.stage === 'success' ? (
           <Button variant="contained" onClick={close} autoFocus data-testid="research-dialog-confirm">
             {STRINGS.confirm}
@@ -195,6 +241,116 @@ function AnalysingPanel({ taskId, activity }: { taskId: string | null; activity:
           {STRINGS.taskId(taskId)}
         </Typography>
       ) : null}
+    </Box>
+  );
+}
+
+const SUMMARY_ERRORS = {
+  required: STRINGS.summaryRequired,
+  'too-long': STRINGS.summaryTooLong,
+  'not-english': STRINGS.summaryNotEnglish,
+} as const;
+
+function reportText(item: AnalysisReportItem): string {
+  if (item.value !== null) return item.key === 'summary' ? STRINGS.reportSummaryDone : item.value;
+  if (item.reason === 'not-own-page') return STRINGS.reportNotOwnPage;
+  if (item.key === 'summary') return STRINGS.reportNotFound;
+  return item.key === 'fields' ? STRINGS.reportFieldsNotFound : STRINGS.reportPersonalNotFound;
+}
+
+/**
+ * A saved result without an English summary: says what was and was not produced (and, when the server
+ * tells, that offline rules made it), and keeps the user on the next step: an English paragraph written
+ * here, or an AI model the operator configures.
+ */
+function IncompletePanel({
+  result,
+  accountEmail,
+  error,
+  onSave,
+}: {
+  result: AnalysisResult;
+  accountEmail: string;
+  error: string | null;
+  onSave: (summary: string) => void;
+}) {
+  const [summary, setSummary] = useState('');
+  const [problem, setProblem] = useState<keyof typeof SUMMARY_ERRORS | null>(null);
+  const report = reportAnalysis(result, accountEmail, researchFieldLabel);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = checkEnglishSummary(summary);
+    setProblem(found);
+    if (found === null) onSave(summary);
+  };
+  return (
+    <Box
+      component="form"
+      id="research-dialog-summary-form"
+      noValidate
+      onSubmit={submit}
+      data-testid="research-dialog-incomplete"
+    >
+      <Alert severity="warning" sx={{ mb: 2 }} role="status">
+        <Typography component="p" sx={{ fontWeight: 600 }}>
+          {STRINGS.partialTitle}
+        </Typography>
+        <Typography component="p" variant="body2">
+          {STRINGS.partialBody}
+        </Typography>
+        {result.source === 'offline' ? (
+          <Typography component="p" variant="body2" sx={{ mt: 0.5 }} data-testid="research-dialog-offline">
+            {STRINGS.partialOffline}
+          </Typography>
+        ) : null}
+      </Alert>
+      <Typography variant="subtitle2" component="h3">
+        {STRINGS.reportTitle}
+      </Typography>
+      <Box
+        component="dl"
+        sx={{ m: 0, mb: 2, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5 }}
+      >
+        {report.map((item) => (
+          <Box key={item.key} sx={{ display: 'contents' }} data-testid={`research-dialog-report-${item.key}`}>
+            <Typography component="dt" variant="body2" color="text.secondary">
+              {STRINGS.reportLabels[item.key]}
+            </Typography>
+            <Typography
+              component="dd"
+              variant="body2"
+              sx={{ m: 0 }}
+              color={item.value === null ? 'warning.main' : 'text.primary'}
+            >
+              {reportText(item)}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {error ? (
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="research-dialog-error">
+          {error}
+        </Alert>
+      ) : null}
+      <TextField
+        label={STRINGS.summaryInputLabel}
+        value={summary}
+        onChange={(event) => {
+          setSummary(event.target.value);
+          if (problem) setProblem(null);
+        }}
+        multiline
+        minRows={5}
+        maxRows={12}
+        fullWidth
+        autoFocus
+        error={problem !== null}
+        helperText={problem ? SUMMARY_ERRORS[problem] : STRINGS.summaryInputHelper}
+        slotProps={{ htmlInput: { maxLength: SUMMARY_MAX_LENGTH + 1, 'data-testid': 'research-dialog-summary-input' } }}
+      />
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+        {STRINGS.askOperator}
+      </Typography>
     </Box>
   );
 }

@@ -4,19 +4,29 @@ import { confirmResearchProfile } from '../api/confirm-research-profile';
 import { taskStatusQueryOptions } from '../api/get-task-status';
 import { submitResearchAnalysis } from '../api/submit-research-analysis';
 import { ACCOUNT_STRINGS } from '../strings';
-import { buildProfileFromAnalysis } from '../utils/ai-profile';
+import { type AnalysisResult, buildProfileFromAnalysis } from '../utils/ai-profile';
 import { describeGenerationError } from '../utils/generation-errors';
 import { nextPollDelay, readTaskProgress } from '../utils/research-task';
 
-/** The dialog's three stages (spec section 2); 'analysing' covers sending, polling and saving. */
-export type GenerationStage = 'input' | 'analysing' | 'success';
+/**
+ * The dialog's three stages (spec section 2); 'analysing' covers sending, polling and saving. A saved
+ * result without an English summary goes to 'incomplete' instead of 'success': success is claimed only
+ * when there is a summary, and the user writes one there (or leaves it for later).
+ */
+export type GenerationStage = 'input' | 'analysing' | 'incomplete' | 'success';
 
 /** What the analysing stage is doing right now, for its status line. */
 export type GenerationActivity = 'submitting' | 'polling' | 'saving' | null;
 
-type RunState = { stage: GenerationStage; taskId: string | null; error: string | null };
+type RunState = {
+  stage: GenerationStage;
+  taskId: string | null;
+  error: string | null;
+  /** The saved result, for the incomplete stage's report. */
+  result: AnalysisResult | null;
+};
 
-const INITIAL: RunState = { stage: 'input', taskId: null, error: null };
+const INITIAL: RunState = { stage: 'input', taskId: null, error: null, result: null };
 
 /**
  * The research-info generation of spec section 4: send the text, poll the task every 2 s (at most 30
@@ -87,9 +97,12 @@ export function useResearchGeneration({
 
     savedTaskId.current = taskId;
     const current = runId.current;
-    saveProfile(buildProfileFromAnalysis(progress.result, accountEmail), {
+    const { result } = progress;
+    saveProfile(buildProfileFromAnalysis(result, accountEmail), {
       onSuccess: () => {
-        if (current === runId.current) setRun({ stage: 'success', taskId, error: null });
+        if (current !== runId.current) return;
+        const stage = result.research_summary_en === '' ? 'incomplete' : 'success';
+        setRun({ stage, taskId, error: null, result });
       },
       onError: (error) => {
         if (current === runId.current) fail(describeGenerationError(error, 'save'));
@@ -101,10 +114,10 @@ export function useResearchGeneration({
     (description: string) => {
       const current = ++runId.current;
       savedTaskId.current = null;
-      setRun({ stage: 'analysing', taskId: null, error: null });
+      setRun({ stage: 'analysing', taskId: null, error: null, result: null });
       submit.mutate(description, {
         onSuccess: ({ task_id }) => {
-          if (current === runId.current) setRun({ stage: 'analysing', taskId: task_id, error: null });
+          if (current === runId.current) setRun({ stage: 'analysing', taskId: task_id, error: null, result: null });
         },
         onError: (error) => {
           if (current === runId.current) fail(describeGenerationError(error, 'submit'));
@@ -112,6 +125,31 @@ export function useResearchGeneration({
       });
     },
     [submit.mutate, fail],
+  );
+
+  /**
+   * The incomplete stage's English paragraph: saved through the confirm call with the rest of the
+   * result, then the success stage. A failure stays on the incomplete stage with its message.
+   */
+  const saveSummary = useCallback(
+    (summary: string) => {
+      const { result, taskId } = run;
+      if (run.stage !== 'incomplete' || result === null) return;
+      const current = runId.current;
+      const completed = { ...result, research_summary_en: summary.trim() };
+      setRun({ ...run, error: null });
+      saveProfile(buildProfileFromAnalysis(completed, accountEmail), {
+        onSuccess: () => {
+          if (current === runId.current) setRun({ stage: 'success', taskId, error: null, result: completed });
+        },
+        onError: (error) => {
+          if (current === runId.current) {
+            setRun({ stage: 'incomplete', taskId, error: describeGenerationError(error, 'save'), result });
+          }
+        },
+      });
+    },
+    [run, accountEmail, saveProfile],
   );
 
   const restart = useCallback(() => {
@@ -130,10 +168,13 @@ export function useResearchGeneration({
     stage: run.stage,
     taskId: run.taskId,
     error: run.error,
+    result: run.result,
     activity,
     /** Work is under way: the dialog cannot be closed. */
-    isBusy: run.stage === 'analysing',
+    isBusy: run.stage === 'analysing' || (run.stage === 'incomplete' && isSaving),
+    isSavingSummary: run.stage === 'incomplete' && isSaving,
     start,
+    saveSummary,
     restart,
   };
 }

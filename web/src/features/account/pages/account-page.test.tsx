@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import type { ResearchConfirmResponse, TaskStatusResponse, UserResponse } from '@radar/shared';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { learningStatus, newUser, testUser } from '@/testing/api-fixtures';
 import { renderApp, useFakeApi } from '@/testing/render-app';
@@ -164,6 +164,112 @@ describe('/my', () => {
 
     await events.click(dialog.getByRole('button', { name: '确定' }));
     expect(await screen.findByText('Molecular graph learning.')).toBeTruthy();
+  });
+
+  it('never claims success without an English summary: says what is missing and saves a paragraph typed there', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const before = newUser();
+    const { user: events, fill } = renderApp(api, '/my', { user: before });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    await fill(
+      dialog.getByRole('textbox', { name: '研究方向描述' }),
+      '陈思远 教授\n复旦大学历史学系\n研究方向：明清社会经济史。',
+    );
+
+    // What the offline rules give for a Chinese historian's page: fields on evidence, no English summary.
+    const historian = {
+      name: '陈思远',
+      email: 'chensiyuan@fudan.edu.cn',
+      institution: '复旦大学历史学系',
+      position: '教授',
+      research_fields: ['history'],
+      research_summary_en: '',
+      source: 'offline' as const,
+      model: 'offline-rules',
+      notices: [],
+    };
+    const saved: UserResponse = { ...before, research_fields: 'history' };
+    api.on('POST', '/api/auth/research-direction/process-async/', { body: { task_id: 'task-42', status: 'pending' } });
+    api.on('GET', '/api/auth/tasks/:id/status/', { body: taskStatus({ status: 'completed', result_data: historian }) });
+    api.on('POST', CONFIRM, { body: confirmResponse(saved) });
+    api.on('GET', '/api/auth/user/', { body: saved });
+    await events.click(dialog.getByRole('button', { name: '开始生成' }));
+
+    expect(await dialog.findByText('还没有英文研究方向')).toBeTruthy();
+    expect(dialog.queryByText('研究信息已生成')).toBeNull();
+    expect(dialog.queryByText('现在您可以使用全部功能了')).toBeNull();
+    expect(dialog.getByTestId('research-dialog-offline').textContent).toContain('离线规则');
+    expect(dialog.getByTestId('research-dialog-report-summary').textContent).toContain('未生成');
+    expect(dialog.getByTestId('research-dialog-report-fields').textContent).toContain('历史学');
+    // The page's e-mail is not the account's: the personal values were not saved, and it says so.
+    expect(dialog.getByTestId('research-dialog-report-name').textContent).toContain('可能是导师的主页');
+    expect(dialog.getByText(/请管理员为科研雷达配置 AI 模型/)).toBeTruthy();
+    // Saved at once, without an empty summary that would wipe a stored one.
+    expect(api.requestsTo('POST', CONFIRM)[0]?.body).toEqual({
+      research_name: '',
+      research_email: 'chensiyuan@fudan.edu.cn',
+      research_institution: '',
+      research_position: '',
+      research_fields: ['history'],
+    });
+
+    const input = dialog.getByRole('textbox', { name: '英文研究方向' });
+    await fill(input, '明清社会经济史');
+    await events.click(dialog.getByRole('button', { name: '保存研究方向' }));
+    expect(dialog.getByText('请用英文填写研究方向')).toBeTruthy();
+    expect(api.requestsTo('POST', CONFIRM)).toHaveLength(1);
+
+    const paragraph = 'I study the social and economic history of Ming-Qing China, especially Jiangnan market towns.';
+    const after: UserResponse = { ...saved, research_summary_en: paragraph };
+    api.on('POST', CONFIRM, { body: confirmResponse(after) });
+    api.on('GET', '/api/auth/user/', { body: after });
+    await events.clear(input);
+    await fill(input, paragraph);
+    await events.click(dialog.getByRole('button', { name: '保存研究方向' }));
+
+    expect(await dialog.findByText('研究信息已生成')).toBeTruthy();
+    expect(dialog.getByText('现在您可以使用全部功能了')).toBeTruthy();
+    expect(api.requestsTo('POST', CONFIRM)[1]?.body).toEqual({
+      research_name: '',
+      research_email: 'chensiyuan@fudan.edu.cn',
+      research_institution: '',
+      research_position: '',
+      research_fields: ['history'],
+      research_summary_en: paragraph,
+    });
+    await events.click(dialog.getByRole('button', { name: '确定' }));
+    expect(await screen.findByText(paragraph)).toBeTruthy();
+  });
+
+  it('decides from the spec-only result fields: no summary and no field is reported without a source line', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { user: events, fill } = renderApp(api, '/my', { user: newUser() });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    await fill(dialog.getByRole('textbox', { name: '研究方向描述' }), '王老师的主页');
+    const specOnly = {
+      name: '王明',
+      email: '',
+      institution: '',
+      position: '',
+      research_fields: [],
+      research_summary_en: '',
+    };
+    api.on('POST', '/api/auth/research-direction/process-async/', { body: { task_id: 'task-42', status: 'pending' } });
+    api.on('GET', '/api/auth/tasks/:id/status/', {
+      body: taskStatus({ status: 'completed', result_data: specOnly as unknown as TaskStatusResponse['result_data'] }),
+    });
+    api.on('POST', CONFIRM, { body: confirmResponse(newUser()) });
+    api.on('GET', '/api/auth/user/', { body: newUser() });
+    await events.click(dialog.getByRole('button', { name: '开始生成' }));
+
+    expect(await dialog.findByText('还没有英文研究方向')).toBeTruthy();
+    expect(dialog.queryByText('研究信息已生成')).toBeNull();
+    expect(dialog.queryByTestId('research-dialog-offline')).toBeNull();
+    expect(dialog.getByTestId('research-dialog-report-fields').textContent).toContain('未识别');
+    await events.click(dialog.getByRole('button', { name: '稍后填写' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type AnalysisResult, buildProfileFromAnalysis, readAnalysisResult, replaceAtForm } from './ai-profile';
+import {
+  type AnalysisResult,
+  buildProfileFromAnalysis,
+  readAnalysisResult,
+  replaceAtForm,
+  reportAnalysis,
+} from './ai-profile';
 
 const RESULT: AnalysisResult = {
   name: 'Jane M. Okafor',
@@ -56,8 +62,8 @@ describe('readAnalysisResult', () => {
   const payload = { ...RESULT, source: 'offline', model: 'offline-rules', notices: [] };
 
   it('reads result_data directly or nested under result', () => {
-    expect(readAnalysisResult(payload)).toEqual(RESULT);
-    expect(readAnalysisResult({ result: payload })).toEqual(RESULT);
+    expect(readAnalysisResult(payload)).toEqual({ ...RESULT, source: 'offline' });
+    expect(readAnalysisResult({ result: payload })).toEqual({ ...RESULT, source: 'offline' });
   });
 
   it('trims values and accepts comma-separated fields', () => {
@@ -81,5 +87,50 @@ describe('readAnalysisResult', () => {
     ['an empty nested result', { result: { research_fields: [] } }],
   ])('is null (empty) for %s', (_label, value) => {
     expect(readAnalysisResult(value)).toBeNull();
+  });
+});
+
+describe('an analysis that produced no summary or no field (issue 18)', () => {
+  const historian = {
+    name: '陈思远',
+    email: 'chensiyuan@fudan.edu.cn',
+    institution: '复旦大学历史学系',
+    position: '教授、博士生导师',
+    research_fields: [],
+    research_summary_en: '',
+    source: 'offline' as const,
+  };
+
+  it('leaves an empty summary and empty fields out of the confirm call, so the stored ones are kept', () => {
+    const profile = buildProfileFromAnalysis(historian, 'chensiyuan@fudan.edu.cn');
+    expect(profile).toEqual({
+      research_name: '陈思远',
+      research_email: 'chensiyuan@fudan.edu.cn',
+      research_institution: '复旦大学历史学系',
+      research_position: '教授、博士生导师',
+    });
+  });
+
+  it('reports what was and was not produced, and why a personal value was not saved', () => {
+    const label = (id: string) => (id === 'history' ? '历史学' : id);
+    expect(reportAnalysis({ ...historian, research_fields: ['history'] }, 'student@fudan.edu.cn', label)).toEqual([
+      { key: 'summary', value: null, reason: 'not-found' },
+      { key: 'fields', value: '历史学', reason: null },
+      { key: 'name', value: null, reason: 'not-own-page' },
+      { key: 'position', value: null, reason: 'not-own-page' },
+      { key: 'institution', value: null, reason: 'not-own-page' },
+    ]);
+    expect(reportAnalysis({ ...historian, position: '' }, 'chensiyuan@fudan.edu.cn', label)).toEqual([
+      { key: 'summary', value: null, reason: 'not-found' },
+      { key: 'fields', value: null, reason: 'not-found' },
+      { key: 'name', value: '陈思远', reason: null },
+      { key: 'position', value: null, reason: 'not-found' },
+      { key: 'institution', value: '复旦大学历史学系', reason: null },
+    ]);
+  });
+
+  it("reads the result's source when the server gives one, and works without it", () => {
+    expect(readAnalysisResult({ ...historian, name: 'x' })?.source).toBe('offline');
+    expect(readAnalysisResult({ name: 'x', source: 'something-else' })?.source).toBeUndefined();
   });
 });

@@ -8,6 +8,11 @@ export type AnalysisResult = {
   position: string;
   research_fields: string[];
   research_summary_en: string;
+  /**
+   * How the result was made, when the server says so (a field beyond the spec): 'offline' rules cannot
+   * write an English summary from Chinese text. Absent from other backends; nothing depends on it.
+   */
+  source?: 'llm' | 'offline';
 };
 
 const readText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -34,6 +39,7 @@ export function readAnalysisResult(resultData: unknown): AnalysisResult | null {
     research_fields: readFields(source.research_fields),
     research_summary_en: readText(source.research_summary_en),
   };
+  if (source.source === 'llm' || source.source === 'offline') result.source = source.source;
   const isEmpty =
     result.research_fields.length === 0 &&
     [result.name, result.email, result.institution, result.position, result.research_summary_en].every(
@@ -47,20 +53,76 @@ export function replaceAtForm(email: string): string {
   return email.replace(/\s*\(\s*at\s*\)\s*/gi, '@').trim();
 }
 
+/** Whether the pasted page is the user's own: its e-mail is the account's (ignoring case). */
+export function isOwnPage(result: AnalysisResult, accountEmail: string): boolean {
+  const email = replaceAtForm(result.email);
+  return email !== '' && email.toLowerCase() === accountEmail.trim().toLowerCase();
+}
+
 /**
  * The profile saved after an analysis (spec section 5). The pasted page is often the supervisor's, so
  * the extracted name, institution and position are kept only when the extracted e-mail is the account's
- * own (ignoring case); otherwise those three are cleared. Fields and summary are always saved.
+ * own (ignoring case); otherwise those three are cleared. Fields and summary are saved when the analysis
+ * produced them; when it produced none they are left out, so the confirm call keeps what is stored (an
+ * analysis that found nothing never wipes a direction the user already has).
  */
 export function buildProfileFromAnalysis(result: AnalysisResult, accountEmail: string): ResearchConfirmRequest {
-  const email = replaceAtForm(result.email);
-  const isOwnPage = email !== '' && email.toLowerCase() === accountEmail.trim().toLowerCase();
+  const own = isOwnPage(result, accountEmail);
   return {
-    research_name: isOwnPage ? result.name : '',
-    research_email: email,
-    research_institution: isOwnPage ? result.institution : '',
-    research_position: isOwnPage ? result.position : '',
-    research_fields: result.research_fields,
-    research_summary_en: result.research_summary_en,
+    research_name: own ? result.name : '',
+    research_email: replaceAtForm(result.email),
+    research_institution: own ? result.institution : '',
+    research_position: own ? result.position : '',
+    ...(result.research_fields.length > 0 ? { research_fields: result.research_fields } : {}),
+    ...(result.research_summary_en !== '' ? { research_summary_en: result.research_summary_en } : {}),
   };
+}
+
+/** One line of what an analysis produced: the value saved, or why there is none. */
+export type AnalysisReportItem = {
+  key: 'summary' | 'fields' | 'name' | 'position' | 'institution';
+  /** What was saved, shown to the user; null when nothing was. */
+  value: string | null;
+  /** Why nothing was saved: not in the text, or left out because the page is not the user's own. */
+  reason: 'not-found' | 'not-own-page' | null;
+};
+
+/** What the analysis produced and what it did not, decided from the result's own fields. */
+export function reportAnalysis(
+  result: AnalysisResult,
+  accountEmail: string,
+  fieldLabel: (id: string) => string,
+): AnalysisReportItem[] {
+  const own = isOwnPage(result, accountEmail);
+  const item = (key: AnalysisReportItem['key'], value: string, personal: boolean): AnalysisReportItem =>
+    value === ''
+      ? { key, value: null, reason: 'not-found' }
+      : personal && !own
+        ? { key, value: null, reason: 'not-own-page' }
+        : { key, value, reason: null };
+  return [
+    item('summary', result.research_summary_en, false),
+    item('fields', result.research_fields.map(fieldLabel).join('、'), false),
+    item('name', result.name, true),
+    item('position', result.position, true),
+    item('institution', result.institution, true),
+  ];
+}
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/g;
+export const SUMMARY_MAX_LENGTH = 5000;
+
+/**
+ * Checks an English research paragraph the user writes in the dialog: required, at most 5000
+ * characters, and English (three words or more; Chinese characters at most a tenth of the Latin
+ * letters, so a term in parentheses is fine). Recommendations compare it with English abstracts.
+ */
+export function checkEnglishSummary(text: string): 'required' | 'too-long' | 'not-english' | null {
+  const value = text.trim();
+  if (value === '') return 'required';
+  if (value.length > SUMMARY_MAX_LENGTH) return 'too-long';
+  const words = value.split(/\s+/).filter((word) => /[A-Za-z]{2,}/.test(word)).length;
+  const letters = (value.match(/[A-Za-z]/g) ?? []).length;
+  const cjk = (value.match(CJK) ?? []).length;
+  return words < 3 || cjk > letters * 0.1 ? 'not-english' : null;
 }
