@@ -30,6 +30,12 @@ export {
 } from './embedding-models';
 export { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
 export { LEARNING_WEIGHTS, type LearningWeights, learnedProfileVector } from './learning/profile-learning';
+export {
+  draftEnglishDirection,
+  type GlossedTerm,
+  type GlossSource,
+  glossChinese,
+} from './offline/chinese-gloss';
 export type { EmbeddingModelIdentity, EmbeddingProvider, LanguageModel, LlmGenerateOptions } from './providers';
 export * from './reasons';
 export { type ResearchProfileExtractor, replaceAtForms } from './research-profile';
