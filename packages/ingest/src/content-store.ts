@@ -168,11 +168,17 @@ export class ContentStore {
         source: this.options.source,
         isDemo: this.options.isDemo ?? false,
       };
-      return { outcome: 'added', id: await this.papers.insert(row) };
+      const id = await this.papers.insert(row);
+      // A record of the same paper that could not be merged (other identifiers): one card for both.
+      if (row.titleAuthorKey) await this.papers.linkDuplicates(row.titleAuthorKey);
+      return { outcome: 'added', id };
     }
     const patch = mergePaper(match.row, paper, candidates);
     if (Object.keys(patch).length === 0) return { outcome: 'unchanged', id: match.row.id, matchedBy: match.by };
     await this.papers.update(match.row.id, patch);
+    // The update may make this row the better record (a journal, a tier, an abstract) or give it a key.
+    const key = patch.titleAuthorKey ?? match.row.titleAuthorKey;
+    if (key) await this.papers.linkDuplicates(key);
     return {
       outcome: 'updated',
       id: match.row.id,

@@ -1,0 +1,144 @@
+import { ArticleRepository, sql } from '@radar/db';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentStore } from '../src/content-store';
+import { titleAuthorKey } from '../src/identifiers';
+import type { PaperDraft } from '../src/types';
+
+/**
+ * The same paper stored twice under identifiers that cannot be merged (a conference DOI and a journal
+ * DOI, or two arXiv ids): one row is canonical, the other points at it, lists show it once and the
+ * user's states follow the canonical row. The backfill of migration 0010 runs the same function.
+ */
+
+const TITLE = 'Sparse Mixture Routing for Long-Document Retrieval';
+let database: TestDatabase;
+let userId: string;
+
+const draft = (overrides: Partial<PaperDraft>): PaperDraft => ({
+  key: overrides.doi ?? overrides.arxivId ?? 'x',
+  title: TITLE,
+  authors: ['Li Wei', 'Anna Schmidt'],
+  abstract: '',
+  keywords: [],
+  sourceIds: {},
+  notes: [],
+  ...overrides,
+});
+
+async function rows(): Promise<{ id: number; doi: string | null; duplicate_of: number | null }[]> {
+  const result = await database.db.execute<{ id: number; doi: string | null; duplicate_of: number | null }>(
+    sql`SELECT id::int AS id, doi, duplicate_of::int AS duplicate_of FROM radar.papers ORDER BY id`,
+  );
+  return result.rows;
+}
+
+const search = () =>
+  new ArticleRepository(database.db).search({ keywords: ['Sparse Mixture Routing'], userId, limit: 20, offset: 0 });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const result = await database.db.execute<{ id: string }>(
+    sql`INSERT INTO radar.users (email) VALUES ('dup@example.org') RETURNING id`,
+  );
+  userId = String(result.rows[0]?.id);
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('papers stored twice under different identifiers', () => {
+  it('gives generic titles and papers without authors no key', () => {
+    expect(titleAuthorKey('Author Correction', ['Li Wei'])).toBeUndefined();
+    expect(titleAuthorKey('Reply to comment', ['Li Wei'])).toBeUndefined();
+    expect(titleAuthorKey(TITLE, [])).toBeUndefined();
+    expect(titleAuthorKey(TITLE, ['Li Wei'])).toBeDefined();
+  });
+
+  it('keeps the journal version canonical and moves the favourite of the first record to it', async () => {
+    const store = new ContentStore(database.db, { source: 'test' });
+    const first = await store.storePaper(draft({ doi: '10.1145/3600000.3600001', url: 'https://dl.acm.org/x' }));
+    expect(first.outcome).toBe('added');
+    const firstId = (first as { id: number }).id;
+    const articles = new ArticleRepository(database.db);
+    expect(await articles.toggleFavorite(userId, firstId)).toBe(true);
+    expect(await articles.recordReadProgress(userId, firstId, 40)).toBe(40);
+
+    const journal = await store.storePaper(
+      draft({
+        doi: '10.1016/j.ipm.2026.104001',
+        url: 'https://doi.org/10.1016/j.ipm.2026.104001',
+        abstract: 'We route long documents through sparse experts.',
+        journal: { name: 'Information Processing & Management', issns: ['03064573'] },
+      }),
+    );
+    expect(journal.outcome).toBe('added');
+    const journalId = (journal as { id: number }).id;
+    expect(await rows()).toEqual([
+      { id: firstId, doi: '10.1145/3600000.3600001', duplicate_of: journalId },
+      { id: journalId, doi: '10.1016/j.ipm.2026.104001', duplicate_of: null },
+    ]);
+
+    const found = await search();
+    expect(found.total).toBe(1);
+    expect(found.papers[0]).toMatchObject({ id: journalId });
+    const library = await articles.library({ userId, list: 'all', limit: 20, offset: 0 });
+    expect(library.papers.map((paper) => [paper.id, paper.readProgress])).toEqual([[journalId, 40]]);
+    const states = await database.db.execute<{ paper_id: number; is_favorited: boolean }>(
+      sql`SELECT paper_id::int AS paper_id, is_favorited FROM radar.user_article_states`,
+    );
+    expect(states.rows).toEqual([{ paper_id: journalId, is_favorited: true }]);
+  });
+
+  it('writes a state sent with the old id to the canonical row', async () => {
+    const [old, canonical] = await rows();
+    const articles = new ArticleRepository(database.db);
+    expect(await articles.toggleSaved(userId, Number(old?.id))).toBe(true);
+    const states = await database.db.execute<{ paper_id: number; is_saved: boolean; is_favorited: boolean }>(
+      sql`SELECT paper_id::int AS paper_id, is_saved, is_favorited FROM radar.user_article_states`,
+    );
+    expect(states.rows).toEqual([{ paper_id: canonical?.id, is_saved: true, is_favorited: true }]);
+  });
+
+  it('backfill: links pre-existing duplicates and merges both users states without repeating a key', async () => {
+    const key = titleAuthorKey('Graph Priors for Protein Folding at Scale', ['Chen Ming']);
+    const inserted = await database.db.execute<{ id: number }>(
+      sql`INSERT INTO radar.papers (title, authors, abstract, arxiv_id, title_author_key, source)
+          VALUES ('Graph Priors for Protein Folding at Scale', '["Chen Ming"]', '', '2601.00001', ${key}, 'old'),
+                 ('Graph Priors for Protein Folding at Scale', '["Chen Ming"]', 'An abstract.', '2601.99999', ${key}, 'old')
+          RETURNING id::int AS id`,
+    );
+    const [preprint, better] = inserted.rows.map((row) => Number(row.id));
+    await database.db.execute(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited, read_progress, dismissed_at)
+          VALUES (${userId}, ${preprint}, true, 10, NULL), (${userId}, ${better}, false, 70, now())`,
+    );
+    await database.db.execute(
+      sql`INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id) VALUES (${userId}, ${preprint}), (${userId}, ${better})`,
+    );
+    // The statement migration 0010 runs over every key shared by more than one row.
+    await database.db.execute(
+      sql`SELECT radar.link_paper_duplicates(k.title_author_key) FROM (
+            SELECT title_author_key FROM radar.papers WHERE title_author_key IS NOT NULL
+            GROUP BY title_author_key HAVING count(*) > 1) k`,
+    );
+    const linked = await database.db.execute<{ id: number; duplicate_of: number | null }>(
+      sql`SELECT id::int AS id, duplicate_of::int AS duplicate_of FROM radar.papers WHERE title_author_key = ${key} ORDER BY id`,
+    );
+    expect(linked.rows).toEqual([
+      { id: preprint, duplicate_of: better },
+      { id: better, duplicate_of: null },
+    ]);
+    const states = await database.db.execute(
+      sql`SELECT paper_id::int AS paper_id, is_favorited, read_progress, dismissed_at
+          FROM radar.user_article_states WHERE paper_id IN (${preprint}, ${better})`,
+    );
+    // Favourited on one record, dismissed on the other: the favourite wins, the furthest reading stays.
+    expect(states.rows).toEqual([{ paper_id: better, is_favorited: true, read_progress: 70, dismissed_at: null }]);
+    const deliveries = await database.db.execute(
+      sql`SELECT paper_id::int AS paper_id FROM radar.keyword_alert_deliveries WHERE paper_id IN (${preprint}, ${better})`,
+    );
+    expect(deliveries.rows).toEqual([{ paper_id: better }]);
+  });
+});
