@@ -28,6 +28,9 @@ export type StoreOutcome =
   | { outcome: 'skipped'; reason: string }
   | { outcome: 'rejected'; reason: string; detail?: string };
 
+/** Two items of one institute with one title this close in date are the same news (see storeNews). */
+const SAME_NEWS_WITHIN_DAYS = 3;
+
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === UNIQUE_VIOLATION ||
@@ -222,6 +225,15 @@ export class ContentStore {
       instituteId = await this.news.ensureInstitute(institute, cleanUrl(draft.instituteHomepage));
       this.institutes.set(institute, instituteId);
     }
+    // The same news posted under two URLs of one institute (a list page and the article, a mirror):
+    // one item, under the first URL and text seen.
+    const sameTitle = await this.news.findSameTitle(
+      instituteId,
+      title,
+      draft.publishDate ?? new Date(),
+      SAME_NEWS_WITHIN_DAYS,
+    );
+    if (sameTitle) return { outcome: 'unchanged', id: sameTitle.id, matchedBy: 'title' };
     const id = await this.news.insert({
       title,
       content,

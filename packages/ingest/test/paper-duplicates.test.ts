@@ -142,3 +142,43 @@ describe('papers stored twice under different identifiers', () => {
     expect(deliveries.rows).toEqual([{ paper_id: better }]);
   });
 });
+
+describe('news posted twice by one institute', () => {
+  const news = (url: string, publishDate: Date, institute = '中国科学院物理研究所') => ({
+    key: url,
+    title: '物理所在高温超导机理研究中取得新进展',
+    content: '研究团队发现了新的配对机制。',
+    url,
+    institute,
+    publishDate,
+    notes: [],
+  });
+
+  it('stores one item for the same title from the same institute a day apart, under another URL', async () => {
+    const store = new ContentStore(database.db, { source: 'test-news' });
+    const first = await store.storeNews(
+      news('https://www.iop.cas.cn/xwzx/kydt/202611/t20261120_1.html', new Date('2026-11-20T08:00:00Z')),
+    );
+    const second = await store.storeNews(
+      news('https://www.iop.cas.cn/news/t20261120_1.html', new Date('2026-11-21T02:00:00Z')),
+    );
+    expect(first.outcome).toBe('added');
+    expect(second).toEqual({ outcome: 'unchanged', id: (first as { id: number }).id, matchedBy: 'title' });
+  });
+
+  it('keeps a recurring title weeks apart, and the same title from another institute', async () => {
+    const store = new ContentStore(database.db, { source: 'test-news' });
+    const later = await store.storeNews(
+      news('https://www.iop.cas.cn/xwzx/kydt/202612/t20261215_9.html', new Date('2026-12-15T08:00:00Z')),
+    );
+    const elsewhere = await store.storeNews(
+      news('https://www.ihep.cas.cn/dtxw/t20261120.html', new Date('2026-11-20T08:00:00Z'), '中国科学院高能物理研究所'),
+    );
+    expect(later.outcome).toBe('added');
+    expect(elsewhere.outcome).toBe('added');
+    const count = await database.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM radar.news_items`,
+    );
+    expect(count.rows[0]?.count).toBe(3);
+  });
+});
