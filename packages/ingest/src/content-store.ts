@@ -182,6 +182,10 @@ export class ContentStore {
     // The update may make this row the better record (a journal, a tier, an abstract) or give it a key.
     const key = patch.titleAuthorKey ?? match.row.titleAuthorKey;
     if (key) await this.papers.linkDuplicates(key);
+    // A new title leaves the rows of the old key to choose their canonical row among themselves.
+    if (match.row.titleAuthorKey && key !== match.row.titleAuthorKey) {
+      await this.papers.linkDuplicates(match.row.titleAuthorKey);
+    }
     return {
       outcome: 'updated',
       id: match.row.id,
