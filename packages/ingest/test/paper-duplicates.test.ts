@@ -143,6 +143,43 @@ describe('papers stored twice under different identifiers', () => {
   });
 });
 
+describe('a linked paper that changes its title', () => {
+  it('frees the row it was linked with, which becomes canonical again', async () => {
+    const store = new ContentStore(database.db, { source: 'arxiv' });
+    const title = 'Tensor Networks for Lattice Gauge Theories';
+    const authors = ['Maria Rossi'];
+    const a = await store.storePaper(
+      draft({ title, authors, arxivId: '2603.00001', sourceIds: { arxivVersion: '1' }, abstract: 'First version.' }),
+    );
+    const b = await store.storePaper(
+      draft({ title, authors, arxivId: '2603.00002', sourceIds: { arxivVersion: '1' } }),
+    );
+    const [aId, bId] = [(a as { id: number }).id, (b as { id: number }).id];
+    const linkOf = async (id: number) =>
+      (
+        await database.db.execute<{ duplicate_of: number | null }>(
+          sql`SELECT duplicate_of::int AS duplicate_of FROM radar.papers WHERE id = ${id}`,
+        )
+      ).rows[0]?.duplicate_of;
+    // Both preprints; the one with an abstract wins.
+    expect(await linkOf(bId)).toBe(aId);
+
+    const renamed = await store.storePaper(
+      draft({
+        title: 'Tensor Networks for Non-Abelian Lattice Gauge Theories in Two Dimensions',
+        authors,
+        arxivId: '2603.00001',
+        sourceIds: { arxivVersion: '2' },
+        abstract: 'Second version.',
+        isAuthoritativeVersion: true,
+      }),
+    );
+    expect(renamed.outcome).toBe('updated');
+    expect(await linkOf(bId)).toBeNull();
+    expect(await linkOf(aId)).toBeNull();
+  });
+});
+
 describe('news posted twice by one institute', () => {
   const news = (url: string, publishDate: Date, institute = '中国科学院物理研究所') => ({
     key: url,
