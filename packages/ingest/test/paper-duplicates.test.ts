@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { ArticleRepository, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import type { PaperDraft } from '../src/types';
  * user's states follow the canonical row. The backfill of migration 0010 runs the same function.
  */
 
+const MIGRATION = new URL('../../db/migrations/0010_paper_duplicates.sql', import.meta.url);
 const TITLE = 'Sparse Mixture Routing for Long-Document Retrieval';
 let database: TestDatabase;
 let userId: string;
@@ -101,7 +104,7 @@ describe('papers stored twice under different identifiers', () => {
     expect(states.rows).toEqual([{ paper_id: canonical?.id, is_saved: true, is_favorited: true }]);
   });
 
-  it('backfill: links pre-existing duplicates and merges both users states without repeating a key', async () => {
+  it('migration 0010: clears generic keys, links pre-existing duplicates, merges both states without repeating a key', async () => {
     const key = titleAuthorKey('Graph Priors for Protein Folding at Scale', ['Chen Ming']);
     const inserted = await database.db.execute<{ id: number }>(
       sql`INSERT INTO radar.papers (title, authors, abstract, arxiv_id, title_author_key, source)
@@ -117,12 +120,25 @@ describe('papers stored twice under different identifiers', () => {
     await database.db.execute(
       sql`INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id) VALUES (${userId}, ${preprint}), (${userId}, ${better})`,
     );
-    // The statement migration 0010 runs over every key shared by more than one row.
+    // Two corrections by one author, stored with a key before generic titles had none.
     await database.db.execute(
-      sql`SELECT radar.link_paper_duplicates(k.title_author_key) FROM (
-            SELECT title_author_key FROM radar.papers WHERE title_author_key IS NOT NULL
-            GROUP BY title_author_key HAVING count(*) > 1) k`,
+      sql`INSERT INTO radar.papers (title, authors, doi, title_author_key, source)
+          VALUES ('Author Correction', '["Chen Ming"]', '10.1038/corr-1', 'author correction|ming', 'old'),
+                 ('Author Correction', '["Chen Ming"]', '10.1038/corr-2', 'author correction|ming', 'old')`,
     );
+    // Migration 0010 itself, less the column and index it added (already in the test database).
+    const migration = await readFile(fileURLToPath(MIGRATION), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) {
+      if (/^\s*(ALTER TABLE|CREATE INDEX)/.test(statement)) continue;
+      await database.db.execute(sql.raw(statement));
+    }
+    const corrections = await database.db.execute(
+      sql`SELECT title_author_key, duplicate_of FROM radar.papers WHERE title = 'Author Correction'`,
+    );
+    expect(corrections.rows).toEqual([
+      { title_author_key: null, duplicate_of: null },
+      { title_author_key: null, duplicate_of: null },
+    ]);
     const linked = await database.db.execute<{ id: number; duplicate_of: number | null }>(
       sql`SELECT id::int AS id, duplicate_of::int AS duplicate_of FROM radar.papers WHERE title_author_key = ${key} ORDER BY id`,
     );
