@@ -205,7 +205,7 @@ export class KeywordRepository {
         sql`SELECT p.id::text AS id, p.title, p.keywords,
                    1 - ((p.embedding::vector(${dimension})) <=> ${profile.vector}::vector(${dimension})) AS similarity
             FROM radar.papers p
-            WHERE p.embedding_model_id = ${modelId}
+            WHERE p.embedding_model_id = ${modelId} AND p.duplicate_of IS NULL
             ORDER BY (p.embedding::vector(${dimension})) <=> ${profile.vector}::vector(${dimension})
             LIMIT ${n}`,
       );
