@@ -23,6 +23,8 @@ BEGIN
   IF key IS NULL THEN
     RETURN NULL;
   END IF;
+  -- Two ingest runs storing copies of one paper at once relink it one after the other.
+  PERFORM pg_advisory_xact_lock(hashtextextended('radar.paper_duplicates:' || key, 0));
   SELECT p.id INTO canonical FROM radar.papers p
   WHERE p.title_author_key = key
   ORDER BY (p.journal_id IS NOT NULL) DESC, (p.jcr_tier IS NOT NULL) DESC, (p.arxiv_id IS NULL) DESC,
