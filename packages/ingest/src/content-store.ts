@@ -28,6 +28,9 @@ export type StoreOutcome =
   | { outcome: 'skipped'; reason: string }
   | { outcome: 'rejected'; reason: string; detail?: string };
 
+/** Two items of one institute with one title this close in date are the same news (see storeNews). */
+const SAME_NEWS_WITHIN_DAYS = 3;
+
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === UNIQUE_VIOLATION ||
@@ -168,11 +171,21 @@ export class ContentStore {
         source: this.options.source,
         isDemo: this.options.isDemo ?? false,
       };
-      return { outcome: 'added', id: await this.papers.insert(row) };
+      const id = await this.papers.insert(row);
+      // A record of the same paper that could not be merged (other identifiers): one card for both.
+      if (row.titleAuthorKey) await this.papers.linkDuplicates(row.titleAuthorKey);
+      return { outcome: 'added', id };
     }
     const patch = mergePaper(match.row, paper, candidates);
     if (Object.keys(patch).length === 0) return { outcome: 'unchanged', id: match.row.id, matchedBy: match.by };
     await this.papers.update(match.row.id, patch);
+    // The update may make this row the better record (a journal, a tier, an abstract) or give it a key.
+    const key = patch.titleAuthorKey ?? match.row.titleAuthorKey;
+    if (key) await this.papers.linkDuplicates(key);
+    // A new title leaves the rows of the old key to choose their canonical row among themselves.
+    if (match.row.titleAuthorKey && key !== match.row.titleAuthorKey) {
+      await this.papers.linkDuplicates(match.row.titleAuthorKey);
+    }
     return {
       outcome: 'updated',
       id: match.row.id,
@@ -216,6 +229,15 @@ export class ContentStore {
       instituteId = await this.news.ensureInstitute(institute, cleanUrl(draft.instituteHomepage));
       this.institutes.set(institute, instituteId);
     }
+    // The same news posted under two URLs of one institute (a list page and the article, a mirror):
+    // one item, under the first URL and text seen.
+    const sameTitle = await this.news.findSameTitle(
+      instituteId,
+      title,
+      draft.publishDate ?? new Date(),
+      SAME_NEWS_WITHIN_DAYS,
+    );
+    if (sameTitle) return { outcome: 'unchanged', id: sameTitle.id, matchedBy: 'title' };
     const id = await this.news.insert({
       title,
       content,

@@ -187,13 +187,21 @@ export function surnameOf(name: string): string {
 }
 
 /**
+ * Titles shared by different works of the same first author ("Author Correction", "Reply to comment"):
+ * never a dedupe key. Migration 0010 clears stored keys with the same pattern.
+ */
+const GENERIC_TITLES =
+  /^(author |publisher |editorial )?(editorial|reply|response|correction|corrigendum|erratum|retraction|retraction note|expression of concern|comment|commentary|letter|letter to the editor|preface|foreword|introduction|news|in brief|books received|front matter|back matter|table of contents|contents|index|abstracts|reviewer acknowledgement|acknowledgement to reviewers|acknowledgment to reviewers|obituary|correspondence|highlights|research highlights|conference report|meeting report)( to (the )?(comment|letter|editor|reply|response))?$/;
+
+/**
  * Dedupe key of last resort: normalised title and first author's surname. Short titles ("Editorial",
- * "Reply") are too common to identify a paper and get no key.
+ * "Reply") and generic ones are too common to identify a paper and get no key; nor does a paper
+ * without authors.
  */
 export function titleAuthorKey(title: string, authors: readonly string[]): string | undefined {
   const normalized = normalizeTitle(title);
   const first = authors[0];
-  if (normalized.length < 12 || !first) return undefined;
+  if (normalized.length < 12 || GENERIC_TITLES.test(normalized) || !first) return undefined;
   const surname = surnameOf(first);
   return surname ? `${normalized.slice(0, 400)}|${surname}` : undefined;
 }

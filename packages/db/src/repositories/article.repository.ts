@@ -64,7 +64,8 @@ export class ArticleRepository {
       phrases.length ? sql`${papers.searchVector} @@ q.query` : undefined,
       ...patterns.map((pattern) => sql`(${papers.title} ILIKE ${pattern} OR ${papers.abstract} ILIKE ${pattern})`),
     ].filter((condition): condition is SQL => condition !== undefined);
-    const matches = sql.join(conditions, sql` AND `);
+    // A record linked to a better one of the same paper (duplicate_of) is not listed: one card per paper.
+    const matches = sql.join([...conditions, sql`${papers.duplicateOf} IS NULL`], sql` AND `);
     const order = [
       phrases.length ? sql`ts_rank(${papers.searchVector}, q.query) DESC` : undefined,
       patterns.length
@@ -142,10 +143,12 @@ export class ArticleRepository {
   }
 
   /** Flips the user's favourite; the new state, or undefined when no paper has this id. */
+  // A state written through a duplicate's id (a page opened before the link) lands on the canonical row,
+  // where every list and the library look.
   async toggleFavorite(userId: string, paperId: number): Promise<boolean | undefined> {
     const rows = await this.upsertState<{ is_favorited: boolean }>(
       sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited)
-          SELECT ${userId}::uuid, p.id, true FROM radar.papers p WHERE p.id = ${paperId}
+          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p WHERE p.id = ${paperId}
           ON CONFLICT (user_id, paper_id) DO UPDATE
             SET is_favorited = NOT radar.user_article_states.is_favorited, updated_at = now()
           RETURNING is_favorited`,
@@ -157,7 +160,7 @@ export class ArticleRepository {
   async toggleSaved(userId: string, paperId: number): Promise<boolean | undefined> {
     const rows = await this.upsertState<{ is_saved: boolean }>(
       sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_saved)
-          SELECT ${userId}::uuid, p.id, true FROM radar.papers p WHERE p.id = ${paperId}
+          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p WHERE p.id = ${paperId}
           ON CONFLICT (user_id, paper_id) DO UPDATE
             SET is_saved = NOT radar.user_article_states.is_saved, updated_at = now()
           RETURNING is_saved`,
@@ -173,7 +176,7 @@ export class ArticleRepository {
       pdf_url: string | null;
       share_count: number;
     }>(
-      sql`WITH paper AS (SELECT id, url, doi, pdf_url FROM radar.papers WHERE id = ${paperId}),
+      sql`WITH paper AS (SELECT coalesce(duplicate_of, id) AS id, url, doi, pdf_url FROM radar.papers WHERE id = ${paperId}),
           shared AS (
             INSERT INTO radar.user_article_states (user_id, paper_id, share_count, last_shared_at)
             SELECT ${userId}::uuid, paper.id, 1, now() FROM paper
@@ -194,7 +197,7 @@ export class ArticleRepository {
   async recordReadProgress(userId: string, paperId: number, progress: number): Promise<number | undefined> {
     const rows = await this.upsertState<{ read_progress: number }>(
       sql`INSERT INTO radar.user_article_states (user_id, paper_id, read_progress, last_read_at)
-          SELECT ${userId}::uuid, p.id, ${Math.trunc(progress)}::smallint, now() FROM radar.papers p WHERE p.id = ${paperId}
+          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), ${Math.trunc(progress)}::smallint, now() FROM radar.papers p WHERE p.id = ${paperId}
           ON CONFLICT (user_id, paper_id) DO UPDATE
             SET read_progress = greatest(radar.user_article_states.read_progress, excluded.read_progress),
                 last_read_at = now(), updated_at = now()

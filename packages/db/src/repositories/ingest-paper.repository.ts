@@ -68,6 +68,18 @@ export class IngestPaperRepository {
     return created.id;
   }
 
+  /**
+   * Links the rows sharing `titleAuthorKey` to the best of them and moves user states to it
+   * (radar.link_paper_duplicates, migration 0010); returns the canonical id.
+   */
+  async linkDuplicates(titleAuthorKey: string): Promise<number | undefined> {
+    const result = await this.db.execute<{ canonical: string | number | null }>(
+      sql`select radar.link_paper_duplicates(${titleAuthorKey}) as canonical`,
+    );
+    const canonical = result.rows[0]?.canonical;
+    return canonical === null || canonical === undefined ? undefined : Number(canonical);
+  }
+
   async update(id: number, set: Partial<NewPaperRow>): Promise<void> {
     await this.db
       .update(papers)

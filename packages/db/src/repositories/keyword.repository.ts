@@ -205,7 +205,7 @@ export class KeywordRepository {
         sql`SELECT p.id::text AS id, p.title, p.keywords,
                    1 - ((p.embedding::vector(${dimension})) <=> ${profile.vector}::vector(${dimension})) AS similarity
             FROM radar.papers p
-            WHERE p.embedding_model_id = ${modelId}
+            WHERE p.embedding_model_id = ${modelId} AND p.duplicate_of IS NULL
             ORDER BY (p.embedding::vector(${dimension})) <=> ${profile.vector}::vector(${dimension})
             LIMIT ${n}`,
       );
@@ -322,6 +322,7 @@ export class KeywordRepository {
               SELECT DISTINCT ON (p.id) p.id, kw.id AS keyword_id, kw.name AS keyword
               FROM kw JOIN radar.papers p ON p.search_vector @@ kw.q AND p.created_at >= kw.since
               WHERE numnode(kw.q) > 0
+                AND p.duplicate_of IS NULL
                 AND NOT EXISTS (
                   SELECT 1 FROM unnest(kw.negative_terms) AS n(term)
                   WHERE p.search_vector @@ ${phraseQuery(sql`n.term`)})

@@ -38,6 +38,30 @@ export class NewsRepository {
     return row;
   }
 
+  /**
+   * An item of the same institute with the same title (case and spacing folded) dated within
+   * `withinDays` of `date` (its publish date, else its crawl date): the same news under another URL.
+   * A recurring announcement ("Weekly seminar") repeats its title weeks apart and stays separate.
+   */
+  async findSameTitle(
+    instituteId: number,
+    title: string,
+    date: Date,
+    withinDays: number,
+  ): Promise<NewsItemFields | undefined> {
+    const [row] = await this.db
+      .select(NEWS_FIELDS)
+      .from(newsItems)
+      .where(
+        sql`${newsItems.instituteId} = ${instituteId}
+            AND lower(regexp_replace(${newsItems.title}, '\s+', ' ', 'g')) = lower(regexp_replace(${title}, '\s+', ' ', 'g'))
+            AND abs(extract(epoch FROM coalesce(${newsItems.publishDate}, ${newsItems.crawlDate}) - ${date.toISOString()}::timestamptz)) <= ${withinDays * 86_400}`,
+      )
+      .orderBy(newsItems.id)
+      .limit(1);
+    return row;
+  }
+
   /** Inserts unless the URL is already stored (a concurrent run); returns the new id or undefined. */
   async insert(row: NewNewsItemRow): Promise<number | undefined> {
     const [created] = await this.db

@@ -246,6 +246,8 @@ function prepareSearch(query: PaperRecommendationQuery): PreparedNearest {
       ? sql`(${papers.jcrTier} IS NULL OR NOT (${papers.jcrTier} = ANY(${sql.raw(`ARRAY[${excluded.join(',')}]::smallint[]`)})))`
       : undefined,
     excludedIdsCondition(papers.id, query.excludedIds),
+    // One card per paper: a record linked to a better one (duplicate_of) is never recommended.
+    sql`${papers.duplicateOf} IS NULL`,
   ].filter((filter): filter is SQL => filter !== undefined);
   return prepareNearest(
     PAPER_VECTORS,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -67,6 +68,14 @@ export const papers = radar.table(
     llmSummaryModel: text('llm_summary_model'),
     /** Normalised title + first author surname: the dedupe key of last resort. */
     titleAuthorKey: text('title_author_key'),
+    /**
+     * Set on a row that is the same paper as another (same title_author_key, identifiers that could not
+     * be merged, e.g. a preprint and its journal version): lists show only rows where this is null, and
+     * user states live on the canonical row. Chosen by radar.link_paper_duplicates (migration 0010).
+     */
+    duplicateOf: bigint('duplicate_of', { mode: 'number' }).references((): AnyPgColumn => papers.id, {
+      onDelete: 'set null',
+    }),
     /** Where the paper came from: `{ arxiv: '2401.01234', openalex: 'W123', crossref: '10.1/x' }`. */
     sourceIds: jsonb('source_ids').$type<Record<string, string>>().notNull().default({}),
     /** Source name that first created the row (a configured source or 'demo'). */
@@ -86,6 +95,7 @@ export const papers = radar.table(
     uniqueIndex('papers_arxiv_id_key').on(t.arxivId).where(sql`${t.arxivId} is not null`),
     index('papers_url_normalized_idx').on(t.urlNormalized),
     index('papers_title_author_key_idx').on(t.titleAuthorKey),
+    index('papers_duplicate_of_idx').on(t.duplicateOf).where(sql`${t.duplicateOf} is not null`),
     index('papers_published_at_idx').on(t.publishedAt),
     index('papers_journal_id_idx').on(t.journalId),
     index('papers_embedding_model_idx').on(t.embeddingModelId),
