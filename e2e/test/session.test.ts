@@ -86,6 +86,9 @@ describe('a session the server ends while it is used', () => {
     const { page } = await e2e.openPage({ localStorage: { token, userEmail: user.email } });
     await page.goto('/keywords');
     await page.getByTestId('keyword-add-input').waitFor();
+    // The page's own calls (keywords, suggestions, the profile) are answered first: one still in flight
+    // when the account is disabled would end the session before the reader acts (seen in CI).
+    await page.waitForLoadState('networkidle');
 
     // An operator disables the account: the token it holds gets 401 on its next request.
     await new UserAdminRepository(e2e.server.database.db).disable(user.id);
