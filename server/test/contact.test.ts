@@ -181,6 +181,10 @@ describe('POST /api/contact/', () => {
       expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message });
     }
+    // A value of the wrong type fails two rules with one text: the field lists it once.
+    const wrongType = await send({ ...valid, title: [] });
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().fields).toEqual({ title: ['请填写标题和详细描述'] });
     expect(await contactRows()).toEqual(before);
   });
 

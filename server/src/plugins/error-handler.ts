@@ -106,7 +106,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       for (const issue of error.validation) {
         const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
         const messages = fields[path] ?? [];
-        messages.push(issue.message ?? '无效');
+        const message = issue.message ?? '无效';
+        // Two rules of one field can fail with the same text (wrong type, then empty): say it once.
+        if (!messages.includes(message)) messages.push(message);
         fields[path] = messages;
       }
       const where = FIELD_LABELS[error.validationContext ?? ''] ?? '请求';
