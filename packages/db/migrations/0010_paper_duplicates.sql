@@ -23,6 +23,13 @@ BEGIN
   IF key IS NULL THEN
     RETURN NULL;
   END IF;
+  -- Most papers are the only row of their key: one indexed look, no lock, nothing to link or move.
+  IF (SELECT count(*) FROM (SELECT 1 FROM radar.papers WHERE title_author_key = key LIMIT 2) two) < 2 THEN
+    SELECT p.id INTO canonical FROM radar.papers p WHERE p.title_author_key = key AND p.duplicate_of IS NULL;
+    IF FOUND OR NOT EXISTS (SELECT 1 FROM radar.papers WHERE title_author_key = key) THEN
+      RETURN canonical;
+    END IF;
+  END IF;
   -- Two ingest runs storing copies of one paper at once relink it one after the other.
   PERFORM pg_advisory_xact_lock(hashtextextended('radar.paper_duplicates:' || key, 0));
   SELECT p.id INTO canonical FROM radar.papers p
