@@ -20,6 +20,7 @@ COPY packages/db/package.json packages/db/
 COPY packages/ai/package.json packages/ai/
 COPY packages/ingest/package.json packages/ingest/
 COPY packages/jobs/package.json packages/jobs/
+COPY packages/recommend/package.json packages/recommend/
 COPY packages/mail/package.json packages/mail/
 COPY packages/metrics/package.json packages/metrics/
 COPY packages/cli/package.json packages/cli/

@@ -9,8 +9,9 @@
  * - pg mode: a database `radar_bench_<n>_d<dim>` on the server of --database-url (default: the local
  *   one), kept afterwards and reused when it already holds the corpus (--fresh rebuilds it). embedded
  *   mode: an in-memory PGlite, served over our socket server as in `pnpm start`.
- * - Per date window x excluded tiers: p50/p95/p99 of PaperRepository.recommend() (the endpoint's SQL:
- *   every round trip of it), and of the whole HTTP request GET /api/auth/recommendations/papers/ to the
+ * - Per date window x excluded tiers: p50/p95/p99 of PaperRepository.recommend() (the endpoint's
+ *   candidate search: one round trip), the most database round trips one HTTP request made (the pool's
+ *   counter), and p50/p95/p99 of the whole HTTP request GET /api/auth/recommendations/papers/ to the
  *   real server on 127.0.0.1; recall@k of the default route against `strategy: 'exact'`; rows
  *   returned vs min(k, eligible papers) (threshold -1).
  * - Throughput (autocannon in a child process, so it does not share the server's event loop) of the
@@ -30,8 +31,8 @@ import {
   type DatabaseHandle,
   EmbeddingRepository,
   embeddingIndexName,
+  type NearestPapersQuery,
   openDatabase,
-  type PaperRecommendationQuery,
   PaperRepository,
   UserRepository,
   wrapPool,
@@ -332,6 +333,14 @@ const config = loadConfig({
   RUN_WORKER: 'false',
   INGEST_ENABLED: 'false',
   LOG_LEVEL: 'error',
+  // The server's capacity, not the per-user quotas: with them one account gets 60 recommendations and
+  // 600 requests a minute, and the load test below would measure refusals (docs/decisions.md, "Per-user
+  // quotas"). The per-address limits of the anonymous routes are not on these routes.
+  QUOTA_REQUESTS_PER_MINUTE: '0',
+  QUOTA_RECOMMEND_PER_MINUTE: '0',
+  QUOTA_SIMILARITY_PER_MINUTE: '0',
+  QUOTA_PROFILE_EDITS_PER_HOUR: '0',
+  QUOTA_CONCURRENT_PER_USER: '0',
 });
 const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 const runtime = await startRuntime(config, createLogger(config.logLevel, silent), {
@@ -342,10 +351,12 @@ const { app } = runtime;
 app.get('/bench/bare', async () => ({ ok: true }));
 await app.listen({ host: '127.0.0.1', port: 0 });
 const baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-const tokens = benchUsers.map((user) => {
-  if (!user) throw new Error('bench user missing');
-  return app.signToken(user);
-});
+const tokens = await Promise.all(
+  benchUsers.map((user) => {
+    if (!user) throw new Error('bench user missing');
+    return app.signIn(user);
+  }),
+);
 
 const papers = new PaperRepository(database.handle.db);
 const TIER_SETS: { label: string; tiers: number[] }[] = [
@@ -363,7 +374,9 @@ interface Cell {
   recall: number;
   short: number;
   routes: Map<string, number>;
-  slowest: { ms: number; query: PaperRecommendationQuery } | undefined;
+  /** Most database round trips one HTTP request made (the server shares this pool). */
+  trips: number;
+  slowest: { ms: number; query: NearestPapersQuery } | undefined;
 }
 
 async function eligibleCount(publishedSince: string | undefined, tiers: number[]): Promise<number> {
@@ -374,6 +387,12 @@ async function eligibleCount(publishedSince: string | undefined, tiers: number[]
     [model.id, publishedSince ?? null, tiers],
   );
   return Number(rows[0]?.n);
+}
+
+// Steady state: each bench user's first request reads the user row into the auth guard's cache (one
+// more round trip, once per user and process), which would otherwise land in the first cell.
+for (const token of tokens) {
+  await (await fetch(`${baseUrl}/api/auth/user/`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
 }
 
 const cells: Cell[] = [];
@@ -395,6 +414,7 @@ for (const filter of DATE_FILTERS) {
       recall: 0,
       short: 0,
       routes: new Map(),
+      trips: 0,
       slowest: undefined,
     };
     const query = `?top_k=${K}&similarity_threshold=0&excluded_jcr=${tierSet.tiers.join(',')}&date_filter=${encodeURIComponent(filter.label)}`;
@@ -402,7 +422,7 @@ for (const filter of DATE_FILTERS) {
     for (let i = -2; i < QUERIES; i++) {
       const user = benchUsers[Math.max(i, 0)];
       const vector = user?.profileEmbedding ?? [];
-      const request: PaperRecommendationQuery = {
+      const request: NearestPapersQuery = {
         model,
         vector,
         topK: K,
@@ -413,16 +433,19 @@ for (const filter of DATE_FILTERS) {
       const sqlStart = stamp();
       const result = await papers.recommend(request);
       const sqlMs = since(sqlStart);
+      const tripsBefore = database.handle.roundTrips.count;
       const httpStart = stamp();
       const response = await fetch(`${baseUrl}/api/auth/recommendations/papers/${query}`, {
         headers: { authorization: `Bearer ${tokens[Math.max(i, 0)]}` },
       });
       const body = (await response.json()) as { recommendations_count?: number };
       const httpMs = since(httpStart);
+      const trips = database.handle.roundTrips.count - tripsBefore;
       if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
       if (i < 0) continue; // warm-up
       cell.sql.push(sqlMs);
       cell.http.push(httpMs);
+      cell.trips = Math.max(cell.trips, trips);
       cell.routes.set(result.route, (cell.routes.get(result.route) ?? 0) + 1);
       if (!cell.slowest || sqlMs > cell.slowest.ms) cell.slowest = { ms: sqlMs, query: request };
       const exact = await papers.recommend({ ...request, strategy: 'exact' });
@@ -549,6 +572,7 @@ printTable(
     'HTTP p99',
     'recall@k',
     'short',
+    'trips',
     'routes',
   ],
   cells.map((cell) => [
@@ -563,11 +587,12 @@ printTable(
     ms(percentile(cell.http, 99)),
     cell.recall.toFixed(3),
     `${cell.short}/${QUERIES}`,
+    cell.trips,
     [...cell.routes].map(([route, count]) => `${route} ${count}`).join(', '),
   ]),
 );
 process.stdout.write(
-  '\n(ms; "short": queries that returned fewer than min(k, eligible) rows, or an HTTP count that differs)\n\n',
+  '\n(ms; "short": queries that returned fewer than min(k, eligible) rows, or an HTTP count that differs; "trips": most database round trips of one HTTP request)\n\n',
 );
 if (load.length) {
   const bare = load[0]?.rps ?? 0;
@@ -595,7 +620,7 @@ if (args.explain) {
  * Runs recommend() on one connection whose statements are recorded, then replays them in a
  * transaction with EXPLAIN (ANALYZE, BUFFERS) in front of each SELECT that reads papers.
  */
-async function explainAnalyze(request: PaperRecommendationQuery): Promise<string> {
+async function explainAnalyze(request: NearestPapersQuery): Promise<string> {
   const client = await database.handle.pool.connect();
   const statements: { text: string; values: unknown[] }[] = [];
   const query = client.query.bind(client) as (...input: unknown[]) => Promise<unknown>;
@@ -612,11 +637,17 @@ async function explainAnalyze(request: PaperRecommendationQuery): Promise<string
   } finally {
     (client as unknown as { query: unknown }).query = query;
   }
-  const out: string[] = [`recommend() sent ${statements.length} statements, each a round trip:`];
+  const out: string[] = [`recommend() sent ${statements.length} messages, each a round trip:`];
   out.push(...statements.map((statement) => `  ${statement.text.replace(/\s+/g, ' ').slice(0, 100)}`));
+  // A message of several statements (settings and the search, see one-trip.ts) is replayed one by one.
+  const replayed = statements.flatMap((statement) =>
+    statement.values.length === 0 && statement.text.includes(';\n')
+      ? statement.text.split(';\n').map((text) => ({ text, values: [] as unknown[] }))
+      : [statement],
+  );
   try {
     await query('BEGIN');
-    for (const statement of statements) {
+    for (const statement of replayed) {
       if (/^(begin|commit|rollback)/i.test(statement.text.trim())) continue;
       if (/radar"?\."?papers/i.test(statement.text) && /^\s*(with|select)/i.test(statement.text)) {
         const result = (await query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values)) as {

@@ -2,10 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Browser test files that run in the embedded mode only: the first-session journey, as `pnpm start` runs;
+ * Browser test files that run in the embedded mode only: the first-session journey and the first papers
+ * of a fresh install (issue 19), as `pnpm start` runs them;
  * every other one runs with TEST_DATABASE_URL.
  */
-const EMBEDDED_ONLY = ['test/journey.test.ts'];
+const EMBEDDED_ONLY = ['test/journey.test.ts', 'test/first-papers.test.ts'];
 
 // Browser tests: Debian's chromium (playwright-core) against the real server and a fresh build of web/.
 export default defineConfig({

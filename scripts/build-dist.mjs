@@ -12,7 +12,9 @@
 // Dockerfile copies those files to the same places (scripts/check-deploy.mjs checks it).
 //
 // Usage: node scripts/build-dist.mjs [--out dist]
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,16 +29,35 @@ export const DIST_ENTRIES = {
   cli: 'packages/cli/src/main.ts',
 };
 
-/** Bare imports that are not our workspace packages stay imports. */
-const externalDependencies = {
-  name: 'external-dependencies',
-  setup(builder) {
-    builder.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@radar/') || args.path.startsWith('@/')) return undefined;
-      return { path: args.path, external: true };
-    });
-  },
-};
+/**
+ * Bare imports that are not our workspace packages stay imports. `linked` (tests) collects, per npm
+ * package, the directory the importing workspace package resolves it to.
+ */
+function externalDependencies(linked) {
+  return {
+    name: 'external-dependencies',
+    setup(builder) {
+      builder.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('@radar/') || args.path.startsWith('@/')) return undefined;
+        if (linked && !args.path.startsWith('node:') && !builtinModules.includes(args.path)) {
+          const parts = args.path.split('/');
+          const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? args.path);
+          if (!linked.has(name)) {
+            for (let dir = args.resolveDir; ; dir = path.dirname(dir)) {
+              const candidate = path.join(dir, 'node_modules', name);
+              if (existsSync(candidate)) {
+                linked.set(name, candidate);
+                break;
+              }
+              if (path.dirname(dir) === dir) break;
+            }
+          }
+        }
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 /** Rewrites `import.meta.url` to the bundled file's own URL in the repository, relative to the bundle. */
 function sourceLocations(outDir) {
@@ -57,8 +78,14 @@ function sourceLocations(outDir) {
   };
 }
 
-export async function buildDist(outDir = path.join(ROOT, 'dist')) {
+/**
+ * `linkDependencies` (tests, in a development checkout): links each npm package the bundles import
+ * into dist/node_modules, from where the workspace package that imports it has it (pnpm installs
+ * dependencies per package, not flat as the Docker image does), so that the bundles run in place.
+ */
+export async function buildDist(outDir = path.join(ROOT, 'dist'), options = {}) {
   const absoluteOut = path.resolve(outDir);
+  const linked = options.linkDependencies ? new Map() : undefined;
   await fs.rm(absoluteOut, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,
@@ -68,12 +95,17 @@ export async function buildDist(outDir = path.join(ROOT, 'dist')) {
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
-    sourcemap: true,
-    plugins: [externalDependencies, sourceLocations(absoluteOut)],
+    sourcemap: options.sourcemap ?? true,
+    plugins: [externalDependencies(linked), sourceLocations(absoluteOut)],
     logLevel: 'warning',
     metafile: true,
   });
   await fs.writeFile(path.join(absoluteOut, 'package.json'), `${JSON.stringify({ type: 'module' }, null, 2)}\n`);
+  for (const [name, target] of linked ?? []) {
+    const link = path.join(absoluteOut, 'node_modules', name);
+    await fs.mkdir(path.dirname(link), { recursive: true });
+    await fs.symlink(target, link, 'dir');
+  }
   return result;
 }
 

@@ -11,6 +11,17 @@
  * - undeclared-dependency: every @radar/* import is in that package's dependencies (devDependencies
  *                          will do for tests: test/, *.test.*, src/testing/, vite and vitest configs).
  * - package-cycle:         the @radar packages' dependencies have no cycle.
+ * - feature-import:        a feature folder (server/src/features/<name>/, web/src/features/<name>/) imports
+ *                          no other feature folder; what two features share lives outside features/
+ *                          (server: plugins/, security/, presenters/, packages; web: components/, hooks/,
+ *                          lib/, api/).
+ *                          KNOWN_FEATURE_IMPORTS lists the pairs that still do, to be moved out; a new
+ *                          pair fails.
+ * - repository-construction: repositories (`new XRepository(`) are built only in the composition roots
+ *                          (REPOSITORY_ROOTS: the server's runtime, the worker app, the CLI's commands)
+ *                          and handed to the services and jobs that use them; tests, src/testing/ and
+ *                          bench/ build their own. KNOWN_REPOSITORY_CONSTRUCTION lists the files that
+ *                          still build one, to be moved out; a new file fails.
  *
  * Prints one line per violation (file:line: rule: what) and exits 1; exits 0 when there is none.
  * `node scripts/check-architecture.mjs [root]` checks another tree (the self-test does).
@@ -25,6 +36,57 @@ const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'data', 'coverage', '.git']);
 /** Folders of code that is not a workspace package: relative imports stay inside, except as allowed here. */
 const LOOSE_FOLDERS = { scripts: [], bench: ['packages', 'server'] };
+
+/** Folders whose subfolders are features, with the import alias that reaches their src/ (web: '@/'). */
+const FEATURE_ROOTS = [
+  { app: 'server', features: 'server/src/features', alias: null },
+  { app: 'web', features: 'web/src/features', alias: { prefix: '@/', dir: 'web/src' } },
+];
+/**
+ * Cross-feature imports that predate the rule ('app:from->to'), to be moved out; remove a line when its
+ * import goes. (The recommendation ones went with the ranking pipeline into packages/recommend.)
+ */
+const KNOWN_FEATURE_IMPORTS = new Set([
+  'server:accounts->research-profile',
+  'server:learning->articles',
+  'server:research-profile->accounts',
+]);
+
+/**
+ * Where repositories may be constructed: the processes' composition roots. A prefix ending in '/' covers
+ * a folder (each CLI command is the root of its own run).
+ */
+const REPOSITORY_ROOTS = [
+  'server/src/runtime.ts',
+  'server/src/app.ts',
+  'worker/src/main.ts',
+  'packages/jobs/src/worker-app.ts',
+  'packages/cli/src/',
+];
+/**
+ * Files that construct repositories themselves and predate the rule. @radar/ai and @radar/ingest are
+ * handed a database by their callers and build their repositories inside (moving them means changing
+ * most of those packages' signatures); keyword-alerts.job.ts and content-sources.ts move with the
+ * recommendation pipeline (issue 22). Remove a line when its file takes its repositories from a root.
+ */
+const KNOWN_REPOSITORY_CONSTRUCTION = new Set([
+  'packages/ai/src/cross-lingual-texts.ts',
+  'packages/ai/src/embedding-models.ts',
+  'packages/ai/src/stale-vectors.ts',
+  'packages/ingest/src/catalogue/index.ts',
+  'packages/ingest/src/content-embed.ts',
+  'packages/ingest/src/content-store.ts',
+  'packages/ingest/src/demo/load-demo.ts',
+  'packages/ingest/src/journal-resolver.ts',
+  'packages/ingest/src/lease.ts',
+  'packages/ingest/src/paper-summaries.ts',
+  'packages/ingest/src/pipeline.ts',
+  'packages/ingest/src/reader-queries.ts',
+  'packages/ingest/src/run-source.ts',
+  'packages/ingest/src/tier-import.ts',
+  'packages/ingest/src/tier-refresh.ts',
+  'packages/jobs/src/jobs/keyword-alerts.job.ts',
+]);
 
 const toPosix = (file) => file.split(path.sep).join('/');
 const rel = (file) => toPosix(path.relative(root, file));
@@ -145,6 +207,100 @@ for (const pkg of packages) {
         const where = isDevFile(relInPackage) ? 'dependencies or devDependencies' : 'dependencies';
         report(file, line, 'undeclared-dependency', `${name} is not in the ${where} of ${rel(pkg.manifestFile)}`);
       }
+    }
+  }
+}
+
+// Feature folders import no other feature folder.
+for (const { app, features, alias } of FEATURE_ROOTS) {
+  const featuresDir = path.join(root, features);
+  if (!fs.existsSync(featuresDir)) continue;
+  const featureOf = (target) => {
+    const inside = toPosix(path.relative(featuresDir, target));
+    return inside.startsWith('../') || path.isAbsolute(inside) ? null : inside.split('/')[0];
+  };
+  for (const file of sourceFiles(featuresDir)) {
+    const own = featureOf(file);
+    for (const { specifier, line } of importsOf(file)) {
+      let target = null;
+      if (specifier.startsWith('.')) target = path.resolve(path.dirname(file), specifier);
+      else if (alias && specifier.startsWith(alias.prefix)) {
+        target = path.join(root, alias.dir, specifier.slice(alias.prefix.length));
+      }
+      const other = target && featureOf(target);
+      if (!other || other === own || KNOWN_FEATURE_IMPORTS.has(`${app}:${own}->${other}`)) continue;
+      report(
+        file,
+        line,
+        'feature-import',
+        `feature ${own} imports feature ${other} ('${specifier}'): move what both need out of features/`,
+      );
+    }
+  }
+}
+
+/** `new XRepository(` expressions with their line and class name (comments and strings excluded). */
+function repositoryConstructions(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!/new\s+[A-Z]\w*Repository\s*\(/.test(text)) return [];
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const found = [];
+  const walk = (node) => {
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && /Repository$/.test(node.expression.text)) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      found.push({ line: line + 1, name: node.expression.text });
+    }
+    ts.forEachChild(node, walk);
+  };
+  walk(source);
+  return found;
+}
+
+// Repositories are built in the composition roots only (e2e/ is all test code: its harness may).
+for (const pkg of packages.filter((candidate) => candidate.name !== '@radar/e2e')) {
+  for (const file of sourceFiles(pkg.dir)) {
+    const relInPackage = toPosix(path.relative(pkg.dir, file));
+    const relInRoot = rel(file);
+    if (isDevFile(relInPackage)) continue;
+    if (KNOWN_REPOSITORY_CONSTRUCTION.has(relInRoot)) {
+      // A listed file that builds none any more leaves the list, so the list only shrinks.
+      if (repositoryConstructions(file).length === 0) {
+        report(
+          file,
+          1,
+          'repository-construction',
+          'builds no repository any more: remove it from KNOWN_REPOSITORY_CONSTRUCTION',
+        );
+      }
+      continue;
+    }
+    if (
+      REPOSITORY_ROOTS.some(
+        (allowed) => relInRoot === allowed || (allowed.endsWith('/') && relInRoot.startsWith(allowed)),
+      )
+    ) {
+      continue;
+    }
+    for (const { line, name } of repositoryConstructions(file)) {
+      report(
+        file,
+        line,
+        'repository-construction',
+        `new ${name}() outside a composition root: build it in ${REPOSITORY_ROOTS.slice(0, 4).join(', ')} or a CLI command and pass it in`,
+      );
+    }
+  }
+}
+
+if (path.resolve(root) === path.resolve(fileURLToPath(new URL('..', import.meta.url)))) {
+  for (const listed of KNOWN_REPOSITORY_CONSTRUCTION) {
+    if (!fs.existsSync(path.join(root, listed))) {
+      report(
+        path.join(root, listed),
+        1,
+        'repository-construction',
+        'no such file: remove it from KNOWN_REPOSITORY_CONSTRUCTION',
+      );
     }
   }
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,8 @@ export default defineConfig({
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,
     // servers and queue prefix and closes them in afterAll: only loaded modules are shared.
     isolate: false,
+    // Bundles the processes once per run: the tests that start the server or CLI as processes run the bundles.
+    globalSetup: [fileURLToPath(new URL('../scripts/test-dist-setup.mjs', import.meta.url))],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

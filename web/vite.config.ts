@@ -4,7 +4,7 @@ import { defineConfig } from 'vite';
 /** The Fastify API (server/) in development; in production it serves web/dist itself, same origin. */
 const API_TARGET = 'http://127.0.0.1:3000';
 
-/** Every path prefix the API owns (spec section 7); all other paths are client-side routes. */
+/** Every path prefix the API owns; all other paths are client-side routes. */
 const API_PREFIXES = ['/api', '/articles', '/user-keywords', '/user-rkeywords'] as const;
 
 export default defineConfig({

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { launchChromium } from './browser';
 import { WEB_DIST_DIR_KEY } from './provided-context';
-import { type E2eServer, startServer } from './server';
+import { type E2eServer, type StartServerOptions, startServer } from './server';
 
 /** Viewports of the shell's two layouts (the md breakpoint is 768 px). */
 export const VIEWPORTS = {
@@ -56,13 +56,16 @@ export interface E2eEnvironment {
  * One environment per test file: the real server on a fresh database plus a headless chromium.
  * Use in beforeAll and close it in afterAll; see e2e/README.md.
  */
-export async function startE2e(): Promise<E2eEnvironment> {
+export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistDir'> = {}): Promise<E2eEnvironment> {
   const webDistDir = inject(WEB_DIST_DIR_KEY);
   if (!webDistDir) {
     throw new Error('No built web app was provided: run the e2e tests with e2e/vitest.config.ts (its globalSetup).');
   }
 
-  const [serverResult, browserResult] = await Promise.allSettled([startServer({ webDistDir }), launchChromium()]);
+  const [serverResult, browserResult] = await Promise.allSettled([
+    startServer({ webDistDir, ...serverOptions }),
+    launchChromium(),
+  ]);
   if (serverResult.status === 'rejected' || browserResult.status === 'rejected') {
     if (serverResult.status === 'fulfilled') await serverResult.value.close().catch(() => {});
     if (browserResult.status === 'fulfilled') await browserResult.value.close().catch(() => {});
@@ -147,7 +150,7 @@ export async function startE2e(): Promise<E2eEnvironment> {
   };
 }
 
-/** The session keys the app keeps in localStorage (spec section 3), read from the page. */
+/** The session keys the app keeps in localStorage, read from the page. */
 export async function readSession(page: Page): Promise<{ token: string | null; userEmail: string | null }> {
   return page.evaluate(() => ({
     token: window.localStorage.getItem('token'),

@@ -22,6 +22,12 @@ export interface E2eServer {
 export interface StartServerOptions {
   /** The built web app served at `/`. */
   webDistDir: string;
+  /**
+   * Run the built-in catalogue of sources (no sources file), fetching from this origin instead of the
+   * real hosts (RuntimeOptions.catalogueOriginForTests). Left out: the server has no sources at all
+   * (INGEST_SOURCES_JSON with an empty list), so a profile naming a field fetches nothing.
+   */
+  catalogueOrigin?: string;
 }
 
 /**
@@ -29,7 +35,7 @@ export interface StartServerOptions {
  * test database: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite; Redis when REDIS_URL
  * is set, else BullMQ's PostgreSQL backend. Listens on 127.0.0.1 only, on an ephemeral port.
  */
-export async function startServer({ webDistDir }: StartServerOptions): Promise<E2eServer> {
+export async function startServer({ webDistDir, catalogueOrigin }: StartServerOptions): Promise<E2eServer> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
     const errors: unknown[] = [];
@@ -52,6 +58,11 @@ export async function startServer({ webDistDir }: StartServerOptions): Promise<E
       JWT_SECRET: randomBytes(36).toString('base64'),
       REDIS_URL: process.env.REDIS_URL || undefined,
       HOST: '127.0.0.1',
+      // No scheduled SCImago fetch: browser tests never reach real hosts.
+      JOURNAL_TIERS_AUTO: 'false',
+      ...(catalogueOrigin
+        ? { SOURCES_FILE: path.join(dataDir, 'no-sources.yaml'), INGEST_ARXIV_MIN_INTERVAL_MS: '100' }
+        : { INGEST_SOURCES_JSON: '{"sources":[]}' }),
     });
     const queuePrefix = `e2e-${randomBytes(4).toString('hex')}`;
     // Runs after runtime.close() (cleanups run in reverse): the worker must be gone first.
@@ -65,6 +76,7 @@ export async function startServer({ webDistDir }: StartServerOptions): Promise<E
       // The hourly refit (minute 41) would replace the model the corpus was embedded with in the middle of
       // a file, changing every similarity a test reads; nothing here waits for a recurring job.
       recurringJobs: false,
+      ...(catalogueOrigin ? { catalogueOriginForTests: catalogueOrigin } : {}),
     });
     cleanups.push(() => runtime.close());
 
@@ -78,7 +90,7 @@ export async function startServer({ webDistDir }: StartServerOptions): Promise<E
       database,
       async createSignedInUser(email) {
         const user = await new UserRepository(database.db).create({ email, isEmailVerified: true });
-        const token = runtime.app.jwt.sign({ sub: user.id, ver: user.tokenVersion });
+        const token = await runtime.app.signIn(user);
         return { user, token };
       },
       close,

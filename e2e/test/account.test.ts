@@ -1,6 +1,6 @@
 import { UserRepository } from '@radar/db';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   captureBothWidths,
   type E2eEnvironment,
@@ -12,7 +12,7 @@ import {
 } from '../src';
 
 /**
- * The account page /my (spec sections 2, 4 and 5) for a signed-in user: the first-visit guide, the AI
+ * The account page /my for a signed-in user: the first-visit guide, the AI
  * research-info dialog with the offline extractor (no LLM is configured here), editing research and
  * basic info, and logout. The tests of this file share one server and database.
  */
@@ -137,7 +137,7 @@ describe('the first-visit guide', () => {
   });
 });
 
-/** A Chinese-only homepage of a Ming-Qing historian: no English research text for the offline rules. */
+/** A Chinese-only homepage of a Ming-Qing historian: no English research text for the offline rules to take. */
 const HISTORIAN_EMAIL = 'chensiyuan@fudan.edu.cn';
 const HISTORIAN_TEXT = `首页 | 个人简介 | 研究方向 | 学术成果 | 招生信息 | 联系方式
 
@@ -162,8 +162,8 @@ const HISTORIAN_TEXT = `首页 | 个人简介 | 研究方向 | 学术成果 | �
 招生信息
 每年招收中国古代史方向硕士生2名、博士生1名，欢迎对明清史、社会经济史有兴趣的同学联系。`;
 
-describe('the AI dialog without an English summary (offline extractor, issue 18)', () => {
-  it("a historian's Chinese page: no success claim, what is missing, and an English paragraph saved right there", async () => {
+describe('the AI dialog on a Chinese homepage (offline extractor, issues 18 and 20)', () => {
+  it("a historian's Chinese page: an English draft glossed offline, to check and edit, saved only then and shown on /my", async () => {
     const opened = await openAccountPage(HISTORIAN_EMAIL);
     const { page } = opened;
     await page.getByTestId('research-guide-complete').click();
@@ -176,44 +176,51 @@ describe('the AI dialog without an English summary (offline extractor, issue 18)
     const shown = (await dialog.textContent()) ?? '';
     expect(shown).not.toContain('研究信息已生成');
     expect(shown).not.toContain('现在您可以使用全部功能了');
-    expect(shown).toContain('还没有英文研究方向');
-    expect(await page.getByTestId('research-dialog-offline').textContent()).toContain('离线规则');
-    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('未生成');
+    // Says how the draft was made and that it needs checking.
+    const notice = (await page.getByTestId('research-dialog-draft').textContent()) ?? '';
+    expect(notice).toContain('请检查英文研究方向草稿');
+    expect(notice).toContain('由内置规则根据中文主页逐词翻译生成');
+    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('待您检查后保存');
     // A field only on evidence: the page is plainly history, and nothing points at earth sciences.
     expect(await page.getByTestId('research-dialog-report-fields').textContent()).toContain('历史学');
     expect(shown).not.toContain('地球科学');
     expect(await page.getByTestId('research-dialog-report-name').textContent()).toContain('陈思远');
-    expect(shown).toContain('请管理员为科研雷达配置 AI 模型');
     // The next step is named, never an environment variable.
     expect(shown).not.toMatch(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/);
-    await captureBothWidths(page, 'account-dialog-incomplete', { fullPage: false });
 
-    // What was produced is already saved (spec: at once, through the confirm call).
+    // The English draft, glossed from the Chinese page by the server's offline rules, is in the box.
+    const summaryInput = page.getByTestId('research-dialog-summary-input');
+    const draft = await summaryInput.inputValue();
+    expect(draft).toMatch(/^Research interests: Ming-Qing China, socio-economic history, maritime history/);
+    expect(draft).toContain('Jiangnan market towns');
+    expect(draft).toContain('local gazetteers');
+    expect(draft).not.toMatch(/[\u4e00-\u9fff]/);
+    await captureBothWidths(page, 'account-dialog-draft', { fullPage: false });
+
+    // What was produced is already saved (spec: at once, through the confirm call); the draft is not.
     let user = await storedUser(HISTORIAN_EMAIL);
     expect(user.researchSummaryEn).toBe('');
     expect(user.researchFields).toContain('history');
     expect(user.researchFields).not.toContain('earth-sciences');
     expect(user.researchName).toBe('陈思远');
 
-    // The next step right there: an English paragraph (a Chinese one is refused with a reason).
-    const summaryInput = page.getByTestId('research-dialog-summary-input');
+    // Edited right there (a Chinese paragraph is refused with a reason), then saved through the confirm call.
     const save = page.getByTestId('research-dialog-save-summary');
     await summaryInput.fill('明清社会经济史与江南市镇');
     await save.click();
     await incomplete.getByText('请用英文填写研究方向').waitFor();
-    const paragraph =
-      'I study the social and economic history of Ming-Qing China: Jiangnan market towns, maritime trade and the maritime bans on the southeast coast, and local gazetteers and contracts as sources.';
-    await summaryInput.fill(paragraph);
+    const edited = `${draft.replace(', popular documents', '')} I read Huizhou contracts and local gazetteers as sources.`;
+    await summaryInput.fill(edited);
     await save.click();
     await page.getByTestId('research-dialog-success').getByText('研究信息已生成').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('research-dialog-success').textContent()).toContain('现在您可以使用全部功能了');
     await page.getByTestId('research-dialog-confirm').click();
     await dialog.waitFor({ state: 'detached' });
 
-    await page.getByTestId('research-summary').getByText(paragraph).waitFor();
+    await page.getByTestId('research-summary').getByText(edited).waitFor();
     expect(await page.getByTestId('research-fields').locator('.MuiChip-label').allTextContents()).toEqual(['历史学']);
     user = await storedUser(HISTORIAN_EMAIL);
-    expect(user.researchSummaryEn).toBe(paragraph);
+    expect(user.researchSummaryEn).toBe(edited);
     expect(user.researchName).toBe('陈思远');
     expectCleanPage(opened);
   });
@@ -244,16 +251,19 @@ describe('research info, basic info and logout', () => {
     const researchQueue = e2e.server.runtime.parts.queues.research;
     await researchQueue.pause();
     try {
-      // Restart abandons a run at once and keeps the pasted text.
+      // Restart abandons a run at once and keeps the pasted text. Its submission is answered first, so
+      // that the answer awaited below is the second run's (on a loaded machine the first came late).
+      const processAsync = (response: { url(): string }) =>
+        new URL(response.url()).pathname === '/api/auth/research-direction/process-async/';
+      const firstSubmitted = page.waitForResponse(processAsync);
       await start.click();
+      await firstSubmitted;
       await page.getByTestId('research-dialog-analysing').waitFor();
       await page.getByTestId('research-dialog-restart').click();
       await page.locator('[data-testid="research-dialog"][data-stage="input"]').waitFor();
       expect(await input.inputValue()).toBe(HOMEPAGE_TEXT);
 
-      const submitted = page.waitForResponse(
-        (response) => new URL(response.url()).pathname === '/api/auth/research-direction/process-async/',
-      );
+      const submitted = page.waitForResponse(processAsync);
       await start.click();
       const { task_id: taskId } = (await (await submitted).json()) as { task_id: string };
       await page.getByTestId('research-dialog-analysing').waitFor();
@@ -336,10 +346,17 @@ describe('research info, basic info and logout', () => {
     expect(user.researchInstitution).toBe('UC Irvine');
     expect(user.researchName).toBe('Wei Zhang');
 
+    // Login and security: this session is listed and marked; logout ends it on the server too.
+    await page.getByTestId('session-row').filter({ hasText: '本设备' }).waitFor();
+    const { token } = await readSession(page);
     await page.getByTestId('account-logout').click();
     await page.waitForURL(e2e.url('/'));
     await page.getByTestId('nav-login').waitFor();
     expect(await readSession(page)).toEqual({ token: null, userEmail: null });
+    // The call is not awaited by the page: wait until the server has it, then the old token is refused.
+    const statusWithOldToken = async () =>
+      (await fetch(`${e2e.server.baseUrl}/api/auth/user/`, { headers: { authorization: `Bearer ${token}` } })).status;
+    await vi.waitFor(async () => expect(await statusWithOldToken()).toBe(401), { timeout: 10_000, interval: 100 });
     expectCleanPage(opened);
   });
 });

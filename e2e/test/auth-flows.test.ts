@@ -15,7 +15,7 @@ import {
 } from '../src';
 
 /**
- * The auth screens of spec sections 2, 4, 5 and 8 through the UI only: the verification code and the
+ * The auth screens through the UI only: the verification code and the
  * reset link are read from the mails the server wrote to its outbox. The tests share a server and
  * database and run in order on one account. Validation messages are in auth-forms.test.ts.
  */
@@ -55,7 +55,7 @@ describe('register -> verify -> signed in', () => {
     const confirm = fieldByLabel(page, '确认密码');
     const strength = page.getByTestId('password-strength');
 
-    // Strength by the score of spec section 4: 'abc' 1 point, 'abcdefgh1' 3, 'Radar-2026x' 5.
+    // Strength by its score: 'abc' 1 point, 'abcdefgh1' 3, 'Radar-2026x' 5.
     await password.fill('abc');
     expect(await strength.getAttribute('data-level')).toBe('weak');
     expect(await strength.textContent()).toContain('弱');

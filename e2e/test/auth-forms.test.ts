@@ -14,7 +14,7 @@ import {
 } from '../src';
 
 /**
- * The auth forms of spec sections 2 and 5 through the UI: every validation message, the navigation
+ * The auth forms through the UI: every validation message, the navigation
  * state carried between them, and each screen at 375 and 1440 px (e2e/artifacts/auth-*.png). The
  * end-to-end flows (register, verify, reset, login) are in auth-flows.test.ts.
  */
@@ -49,7 +49,7 @@ describe('navigation state', () => {
   });
 });
 
-describe('validation messages of spec section 5', () => {
+describe('validation messages', () => {
   it('login: required, contains @, email pattern, password required', async () => {
     const { page } = await e2e.openPage({ viewport: NARROW });
     await page.goto('/login');

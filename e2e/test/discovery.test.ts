@@ -12,9 +12,9 @@ import {
 } from '../src';
 
 /**
- * The screens implied by the calls of spec section 7, with a signed-in user on a small corpus inserted
+ * The screens implied by the calls of the API, with a signed-in user on a small corpus inserted
  * through the repositories: keywords (/keywords: add, duplicate, alert settings, suggestion, remove),
- * article search (/search: AND of keywords, the empty-page rule of section 5, favourite), the
+ * article search (/search: AND of keywords, an empty page past the last asked again from page 1, favourite), the
  * favourites screen (/library: progress, un-favourite) and news search (/search/news).
  */
 
@@ -280,7 +280,7 @@ it('searches papers by two keywords (AND), favourites one, and finds it on the f
   await expect.poll(() => card.getByTestId('paper-favorite').getAttribute('aria-pressed')).toBe('true');
   await captureBothWidths(page, 'article-search');
 
-  // Spec section 5: an empty page past the last one is asked again from page 1.
+  // An empty page past the last one is asked again from page 1.
   const requestedPages: string[] = [];
   const onResponse = (response: Response) => {
     if (isCall('GET', '/articles/search/')(response))
@@ -293,11 +293,13 @@ it('searches papers by two keywords (AND), favourites one, and finds it on the f
   page.off('response', onResponse);
   expect(requestedPages).toEqual(['7', '1']);
 
-  // Chinese: a two-character word matches the Chinese title.
+  // Chinese: a two-character word matches the Chinese title, and through its English gloss (分子:
+  // molecule) the English paper about molecules.
   await page.getByTestId('article-search-input').fill('分子');
   await page.getByTestId('article-search-submit').click();
-  await page.getByTestId('article-search-count').getByText('找到 1 篇相关论文').waitFor();
+  await page.getByTestId('article-search-count').getByText('找到 2 篇相关论文').waitFor();
   await paperCard(page, 'chinese').waitFor();
+  await paperCard(page, 'gnnMolecules').waitFor();
 
   // Nothing matches: the spec's message.
   await page.getByTestId('article-search-input').fill('graph protein');
@@ -355,11 +357,13 @@ it('searches news by a Chinese two-character word, with institute and date filte
     page: 1,
     page_size: 20,
   });
-  await page.getByTestId('news-search-count').getByText('找到 2 条相关新闻').waitFor();
+  // The Chinese items match the word itself, the English one its gloss (量子: quantum).
+  await page.getByTestId('news-search-count').getByText('找到 3 条相关新闻').waitFor();
   expect(await page.getByTestId('news-card-title').allInnerTexts()).toEqual(
     expect.arrayContaining([
       expect.stringContaining('中国科学技术大学量子计算新进展'),
       expect.stringContaining('精密测量实验室揭牌'),
+      expect.stringContaining('Quantum sensing for medical imaging'),
     ]),
   );
   await captureBothWidths(page, 'news-search');

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { captureBothWidths, type E2eEnvironment, expectCleanPage, SCREENSHOT_VIEWPORTS, startE2e } from '../src';
 
 /**
- * The feedback page /feedback (spec sections 2, 3, 5 and 8) for a signed-in user: validation, the
+ * The feedback page /feedback for a signed-in user: validation, the
  * attached user info, sending, the stored row, the thanks panel and its two ways on.
  */
 

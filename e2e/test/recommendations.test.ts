@@ -1,4 +1,10 @@
-import { LEARNING_PATHS, LEARNING_TEXTS, type NewsListResponse, type PaperRecommendationResponse } from '@radar/shared';
+import {
+  API_PATHS,
+  apiPath,
+  LEARNING_TEXTS,
+  type NewsListResponse,
+  type PaperRecommendationResponse,
+} from '@radar/shared';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,7 +17,7 @@ import {
 } from '../src';
 
 /**
- * The papers page (/papers) and the news page (/news) (spec sections 2, 4, 8 and 9) against the real
+ * The papers page (/papers) and the news page (/news) against the real
  * API, on the demo corpus (`pnpm radar demo`) embedded with the server's active built-in model. The
  * reader's research summary is set through the API, which computes the profile vector. The tests of
  * this file share one server and database.
@@ -113,7 +119,7 @@ describe('papers page', () => {
     const session = await openAs(readerToken, READER_EMAIL);
     const { page } = session;
     const first = await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
-    // Spec section 9's defaults, sent as spec section 7 names them.
+    // The defaults, sent under the API's query names.
     expect(queryOf(first)).toEqual({
       top_k: '20',
       similarity_threshold: '0.3',
@@ -141,7 +147,7 @@ describe('papers page', () => {
     expect(await text(page, 'papers-settings-topk-value')).toBe('15 篇');
     expect(await text(page, 'papers-settings-threshold-value')).toBe('25%');
 
-    // JCR (spec section 4): ticking Q2 also excludes Q4 and Q3; unticking Q3 includes Q3 and Q2 again.
+    // JCR: ticking Q2 also excludes Q4 and Q3; unticking Q3 includes Q3 and Q2 again.
     expect(await checkedBoxes(page, 'papers-settings-jcr')).toEqual(['Q4', 'Q3']);
     await checkbox(page, 'papers-settings-jcr', 'Q2').check();
     expect(await checkedBoxes(page, 'papers-settings-jcr')).toEqual(['Q4', 'Q3', 'Q2']);
@@ -157,7 +163,7 @@ describe('papers page', () => {
     expect(await checkedBoxes(page, 'papers-settings-date')).toEqual(ALL_RANGES.split(','));
 
     // Not applied yet: the list still shows the old settings, and nothing is stored (only applied
-    // settings are parameter changes, spec section 4).
+    // settings are parameter changes).
     const edited = { topK: 15, threshold: 0.25, excludedJCR: [4], dateFilter: ALL_RANGES.split(',') };
     expect(await storedJson(page, 'recommendationParams')).toBeNull();
     expect(await texts(page, 'papers-chip-threshold')).toEqual(['相似度 ≥ 30%']);
@@ -500,7 +506,7 @@ describe('learning from the reader and reasons (issue 13)', () => {
 
     // Not interested: the card goes at once, the snackbar offers the undo.
     const dismissedId = allIds[0] ?? '';
-    const notInterestedPath = LEARNING_PATHS.paperNotInterested(dismissedId);
+    const notInterestedPath = apiPath(API_PATHS.paperNotInterested, { id: dismissedId });
     const dismissed = await responseTo(page, 'POST', notInterestedPath, () =>
       firstCard.getByRole('button', { name: LEARNING_TEXTS.notInterested }).click(),
     );
@@ -547,14 +553,14 @@ describe('learning from the reader and reasons (issue 13)', () => {
       .toEqual({ applied: true, signal_count: 1 });
 
     // /my: one signal (the mark; the undone one does not count), then the reset.
-    await responseTo(page, 'GET', LEARNING_PATHS.status, () => page.getByTestId('nav-my').first().click());
+    await responseTo(page, 'GET', API_PATHS.learningStatus, () => page.getByTestId('nav-my').first().click());
     const status = page.getByTestId('learning-status');
     await status.filter({ hasText: LEARNING_TEXTS.adjusted(1) }).waitFor();
     expect(await status.textContent()).toBe(LEARNING_TEXTS.adjusted(1));
     expect(await page.getByTestId('learning-note').textContent()).toBe(LEARNING_TEXTS.dismissedStayHidden);
     await captureBothWidths(page, 'account-learning');
 
-    const reset = await responseTo(page, 'POST', LEARNING_PATHS.reset, () =>
+    const reset = await responseTo(page, 'POST', API_PATHS.learningReset, () =>
       page.getByRole('button', { name: LEARNING_TEXTS.reset }).click(),
     );
     expect(await reset.json()).toMatchObject({ success: true, signal_count: 0 });

@@ -2,7 +2,7 @@ import { UserAdminRepository } from '@radar/db';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eEnvironment, readSession, startE2e } from '../src';
 
-/** The session of spec section 4: a stored token is checked against the server on load. */
+/** The session: a stored token is checked against the server on load. */
 
 let e2e: E2eEnvironment;
 
@@ -84,11 +84,18 @@ describe('a session the server ends while it is used', () => {
   it('says the login expired (not that the page needs a login) and keeps the way back', async () => {
     const { user, token } = await e2e.server.createSignedInUser('expiring@example.org');
     const { page } = await e2e.openPage({ localStorage: { token, userEmail: user.email } });
+    // The page's own calls (the session check, the keywords, the suggestions) are answered first: one
+    // still in flight when the account is disabled would end the session before the reader acts (seen in
+    // CI). 'networkidle' is no wait for them: on a loaded machine it is reached while the app's script is
+    // still parsed, before any of these calls starts.
+    const pageCalls = Promise.all(
+      [USER_PATH, '/user-keywords/', '/user-rkeywords/'].map((path) =>
+        page.waitForResponse((response) => new URL(response.url()).pathname === path),
+      ),
+    );
     await page.goto('/keywords');
     await page.getByTestId('keyword-add-input').waitFor();
-    // The page's own calls (keywords, suggestions, the profile) are answered first: one still in flight
-    // when the account is disabled would end the session before the reader acts (seen in CI).
-    await page.waitForLoadState('networkidle');
+    await pageCalls;
 
     // An operator disables the account: the token it holds gets 401 on its next request.
     await new UserAdminRepository(e2e.server.database.db).disable(user.id);

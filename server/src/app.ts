@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppMetrics } from '@radar/metrics';
-import { type ApiError, DEFAULT_ERROR_MESSAGES, type PublicConfigResponse } from '@radar/shared';
+import { API_PATHS, type ApiError, DEFAULT_ERROR_MESSAGES, type PublicConfigResponse } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
@@ -16,8 +16,14 @@ import { errors } from './errors';
 import { accountRoutes } from './features/accounts/account.route';
 import type { AuthRateLimits } from './features/accounts/account-rate-limits';
 import type { AuthService } from './features/accounts/auth.service';
+import type { EmailChangeService } from './features/accounts/email-change.service';
+import type { AccountSelfService } from './features/accounts/self-service.service';
+import { sessionRoutes } from './features/accounts/session.route';
+import type { SessionService } from './features/accounts/session.service';
 import { userRoutes } from './features/accounts/user.route';
 import type { UserService } from './features/accounts/user.service';
+import { articleRoutes } from './features/articles/article.route';
+import type { ArticleService } from './features/articles/article.service';
 import { contactRoutes } from './features/feedback/contact.route';
 import { feedbackRoutes } from './features/feedback/feedback.route';
 import type { FeedbackService } from './features/feedback/feedback.service';
@@ -26,14 +32,14 @@ import type { KeywordService } from './features/keywords/keyword.service';
 import { keywordUnsubscribeRoutes } from './features/keywords/keyword-unsubscribe.route';
 import { learningRoutes } from './features/learning/learning.route';
 import type { LearningService } from './features/learning/learning.service';
-import { newsRoutes } from './features/news/news.route';
-import type { NewsService } from './features/news/news.service';
-import { articleRoutes } from './features/papers/article.route';
-import type { ArticleService } from './features/papers/article.service';
+import { newsRecommendationRoutes } from './features/news-recommendations/news-recommendation.route';
+import type { NewsRecommendationService } from './features/news-recommendations/news-recommendation.service';
+import { newsSearchRoutes } from './features/news-search/news-search.route';
+import type { NewsSearchService } from './features/news-search/news-search.service';
 import { paperRecommendationRoutes } from './features/recommendations/paper-recommendation.route';
 import type { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
-import type { RecommendationService } from './features/recommendations/recommendation.service';
 import { recommendationStatsRoutes } from './features/recommendations/recommendation-stats.route';
+import type { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
 import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { researchDirectionRoutes } from './features/research-profile/research-direction.route';
 import type { ResearchDirectionService } from './features/research-profile/research-direction.service';
@@ -51,35 +57,48 @@ import { registerRequestIdHeader, requestIdOf } from './plugins/request-id';
 import { registerRequestMetrics } from './plugins/request-metrics';
 import { registerRouteCatalog } from './plugins/route-catalog';
 import { registerSecurityHeaders } from './plugins/security-headers';
-import type { UserCache } from './plugins/user-cache';
+import type { CachedAccount, UserCache } from './plugins/user-cache';
+import { registerUserQuotas } from './plugins/user-quotas';
 import { isApiPath, registerWebApp } from './plugins/web-app';
+import type { SignedCookies } from './security/signed-cookies';
 
 /** The services the routes call and the state of our plugins, built once by the composition root (runtime.ts). */
 export interface AppServices {
   auth: AuthService;
+  /** Logins as sessions: recorded, listed on /my, ended. */
+  sessions: SessionService;
   users: UserService;
+  /** Data download and account deletion by the signed-in user. */
+  selfService: AccountSelfService;
+  /** Moving the account to another address, confirmed by a code mailed there. */
+  emailChange: EmailChangeService;
   research: ResearchDirectionService;
   profileEmbedding: ProfileEmbeddingService;
-  recommendations: RecommendationService;
+  recommendationStats: RecommendationStatsService;
   articles: ArticleService;
   feedback: FeedbackService;
   paperRecommendations: PaperRecommendationService;
-  news: NewsService;
+  newsRecommendations: NewsRecommendationService;
+  newsSearch: NewsSearchService;
   keywords: KeywordService;
   learning: LearningService;
   health: HealthService;
   /** GET /api/config/'s answer: the public settings, fixed for the process's life. */
   publicConfig: PublicConfigResponse;
-  /** The auth guard loads the signed-in user with it. */
-  userCache: UserCache;
+  /** The auth guard loads the signed-in user and their sessions with it. */
+  userCache: UserCache<CachedAccount>;
   /** The counters behind every rate limit. */
   rateLimitStore: RateLimitStore;
+  /** Waits before a quota refusal answered from memory; a timer when left out. */
+  quotaRefusalPause?: ((ms: number) => Promise<unknown>) | undefined;
   loginLimiter: LoginLimiter;
   authRateLimits: AuthRateLimits;
+  /** Signs the cookies the server reads back (the login device cookie, a browser's verification codes). */
+  cookies: SignedCookies;
 }
 
 export interface AppDeps {
-  config: Pick<AppConfig, 'jwtExpiresIn' | 'trustProxy' | 'operatorToken' | 'llm'>;
+  config: Pick<AppConfig, 'jwtExpiresInMs' | 'trustProxy' | 'operatorToken' | 'llm' | 'userQuotas'>;
   version: string;
   logger: Logger;
   jwtSecret: string;
@@ -92,7 +111,11 @@ export interface AppDeps {
   metrics?: AppMetrics | undefined;
 }
 
-/** A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function). */
+/**
+ * A hop count becomes "trust the n nearest proxies" (Fastify's typings only take it as a function); a
+ * list of addresses trusts those. Either way the client is the nearest untrusted address, never the
+ * first X-Forwarded-For entry (what a client sends in).
+ */
 const toFastifyTrustProxy = (value: AppConfig['trustProxy']) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 
@@ -142,13 +165,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, { routePrefix: API_PATHS.apiDocs });
 
-  // Ours: the bearer-token guard (app.authenticate) and signer (app.signToken).
+  // Ours: the bearer-token guard (app.authenticate) and session starter (app.signIn).
   await app.register(authPlugin, {
     secret: deps.jwtSecret,
-    expiresIn: config.jwtExpiresIn,
+    expiresInMs: config.jwtExpiresInMs,
     users: services.userCache,
+    sessions: services.sessions,
+  });
+  // Before the routes: every authenticated route counts against its user's quotas (plugins/user-quotas.ts).
+  registerUserQuotas(app, {
+    store: services.rateLimitStore,
+    quotas: config.userQuotas,
+    pause: services.quotaRefusalPause,
   });
 
   // Feature routes (src/features/<feature>/*.route.ts).
@@ -158,16 +188,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auth: services.auth,
     limits: services.authRateLimits,
     loginLimiter: services.loginLimiter,
+    cookies: services.cookies,
   });
-  await app.register(userRoutes, { userService: services.users });
+  await app.register(userRoutes, {
+    userService: services.users,
+    selfService: services.selfService,
+    emailChange: services.emailChange,
+    limits: services.authRateLimits,
+  });
+  await app.register(sessionRoutes, { sessions: services.sessions, auth: services.auth });
   await app.register(researchDirectionRoutes, { research: services.research });
   await app.register(vectorRoutes, { profileEmbedding: services.profileEmbedding });
-  await app.register(recommendationStatsRoutes, { recommendations: services.recommendations });
+  await app.register(recommendationStatsRoutes, { recommendationStats: services.recommendationStats });
   await app.register(articleRoutes, { articles: services.articles });
   await app.register(feedbackRoutes, { feedback: services.feedback });
   await app.register(contactRoutes, { feedback: services.feedback });
   await app.register(paperRecommendationRoutes, { paperRecommendations: services.paperRecommendations });
-  await app.register(newsRoutes, { news: services.news });
+  await app.register(newsRecommendationRoutes, { newsRecommendations: services.newsRecommendations });
+  await app.register(newsSearchRoutes, { newsSearch: services.newsSearch });
   await app.register(keywordRoutes, { keywords: services.keywords });
   await app.register(learningRoutes, { learning: services.learning });
   await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });

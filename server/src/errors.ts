@@ -40,11 +40,14 @@ export const errors = {
   /** A provider this request waited on answered with a failure. */
   upstreamFailed: (message: string) => new AppError(502, 'SERVICE_UNAVAILABLE', message),
 
-  // Accounts (spec section 9). The register and verify pages read the extra members.
+  // Accounts. The register and verify pages read the extra members.
   emailAlreadyRegistered: () =>
     new AppError(409, 'EMAIL_ALREADY_REGISTERED', undefined, { fields: { email: ['该邮箱已注册'] } }),
   emailNotVerified: (email: string) => new AppError(403, 'EMAIL_NOT_VERIFIED', undefined, { email }),
   invalidCredentials: () => new AppError(400, 'INVALID_CREDENTIALS'),
+  /** A password change with the wrong current password: 400, never 401 (which would end the session). */
+  currentPasswordInvalid: () =>
+    new AppError(400, 'CURRENT_PASSWORD_INVALID', undefined, { fields: { current_password: ['当前密码不正确'] } }),
   /** Disabled by an operator (`radar users disable`): 403 at login, 401 for the tokens it still holds. */
   accountDisabled: (statusCode: 401 | 403 = 403) => new AppError(statusCode, 'ACCOUNT_DISABLED'),
   verificationCodeMissing: (message?: string) => new AppError(400, 'VERIFICATION_CODE_MISSING', message),
@@ -60,9 +63,17 @@ export const errors = {
       remaining_attempts: 0,
       remaining_seconds: remainingSeconds,
     }),
+  /** The signed-in user's password, typed again to confirm a change to the account, did not match. */
+  /** Only the holder of the code mailed to the address learns this: the address was taken after the code was sent. */
+  newEmailTaken: () =>
+    new AppError(409, 'EMAIL_ALREADY_REGISTERED', '该邮箱已被其他账户使用，请换一个邮箱', {
+      fields: { new_email: ['该邮箱已被其他账户使用'] },
+    }),
+  wrongPassword: () =>
+    new AppError(400, 'INVALID_CREDENTIALS', '密码错误，请重新输入', { fields: { password: ['密码错误'] } }),
   resetTokenInvalid: () => new AppError(400, 'RESET_TOKEN_INVALID'),
 
-  // Recommendations (spec section 8): the pages branch on `error_type` and show `details`.
+  // Recommendations: the pages branch on `error_type` and show `details`.
   researchDirectionNotSet: (details: string = RESEARCH_DIRECTION_NOT_SET.details) =>
     new AppError(400, 'RESEARCH_DIRECTION_NOT_SET', RESEARCH_DIRECTION_NOT_SET.error, {
       success: false,

@@ -1,5 +1,6 @@
+import { exitWithStartupError as exitWith, onShutdownSignals } from '@radar/jobs';
 import { type MetricsServer, startMetricsServer } from '@radar/metrics';
-import { describeStartupFailure, isEmbeddedDatabase, loadConfig, webBaseUrlFor } from '@radar/shared/server';
+import { isEmbeddedDatabase, loadConfig, webBaseUrlFor } from '@radar/shared/server';
 import { createLogger } from './logger';
 import { startRuntime } from './runtime';
 
@@ -15,8 +16,7 @@ const FORCE_EXIT_MS = 28_000;
 
 /** Expected start-up failures print one line saying what to fix; anything else is a bug and shows its stack. */
 function exitWithStartupError(error: unknown): never {
-  process.stderr.write(`Research Radar could not start: ${describeStartupFailure(error)}\n`);
-  process.exit(1);
+  exitWith('Research Radar', error);
 }
 
 async function main(): Promise<void> {
@@ -27,47 +27,39 @@ async function main(): Promise<void> {
     exitWithStartupError(error);
   }
   const logger = createLogger(config.logLevel);
+  for (const warning of config.warnings) logger.warn(warning);
   // The in-process worker can take jobs while start-up is still running, so the signal handlers go in
   // first: a SIGTERM at any point waits for start-up, then lets in-flight requests and jobs finish.
   const starting = startRuntime(config, logger);
-  let stopping = false;
   let metricsServer: MetricsServer | undefined;
-  const stopWaiting = new AbortController();
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      // A second Ctrl-C cuts the wait short, but the database is still closed properly.
-      logger.warn({ signal }, 'second signal: cutting the wait for requests and jobs short');
-      stopWaiting.abort();
-      return;
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    metricsServer?.markShuttingDown();
-    setTimeout(() => stopWaiting.abort(), DRAIN_MS).unref();
-    setTimeout(() => {
-      logger.error(`shutdown took longer than ${FORCE_EXIT_MS / 1000} s; exiting`);
-      process.exit(1);
-    }, FORCE_EXIT_MS).unref();
-    const runtime = await starting.catch(() => undefined);
-    await runtime?.close(stopWaiting.signal);
-    await metricsServer?.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const signals = onShutdownSignals({
+    logger,
+    drainMs: DRAIN_MS,
+    forceExitMs: FORCE_EXIT_MS,
+    stopping: 'shutting down: finishing in-flight requests and jobs',
+    // A second Ctrl-C cuts the wait short, but the database is still closed properly.
+    secondSignal: 'second signal: cutting the wait for requests and jobs short',
+    stop: async (stopWaiting) => {
+      metricsServer?.markShuttingDown();
+      const runtime = await starting.catch(() => undefined);
+      await runtime?.close(stopWaiting);
+      await metricsServer?.close();
+    },
+  });
 
   const runtime = await starting.catch(exitWithStartupError);
-  if (stopping) return;
+  if (signals.isStopping) return;
   await runtime.app.listen({ port: config.port, host: config.host }).catch(async (error) => {
     await runtime.close();
     exitWithStartupError(error);
   });
-  // GET /metrics and /health on their own port, which compose does not publish: that keeps them internal.
+  // GET /metrics and /health on their own port, on loopback unless METRICS_HOST says otherwise (compose
+  // sets it inside its network and does not publish the port): the listener has no authentication.
   if (config.metricsPort) {
     metricsServer = await startMetricsServer({
       metrics: runtime.parts.metrics,
       port: config.metricsPort,
-      host: config.host,
+      host: config.metricsHost,
       logger,
     }).catch(async (error) => {
       await runtime.close();

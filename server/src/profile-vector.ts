@@ -13,12 +13,14 @@ import { errors } from './errors';
 export async function profileVectorOf(
   deps: { ai: AiServices; users: UserRepository; logger: Logger },
   user: UserRow,
+  /** The active model's row when the caller has read it (checked against the configuration). */
+  activeRow?: EmbeddingModelRow | undefined,
 ): Promise<{ model: EmbeddingModelRow; vector: number[] }> {
   if (!user.researchSummaryEn.trim()) throw errors.researchDirectionNotSet();
   const { ai, logger } = deps;
   let model: EmbeddingModelRow;
   try {
-    model = await ai.embeddings.activeModel();
+    model = activeRow && ai.embeddings.isCurrent(activeRow) ? activeRow : await ai.embeddings.activeModel();
   } catch (error) {
     logger.error({ err: (error as Error).message }, 'active embedding model unavailable');
     throw errors.unavailable('推荐服务暂时不可用，请稍后重试');

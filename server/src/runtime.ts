@@ -2,36 +2,43 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AiServices, createAiServices } from '@radar/ai';
+import type { AiServices } from '@radar/ai';
 import {
   ArticleRepository,
   AsyncTaskRepository,
   AuthRecordRepository,
   type DatabaseHandle,
+  EmailChangeRepository,
   FeedbackRepository,
+  HealthRepository,
   KeywordRepository,
   LearningRepository,
   NewsSearchRepository,
-  openDatabase,
   PaperRepository,
+  RateLimitRepository,
   RecommendationDiagnosticsRepository,
+  RecommendationRepository,
+  SessionRepository,
+  SourceStateRepository,
+  UserAdminRepository,
   type UserChangeListener,
   UserRepository,
 } from '@radar/db';
-import { ingestSettingsFromConfig } from '@radar/ingest';
+import { type IngestSettings, ingestSettingsFromConfig } from '@radar/ingest';
 import {
   type AppQueue,
-  assertRedisReachable,
   createQueue,
-  createQueueConnection,
   failInterruptedResearchTasks,
+  type JobQueue,
+  openProcessParts,
   type QueueConnection,
-  startWorkerApp,
+  startProcessWorker,
   type WorkerApp,
 } from '@radar/jobs';
-import { createMailer, type Mailer, MailLinkTokens } from '@radar/mail';
-import { AppMetrics } from '@radar/metrics';
-import { type EmbeddingsJob, type ProfileLearningJob, QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
+import { type Mailer, MailLinkTokens } from '@radar/mail';
+import type { AppMetrics } from '@radar/metrics';
+import { ContentSources, RecommendationPipeline } from '@radar/recommend';
+import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -39,27 +46,33 @@ import type { Logger } from 'pino';
 import { type AppServices, buildApp } from './app';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './features/accounts/account-rate-limits';
 import { AuthService } from './features/accounts/auth.service';
+import { EmailChangeService } from './features/accounts/email-change.service';
+import { AccountSelfService } from './features/accounts/self-service.service';
+import { SessionService } from './features/accounts/session.service';
 import { UserService } from './features/accounts/user.service';
+import { ArticleService } from './features/articles/article.service';
 import { FeedbackService } from './features/feedback/feedback.service';
 import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
-import { NewsService } from './features/news/news.service';
-import { ArticleService } from './features/papers/article.service';
-import { ContentSources } from './features/recommendations/content-sources';
+import { NewsRecommendationService } from './features/news-recommendations/news-recommendation.service';
+import { NewsSearchService } from './features/news-search/news-search.service';
 import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
-import { RecommendationService } from './features/recommendations/recommendation.service';
+import { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
+import { SourceActivationRequests } from './features/research-profile/source-activation';
 import { HealthService } from './features/system/health.service';
 import { publicConfigOf } from './features/system/public-config.presenter';
 import { closeHttpServer } from './http-shutdown';
 import type { HttpTimeouts } from './http-timeouts';
 import { LoginLimiter } from './plugins/login-limiter';
 import { createRateLimitStore } from './plugins/rate-limit-store';
-import { startUserChangeListener, UserCache } from './plugins/user-cache';
+import { createAccountCache, startUserChangeListener } from './plugins/user-cache';
+import { profileVectorOf } from './profile-vector';
 import { resolveJwtSecret } from './security/jwt-secret';
 import { type Argon2Params, PasswordHasher } from './security/password-hasher';
 import { SecretCodes } from './security/secret-codes';
+import { SignedCookies } from './security/signed-cookies';
 import { WebBaseUrl } from './web-base-url';
 
 /*
@@ -69,9 +82,9 @@ import { WebBaseUrl } from './web-base-url';
  */
 
 const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DEFAULT_WEB_DIST_DIR = path.resolve(SERVER_ROOT, '../web/dist');
+const DEFAULT_WEB_DIST_DIR = path.resolve(SERVER_ROOT, '../web/dist');
 
-export async function readAppVersion(): Promise<string> {
+async function readAppVersion(): Promise<string> {
   const manifest = JSON.parse(await fs.readFile(path.join(SERVER_ROOT, 'package.json'), 'utf8')) as {
     version?: string;
   };
@@ -86,14 +99,18 @@ export interface ServerParts {
   /** Signs login tokens and keys the verification-code hashes. */
   jwtSecret: string;
   database: DatabaseHandle;
-  /** Producers: `probe` answers the health check; the others take the research-profile work. */
+  /**
+   * Producers: `probe` answers the health check; `maintenance` (the same queue) takes the sources sync
+   * a saved profile asks for; the others take the research-profile work.
+   */
   queues: {
     backend: QueueConnection['backend'];
-    probe: AppQueue<unknown>;
-    research: AppQueue<ResearchProfileJob>;
-    embeddings: AppQueue<EmbeddingsJob>;
+    probe: Pick<AppQueue<unknown>, 'getJobCounts'>;
+    maintenance: JobQueue<'maintenance'>;
+    research: JobQueue<'research-profile'>;
+    embeddings: JobQueue<'embeddings'>;
     /** Recomputes a user's learned profile after a favourite, save, read or 'not interested'. */
-    profileLearning: AppQueue<ProfileLearningJob>;
+    profileLearning: JobQueue<'profile-learning'>;
   };
   mailer: Mailer;
   /** Where mail links point: WEB_BASE_URL, or this server's own address once it listens. */
@@ -109,6 +126,8 @@ export interface ServerParts {
   userChanges: UserChangeListener | undefined;
   /** This process's metrics (HTTP requests, and the in-process worker's jobs and queues), served by main.ts. */
   metrics: AppMetrics;
+  /** Content sources and ingestion (ingestSettingsFromConfig), as the in-process worker has them. */
+  ingest: IngestSettings;
 }
 
 /** What the HTTP app is built with; tests pass other values, production leaves every one out. */
@@ -119,6 +138,8 @@ export interface AppOptions {
   authRateLimits?: Partial<AuthRateLimits>;
   /** Waits before a failed login's answer (login-limiter.ts); tests record the delay instead. */
   loginFailureDelay?: (ms: number) => Promise<unknown>;
+  /** Waits before a quota refusal answered from memory (user-quotas.ts); tests record it instead. */
+  quotaRefusalPause?: (ms: number) => Promise<unknown>;
   /** The clock of expiry rules; tests move it. */
   clock?: () => Date;
   /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
@@ -134,6 +155,11 @@ export interface RuntimeOptions extends AppOptions {
   queuePrefix?: string;
   /** The in-process worker's recurring jobs (WorkerAppOptions.recurringJobs); on unless false. */
   recurringJobs?: boolean;
+  /**
+   * FOR TESTS ONLY: the built-in catalogue fetches from this origin instead of the real hosts
+   * (IngestSettings.catalogueOriginForTests); nothing in the environment sets it.
+   */
+  catalogueOriginForTests?: string;
 }
 
 export interface Runtime {
@@ -152,17 +178,26 @@ export interface Runtime {
 function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const { config, logger, database, ai } = parts;
   const userRepository = new UserRepository(database.db);
-  const userCache = new UserCache((id) => userRepository.findById(id), parts.userChanges);
+  const sessionRepository = new SessionRepository(database.db);
+  const userCache = createAccountCache(userRepository, sessionRepository, parts.userChanges, options.clock);
+  const sessions = new SessionService({ sessions: sessionRepository, accounts: userCache, logger, now: options.clock });
   // Every limiter counts in one store outside the process (Redis or PostgreSQL), so limits survive
   // restarts and hold across instances; an unreachable store refuses limited requests (503).
   const rateLimitStore = createRateLimitStore({
     redis: parts.rateLimitRedis,
     namespace: parts.rateLimitNamespace,
-    database,
+    counters: new RateLimitRepository(database.db),
     logger,
   });
   const authRateLimits: AuthRateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.authRateLimits };
-  const loginLimiter = new LoginLimiter(rateLimitStore, authRateLimits, options.loginFailureDelay);
+  const cookies = new SignedCookies(parts.jwtSecret);
+  const loginLimiter = new LoginLimiter(
+    rateLimitStore,
+    authRateLimits,
+    cookies,
+    options.loginFailureDelay,
+    options.clock,
+  );
   const profileEmbedding = new ProfileEmbeddingService({
     ai,
     users: userRepository,
@@ -182,13 +217,42 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   });
   const keywordRepository = new KeywordRepository(database.db);
   const diagnostics = new RecommendationDiagnosticsRepository(database.db);
-  const contentSources = new ContentSources({ settings: ingestSettingsFromConfig(config), diagnostics });
-  const ranking = { learningRepository, learning, keywords: keywordRepository, diagnostics, contentSources };
+  const sourceRequests = new SourceActivationRequests({ queue: parts.queues.maintenance, logger });
+  const contentSources = new ContentSources({
+    settings: parts.ingest,
+    db: database.db,
+    states: new SourceStateRepository(database.db),
+    now: options.clock,
+  });
+  const hasher = new PasswordHasher(options.passwordHashing?.concurrency, options.passwordHashing?.params);
+  const selfService = new AccountSelfService({
+    admin: new UserAdminRepository(database.db),
+    hasher,
+    userCache,
+    logger,
+    now: options.clock,
+  });
+  const paperRepository = new PaperRepository(database.db);
+  const newsSearchRepository = new NewsSearchRepository(database.db);
+  const recommendationRepository = new RecommendationRepository(database.db);
+  const pipeline = new RecommendationPipeline({
+    embeddings: ai.embeddings,
+    recommendations: recommendationRepository,
+    papers: paperRepository,
+    news: newsSearchRepository,
+    diagnostics,
+    contentSources,
+    profileVector: (user, activeRow) => profileVectorOf({ ai, users: userRepository, logger }, user, activeRow),
+    requestRelearn: (userId) => learning.requestRelearnFromRead(userId),
+    logger,
+    timeZone: config.timeZone,
+    now: options.clock,
+  });
   return {
     auth: new AuthService({
       users: userRepository,
       authRecords: new AuthRecordRepository(database.db),
-      hasher: new PasswordHasher(options.passwordHashing?.concurrency, options.passwordHashing?.params),
+      hasher,
       codes: new SecretCodes(parts.jwtSecret),
       mailer: parts.mailer,
       webBaseUrl: parts.webBaseUrl.current,
@@ -196,19 +260,36 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       now: options.clock,
       loginLimiter,
       userCache,
+      sessions,
+      timeZone: config.timeZone,
     }),
-    users: new UserService(userRepository),
+    sessions,
+    users: new UserService(userRepository, sourceRequests),
+    selfService,
+    emailChange: new EmailChangeService({
+      changes: new EmailChangeRepository(database.db),
+      users: userRepository,
+      selfService,
+      codes: new SecretCodes(parts.jwtSecret),
+      mailer: parts.mailer,
+      userCache,
+      webBaseUrl: parts.webBaseUrl.current,
+      logger,
+      timeZone: config.timeZone,
+      now: options.clock,
+    }),
     research: new ResearchDirectionService({
       tasks: new AsyncTaskRepository(database.db),
       users: userRepository,
       ai,
       researchQueue: parts.queues.research,
       profileEmbedding,
+      sources: sourceRequests,
       syncTimeoutMs: config.llm.timeoutMs,
       logger,
     }),
     profileEmbedding,
-    recommendations: new RecommendationService({ ai, logger }),
+    recommendationStats: new RecommendationStatsService({ ai, logger }),
     articles: new ArticleService(new ArticleRepository(database.db), (userId) => learning.requestRelearn(userId)),
     feedback: new FeedbackService({
       feedback: new FeedbackRepository(database.db),
@@ -220,22 +301,13 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     }),
     paperRecommendations: new PaperRecommendationService({
       ai,
-      papers: new PaperRepository(database.db),
+      papers: paperRepository,
       users: userRepository,
-      ...ranking,
+      pipeline,
       logger,
-      timeZone: config.timeZone,
-      now: options.clock,
     }),
-    news: new NewsService({
-      ai,
-      news: new NewsSearchRepository(database.db),
-      users: userRepository,
-      ...ranking,
-      logger,
-      timeZone: config.timeZone,
-      now: options.clock,
-    }),
+    newsRecommendations: new NewsRecommendationService({ pipeline }),
+    newsSearch: new NewsSearchService({ ai, news: newsSearchRepository, logger, timeZone: config.timeZone }),
     keywords: new KeywordService({
       keywords: keywordRepository,
       linkTokens: new MailLinkTokens(parts.jwtSecret),
@@ -244,7 +316,8 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     learning,
     health: new HealthService({
       version: parts.version,
-      database,
+      databaseMode: database.mode,
+      health: new HealthRepository(database.pool),
       probeQueue: parts.queues.probe,
       queueBackend: parts.queues.backend,
       workerInProcess: parts.workerInProcess,
@@ -253,7 +326,9 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     publicConfig: publicConfigOf(config),
     userCache,
     rateLimitStore,
+    quotaRefusalPause: options.quotaRefusalPause,
     loginLimiter,
+    cookies,
     authRateLimits,
   };
 }
@@ -297,56 +372,36 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
   try {
     const embedded = isEmbeddedDatabase(config);
     const jwtSecret = await resolveJwtSecret({ configured: config.jwtSecret, embedded, dataDir: config.dataDir });
-    // Before the database: a wrong REDIS_URL should not wait for an embedded database to boot.
-    if (config.redisUrl) await assertRedisReachable(config.redisUrl);
-
-    const database =
-      options.database ??
-      (await openDatabase({
-        databaseUrl: config.databaseUrl,
-        dataDir: config.dataDir,
-        poolMax: config.databasePoolMax,
-        migrate: true,
-      }));
-    if (!options.database) cleanups.push(() => database.close());
-    const userChanges = await startUserChangeListener(database, logger);
+    const queuePrefix = options.queuePrefix ?? config.queuePrefix;
+    // The start-up path the standalone worker shares: Redis check, database, queue connection, AI
+    // providers, mailer (before the worker: its keyword-alert job mails through it) and metrics. They
+    // close last: the mailer after the worker, the database (unless a test passed it) after everything.
+    const processParts = await openProcessParts({
+      config,
+      logger,
+      poolMax: config.databasePoolMax,
+      database: options.database,
+      queuePrefix,
+    });
+    cleanups.push(() => processParts.close());
+    const { database, connection: queueConnection, ai, mailer, metrics } = processParts;
+    const userChanges = await startUserChangeListener(database, new UserRepository(database.db), logger);
     cleanups.push(() => userChanges?.close());
 
-    const queuePrefix = options.queuePrefix ?? config.queuePrefix;
-    const queueConnection = createQueueConnection({
-      redisUrl: config.redisUrl,
-      postgres: database.connectionConfig,
-      prefix: queuePrefix,
-    });
-
-    const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
-    const metrics = new AppMetrics();
-
-    // Before the worker: its keyword-alert job mails through it (and it closes after the worker).
-    const mailer = createMailer({
-      smtpUrl: config.smtpUrl,
-      tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,
-      from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-      logger: logger.child({ component: 'mail' }),
-    });
-    cleanups.push(() => mailer.close());
+    const ingest: IngestSettings = {
+      ...ingestSettingsFromConfig(config),
+      ...(options.catalogueOriginForTests ? { catalogueOriginForTests: options.catalogueOriginForTests } : {}),
+    };
     const webBaseUrl = new WebBaseUrl(config);
 
     // This process is also the composition root of its in-process worker.
     let worker: WorkerApp | undefined;
     if (config.runWorker) {
-      worker = await startWorkerApp({
-        connection: queueConnection,
-        database,
-        concurrency: config.workerConcurrency,
+      worker = await startProcessWorker(processParts, {
         logger: logger.child({ component: 'worker' }),
-        ai,
-        lockDurationMs: config.jobLockMs,
-        ingest: ingestSettingsFromConfig(config),
+        ingest,
         // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
         mail: { mailer, webBaseUrl: webBaseUrl.current, linkSecret: jwtSecret },
-        metrics,
         recurringJobs: options.recurringJobs,
       });
       const started = worker;
@@ -355,9 +410,9 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       logger.warn('RUN_WORKER=false with the embedded database: no other process can run jobs for it');
     }
 
-    const probeQueue: AppQueue<unknown> = createQueue(queueConnection, QUEUE_NAMES.maintenance);
-    cleanups.push(() => probeQueue.close());
-    const researchQueue = createQueue<ResearchProfileJob>(queueConnection, QUEUE_NAMES.researchProfile);
+    const maintenanceQueue = createQueue(queueConnection, QUEUE_NAMES.maintenance);
+    cleanups.push(() => maintenanceQueue.close());
+    const researchQueue = createQueue(queueConnection, QUEUE_NAMES.researchProfile);
     cleanups.push(() => researchQueue.close());
     // Synchronous research requests cut by the previous process's end left their tasks 'processing'.
     // Alone on an embedded database nothing else can be running them; otherwise the usual margin applies.
@@ -369,9 +424,9 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       (failed) => failed && logger.warn({ failed }, 'interrupted research tasks marked failed'),
       (error: Error) => logger.warn({ err: error.message }, 'interrupted research tasks not checked'),
     );
-    const embeddingsQueue = createQueue<EmbeddingsJob>(queueConnection, QUEUE_NAMES.embeddings);
+    const embeddingsQueue = createQueue(queueConnection, QUEUE_NAMES.embeddings);
     cleanups.push(() => embeddingsQueue.close());
-    const profileLearningQueue = createQueue<ProfileLearningJob>(queueConnection, QUEUE_NAMES.profileLearning);
+    const profileLearningQueue = createQueue(queueConnection, QUEUE_NAMES.profileLearning);
     cleanups.push(() => profileLearningQueue.close());
 
     let rateLimitRedis: Redis | undefined;
@@ -392,7 +447,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       database,
       queues: {
         backend: queueConnection.backend,
-        probe: probeQueue,
+        probe: maintenanceQueue,
+        maintenance: maintenanceQueue,
         research: researchQueue,
         embeddings: embeddingsQueue,
         profileLearning: profileLearningQueue,
@@ -405,6 +461,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       workerInProcess: Boolean(worker),
       userChanges,
       metrics,
+      ingest,
     };
     const app = await composeApp(parts, options);
     // Whoever listens (main.ts, a test on port 0), mail links follow the port the server got.

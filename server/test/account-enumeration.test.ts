@@ -27,27 +27,48 @@ const ADDRESSES = {
 type Kind = keyof typeof ADDRESSES;
 const KINDS = Object.keys(ADDRESSES) as Kind[];
 
-const post = (url: string, payload: unknown) =>
-  runtime.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown> });
-
 type Answer = { status: number; body: unknown };
-const answer = async (response: Promise<{ statusCode: number; json(): unknown }>): Promise<Answer> => {
-  const settled = await response;
-  return { status: settled.statusCode, body: settled.json() };
-};
+type Call = { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> };
 
-const calls = {
-  resend: (email: string) => answer(post('/api/auth/resend-verification-code/', { email })),
-  status: (email: string) =>
-    answer(
-      runtime.app.inject({
-        method: 'GET',
-        url: `/api/auth/verification-status/?email=${encodeURIComponent(email)}`,
-      }),
-    ),
-  verify: (email: string, code: string) => answer(post('/api/auth/verify-email/', { email, verification_code: code })),
-  forgot: (email: string) => answer(post('/api/auth/forgot-password/', { email })),
-};
+/**
+ * One browser: it keeps the cookies the server sets (per address, as a prober would keep one jar per
+ * address it probes), or keeps none when `keeps` is false.
+ */
+class Browser {
+  private readonly jar = new Map<string, string>();
+  constructor(private readonly keeps = true) {}
+
+  async call(email: string, request: Call): Promise<Answer> {
+    const cookie = this.jar.get(email);
+    const response = await runtime.app.inject({
+      method: request.method,
+      url: request.url,
+      ...(request.payload ? { payload: request.payload } : {}),
+      headers: cookie ? { cookie: `radar_verify=${cookie}` } : {},
+    });
+    const set = response.cookies.find((c) => c.name === 'radar_verify');
+    if (set && this.keeps) {
+      if (set.value && set.maxAge !== 0) this.jar.set(email, set.value);
+      else this.jar.delete(email);
+    }
+    return { status: response.statusCode, body: response.json() };
+  }
+
+  register = (email: string) =>
+    this.call(email, {
+      method: 'POST',
+      url: '/api/auth/register/',
+      payload: { email, password: PASSWORD, password2: PASSWORD },
+    });
+  resend = (email: string) =>
+    this.call(email, { method: 'POST', url: '/api/auth/resend-verification-code/', payload: { email } });
+  status = (email: string) =>
+    this.call(email, { method: 'GET', url: `/api/auth/verification-status/?email=${encodeURIComponent(email)}` });
+  verify = (email: string, code: string) =>
+    this.call(email, { method: 'POST', url: '/api/auth/verify-email/', payload: { email, verification_code: code } });
+  forgot = (email: string) =>
+    this.call(email, { method: 'POST', url: '/api/auth/forgot-password/', payload: { email } });
+}
 
 /** Makes the same call for every kind of address and expects one answer; returns it. */
 async function sameForAll(call: (email: string, kind: Kind) => Promise<Answer>): Promise<Answer> {
@@ -57,18 +78,19 @@ async function sameForAll(call: (email: string, kind: Kind) => Promise<Answer>):
   return answers[0] as Answer;
 }
 
+const owner = new Browser();
+let ownerCode = '';
+const wrongCode = () => String((Number(ownerCode) + 1) % 1_000_000).padStart(6, '0');
+
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
   runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url }, clock: () => frozen });
-  for (const email of [ADDRESSES.pending, ADDRESSES.verified]) {
-    await post('/api/auth/register/', { email, password: PASSWORD, password2: PASSWORD });
-  }
+  for (const email of [ADDRESSES.pending, ADDRESSES.verified]) expect((await owner.register(email)).status).toBe(201);
   const code = codeFrom(await smtp.waitForMail(ADDRESSES.verified));
-  expect(
-    (await post('/api/auth/verify-email/', { email: ADDRESSES.verified, verification_code: code })).statusCode,
-  ).toBe(200);
-  // The registration codes have expired and their cooldowns passed; what follows is a prober's first visit.
-  advance(10 * 60 * SECOND);
+  expect((await owner.verify(ADDRESSES.verified, code)).status).toBe(200);
+  ownerCode = codeFrom(await smtp.waitForMail(ADDRESSES.pending));
+  // The probe comes moments after the registration: its code is live and its resend cooldown running.
+  advance(5 * SECOND);
 });
 
 afterAll(async () => {
@@ -77,25 +99,26 @@ afterAll(async () => {
 });
 
 describe('an address without an account, one waiting for verification and a verified one', () => {
-  it('get the same answers from resend, verification-status, verify-email and forgot-password', async () => {
-    expect(await sameForAll(calls.resend)).toEqual({
-      status: 200,
-      body: { message: '验证码已发送，请查收邮件', resend_available_in: 60 },
-    });
-    // Only the registration waiting for verification is actually mailed a code.
-    const pendingCode = codeFrom(await smtp.waitForMail(ADDRESSES.pending, 2));
-    expect(smtp.mailsTo(ADDRESSES.verified)).toHaveLength(1);
-    expect(smtp.mailsTo(ADDRESSES.unknown)).toHaveLength(0);
+  it('get the same answers from verification-status, verify-email, resend and forgot-password', async () => {
+    for (const prober of [new Browser(false), new Browser()]) {
+      expect(await sameForAll(prober.status)).toEqual({
+        status: 200,
+        body: { remaining_time: 0, remaining_attempts: 5, has_verification_code: false, resend_available_in: 0 },
+      });
+    }
+    // A prober that keeps no cookies: every wrong code is its first.
+    const forgetful = new Browser(false);
+    for (let i = 0; i < 6; i++) {
+      expect(await sameForAll((email) => forgetful.verify(email, wrongCode()))).toEqual({
+        status: 400,
+        body: { code: 'VERIFICATION_CODE_INVALID', message: '验证码错误，还可尝试 4 次', remaining_attempts: 4 },
+      });
+    }
 
-    expect(await sameForAll(calls.resend)).toMatchObject({ status: 429, body: { remaining_seconds: 60 } });
-    expect(await sameForAll(calls.status)).toEqual({
-      status: 200,
-      body: { remaining_time: 300, remaining_attempts: 5, has_verification_code: true, resend_available_in: 60 },
-    });
-
-    const wrong = String((Number(pendingCode) + 1) % 1_000_000).padStart(6, '0');
+    // A prober that keeps them sees its own attempts, then its own lock, for every address alike.
+    const prober = new Browser();
     for (const remaining of [4, 3, 2, 1]) {
-      expect(await sameForAll((email) => calls.verify(email, wrong))).toEqual({
+      expect(await sameForAll((email) => prober.verify(email, wrongCode()))).toEqual({
         status: 400,
         body: {
           code: 'VERIFICATION_CODE_INVALID',
@@ -104,52 +127,76 @@ describe('an address without an account, one waiting for verification and a veri
         },
       });
     }
-    expect(await sameForAll((email) => calls.verify(email, wrong))).toMatchObject({
+    expect(await sameForAll((email) => prober.verify(email, wrongCode()))).toMatchObject({
       status: 429,
       body: { code: 'VERIFICATION_LOCKED', remaining_attempts: 0, remaining_seconds: 3600 },
     });
-    expect(await sameForAll(calls.status)).toMatchObject({
-      body: { remaining_attempts: 0, has_verification_code: true },
+    expect(await sameForAll(prober.status)).toMatchObject({
+      body: { remaining_attempts: 0, has_verification_code: false },
     });
 
-    advance(61 * SECOND);
-    expect(await sameForAll(calls.resend)).toMatchObject({ status: 200 });
-    expect(await sameForAll(calls.status)).toMatchObject({ body: { remaining_attempts: 5, remaining_time: 300 } });
+    // Resend: 200 for every address although the registration's cooldown is running, then this
+    // prober's own cooldown and code.
+    expect(await sameForAll(prober.resend)).toEqual({
+      status: 200,
+      body: { message: '验证码已发送，请查收邮件', resend_available_in: 60 },
+    });
+    expect(await sameForAll(prober.resend)).toMatchObject({ status: 429, body: { remaining_seconds: 60 } });
+    expect(await sameForAll(prober.status)).toEqual({
+      status: 200,
+      body: { remaining_time: 300, remaining_attempts: 5, has_verification_code: true, resend_available_in: 60 },
+    });
     advance(6 * 60 * SECOND);
-    expect(await sameForAll((email) => calls.verify(email, wrong))).toMatchObject({
+    expect(await sameForAll((email) => prober.verify(email, wrongCode()))).toMatchObject({
       status: 400,
       body: { code: 'VERIFICATION_CODE_EXPIRED' },
     });
-    expect(await sameForAll(calls.forgot)).toEqual({
+    expect(await sameForAll(prober.forgot)).toEqual({
       status: 200,
       body: { message: '如果该邮箱已注册，我们已向其发送重置密码邮件，请查收' },
     });
+    // Only the registration waiting for verification was ever mailed a code (the prober's resend fell
+    // inside its cooldown); the verified account got its registration code, the unknown address nothing.
+    expect(smtp.mailsTo(ADDRESSES.pending)).toHaveLength(1);
+    expect(smtp.mailsTo(ADDRESSES.verified).filter((mail) => mail.subject.includes('验证码'))).toHaveLength(1);
+    expect(smtp.mailsTo(ADDRESSES.unknown)).toHaveLength(0);
   });
 
-  it('get the same verify-email answer when no code was ever asked for', async () => {
-    // A verified account's code was used; an unknown address never had one.
-    const verified = await calls.verify('verified-untouched@example.org', '123456');
-    await post('/api/auth/register/', {
-      email: 'verified-untouched@example.org',
-      password: PASSWORD,
-      password2: PASSWORD,
+  it("show the registering browser its own code, and guessing still locks the address's real code", async () => {
+    const email = 'registrant@example.org';
+    const registrant = new Browser();
+    await registrant.register(email);
+    const code = codeFrom(await smtp.waitForMail(email));
+    expect(await registrant.status(email)).toEqual({
+      status: 200,
+      body: { remaining_time: 300, remaining_attempts: 5, has_verification_code: true, resend_available_in: 60 },
     });
-    const code = codeFrom(await smtp.waitForMail('verified-untouched@example.org'));
-    await calls.verify('verified-untouched@example.org', code);
-    expect(await calls.verify('verified-untouched@example.org', '123456')).toEqual(verified);
-    expect(verified).toEqual({
-      status: 400,
-      body: { code: 'VERIFICATION_CODE_MISSING', message: '没有有效的验证码，请先发送验证码' },
+    expect(await registrant.resend(email)).toMatchObject({ status: 429, body: { remaining_seconds: 60 } });
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    expect(await registrant.verify(email, wrong)).toMatchObject({ status: 400, body: { remaining_attempts: 4 } });
+    expect(await registrant.status(email)).toMatchObject({ body: { remaining_attempts: 4 } });
+
+    // Five wrong codes from browsers that keep nothing still lock the real code for an hour: the right
+    // code is then refused, and only its holder learns why.
+    for (let i = 0; i < 5; i++) await new Browser(false).verify(email, wrong);
+    expect(await registrant.verify(email, code)).toMatchObject({
+      status: 429,
+      body: { code: 'VERIFICATION_LOCKED', remaining_attempts: 0 },
     });
+    // A new code (after the cooldown) gets through.
+    advance(61 * SECOND);
+    expect((await registrant.resend(email)).status).toBe(200);
+    const fresh = codeFrom(await smtp.waitForMail(email, 2));
+    expect(await registrant.verify(email, fresh)).toMatchObject({ status: 200, body: { message: '邮箱验证成功' } });
   });
 
   it('forgot-password answers before it looks anything up: a failing lookup does not change the answer', async () => {
-    const expected = await calls.forgot('someone-else@example.org');
+    const expected = await new Browser().forgot('someone-else@example.org');
     // With the accounts table out of reach, any lookup made before answering would fail the request.
     await runtime.database.db.execute(sql`ALTER TABLE radar.users RENAME TO users_out_of_reach`);
     let during: Answer;
     try {
-      during = await calls.forgot(ADDRESSES.verified);
+      during = await new Browser().forgot(ADDRESSES.verified);
       await waitForLog('password reset mail failed');
     } finally {
       await runtime.database.db.execute(sql`ALTER TABLE radar.users_out_of_reach RENAME TO users`);

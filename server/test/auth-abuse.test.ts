@@ -192,7 +192,11 @@ describe('when the mail server is down', () => {
 
 describe('token lifetime', () => {
   it('follows JWT_EXPIRES_IN and then answers 401 AUTH_EXPIRED', async () => {
-    const runtimeToken = runtime.app.jwt.sign({ sub: '00000000-0000-4000-8000-000000000000', ver: 0 });
+    const runtimeToken = runtime.app.jwt.sign({
+      sub: '00000000-0000-4000-8000-000000000000',
+      ver: 0,
+      sid: '00000000-0000-4000-8000-000000000001',
+    });
     const [, payload] = runtimeToken.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
     expect(claims.exp - claims.iat).toBe(2);

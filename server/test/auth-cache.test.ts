@@ -1,8 +1,8 @@
 import { sql, USER_CHANGES_APPLICATION_NAME, UserRepository } from '@radar/db';
 import { testDatabaseUrl } from '@radar/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UserCache } from '../src/plugins/user-cache';
-import { codeFrom, resetLinkFrom, SmtpSink } from './smtp-sink';
+import { codeFrom, RESET_LINK_SUBJECT, resetLinkFrom, SmtpSink, waitForSubject } from './smtp-sink';
 import { startTestRuntime, TestClock, type TestRuntime } from './test-runtime';
 
 /*
@@ -90,7 +90,9 @@ describe('user cache of the auth guard', () => {
     // No notification went out, so B still has the row it read: the cache is in use.
     expect(await usernameOn(b, token)).toBe('');
     await call(a, 'PATCH', '/api/auth/user/', { token, body: { username: 'renamed-on-a' } });
-    expect(await usernameOn(b, token)).toBe('renamed-on-a');
+    // The notification reaches B asynchronously (after A has answered); the test clock stands still, so
+    // only the notification can make B read the row again.
+    await vi.waitFor(async () => expect(await usernameOn(b, token)).toBe('renamed-on-a'), { timeout: 10_000 });
   });
 
   it('refuses the old token on the other runtime as soon as a password reset answers (5 rounds)', async () => {
@@ -103,7 +105,9 @@ describe('user cache of the auth guard', () => {
       expect((await me(b, oldOnA)).status).toBe(200); // cached on B now
       expect((await me(a, oldOnB)).status).toBe(200); // and on A
       await call(b, 'POST', '/api/auth/forgot-password/', { body: { email } });
-      const token = resetLinkFrom(await smtp.waitForMail(email, round + 1)).searchParams.get('token');
+      const token = resetLinkFrom(await waitForSubject(smtp, email, RESET_LINK_SUBJECT, round)).searchParams.get(
+        'token',
+      );
       const reset = await call(a, 'POST', '/api/auth/reset-password/', {
         body: { token, password: PASSWORD, confirm_password: PASSWORD },
       });

@@ -115,7 +115,7 @@ beforeAll(async () => {
     researchSummaryEn: 'Anything at all.',
   });
   await vectors.setUserVector(user.id, model.id, vector);
-  headers = { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: user.tokenVersion })}` };
+  headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
 });
 
 afterAll(async () => {

@@ -29,7 +29,7 @@ beforeAll(async () => {
     model.id,
     Array.from({ length: model.dimension }, (_, i) => (i === 0 ? 1 : 0)),
   );
-  headers = { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+  headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
 });
 
 afterAll(() => runtime?.stop());
@@ -70,7 +70,14 @@ describe('empty lists on an installation with nothing stored', () => {
     const sources = new SourceStateRepository(runtime.database.db);
     await sources.recordFailure('arxiv-cs', 'arxiv', 'HTTP 503 from export.arxiv.org');
     const failing = await papersExplanation();
-    expect(failing.message).toBe('还没有任何论文：论文来源抓取失败');
+    // Which source, since when (the server's time zone), and the error in one line.
+    expect(failing.message).toMatch(
+      /^还没有任何论文：论文来源抓取失败（arxiv-cs 自 \d+月\d+日 \d\d:\d\d 起：HTTP 503 from export\.arxiv\.org）$/,
+    );
+    expect(failing.sources).toMatchObject({
+      state: 'failing',
+      failing: [{ source: 'arxiv-cs', error: 'HTTP 503 from export.arxiv.org' }],
+    });
     expect(failing.suggestion).toContain('radar sources');
 
     await sources.markRunning('arxiv-cs', 'arxiv');

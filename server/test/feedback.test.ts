@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { FeedbackRepository, sql, UserRepository } from '@radar/db';
@@ -93,7 +94,7 @@ beforeAll(async () => {
   user = {
     id: account.id,
     email: account.email,
-    headers: { authorization: `Bearer ${runtime.app.jwt.sign({ sub: account.id, ver: 0 })}` },
+    headers: { authorization: `Bearer ${await runtime.app.signIn(account)}` },
   };
   feedbackRows = new FeedbackRepository(runtime.database.db);
 });
@@ -212,7 +213,7 @@ describe('POST /api/feedback/send/', () => {
     const invalid = await send(valid, { authorization: 'Bearer not-a-token' });
     expect(invalid.statusCode).toBe(401);
     expect(invalid.json().code).toBe('AUTH_INVALID');
-    const forged = runtime.app.jwt.sign({ sub: user.id, ver: 1 });
+    const forged = runtime.app.jwt.sign({ sub: user.id, ver: 1, sid: randomUUID() });
     expect((await send(valid, { authorization: `Bearer ${forged}` })).json().code).toBe('AUTH_INVALID');
     expect(await countFeedback()).toBe(before);
   });

@@ -1,3 +1,4 @@
+import { API_PATHS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogRoute } from '../src/plugins/route-catalog';
 import { isApiPath } from '../src/plugins/web-app';
@@ -105,5 +106,39 @@ describe('guarded routes', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/*
+ * API_PATHS (packages/shared) is the one list of the API's paths that routes and the web app's API files
+ * use. Checked here, against the same catalog (one runtime for both): a route registered under a path
+ * not in the table, or a table entry no route answers, fails.
+ */
+describe('the API_PATHS table', () => {
+  /** Hidden routes that are not the API: the web app (index.html for client-side routes) and its files. */
+  const WEB_APP_ROUTES = ['/*', '/index.html'];
+  const routes = () => runtime.app.routeCatalog.filter((route) => route.method !== 'HEAD');
+
+  it('lists every path a documented route is registered under, and nothing else', () => {
+    const registered = new Set(
+      routes()
+        .filter(isDocumented)
+        .map((route) => route.url),
+    );
+    const { apiDocs, ...documented } = API_PATHS;
+    expect([...registered].sort()).toEqual([...new Set(Object.values(documented))].sort());
+  });
+
+  it('covers the hidden routes too: only the OpenAPI pages and the web app are hidden', () => {
+    const hidden = routes()
+      .filter((route) => !isDocumented(route))
+      .map((route) => route.url)
+      .filter((url) => !WEB_APP_ROUTES.includes(url));
+    expect(hidden).toContain(API_PATHS.apiDocs);
+    expect(hidden.filter((url) => url !== API_PATHS.apiDocs && !url.startsWith(`${API_PATHS.apiDocs}/`))).toEqual([]);
+  });
+
+  it('has only paths the web app leaves to the API (never answered with index.html)', () => {
+    expect(Object.values(API_PATHS).filter((path) => !isApiPath(path))).toEqual([]);
   });
 });

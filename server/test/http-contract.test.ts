@@ -10,7 +10,7 @@ beforeAll(async () => {
   runtime = await startTestRuntime();
   const user = await new UserRepository(runtime.database.db).create({ email: 'contract@example.org' });
   userId = user.id;
-  token = runtime.app.jwt.sign({ sub: user.id, ver: 0 });
+  token = await runtime.app.signIn(user);
 });
 
 afterAll(async () => {

@@ -29,7 +29,7 @@ describe('server start-up', () => {
 
     const restarted = await startTestRuntime({ shareWith: first });
     runtimes.push(restarted);
-    const headers = { authorization: `Bearer ${restarted.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+    const headers = { authorization: `Bearer ${await restarted.app.signIn(user)}` };
     const status = async (taskId: string) =>
       (await restarted.app.inject({ method: 'GET', url: `/api/auth/tasks/${taskId}/status/`, headers })).json();
 

@@ -3,7 +3,7 @@ import { type AppQueue, createQueue, createQueueConnection } from '@radar/jobs';
 import { waitForJobState } from '@radar/jobs/testing';
 import { type ReceivedMail, SmtpSink } from '@radar/mail/testing';
 import {
-  KEYWORD_ALERT_UNSUBSCRIBE_PATH,
+  API_PATHS,
   keywordListResponseSchema,
   keywordResponseSchema,
   keywordSuggestionsResponseSchema,
@@ -35,7 +35,7 @@ async function signUp(email: string, values: { summary?: string; vectorAxis?: nu
   if (values.vectorAxis !== undefined) {
     await new VectorRepository(runtime.database.db).setUserVector(user.id, modelId, axis(values.vectorAxis));
   }
-  return { user, headers: { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` } };
+  return { user, headers: { authorization: `Bearer ${await runtime.app.signIn(user)}` } };
 }
 
 const axis = (index: number) => Array.from({ length: dimension }, (_, i) => (i === index ? 1 : 0));
@@ -378,7 +378,7 @@ describe('keyword alert unsubscribe link', () => {
   const page = (method: 'GET' | 'POST', query: string, extra: { payload?: string; contentType?: string } = {}) =>
     runtime.app.inject({
       method,
-      url: `${KEYWORD_ALERT_UNSUBSCRIBE_PATH}${query}`,
+      url: `${API_PATHS.keywordAlertUnsubscribe}${query}`,
       ...(extra.payload !== undefined ? { payload: extra.payload } : {}),
       headers: extra.contentType ? { 'content-type': extra.contentType } : {},
     });
@@ -397,7 +397,7 @@ describe('keyword alert unsubscribe link', () => {
     const match = /退订：(\S+)/.exec(mail.text);
     link = new URL(match?.[1] ?? '');
     expect(`${link.origin}${link.pathname}`).toBe(
-      `${runtime.parts.config.webBaseUrl}${KEYWORD_ALERT_UNSUBSCRIBE_PATH}`,
+      `${runtime.parts.config.webBaseUrl}${API_PATHS.keywordAlertUnsubscribe}`,
     );
     expect(mail.headers?.['list-unsubscribe']).toBe(`<${link.toString()}>`);
   });
@@ -408,7 +408,7 @@ describe('keyword alert unsubscribe link', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toContain('确认退订');
-    expect(response.body).toContain(`action="${KEYWORD_ALERT_UNSUBSCRIBE_PATH}?token=`);
+    expect(response.body).toContain(`action="${API_PATHS.keywordAlertUnsubscribe}?token=`);
     expect((await list(reader.headers)).keywords.every((keyword) => keyword.alert_enabled)).toBe(true);
   });
 

@@ -99,7 +99,7 @@ async function signUp(email: string, summary = SUMMARY) {
   const users = new UserRepository(runtime.database.db);
   const user = await users.create({ email, researchSummaryEn: summary });
   await new VectorRepository(runtime.database.db).setUserVector(user.id, modelId, unit(0));
-  return { id: user.id, headers: { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` } };
+  return { id: user.id, headers: { authorization: `Bearer ${await runtime.app.signIn(user)}` } };
 }
 
 type Reader = Awaited<ReturnType<typeof signUp>>;
@@ -123,7 +123,14 @@ const post = (reader: Reader, url: string, method: 'POST' | 'DELETE' = 'POST', p
   runtime.app.inject({ method, url, headers: reader.headers, ...(payload ? { payload } : {}) });
 
 const learn = (reader: Reader) =>
-  learnProfile({ database: runtime.database, embeddings: runtime.parts.ai.embeddings }, reader.id);
+  learnProfile(
+    {
+      learning: new LearningRepository(runtime.database.db),
+      users: new UserRepository(runtime.database.db),
+      embeddings: runtime.parts.ai.embeddings,
+    },
+    reader.id,
+  );
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });

@@ -63,8 +63,10 @@ describe('server metrics', () => {
   });
 
   it('records the in-process worker’s jobs and reports its queues', async () => {
-    const job = await runtime.parts.queues.probe.add('fail-interrupted-tasks', { task: 'fail-interrupted-tasks' });
-    await waitForJobState(runtime.parts.queues.probe, String(job.id), 'completed');
+    const job = await runtime.parts.queues.maintenance.add('fail-interrupted-tasks', {
+      task: 'fail-interrupted-tasks',
+    });
+    await waitForJobState(runtime.parts.queues.maintenance, String(job.id), 'completed');
     const metrics = await scrapeUntil(
       metricsServer.port,
       (scraped) =>

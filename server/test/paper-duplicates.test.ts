@@ -34,7 +34,7 @@ beforeAll(async () => {
     email: 'dup@example.org',
     isEmailVerified: true,
   });
-  headers = { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+  headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
 });
 
 afterAll(async () => {
@@ -62,5 +62,39 @@ describe('one paper stored twice', () => {
     expect(library.statusCode, library.body).toBe(200);
     const listed = articleLibraryResponseSchema.parse(library.json());
     expect(listed.results.map((paper) => [paper.id, paper.is_favorited])).toEqual([[journalId, true]]);
+  });
+
+  it('offers the preprint link of a merged journal record, and none when the link is the preprint', async () => {
+    const [merged, alone] = await new PaperRepository(runtime.database.db).insertMany([
+      {
+        title: 'Graph priors for nowcasting convective storms',
+        authors: ['Li Na'],
+        abstract: 'Nowcasting storms with graph priors.',
+        source: 'test',
+        doi: '10.1175/waf-d-26-0002.1',
+        arxivId: '2602.03333',
+        journalName: 'Weather and Forecasting',
+        url: 'https://journals.ametsoc.org/view/waf-d-26-0002.1',
+        sourceIds: { preprintUrl: 'https://arxiv.org/abs/2602.03333v2' },
+      },
+      {
+        title: 'Optical flow baselines for nowcasting',
+        authors: ['Zhao Lei'],
+        abstract: 'Nowcasting with optical flow.',
+        source: 'test',
+        arxivId: '2602.04444',
+        journalName: 'arXiv',
+        url: 'https://arxiv.org/abs/2602.04444',
+      },
+    ]);
+    const results = (await search()).results;
+    expect(results.find((paper) => paper.id === String(merged?.id))).toMatchObject({
+      url: 'https://journals.ametsoc.org/view/waf-d-26-0002.1',
+      preprint_url: 'https://arxiv.org/abs/2602.03333v2',
+    });
+    expect(results.find((paper) => paper.id === String(alone?.id))).toMatchObject({
+      url: 'https://arxiv.org/abs/2602.04444',
+      preprint_url: null,
+    });
   });
 });

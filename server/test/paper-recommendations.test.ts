@@ -1,4 +1,4 @@
-import { EmbeddingRepository, PaperRepository, UserRepository, VectorRepository } from '@radar/db';
+import { EmbeddingRepository, PaperRepository, sql, UserRepository, VectorRepository } from '@radar/db';
 import { calendarDayIn, DEFAULT_TIME_ZONE } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
@@ -50,7 +50,7 @@ const mix = (similarity: number) =>
 async function signUp(email: string, summary: string) {
   const users = new UserRepository(runtime.database.db);
   const user = await users.create({ email, researchSummaryEn: summary });
-  return { user, headers: { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` } };
+  return { user, headers: { authorization: `Bearer ${await runtime.app.signIn(user)}` } };
 }
 
 const recommend = (query: string, as = headers) =>
@@ -79,6 +79,22 @@ beforeAll(async () => {
     })),
   );
   for (const row of rows) idByTitle.set(row.title, row.id);
+  // Where the tiers come from: A's journal from SCImago's 2024 quartiles, F's from OpenAlex, D's from a
+  // table the operator imported without a year; the others have no journal row.
+  for (const [title, system, year] of [
+    ['A recent tier-1 paper', 'scimago', 2024],
+    ['F recent tier-2 paper', 'openalex', 2026],
+    ['D two-week-old tier-2 paper', 'imported', null],
+  ] as const) {
+    const paper = CORPUS.find((entry) => entry.title === title);
+    await runtime.database.db.execute(sql`
+      WITH journal AS (
+        INSERT INTO radar.journals (title, title_normalized, tier, tier_source, tier_system, tier_year)
+        VALUES (${`Journal of ${title}`}, ${`journal of ${title.toLowerCase()}`}, ${paper?.tier ?? null},
+                ${`${system}-${year ?? 'table'}`}, ${system}, ${year})
+        RETURNING id)
+      UPDATE radar.papers SET journal_id = (SELECT id FROM journal) WHERE id = ${idByTitle.get(title) ?? 0}`);
+  }
   const vectors = new VectorRepository(runtime.database.db);
   await vectors.setVectors(
     'papers',
@@ -125,7 +141,7 @@ describe('GET /api/auth/recommendations/papers/', () => {
     expect(body.filtered_out_count).toBe(6);
   });
 
-  it('returns the Paper fields of spec section 3 with exact similarities', async () => {
+  it('returns the Paper fields of the data model with exact similarities', async () => {
     const body = (await recommend('?excluded_jcr=&date_filter=不限&similarity_threshold=0')).json();
     expect(titles(body)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I']);
     for (const paper of body.recommendations) {
@@ -150,6 +166,19 @@ describe('GET /api/auth/recommendations/papers/', () => {
     expect(second).toMatchObject({ jcr: null, doi: '10.1234/paper.1', url: 'https://doi.org/10.1234/paper.1' });
     expect(body.filtered_out_count).toBe(0);
     expect(body.notes).toEqual([]);
+  });
+
+  it("says which system each paper's tier comes from, and its year", async () => {
+    const body = (await recommend('?excluded_jcr=&date_filter=不限&similarity_threshold=0')).json();
+    const byTitle = new Map<string, { jcr: number | null; jcr_source: unknown; jcr_year: unknown }>(
+      body.recommendations.map((paper: { title: string }) => [paper.title[0], paper]),
+    );
+    expect(byTitle.get('A')).toMatchObject({ jcr: 1, jcr_source: 'scimago', jcr_year: 2024 });
+    expect(byTitle.get('F')).toMatchObject({ jcr: 2, jcr_source: 'openalex', jcr_year: 2026 });
+    expect(byTitle.get('D')).toMatchObject({ jcr: 2, jcr_source: 'imported', jcr_year: null });
+    // A preprint has neither; a tier with no journal row behind it has no known system.
+    expect(byTitle.get('B')).toMatchObject({ jcr: null, jcr_source: null, jcr_year: null });
+    expect(byTitle.get('C')).toMatchObject({ jcr: 4, jcr_source: null, jcr_year: null });
   });
 
   it('takes the widest of the date filters and keeps papers of unknown tier', async () => {

@@ -10,6 +10,7 @@ import { openDatabase, UserRepository } from '@radar/db';
 import { createTestDatabase, testDatabaseUrl } from '@radar/db/testing';
 import { scrapeMetrics } from '@radar/metrics/testing';
 import { describeStartupFailure, loadConfig } from '@radar/shared/server';
+import { radarProcessArgs } from '@radar/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, startRuntime } from '../src';
 
@@ -20,8 +21,6 @@ import { createLogger, startRuntime } from '../src';
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SERVER_MAIN = path.join(REPO_ROOT, 'server/src/main.ts');
-const CLI_MAIN = path.join(REPO_ROOT, 'packages/cli/src/main.ts');
 const run = promisify(execFile);
 
 async function freePort(): Promise<number> {
@@ -35,8 +34,9 @@ async function freePort(): Promise<number> {
 /** The environment a fresh shell would have: nothing of the test run's database or queue settings. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, JWT_SECRET, SMTP_URL, ...rest } = process.env;
-  // No metrics listener: its default port (9464) may be taken by another server on this machine.
-  return { ...rest, LOG_LEVEL: 'info', HOST: '127.0.0.1', METRICS_PORT: '0', ...extra };
+  // No metrics listener: its default port (9464) may be taken by another server on this machine. No
+  // scheduled SCImago fetch: tests never reach real hosts (and a stop would wait for its retries).
+  return { ...rest, LOG_LEVEL: 'info', HOST: '127.0.0.1', METRICS_PORT: '0', JOURNAL_TIERS_AUTO: 'false', ...extra };
 }
 
 interface ServerProcess {
@@ -48,7 +48,7 @@ interface ServerProcess {
 
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
+  const child = spawn(process.execPath, radarProcessArgs('server'), {
     cwd: REPO_ROOT,
     env: cleanEnv({ PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,7 +83,7 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
 async function runServerExpectingFailure(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
+  const child = spawn(process.execPath, radarProcessArgs('server'), {
     cwd: REPO_ROOT,
     env: cleanEnv({ PORT: String(await freePort()), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -157,7 +157,7 @@ describe('embedded mode (no DATABASE_URL)', () => {
       expect(second).toContain(`DATA_DIR ${dataDir} is in use by process ${first.child.pid}`);
 
       // Operator commands still work: they go through the running server's socket.
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI_MAIN, 'status'], {
+      const { stdout } = await run(process.execPath, [...radarProcessArgs('cli'), 'status'], {
         cwd: REPO_ROOT,
         env: cleanEnv({ DATA_DIR: dataDir }),
       });

@@ -164,6 +164,54 @@ describe('login limits', () => {
     expect(delays).toHaveLength(delayed);
   });
 
+  it("let the owner's known browser in while a guesser on the same address is refused (campus NAT)", async () => {
+    const nat = '198.51.100.9';
+    await verifiedAccount(runtime, 'nat-owner@example.org');
+    await verifiedAccount(runtime, 'nat-other@example.org');
+    const withCookie = (email: string, password: string, cookie: string) =>
+      runtime.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/',
+        payload: { email, password },
+        remoteAddress: nat,
+        headers: { cookie },
+      });
+    const first = await login(runtime, 'nat-owner@example.org', PASSWORD, nat);
+    expect(first.statusCode).toBe(200);
+    // The spec's contract stays: the token is in the answer; the cookie only says "this browser".
+    expect(first.json().token).toEqual(expect.any(String));
+    const device = first.cookies.find((cookie) => cookie.name === 'radar_device');
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth/login/' });
+    const ownerCookie = `radar_device=${device?.value}`;
+    const otherCookie = `radar_device=${
+      (await login(runtime, 'nat-other@example.org', PASSWORD, nat)).cookies.find((c) => c.name === 'radar_device')
+        ?.value
+    }`;
+
+    // A guesser behind the same address: past the account's 10 and the route's 20 a minute, refused.
+    const guesses = [];
+    for (let i = 0; i < 22; i++)
+      guesses.push((await login(runtime, 'nat-owner@example.org', `g-${i}`, nat)).statusCode);
+    expect(guesses.slice(0, 10)).toEqual(Array(10).fill(400));
+    expect(guesses.slice(10)).toEqual(Array(12).fill(429));
+
+    // The owner's browser gets in with the right password; a new browser on that address waits.
+    expect((await withCookie('nat-owner@example.org', PASSWORD, ownerCookie)).statusCode).toBe(200);
+    expect((await login(runtime, 'nat-owner@example.org', PASSWORD, nat)).statusCode).toBe(429);
+    // A cookie of another account, or an altered one, is no cookie at all.
+    expect((await withCookie('nat-owner@example.org', PASSWORD, otherCookie)).statusCode).toBe(429);
+    const altered = ownerCookie.replace(/:([^:]+):/, ':forged-device-id:');
+    expect(altered).not.toBe(ownerCookie);
+    expect((await withCookie('nat-owner@example.org', PASSWORD, altered)).statusCode).toBe(429);
+
+    // Failures from the known browser are still limited, per browser: 10, then 429 for it alone.
+    const fromBrowser = [];
+    for (let i = 0; i < 11; i++) {
+      fromBrowser.push((await withCookie('nat-owner@example.org', `typo-${i}`, ownerCookie)).statusCode);
+    }
+    expect(fromBrowser).toEqual([...Array(10).fill(400), 429]);
+  });
+
   it('store no e-mail address in a key', async () => {
     const keys = await storedKeys(runtime);
     expect(keys.some((key) => key.includes('login-client:'))).toBe(true);
@@ -185,7 +233,7 @@ describe('with the test limits', () => {
     it('is limited per user', async () => {
       const signIn = async (email: string) => {
         const user = await new UserRepository(runtime.database.db).create({ email });
-        return { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` };
+        return { authorization: `Bearer ${await runtime.app.signIn(user)}` };
       };
       const confirm = (headers: Record<string, string>, i: number) =>
         runtime.app.inject({
@@ -211,10 +259,10 @@ describe('with the test limits', () => {
 
     beforeAll(() => {
       const logger = createLogger('silent');
-      const database = runtime.database;
+      const counters = new RateLimitRepository(runtime.database.db);
       stores.push([
         'PostgreSQL',
-        createRateLimitStore({ redis: undefined, namespace: '', database, logger }),
+        createRateLimitStore({ redis: undefined, namespace: '', counters, logger }),
         async () => {},
       ]);
       if (redisUrl) {
@@ -222,7 +270,7 @@ describe('with the test limits', () => {
         const namespace = `${runtime.queuePrefix}:rate-limit:`;
         stores.push([
           'Redis',
-          createRateLimitStore({ redis, namespace, database, logger }),
+          createRateLimitStore({ redis, namespace, counters, logger }),
           async () => redis.disconnect(),
         ]);
       }
@@ -245,6 +293,24 @@ describe('with the test limits', () => {
         await store.deleteByPrefix(`p_x:${name}:`);
         expect((await store.read(`p_x:${name}:a`)).hits).toBe(0);
         expect((await store.read(`p%x:${name}:b`)).hits).toBe(1); // LIKE / glob characters are literal
+      }
+    });
+
+    it('count hits on several keys in one call, each with its own window, also under concurrency', async () => {
+      for (const [name, store] of stores) {
+        const keys = [
+          { key: `many:${name}:minute`, windowMs: 60_000 },
+          { key: `many:${name}:hour`, windowMs: 3_600_000 },
+        ];
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.incrementMany(keys)));
+        for (const index of [0, 1]) {
+          const hits = results.map((counts) => counts[index]?.hits ?? 0).sort((a, b) => a - b);
+          expect(hits).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        }
+        const [minute, hour] = await store.incrementMany(keys);
+        expect(minute?.ttlMs).toBeLessThanOrEqual(60_000);
+        expect(hour?.ttlMs).toBeGreaterThan(60_000);
+        expect(await store.read(`many:${name}:hour`)).toMatchObject({ hits: 21 });
       }
     });
 

@@ -15,7 +15,7 @@ const homepage = (name: string) =>
 
 async function signUp(runtime: TestRuntime, email: string) {
   const user = await new UserRepository(runtime.database.db).create({ email });
-  return { user, headers: { authorization: `Bearer ${runtime.app.jwt.sign({ sub: user.id, ver: 0 })}` } };
+  return { user, headers: { authorization: `Bearer ${await runtime.app.signIn(user)}` } };
 }
 
 type Headers = Record<string, string>;
@@ -154,19 +154,29 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
     }
   });
 
-  it('completes a Chinese-only text with an empty summary and a notice asking for an LLM or English text', async () => {
+  it('completes a Chinese-only text with an English draft glossed offline, marked as such, and a notice', async () => {
     const { task_id: taskId } = (await submit(runtime, other.headers, homepage('zh-cs-professor.txt'))).json();
     const task = await pollTask(runtime, other.headers, taskId);
     expect(task.status).toBe('completed');
     expect(task.result_data).toMatchObject({
       name: '张伟',
-      research_summary_en: '',
       research_fields: ['computer-science'],
+      research_direction_origin: 'offline-gloss',
     });
+    expect(task.result_data.research_summary_en).toMatch(/^Research interests: distributed system, cloud computing/);
+    expect(task.result_data.notices[0]).toContain('逐词翻译生成的草稿');
+  });
+
+  it('keeps an empty summary and says why when a Chinese text names no research term', async () => {
+    const { task_id: taskId } = (await submit(runtime, other.headers, '张伟 教授\n欢迎访问我的个人主页。')).json();
+    const task = await pollTask(runtime, other.headers, taskId);
+    expect(task.status).toBe('completed');
+    expect(task.result_data.research_summary_en).toBe('');
+    expect(task.result_data).not.toHaveProperty('research_direction_origin');
     expect(task.result_data.notices[0]).toContain('没有英文的研究描述');
   });
 
-  it("a historian's Chinese page: history on evidence, no earth sciences, and the result says it is offline", async () => {
+  it("a historian's Chinese page: history on evidence, and an English draft the result says was glossed offline", async () => {
     const response = await runtime.app.inject({
       method: 'POST',
       url: '/api/auth/research-direction/process/',
@@ -178,10 +188,13 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
       name: '陈思远',
       institution: '复旦大学历史学系',
       research_fields: ['history'],
-      research_summary_en: '',
+      research_direction_origin: 'offline-gloss',
       source: 'offline',
       model: 'offline-rules',
     });
+    expect(response.json().result_data.research_summary_en).toMatch(
+      /^Research interests: Ming-Qing China, socio-economic history, maritime history/,
+    );
   });
 
   it('runs the same pipeline synchronously on /process/', async () => {
@@ -332,6 +345,8 @@ describe('with an OpenAI-compatible LLM and embedding model', () => {
       source: 'llm',
       model: 'fake-chat',
     });
+    // With an LLM the Chinese page is translated by the model: no glossed draft.
+    expect(task.result_data).not.toHaveProperty('research_direction_origin');
     const request = fake.chatRequests().at(-1);
     expect(JSON.stringify(request?.body.messages)).toContain('清华大学');
     expect(request?.headers.authorization).toBe('Bearer sk-test');

@@ -1,5 +1,5 @@
 import { RESEARCH_TASK_KIND } from '@radar/ai';
-import { AsyncTaskRepository, UserRepository } from '@radar/db';
+import { AsyncTaskRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,9 @@ describe('submitting a research-direction analysis', () => {
     await expect(research.submit(user, 'quantum \ud800 computing')).rejects.toThrow();
 
     expect((await users.findById(user.id))?.researchDescription).toBe('before');
-    expect(await tasks.countRecent(user.id, RESEARCH_TASK_KIND, 3600)).toBe(0);
+    const stored = await database.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM radar.async_tasks WHERE user_id = ${user.id} AND kind = ${RESEARCH_TASK_KIND}`,
+    );
+    expect(stored.rows[0]?.n).toBe(0);
   });
 });

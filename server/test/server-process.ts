@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@radar/metrics/testing';
+import { radarProcessArgs } from '@radar/shared/testing';
 
 /** main.ts in a process of its own, as operators run it: for tests of start-up, signals and shutdown. */
 
@@ -32,9 +33,18 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, JWT_SECRET, SMTP_URL, ...rest } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
+  const child = spawn(process.execPath, radarProcessArgs('server'), {
     cwd: REPO_ROOT,
-    env: { ...rest, LOG_LEVEL: 'info', HOST: '127.0.0.1', METRICS_PORT: '0', PORT: String(port), ...env },
+    // No scheduled SCImago fetch: tests never reach real hosts (and a stop would wait for its retries).
+    env: {
+      ...rest,
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      PORT: String(port),
+      JOURNAL_TIERS_AUTO: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

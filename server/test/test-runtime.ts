@@ -34,6 +34,8 @@ export interface TestRuntimeOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Records a failed login's delay instead of waiting it out. */
   loginFailureDelay?: (ms: number) => Promise<unknown>;
+  /** Records the pause before a quota refusal answered from memory instead of waiting it out. */
+  quotaRefusalPause?: (ms: number) => Promise<unknown>;
   /**
    * argon2id cost and concurrency. Left out: TEST_PASSWORD_HASHING (cheap, so hundreds of registrations
    * and logins do not dominate the suite); files that check the stored hash pass PRODUCTION_PASSWORD_HASHING.
@@ -61,6 +63,16 @@ export const GENEROUS_AUTH_RATE_LIMITS: AuthRateLimits = {
   resend: GENEROUS,
   forgot: GENEROUS,
   forgotPerAddress: GENEROUS,
+  exportData: GENEROUS,
+  emailChangeCodes: GENEROUS,
+};
+
+export const GENEROUS_USER_QUOTAS = {
+  QUOTA_REQUESTS_PER_MINUTE: '1000000',
+  QUOTA_RECOMMEND_PER_MINUTE: '1000000',
+  QUOTA_SIMILARITY_PER_MINUTE: '1000000',
+  QUOTA_PROFILE_EDITS_PER_HOUR: '1000000',
+  QUOTA_CONCURRENT_PER_USER: '0',
 };
 
 /** A clock tests can move forward, for expiry and cooldown rules. */
@@ -90,6 +102,8 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     // Never schedule fetches of a developer's own config/sources.json from a test.
     INGEST_ENABLED: 'false',
     LOG_LEVEL: 'info',
+    // Generous per-user quotas, so tests of other rules do not trip them; a test of the quotas sets its own.
+    ...GENEROUS_USER_QUOTAS,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
@@ -107,6 +121,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     queuePrefix,
     authRateLimits: options.authRateLimits ?? GENEROUS_AUTH_RATE_LIMITS,
     loginFailureDelay: options.loginFailureDelay,
+    quotaRefusalPause: options.quotaRefusalPause,
     clock: options.clock,
     httpTimeouts: options.httpTimeouts,
     passwordHashing: options.passwordHashing ?? TEST_PASSWORD_HASHING,

@@ -1,11 +1,6 @@
-import path from 'node:path';
-import { createAiServices } from '@radar/ai';
-import { openDatabase } from '@radar/db';
-import { ingestSettingsFromConfig } from '@radar/ingest';
-import { assertRedisReachable, createQueueConnection, startWorkerApp } from '@radar/jobs';
-import { createMailer } from '@radar/mail';
-import { AppMetrics, type MetricsServer, startMetricsServer } from '@radar/metrics';
-import { ConfigError, describeStartupFailure, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
+import { exitWithStartupError, onShutdownSignals, openProcessParts, startProcessWorker } from '@radar/jobs';
+import { type MetricsServer, startMetricsServer } from '@radar/metrics';
+import { ConfigError, isEmbeddedDatabase, loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 
 /**
@@ -17,8 +12,8 @@ const DRAIN_MS = 50_000;
 
 /**
  * A worker as its own process (`pnpm worker`, the compose `worker` service), and its composition root:
- * config, database, queue connection and AI providers are built here, once, and handed to the worker
- * app. With the embedded database the server runs the worker itself (server/src/runtime.ts), so this
+ * config, database, queue connection and AI providers are opened here, once (openProcessParts, the
+ * server's start-up path too), and handed to the worker app. With the embedded database the server runs the worker itself (server/src/runtime.ts), so this
  * entry point is for DATABASE_URL deployments.
  */
 async function main(): Promise<void> {
@@ -29,75 +24,41 @@ async function main(): Promise<void> {
       'the standalone worker needs DATABASE_URL; with the embedded database the server runs the worker in-process',
     );
   }
-  if (config.redisUrl) await assertRedisReachable(config.redisUrl);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolMax: config.workerConcurrency + 2,
-    migrate: true,
-  });
-  const connection = createQueueConnection({
-    redisUrl: config.redisUrl,
-    postgres: database.connectionConfig,
-    prefix: config.queuePrefix,
-  });
-  const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
-  // Keyword-alert mails. Without SMTP_URL they go to DATA_DIR/outbox. Their unsubscribe links are signed
-  // with JWT_SECRET, which the server checks: without it this worker sends no alerts (the server refuses
-  // to start on DATABASE_URL without one, so a worker of a working installation has it).
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,
-    from: config.mailFrom,
-    outboxDir: path.join(config.dataDir, 'outbox'),
-    logger: logger.child({ component: 'mail' }),
-  });
+  // Config, Redis check, database, queue connection, AI providers, mailer and metrics, as the server
+  // opens them (@radar/jobs process-startup).
+  const parts = await openProcessParts({ config, logger, poolMax: config.workerConcurrency + 2 });
+  // Keyword-alert mails' unsubscribe links are signed with JWT_SECRET, which the server checks: without it
+  // this worker sends no alerts (the server refuses to start on DATABASE_URL without one, so a worker of
+  // a working installation has it).
   if (!config.jwtSecret) logger.warn('JWT_SECRET is not set: this worker sends no keyword alert mails');
-  const metrics = new AppMetrics();
   // GET /metrics and /health (the container's health check) on a port compose does not publish, which
   // keeps them internal. Bound before any job starts, so a taken port stops start-up with nothing in flight.
   const metricsServer: MetricsServer | undefined = config.metricsPort
-    ? await startMetricsServer({ metrics, port: config.metricsPort, host: config.host, logger })
+    ? await startMetricsServer({ metrics: parts.metrics, port: config.metricsPort, host: config.metricsHost, logger })
     : undefined;
   // Workers take jobs as soon as they are created, before start-up has finished (schedulers), so the
   // signal handlers are in place first: a SIGTERM during start-up must not kill a job in flight.
-  const starting = startWorkerApp({
-    connection,
-    database,
-    concurrency: config.workerConcurrency,
+  const starting = startProcessWorker(parts, {
     logger,
-    ingest: ingestSettingsFromConfig(config),
-    ai,
-    lockDurationMs: config.jobLockMs,
-    mail: config.jwtSecret ? { mailer, webBaseUrl: () => config.webBaseUrl, linkSecret: config.jwtSecret } : undefined,
-    metrics,
+    mail: config.jwtSecret
+      ? { mailer: parts.mailer, webBaseUrl: () => config.webBaseUrl, linkSecret: config.jwtSecret }
+      : undefined,
   });
-  let stopping = false;
-  const stopWaiting = new AbortController();
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      // A second Ctrl-C cuts the wait short, but the connections are still closed properly.
-      logger.warn({ signal }, 'second signal: cutting the wait for jobs short');
-      stopWaiting.abort();
-      return;
-    }
-    stopping = true;
-    logger.info({ signal }, 'worker shutting down: letting in-flight jobs finish');
-    metricsServer?.markShuttingDown();
-    setTimeout(() => stopWaiting.abort(), DRAIN_MS).unref();
-    const worker = await starting.catch(() => undefined);
-    await worker?.close(stopWaiting.signal);
-    mailer.close();
-    await database.close();
-    await metricsServer?.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onShutdownSignals({
+    logger,
+    drainMs: DRAIN_MS,
+    stopping: 'worker shutting down: letting in-flight jobs finish',
+    // A second Ctrl-C cuts the wait short, but the connections are still closed properly.
+    secondSignal: 'second signal: cutting the wait for jobs short',
+    stop: async (stopWaiting) => {
+      metricsServer?.markShuttingDown();
+      const worker = await starting.catch(() => undefined);
+      await worker?.close(stopWaiting);
+      await parts.close();
+      await metricsServer?.close();
+    },
+  });
   await starting;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Research Radar worker could not start: ${describeStartupFailure(error)}\n`);
-  process.exit(1);
-});
+main().catch((error: unknown) => exitWithStartupError('Research Radar worker', error));

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
@@ -9,17 +11,17 @@ import { type AppQueue, createQueue, createQueueConnection, removeRedisQueueData
 import { waitForJobState } from '@radar/jobs/testing';
 import { freePort, scrapeMetrics } from '@radar/metrics/testing';
 import { QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
+import { radarProcessArgs } from '@radar/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The standalone worker (`node --import tsx worker/src/main.ts`) as operators run it, on PostgreSQL
  * and real Redis: killed in the middle of a job and restarted, the task still completes, exactly once;
  * stopped with SIGTERM, it lets the job in flight finish; its metrics listener serves /metrics and the
- * container health check /health.
+ * container health check /health. Without DATABASE_URL (any test mode) it refuses to start.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const WORKER_MAIN = path.join(REPO_ROOT, 'worker/src/main.ts');
 const redisUrl = process.env.REDIS_URL || undefined;
 
 interface WorkerProcess {
@@ -39,7 +41,7 @@ describe.runIf(testDatabaseUrl() && redisUrl)('worker process on PostgreSQL and 
   /** Without a metrics port the listener is off: parallel test files must never share the default one. */
   const startWorker = (metricsPort = 0): WorkerProcess => {
     const { DATABASE_URL, TEST_DATABASE_URL, JWT_SECRET, ...rest } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
+    const child = spawn(process.execPath, radarProcessArgs('worker'), {
       cwd: REPO_ROOT,
       env: {
         ...rest,
@@ -205,4 +207,25 @@ describe.runIf(testDatabaseUrl() && redisUrl)('worker process on PostgreSQL and 
     expect(await health()).toBeUndefined();
     expect((await tasks.findById(slow.id))?.status).toBe('completed');
   }, 60_000);
+});
+
+describe('worker process without DATABASE_URL', () => {
+  it('refuses the embedded database with one line and exit code 1 (the server runs the worker then)', async () => {
+    const { DATABASE_URL, TEST_DATABASE_URL, REDIS_URL, ...rest } = process.env;
+    const dataDir = path.join(os.tmpdir(), `radar-worker-${randomBytes(4).toString('hex')}`);
+    const child = spawn(process.execPath, radarProcessArgs('worker'), {
+      cwd: REPO_ROOT,
+      env: { ...rest, DATA_DIR: dataDir, METRICS_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Research Radar worker could not start: .*the standalone worker needs DATABASE_URL/),
+    ]);
+    // Refused before anything was opened: no embedded database was created.
+    expect(fs.existsSync(dataDir)).toBe(false);
+  }, 30_000);
 });

@@ -20,10 +20,15 @@ import {
   serializeLsaState,
 } from './builtin/builtin-embedders';
 import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-model';
-import { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
-import { OPENAI_COMPATIBLE_PROVIDER, OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
-import type { EmbeddingModelIdentity, EmbeddingProvider } from './providers';
+import { CrossLingualTexts } from './cross-lingual-texts';
+import {
+  MULTILINGUAL_VERSION_SUFFIX,
+  OPENAI_COMPATIBLE_PROVIDER,
+  OpenAiEmbeddingProvider,
+} from './openai/openai-embeddings.adapter';
+import type { EmbeddingModelIdentity, EmbeddingProvider, LanguageModel } from './providers';
 import { type TermWeighting, vocabularyWeighting } from './reasons/term-weighting';
+import { embedStaleRows, vectorProblem } from './stale-vectors';
 
 /** An embedding provider whose model is registered in radar.embedding_models: store vectors with `modelId`. */
 export interface RegisteredEmbeddingProvider extends EmbeddingProvider {
@@ -40,6 +45,8 @@ export interface EmbeddingModelsOptions {
   config: Pick<AppConfig, 'embedding' | 'llm'>;
   database: DatabaseHandle;
   logger?: Logger | undefined;
+  /** Writes the English gists of Chinese items (CrossLingualTexts); none: they are glossed offline. */
+  languageModel?: LanguageModel | undefined;
   /** Documents (papers + news) needed before the corpus-fitted model replaces the hashing bootstrap. */
   minFitDocuments?: number;
   /** Refit when the corpus has grown by this factor since the last fit. */
@@ -48,6 +55,9 @@ export interface EmbeddingModelsOptions {
   fitSampleSize?: number;
   reembedBatchSize?: number;
 }
+
+/** radar.ingest_rejects source of items the re-embedding could not embed. */
+const REEMBED_REJECT_SOURCE = 'reembed';
 
 /** Whether the built-in model should be (re)fitted now, and why (or why not). */
 export interface RefitDecision {
@@ -75,8 +85,19 @@ export class EmbeddingModels {
   private readonly refitGrowthFactor: number;
   private readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
+  /** What every paper, news item and profile is embedded from (English gists, glosses, or as written). */
+  readonly texts: CrossLingualTexts;
 
   constructor(private readonly options: EmbeddingModelsOptions) {
+    const { embedding, llm } = options.config;
+    this.texts = new CrossLingualTexts({
+      // Only a remote model can be multilingual (the configuration refuses the flag without one).
+      multilingual: Boolean(embedding.model) && embedding.multilingual,
+      database: options.database.db,
+      llm: options.languageModel,
+      gistDailyLimit: llm.gistDailyLimit,
+      logger: options.logger,
+    });
     this.models = new EmbeddingRepository(options.database.db);
     this.states = new EmbedderStateRepository(options.database.db);
     this.vectors = new VectorRepository(options.database.db);
@@ -109,11 +130,23 @@ export class EmbeddingModels {
   }
 
   private matchesConfig(row: EmbeddingModelRow): boolean {
-    const { model, dimension } = this.options.config.embedding;
+    const { model, dimension, multilingual } = this.options.config.embedding;
     if (!model) return row.provider === BUILTIN_PROVIDER;
     return (
-      row.provider === OPENAI_COMPATIBLE_PROVIDER && row.name === model && (!dimension || row.dimension === dimension)
+      row.provider === OPENAI_COMPATIBLE_PROVIDER &&
+      row.name === model &&
+      (!dimension || row.dimension === dimension) &&
+      // Declaring the endpoint multilingual changes what Chinese items are embedded from: another vector space.
+      isMultilingualVersion(row.version) === multilingual
     );
+  }
+
+  /**
+   * Whether a row read as active is the configured model, so a caller that read it along with other
+   * rows (a recommendation's first query) can use it without reading it again.
+   */
+  isCurrent(row: EmbeddingModelRow): boolean {
+    return row.isActive && this.matchesConfig(row);
   }
 
   /** The active model's row, activating the configured one first when needed. */
@@ -178,6 +211,7 @@ export class EmbeddingModels {
       apiKey: embedding.apiKey,
       timeoutMs: llm.timeoutMs,
       maxRetries: llm.maxRetries,
+      multilingual: embedding.multilingual,
     };
   }
 
@@ -250,10 +284,14 @@ export class EmbeddingModels {
     }
     const started = Date.now();
     const sample = await this.vectors.sampleCorpus(this.fitSampleSize);
-    const state = await fitLsaModel(
-      sample.map((row) => documentEmbeddingText(row.title, row.body)),
-      { dimension: this.dimensionForCorpus(corpusSize) },
-    );
+    // Fitted on the texts the documents are embedded from (stored gists or glosses for Chinese ones).
+    const ofTarget = (prefix: string) =>
+      sample.filter((row) => row.id.startsWith(prefix)).map((row) => ({ ...row, id: row.id.slice(prefix.length) }));
+    const texts = [
+      ...(await this.texts.documents('papers', ofTarget('p'))),
+      ...(await this.texts.documents('news', ofTarget('n'))),
+    ];
+    const state = await fitLsaModel(texts, { dimension: this.dimensionForCorpus(corpusSize) });
     const row = await this.models.registerModel(lsaIdentity(state));
     await this.states.save(serializeLsaState(state, row.id, corpusSize));
     const provider = new LsaEmbeddingProvider(state, { ...lsaIdentity(state) });
@@ -281,84 +319,95 @@ export class EmbeddingModels {
 
   /**
    * Embeds every row whose vector is missing or from another model with the active model, in batches
-   * (each batch is committed, so an interrupted run resumes where it stopped). Restarts when another
-   * process activates a different model meanwhile, and makes another pass when rows went stale behind
-   * it (a profile confirmed, or a content-embed batch of the previous model written, during the pass),
-   * so that afterwards every user with a summary has a vector of the active model. `embedded` counts
-   * the vectors written over all passes.
+   * (embedStaleRows, the loop new items go through too: every vector checked, a failed batch retried
+   * item by item, failures recorded in radar.ingest_rejects as source "reembed"; each batch is
+   * committed, so an interrupted run resumes where it stopped). Restarts when another process
+   * activates a different model meanwhile, and makes another pass when rows went stale behind it (a
+   * profile confirmed, or a content-embed batch of the previous model written, during the pass), so
+   * that afterwards every user with a summary has a vector of the active model, unless its embedding
+   * failed. `embedded` counts the vectors written over all passes, `failed` the items that could not
+   * be embedded.
    */
   async reembedStale(
     options: { onProgress?: (progress: ReembedProgress) => Promise<void> | void; signal?: AbortSignal } = {},
-  ): Promise<{ model: EmbeddingModelRow; embedded: Record<VectorTarget, number> }> {
+  ): Promise<{
+    model: EmbeddingModelRow;
+    embedded: Record<VectorTarget, number>;
+    failed: Record<VectorTarget, number>;
+  }> {
     await this.vectors.clearVectorsOfEmptyProfiles();
     const embedded: Record<VectorTarget, number> = { users: 0, papers: 0, news: 0 };
+    const failed: Record<VectorTarget, number> = { users: 0, papers: 0, news: 0 };
     for (let round = 0; ; round++) {
       const provider = await this.active();
       const model = await this.activeModel();
       const start = { ...embedded };
       const stale = await this.vectors.countStale(provider.modelId);
       let switched = false;
+      let failedThisRound = 0;
       for (const target of VECTOR_TARGETS) {
-        let beforeId: string | undefined;
-        for (;;) {
-          if (options.signal?.aborted) throw new Error('re-embedding aborted');
-          const rows = await this.vectors.listStale(target, provider.modelId, {
-            limit: this.reembedBatchSize,
-            beforeId,
-          });
-          if (rows.length === 0) break;
-          const texts = rows.map((row) =>
-            target === 'users' ? profileEmbeddingText(row.body) : documentEmbeddingText(row.title, row.body),
-          );
-          const vectors = await provider.embed(texts);
-          await this.vectors.setVectors(
-            target,
-            provider.modelId,
-            rows.map((row, i) => ({ id: row.id, vector: vectors[i] as number[] })),
-          );
-          beforeId = rows[rows.length - 1]?.id;
-          embedded[target] += rows.length;
-          const done = embedded[target];
-          await options.onProgress?.({ target, done, total: Math.max(start[target] + stale[target], done) });
-          const current = await this.models.getActiveModel();
-          if (current && current.id !== provider.modelId) {
-            switched = true;
-            break;
-          }
+        const pass = await embedStaleRows(this.options.database.db, {
+          target,
+          modelId: provider.modelId,
+          dimension: model.dimension,
+          provider,
+          textsOf: (rows) =>
+            target === 'users'
+              ? rows.map((row) => this.texts.profile(row.body))
+              : this.texts.documents(target, rows, { makeGists: true, signal: options.signal }),
+          batchSize: this.reembedBatchSize,
+          rejectSource: REEMBED_REJECT_SOURCE,
+          shouldStop: async () => (await this.models.getActiveModel())?.id !== provider.modelId,
+          onBatch: async (done) => {
+            const total = start[target] + done;
+            await options.onProgress?.({ target, done: total, total: Math.max(start[target] + stale[target], total) });
+          },
+          signal: options.signal,
+          logger: this.options.logger,
+        });
+        embedded[target] += pass.embedded;
+        failed[target] += pass.failed;
+        failedThisRound += pass.failed;
+        if (pass.stopped) {
+          switched = true;
+          break;
         }
-        if (switched) break;
       }
-      if (round >= 3) return { model, embedded };
+      if (round >= 3) return { model, embedded, failed };
       if (switched) {
         this.options.logger?.info('active embedding model changed during re-embedding; continuing with the new one');
         continue;
       }
+      // What is left is what failed in this pass (retried by the next maintain job), or rows that went
+      // stale behind it: only the latter make another pass worthwhile.
       const left = await this.vectors.countStale(provider.modelId);
-      if (left.users + left.papers + left.news === 0) return { model, embedded };
+      if (left.users + left.papers + left.news <= failedThisRound) return { model, embedded, failed };
     }
   }
 
   /** (Re)computes one profile vector; clears it when there is no summary. Returns whether the user has one. */
   async embedProfile(userId: string, researchSummaryEn: string): Promise<{ hasVector: boolean; modelId?: number }> {
-    const text = profileEmbeddingText(researchSummaryEn);
+    const text = this.texts.profile(researchSummaryEn);
     if (!text) {
       await this.vectors.clearUserVector(userId);
       return { hasVector: false };
     }
     const provider = await this.active();
     const [vector] = await provider.embed([text]);
-    if (!vector) throw new Error('the embedding provider returned no vector');
-    await this.vectors.setUserVector(userId, provider.modelId, vector);
+    const problem = vectorProblem(vector, provider.model.dimension);
+    if (problem) throw new Error(`the embedding provider returned ${problem} for the profile`);
+    await this.vectors.setUserVector(userId, provider.modelId, vector as number[]);
     return { hasVector: true, modelId: provider.modelId };
   }
 
   /**
    * The active built-in LSA model's idf, to weigh the terms a recommendation names as its reason;
    * undefined for a remote model or the hashing bootstrap, which have no vocabulary (use idfOf over
-   * the texts at hand). Loaded once per model version and process.
+   * the texts at hand). Loaded once per model version and process. `active`: the active row when the
+   * caller has just read it.
    */
-  async termWeighting(): Promise<TermWeighting | undefined> {
-    const row = await this.activeModel();
+  async termWeighting(active?: EmbeddingModelRow): Promise<TermWeighting | undefined> {
+    const row = active ?? (await this.activeModel());
     if (row.provider !== BUILTIN_PROVIDER || row.name !== LSA_KIND) return undefined;
     let weighting = this.termWeightings.get(row.id);
     if (!weighting) {
@@ -379,6 +428,11 @@ export class EmbeddingModels {
     const model = await this.activeModel();
     return (await this.vectors.countCurrent(model.id)).papers;
   }
+}
+
+/** Version suffix of a remote model declared multilingual (EMBEDDING_MULTILINGUAL). */
+function isMultilingualVersion(version: string): boolean {
+  return version.endsWith(MULTILINGUAL_VERSION_SUFFIX);
 }
 
 function withModelId(provider: EmbeddingProvider, modelId: number): RegisteredEmbeddingProvider {

@@ -10,7 +10,8 @@
  */
 export const MAX_EMBEDDING_TEXT_CHARS = 8_000;
 
-function capLength(text: string): string {
+/** The text cut to MAX_EMBEDDING_TEXT_CHARS (every text sent to an embedding provider goes through it). */
+export function capEmbeddingText(text: string): string {
   if (text.length <= MAX_EMBEDDING_TEXT_CHARS) return text;
   const cut = text.slice(0, MAX_EMBEDDING_TEXT_CHARS);
   const space = cut.lastIndexOf(' ');
@@ -21,13 +22,13 @@ function capLength(text: string): string {
 export function documentEmbeddingText(title: string, body: string): string {
   const head = title.trim();
   const rest = body.trim();
-  if (!rest) return capLength(head);
-  return capLength(head ? `${head}. ${rest}` : rest);
+  if (!rest) return capEmbeddingText(head);
+  return capEmbeddingText(head ? `${head}. ${rest}` : rest);
 }
 
 /** A user's research profile is embedded from the English research summary alone. */
 export function profileEmbeddingText(researchSummaryEn: string): string {
-  return capLength(researchSummaryEn.trim());
+  return capEmbeddingText(researchSummaryEn.trim());
 }
 
 /** Unit length. A zero vector (a text with no known term) becomes a fixed pseudo-random direction of the text. */
@@ -46,4 +47,22 @@ export function normalizeVector(vector: ArrayLike<number>, text = ''): number[] 
   });
   const outNorm = Math.sqrt(out.reduce((sum, value) => sum + value * value, 0)) || 1;
   return out.map((value) => value / outNorm);
+}
+
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+const LATIN_LETTER = /[A-Za-z]/g;
+
+/**
+ * A text is Chinese when Chinese characters make at least a fifth of its letters (Han characters plus
+ * Latin letters). A Latin word is several letters but one Han character is about a word, so a Chinese
+ * abstract full of English terms (大语言模型 (LLM) 的 Reservoir Computing ...) still counts, and an
+ * English abstract naming a Chinese author or place does not.
+ */
+const CHINESE_SHARE = 0.2;
+
+export function isChineseText(text: string): boolean {
+  const han = text.match(HAN)?.length ?? 0;
+  if (han < 2) return false;
+  const latin = text.match(LATIN_LETTER)?.length ?? 0;
+  return han / (han + latin) >= CHINESE_SHARE;
 }

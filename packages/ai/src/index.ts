@@ -1,7 +1,7 @@
 import type { DatabaseHandle } from '@radar/db';
 import type { AppConfig } from '@radar/shared/server';
 import type { Logger } from 'pino';
-import { EmbeddingModels, type RegisteredEmbeddingProvider } from './embedding-models';
+import { EmbeddingModels } from './embedding-models';
 import { OpenAiChatModel } from './openai/openai-chat.adapter';
 import type { LanguageModel } from './providers';
 import {
@@ -19,27 +19,18 @@ import {
  *   version are recorded in the database and shared by all processes.
  */
 
-export type { AiFailureKind } from './ai-errors';
-export { AiProviderError, isAiProviderError } from './ai-errors';
+export { isAiProviderError } from './ai-errors';
 export { termCounts } from './builtin/text-features';
-export {
-  describeModel,
-  EmbeddingModels,
-  type ReembedProgress,
-  type RegisteredEmbeddingProvider,
-} from './embedding-models';
+export { CrossLingualTexts } from './cross-lingual-texts';
+export { describeModel, EmbeddingModels, type ReembedProgress } from './embedding-models';
 export { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
-export { LEARNING_WEIGHTS, type LearningWeights, learnedProfileVector } from './learning/profile-learning';
-export {
-  draftEnglishDirection,
-  type GlossedTerm,
-  type GlossSource,
-  glossChinese,
-} from './offline/chinese-gloss';
-export type { EmbeddingModelIdentity, EmbeddingProvider, LanguageModel, LlmGenerateOptions } from './providers';
+export { learnedProfileVector } from './learning/profile-learning';
+export { englishSearchPhrases } from './offline/chinese-gloss';
+export type { EmbeddingProvider, LanguageModel } from './providers';
 export * from './reasons';
 export { type ResearchProfileExtractor, replaceAtForms } from './research-profile';
 export * from './research-task';
+export { embedStaleRows } from './stale-vectors';
 
 export function createLanguageModel(config: Pick<AppConfig, 'llm'>): LanguageModel | undefined {
   const { llm } = config;
@@ -54,7 +45,7 @@ export function createLanguageModel(config: Pick<AppConfig, 'llm'>): LanguageMod
   });
 }
 
-export function createResearchProfileExtractor(languageModel: LanguageModel | undefined): ResearchProfileExtractor {
+function createResearchProfileExtractor(languageModel: LanguageModel | undefined): ResearchProfileExtractor {
   return languageModel ? new LlmResearchProfileExtractor(languageModel) : new OfflineResearchProfileExtractor();
 }
 
@@ -65,25 +56,14 @@ export function createEmbeddingModels(
   config: Pick<AppConfig, 'embedding' | 'llm'>,
   database: DatabaseHandle,
   logger?: Logger,
+  languageModel: LanguageModel | undefined = createLanguageModel(config),
 ): EmbeddingModels {
   let models = embeddingModelsByDatabase.get(database);
   if (!models) {
-    models = new EmbeddingModels({ config, database, logger });
+    models = new EmbeddingModels({ config, database, logger, languageModel });
     embeddingModelsByDatabase.set(database, models);
   }
   return models;
-}
-
-/**
- * The active embedding model's provider. Call it per job (it is cheap: one query, fitted models are
- * cached) rather than keeping one for the life of the process, since a refit activates a new version.
- * Store each vector with `provider.modelId`.
- */
-export async function createEmbeddingProvider(
-  config: Pick<AppConfig, 'embedding' | 'llm'>,
-  database: DatabaseHandle,
-): Promise<RegisteredEmbeddingProvider> {
-  return createEmbeddingModels(config, database).active();
 }
 
 export interface AiServices {
@@ -101,6 +81,6 @@ export function createAiServices(
   return {
     languageModel,
     researchExtractor: createResearchProfileExtractor(languageModel),
-    embeddings: createEmbeddingModels(config, database, logger),
+    embeddings: createEmbeddingModels(config, database, logger, languageModel),
   };
 }

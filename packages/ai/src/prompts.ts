@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * leading comment, then `<!-- system -->` and `<!-- user -->` sections with {{placeholders}}.
  */
 
-export const PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
+const PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
 
 export interface PromptTemplate {
   name: string;

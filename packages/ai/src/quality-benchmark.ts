@@ -78,7 +78,7 @@ const BASELINE_TOKEN = /\b\w\w+\b/gu;
  * TfidfVectorizer defaults: tokens of 2+ word characters, lower-cased, no stop words, no stemming;
  * with sublinear tf, unigrams and bigrams, and document frequency between 2 and 10%).
  */
-export function tfidfBaselineVectors(texts: string[]): SparseVector[] {
+function tfidfBaselineVectors(texts: string[]): SparseVector[] {
   const docs = texts.map((text) => {
     const tokens = text.toLowerCase().match(BASELINE_TOKEN) ?? [];
     const counts = new Map<string, number>();

@@ -10,8 +10,8 @@ import type { LanguageModel } from './providers';
  * one, the offline rules do it. Both produce the same, normalised result.
  */
 
-export const RESEARCH_PROFILE_PROMPT = { name: 'research-profile', version: 'v1' } as const;
-export const OFFLINE_MODEL_NAME = 'offline-rules';
+const RESEARCH_PROFILE_PROMPT = { name: 'research-profile', version: 'v1' } as const;
+const OFFLINE_MODEL_NAME = 'offline-rules';
 
 export const englishWordCount = (text: string) => text.split(/\s+/).filter((word) => /[A-Za-z]/.test(word)).length;
 
@@ -22,7 +22,7 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/g;
  * summary counts as a malformed answer (retried once with the reason). Very short pasted texts
  * cannot support 80 words without invention, so for them the floor is lower.
  */
-export function llmResearchProfileSchema(minWords: number) {
+function llmResearchProfileSchema(minWords: number) {
   return z.object({
     name: z.string().max(200),
     email: z.string().max(320),
@@ -42,7 +42,7 @@ export function llmResearchProfileSchema(minWords: number) {
   });
 }
 
-/** The spellings of '@' that the profile rules turn into '@' (spec section 5: '(at)'). */
+/** The spellings of '@' on homepages ('(at)', '[at]', full-width '＠') that the profile rules turn into '@'. */
 export function replaceAtForms(value: string): string {
   return value.replace(/\s*[([{（【]\s*at\s*[)\]}）】]\s*/gi, '@').replace(/＠/g, '@');
 }
@@ -129,6 +129,7 @@ export class OfflineResearchProfileExtractor implements ResearchProfileExtractor
       position: clip(extracted.position, 100),
       research_fields: extracted.researchFields,
       research_summary_en: extracted.researchSummaryEn,
+      ...(extracted.researchSummaryOrigin ? { research_direction_origin: extracted.researchSummaryOrigin } : {}),
       source: 'offline',
       model: OFFLINE_MODEL_NAME,
       notices: extracted.notices,

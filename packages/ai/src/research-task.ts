@@ -5,7 +5,7 @@ import { isAiProviderError } from './ai-errors';
 import type { ResearchProfileExtractor } from './research-profile';
 
 export const RESEARCH_TASK_KIND = 'research-direction';
-export const RESEARCH_FAILED_MESSAGE = '研究方向处理失败，请重试';
+const RESEARCH_FAILED_MESSAGE = '研究方向处理失败，请重试';
 
 export type ResearchTaskOutcome =
   | { outcome: 'completed'; result: ResearchProfileResult }

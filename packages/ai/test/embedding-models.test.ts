@@ -1,4 +1,4 @@
-import { type FakeOpenAiServer, startFakeOpenAi, syntheticPapers, topicWords } from '@radar/ai/testing';
+import { type FakeOpenAiServer, fakeEmbedding, startFakeOpenAi, syntheticPapers, topicWords } from '@radar/ai/testing';
 import {
   EmbedderStateRepository,
   EmbeddingRepository,
@@ -200,5 +200,40 @@ describe('embedding models', () => {
     const again = await back.syncWithConfig();
     expect(again).toMatchObject({ switched: true, model: { name: 'tfidf-lsa' } });
     expect((await back.reembedStale()).embedded.papers).toBe(370);
+  });
+
+  it('re-embedding stores the rest of a batch when the provider answers one item with a bad vector, and records it', async () => {
+    const [bad] = await new PaperRepository(database.db).insertMany([
+      { title: 'A paper the endpoint answers badly', abstract: 'Its abstract holds BAD-VECTOR.', source: 'test' },
+    ]);
+    // One dimension short for that text, in a batch or alone: the batch fails, then that item alone.
+    fake.embeddingOf = (text, dimension) =>
+      fakeEmbedding(text, text.includes('BAD-VECTOR') ? dimension - 1 : dimension);
+    try {
+      const remoteConfig = loadConfig({
+        EMBEDDING_MODEL: 'fake-embed',
+        EMBEDDING_DIM: '24',
+        OPENAI_BASE_URL: fake.url,
+      });
+      const models = manager(remoteConfig);
+      const { model } = await models.syncWithConfig();
+      const result = await models.reembedStale();
+      expect(result.embedded).toEqual({ users: 1, papers: 370, news: 0 });
+      expect(result.failed).toEqual({ users: 0, papers: 1, news: 0 });
+      expect((await new VectorRepository(database.db).countCurrent(model.id)).papers).toBe(370);
+      const rejects = await database.db.execute<{ item_key: string; reason: string; detail: string }>(
+        sql`SELECT item_key, reason, detail FROM radar.ingest_rejects WHERE source = 'reembed'`,
+      );
+      expect(rejects.rows).toMatchObject([{ item_key: `papers ${bad?.id}`, reason: 'embedding failed' }]);
+      expect(rejects.rows[0]?.detail).toMatch(/23 dimensions/);
+      // The failed item stays stale for the next maintain job, which tries it once more and stops.
+      expect((await models.countPending()).pending).toEqual({ users: 0, papers: 1, news: 0 });
+      expect(await models.reembedStale()).toMatchObject({
+        embedded: { users: 0, papers: 0, news: 0 },
+        failed: { users: 0, papers: 1, news: 0 },
+      });
+    } finally {
+      fake.embeddingOf = fakeEmbedding;
+    }
   });
 });

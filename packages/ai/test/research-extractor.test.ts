@@ -52,7 +52,7 @@ describe('offline extractor on whole homepages', () => {
     expect(profile.researchSummaryEn).not.toContain('Global Change Biology 30');
   });
 
-  it('a Chinese-only page: fields and contact details, no English summary, and a notice saying why', () => {
+  it('a Chinese-only page: fields and contact details, and an English draft glossed from its research terms', () => {
     const profile = extractResearchProfileOffline(homepage('zh-cs-professor.txt'));
     expect(profile).toMatchObject({
       name: '张伟',
@@ -60,9 +60,12 @@ describe('offline extractor on whole homepages', () => {
       institution: '清华大学计算机科学与技术系',
       position: '教授、博士生导师',
       researchFields: ['computer-science'],
-      researchSummaryEn: '',
+      researchSummaryOrigin: 'offline-gloss',
     });
-    expect(profile.notices).toEqual([NOTICES.noEnglish]);
+    expect(profile.researchSummaryEn).toBe(
+      'Research interests: distributed system, cloud computing, data processing, machine learning system, performance optimization, resource scheduling, deep learning, compiler, large language model, inference system.',
+    );
+    expect(profile.notices).toEqual([NOTICES.glossDraft]);
   });
 
   it('a bilingual page: Chinese contact details, English research paragraph as the summary', () => {
@@ -162,7 +165,7 @@ describe('research fields', () => {
 });
 
 describe('offline extractor as a provider', () => {
-  it('returns the shared result shape, with notices for what it could not do', async () => {
+  it('returns the shared result shape, saying when the summary is a glossed draft', async () => {
     const result = await new OfflineResearchProfileExtractor().extract('我们课题组研究量子计算。邮箱：a(at)b.cn');
     expect(result).toEqual({
       name: '',
@@ -170,11 +173,19 @@ describe('offline extractor as a provider', () => {
       institution: '',
       position: '',
       research_fields: ['physics-astronomy'],
-      research_summary_en: '',
+      research_summary_en: 'Research interests: quantum computing.',
+      research_direction_origin: 'offline-gloss',
       source: 'offline',
       model: 'offline-rules',
-      notices: [NOTICES.noEnglish],
+      notices: [NOTICES.glossDraft],
     });
+  });
+
+  it('says why there is no summary when a Chinese text names no research term', async () => {
+    const result = await new OfflineResearchProfileExtractor().extract('欢迎访问我的个人主页。邮箱：a(at)b.cn');
+    expect(result.research_summary_en).toBe('');
+    expect(result.research_direction_origin).toBeUndefined();
+    expect(result.notices).toContain(NOTICES.noEnglish);
   });
 
   it('says when the English research text is short', async () => {
@@ -195,9 +206,61 @@ describe('offline extractor: shapes from real homepages (issue 18)', () => {
       institution: '复旦大学历史学系',
       position: '教授、博士生导师',
       researchFields: ['history'],
-      researchSummaryEn: '',
+      researchSummaryOrigin: 'offline-gloss',
     });
-    expect(profile.notices).toContain(NOTICES.noEnglish);
+    // The stated directions first, in the author's order; the degree, the courses and recruiting line left out.
+    expect(profile.researchSummaryEn).toBe(
+      'Research interests: Ming-Qing China, socio-economic history, maritime history, maritime trade, maritime prohibition, local society, Jiangnan market towns, coastal frontier governance, local gazetteers, popular documents.',
+    );
+    expect(profile.notices).toEqual([NOTICES.glossDraft]);
+  });
+
+  it('a gut stem-cell / IBD biologist: the research section in order; the CV, cited titles and recruiting left out', () => {
+    const profile = extractResearchProfileOffline(homepage('zh-biology-gut-stem-cell.txt'));
+    expect(profile).toMatchObject({
+      name: '周雅琴',
+      email: 'zhouyaqin@sibcb.ac.cn',
+      researchSummaryOrigin: 'offline-gloss',
+    });
+    expect(profile.researchFields).toEqual(expect.arrayContaining(['biology', 'medicine']));
+    const { researchSummaryEn: summary } = profile;
+    expect(summary).toMatch(
+      /^Research interests: intestinal stem cell, tissue homeostasis, regeneration, molecular mechanism, inflammatory bowel disease, colorectal cancer,/,
+    );
+    // From the institution's name (分子细胞科学卓越创新中心), the PhD, and the fields wanted of applicants.
+    for (const left of ['molecule', 'outstanding', 'doctoral', 'cell biology', 'immunology', 'bioinformatics']) {
+      expect(summary).not.toContain(left);
+    }
+  });
+
+  it('a materials chemist: MOF and electrocatalysis terms, no bare "chemistry" or "material", no cited "evolution"', () => {
+    const profile = extractResearchProfileOffline(homepage('zh-chemistry-mof-catalysis.txt'));
+    expect(profile).toMatchObject({
+      name: '孙浩然',
+      email: 'sunhr@nju.edu.cn',
+      researchSummaryOrigin: 'offline-gloss',
+    });
+    expect(profile.researchFields).toContain('chemistry');
+    expect(profile.researchSummaryEn).toBe(
+      'Research interests: porous materials, energy catalysis, metal-organic framework, covalent organic framework, electrocatalysis, CO2 reduction, hydrogen evolution reaction, non-precious metal catalyst, single-atom catalyst, in situ characterization.',
+    );
+  });
+
+  it("an education researcher: her fields of study, not the projects' funders or the school's address", () => {
+    const profile = extractResearchProfileOffline(homepage('zh-education-teacher.txt'));
+    expect(profile).toMatchObject({
+      name: '郑晓燕',
+      researchFields: ['education'],
+      researchSummaryOrigin: 'offline-gloss',
+    });
+    const { researchSummaryEn: summary } = profile;
+    expect(summary).toMatch(
+      /^Research interests: teacher professional development, curriculum and instruction, educational assessment,/,
+    );
+    expect(summary).toContain('educational equity');
+    for (const left of ['mailing address', 'Ministry', 'social sciences', "master's", 'course']) {
+      expect(summary).not.toContain(left);
+    }
   });
 
   it('a short maritime-history page: "海洋" in 海洋史/海洋贸易 is no evidence for earth sciences', () => {

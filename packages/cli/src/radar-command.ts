@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type DatabaseHandle, findLiveLockHolder, HealthRepository, openDatabase } from '@radar/db';
-import { createQueue, createQueueConnection } from '@radar/jobs';
+import {
+  type DatabaseHandle,
+  findLiveLockHolder,
+  HealthRepository,
+  openDatabase,
+  SourceStateRepository,
+} from '@radar/db';
+import { createQueue, createQueueConnection, readSourceFlow, type SourceFlow } from '@radar/jobs';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
 import { parseCommandLine } from './command-line';
@@ -15,7 +21,7 @@ import {
   runJournalsCommand,
   runSourcesCommand,
 } from './commands/ingest.command';
-import { printJson } from './commands/output';
+import { formatTime, printJson, printTable } from './commands/output';
 import { parseQueuesArgs, runQueuesCommand } from './commands/queues.command';
 import { parseReembedArgs, runReembed } from './commands/reembed.command';
 import { parseSourcesArgs, planSourcesCommand } from './commands/sources.command';
@@ -72,6 +78,32 @@ async function withDatabase<T>(config: AppConfig, migrate: boolean, use: (db: Da
   }
 }
 
+/** Per source: last run, items added in the last day and week, failures (since when, last error), next run (UTC). */
+function printSourceFlow(sources: SourceFlow[], out: (line: string) => void): void {
+  out('');
+  if (sources.length === 0) {
+    out('sources:           none has run or is scheduled');
+    return;
+  }
+  out('sources (times UTC):');
+  printTable(
+    [
+      ['SOURCE', 'LAST RUN', 'STATUS', 'ADDED 1D', 'ADDED 7D', 'FAILURES', 'NEXT RUN', 'FAILING SINCE / LAST ERROR'],
+      ...sources.map((source) => [
+        source.name,
+        formatTime(source.lastRunAt),
+        source.status,
+        String(source.addedLastDay),
+        String(source.addedLastWeek),
+        String(source.consecutiveFailures),
+        formatTime(source.nextRunAt),
+        source.failingSince ? `${formatTime(source.failingSince)}: ${source.lastError ?? ''}`.trim() : '',
+      ]),
+    ],
+    out,
+  );
+}
+
 const STATUS_COMMAND_LINE = {
   usage: 'usage: pnpm radar status [--json]',
   options: { json: { type: 'boolean' } },
@@ -82,7 +114,7 @@ const MIGRATE_COMMAND_LINE = { usage: 'usage: pnpm radar migrate', options: {}, 
 const COMMANDS: Record<string, Command> = {
   status: {
     summary:
-      'show the database, queue and content counts [--json] (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
+      'show the database, queue and content counts, and per source its last run, items added in the last day and week, failures and next run [--json] (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
     parse: (args) => parseCommandLine(args, STATUS_COMMAND_LINE),
     async run({ config, args, out, err, setExitCode }) {
       const { values } = parseCommandLine(args, STATUS_COMMAND_LINE);
@@ -102,11 +134,14 @@ const COMMANDS: Record<string, Command> = {
           prefix: config.queuePrefix,
         });
         const queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
+        const ingestQueue = createQueue<unknown>(connection, QUEUE_NAMES.ingest);
         let counts: Record<string, number>;
+        let sources: SourceFlow[];
         try {
           counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+          sources = await readSourceFlow(new SourceStateRepository(database.db), ingestQueue);
         } finally {
-          await queue.close();
+          await Promise.all([queue.close(), ingestQueue.close()]);
         }
         if (values.json === true) {
           printJson(out, {
@@ -122,6 +157,21 @@ const COMMANDS: Record<string, Command> = {
             embedding_models: overview.embeddingModels,
             queue_backend: connection.backend,
             maintenance_queue: counts,
+            sources: sources.map((source) => ({
+              name: source.name,
+              kind: source.kind,
+              status: source.status,
+              last_run_at: source.lastRunAt?.toISOString() ?? null,
+              last_success_at: source.lastSuccessAt?.toISOString() ?? null,
+              added_last_day: source.addedLastDay,
+              added_last_week: source.addedLastWeek,
+              papers_last_week: source.papersLastWeek,
+              news_last_week: source.newsLastWeek,
+              consecutive_failures: source.consecutiveFailures,
+              failing_since: source.failingSince?.toISOString() ?? null,
+              last_error: source.lastError,
+              next_run_at: source.nextRunAt?.toISOString() ?? null,
+            })),
           });
           return;
         }
@@ -138,6 +188,7 @@ const COMMANDS: Record<string, Command> = {
         out(
           `queue:             ${connection.backend}; maintenance: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`,
         );
+        printSourceFlow(sources, out);
       });
     },
   },

@@ -109,7 +109,9 @@ describe('pnpm radar (ingestion commands)', () => {
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/nowhere failed: .*answered 404/);
     const sources = await radar(['sources']);
-    expect(sources.stdout).toMatch(/^ecology\s+rss\s+50 \*\/4 \* \* \*\s+-\s+\S+ \S+\s+succeeded\s+2\s+2/m);
+    expect(sources.stdout).toMatch(
+      /^ecology\s+rss\s+-\s+yes: listed in \S+\s+50 \*\/4 \* \* \*\s+-\s+\S+ \S+\s+succeeded\s+2\s+2/m,
+    );
     expect(sources.stdout).toMatch(/^nowhere\s+news-rss\s+.*failed\s+0\s+0\s+.*answered 404/m);
   });
 

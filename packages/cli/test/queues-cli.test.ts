@@ -1,6 +1,6 @@
-import { type AppQueue, createQueue, createWorker } from '@radar/jobs';
+import { createQueue, createWorker, type JobQueue } from '@radar/jobs';
 import { waitForJobState } from '@radar/jobs/testing';
-import { QUEUE_NAMES } from '@radar/shared';
+import { type JobPayload, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installation, openInstallation } from './installation';
 import { runRadar } from './run-radar';
@@ -13,8 +13,8 @@ import { runRadar } from './run-radar';
  */
 
 let installation: Installation;
-let maintenance: AppQueue<{ fail: boolean }>;
-let embeddings: AppQueue<{ fail: boolean }>;
+let maintenance: JobQueue<'maintenance'>;
+let embeddings: JobQueue<'embeddings'>;
 
 const radar = (...args: string[]) => runRadar(['queues', ...args], installation.env);
 
@@ -34,22 +34,29 @@ async function countsByQueue(): Promise<Record<string, Counts>> {
   return Object.fromEntries(status.queues.map((queue) => [queue.name, queue]));
 }
 
-/** Adds jobs and runs them to their end with one attempt each: `failing` fail, `passing` complete. */
-async function finishJobs(queue: AppQueue<{ fail: boolean }>, passing: number, failing: number): Promise<void> {
-  const worker = createWorker<{ fail: boolean }>(installation.queues, queue.name, async (job) => {
-    if (job.data.fail) throw new Error('planned failure');
+/**
+ * Adds jobs (valid payloads of the queue) and runs them to their end with one attempt each: the `failing`
+ * ones, named 'fail', fail; the `passing` ones complete. The test's worker runs no real processor.
+ */
+async function finishJobs<N extends QueueName>(
+  queue: JobQueue<N>,
+  payload: JobPayload<N>,
+  passing: number,
+  failing: number,
+): Promise<void> {
+  const worker = createWorker(installation.queues, queue.name, async (job) => {
+    if (job.name === 'fail') throw new Error('planned failure');
     return 'done';
   });
   try {
     const jobs = await queue.addBulk(
-      [...Array(passing).fill(false), ...Array(failing).fill(true)].map((fail) => ({
-        name: 'test',
-        data: { fail },
+      [...Array(passing).fill('pass'), ...Array(failing).fill('fail')].map((name: string) => ({
+        name,
+        data: payload,
         opts: { attempts: 1 },
       })),
     );
-    for (const job of jobs)
-      await waitForJobState(queue as AppQueue<unknown>, String(job.id), job.data.fail ? 'failed' : 'completed');
+    for (const job of jobs) await waitForJobState(queue, String(job.id), job.name === 'fail' ? 'failed' : 'completed');
   } finally {
     await worker.close();
   }
@@ -59,8 +66,8 @@ beforeAll(async () => {
   installation = await openInstallation();
   maintenance = createQueue(installation.queues, QUEUE_NAMES.maintenance);
   embeddings = createQueue(installation.queues, QUEUE_NAMES.embeddings);
-  await finishJobs(maintenance, 3, 2);
-  await finishJobs(embeddings, 0, 1);
+  await finishJobs(maintenance, { task: 'sync-sources' }, 3, 2);
+  await finishJobs(embeddings, { task: 'maintain' }, 0, 1);
 }, 60_000);
 
 afterAll(async () => {
@@ -139,7 +146,7 @@ describe('pnpm radar queues', () => {
       `radar queues failed: no queue named "emails" (queues: ${Object.values(QUEUE_NAMES).join(', ')})\n`,
     );
     expect((await radar('clean', '--grace', 'soon')).stderr).toBe(
-      'radar queues failed: --grace must be a duration like 1d, 12h, 30m, 90s or 0\n',
+      'radar queues failed: --grace must be a duration like 7d, 12h, 30m, 90s or 0\n',
     );
     expect((await radar('status', '--grace', '1h')).stderr).toBe('radar queues failed: --grace is for queues clean\n');
   });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { radarProcessArgs } from '@radar/shared/testing';
 import { runRadarCommand } from '../src/radar-command';
 
 /**
@@ -15,7 +15,6 @@ import { runRadarCommand } from '../src/radar-command';
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI_MAIN = path.join(REPO_ROOT, 'packages/cli/src/main.ts');
 const execute = promisify(execFile);
 
 export interface RadarRun {
@@ -42,7 +41,7 @@ export async function runRadar(args: string[], env: Record<string, string>): Pro
 export async function runRadarProcess(args: string[], env: Record<string, string>): Promise<RadarRun> {
   const { DATABASE_URL, REDIS_URL, TEST_DATABASE_URL, EMBEDDING_MODEL, EMBEDDING_DIM, ...shell } = process.env;
   try {
-    const { stdout, stderr } = await execute(process.execPath, ['--import', 'tsx', CLI_MAIN, ...args], {
+    const { stdout, stderr } = await execute(process.execPath, [...radarProcessArgs('cli'), ...args], {
       cwd: REPO_ROOT,
       env: { ...shell, ...env },
       timeout: 120_000,

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql, UserRepository } from '@radar/db';
+import { catalogueEntries, fieldsOf } from '@radar/ingest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installation, openInstallation } from './installation';
 import { runRadar } from './run-radar';
@@ -83,11 +85,65 @@ describe('pnpm radar sources', () => {
 
     const table = await radar('list');
     expect(table.stdout).toMatch(
-      /^NAME\s+KIND\s+SCHEDULE\s+NEXT RUN\s+LAST RUN\s+STATUS\s+ADDED\s+TOTAL\s+LAST ERROR$/m,
+      /^NAME\s+KIND\s+FIELDS\s+ACTIVE\s+SCHEDULE\s+NEXT RUN\s+LAST RUN\s+STATUS\s+ADDED\s+TOTAL\s+LAST ERROR$/m,
     );
-    expect(table.stdout).toMatch(/^ecology\s+rss\s+50 \*\/4 \* \* \*\s+-\s+\S+ \S+\s+succeeded\s+2\s+2$/m);
+    expect(table.stdout).toMatch(
+      /^ecology\s+rss\s+-\s+yes: listed in \S+\s+50 \*\/4 \* \* \*\s+-\s+\S+ \S+\s+succeeded\s+2\s+2$/m,
+    );
     expect((await radar()).stdout).toBe(table.stdout);
   }, 60_000);
+
+  it('list without a sources file: the built-in catalogue, each entry active while a reader names one of its fields', async () => {
+    const catalogueEnv = { ...installation.env, SOURCES_FILE: path.join(tmp, 'no-such-sources.yaml') };
+    // The catalogue's entries (the file's source, run by the test before, is listed as no longer configured).
+    const list = async () => {
+      const overview = JSON.parse((await runRadar(['sources', 'list', '--json'], catalogueEnv)).stdout);
+      const sources = overview.sources.filter((source: { schedule: string }) => source.schedule !== 'not configured');
+      return { ...overview, sources };
+    };
+    const materials = catalogueEntries().filter((entry) => fieldsOf(entry).includes('materials-science'));
+    expect(materials.length).toBeGreaterThan(0);
+
+    const before = await list();
+    expect(before).toMatchObject({ catalogue: true, origin: 'built-in catalogue' });
+    expect(before.sources.map((source: { name: string }) => source.name)).toEqual(
+      catalogueEntries().map((entry) => entry.name),
+    );
+    for (const source of before.sources) {
+      expect(source).toMatchObject({ schedule: 'off', readers: 0 });
+      expect(source.why).toMatch(/^no reader names |^needs /);
+    }
+
+    // Two readers of materials science, one of them also in chemistry; an unverified account counts for nothing.
+    const users = new UserRepository(installation.database.db);
+    await users.create({ email: 'm1@example.org', isEmailVerified: true, researchFields: ['materials-science'] });
+    await users.create({
+      email: 'm2@example.org',
+      isEmailVerified: true,
+      researchFields: ['materials-science', 'chemistry'],
+    });
+    await users.create({ email: 'm3@example.org', isEmailVerified: false, researchFields: ['materials-science'] });
+    const after = await list();
+    for (const source of after.sources) {
+      const entry = catalogueEntries().find((candidate) => candidate.name === source.name);
+      if (!entry) throw new Error(`${source.name} is not a catalogue entry`);
+      const named = fieldsOf(entry).filter((field) => field === 'materials-science' || field === 'chemistry');
+      if (named.length && !entry?.requires?.length) {
+        expect(source).toMatchObject({ active: true, readers: named.includes('materials-science') ? 2 : 1 });
+        expect(source.readerFields).toEqual(named);
+        expect(source.why).toMatch(/^[12] readers? name /);
+        expect(source.schedule).not.toBe('off');
+      } else if (!named.length) {
+        expect(source).toMatchObject({ active: false, schedule: 'off' });
+      }
+    }
+    const table = (await runRadar(['sources'], catalogueEnv)).stdout;
+    expect(table).toMatch(
+      /^sources: built-in catalogue \(no sources file at .*\), each entry on while a reader names one of its fields; \d+ of \d+ active; scheduled runs on$/m,
+    );
+    expect(table).toContain(`yes: 2 readers name materials-science`);
+    await installation.database.db.execute(sql`DELETE FROM radar.users`);
+  });
 
   it('wrong command lines: one line and exit code 1', async () => {
     const unknown = await radar('run', 'geology');

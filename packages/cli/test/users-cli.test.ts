@@ -5,11 +5,11 @@ import {
   FeedbackRepository,
   KeywordRepository,
   PaperRepository,
-  schema,
   sql,
   UserRepository,
   type UserRow,
 } from '@radar/db';
+import { schema } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installation, openInstallation } from './installation';
 import { runRadar, runRadarProcess } from './run-radar';

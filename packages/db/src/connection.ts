@@ -16,7 +16,38 @@ export interface DatabaseHandle {
   db: Database;
   /** node-postgres settings for other clients of the same database (BullMQ's PostgreSQL backend). */
   connectionConfig: pg.PoolConfig;
+  /** Messages sent to the database by this pool's clients: round trips (tests and benchmarks read it). */
+  roundTrips: RoundTripCounter;
   close(): Promise<void>;
+}
+
+export interface RoundTripCounter {
+  /** Queries sent since the pool opened (one per message: a multi-statement text counts once). */
+  readonly count: number;
+  /**
+   * Of those, the ones on the rate-limit counters: in embedded mode (no Redis) the per-user quotas and
+   * per-route limits are counted in the database, so they are told apart from the work of a request.
+   */
+  readonly rateLimitCount: number;
+}
+
+/**
+ * Counts every query the pool's clients send (pool.query, transactions, drizzle): what "database round
+ * trips per request" is measured with. A counter increment per query, nothing else.
+ */
+function countRoundTrips(pool: pg.Pool): RoundTripCounter {
+  const counter = { count: 0, rateLimitCount: 0 };
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      counter.count++;
+      const first = args[0];
+      const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
+      if (typeof text === 'string' && text.includes('rate_limit_counters')) counter.rateLimitCount++;
+      return query(...args);
+    };
+  });
+  return counter;
 }
 
 export interface OpenDatabaseOptions {
@@ -33,7 +64,7 @@ export interface OpenDatabaseOptions {
   attachToRunningServer?: boolean;
 }
 
-export class DatabaseConnectionError extends ActionableError {
+class DatabaseConnectionError extends ActionableError {
   override name = 'DatabaseConnectionError';
 }
 
@@ -92,6 +123,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   const pool = createPool(connectionConfig, options.poolMax);
+  const roundTrips = countRoundTrips(pool);
   const close = async () => {
     await pool.end();
     await stopEmbedded?.();
@@ -103,12 +135,19 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await close().catch(() => {});
     throw new DatabaseConnectionError(describeConnectionError(error, mode));
   }
-  return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, close };
+  return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, roundTrips, close };
 }
 
 /** A handle over an existing pool (tests, and callers that manage the pool themselves). */
 export function wrapPool(pool: pg.Pool, mode: DatabaseMode, connectionConfig: pg.PoolConfig): DatabaseHandle {
-  return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, close: () => pool.end() };
+  return {
+    mode,
+    pool,
+    db: drizzle({ client: pool, schema }),
+    connectionConfig,
+    roundTrips: countRoundTrips(pool),
+    close: () => pool.end(),
+  };
 }
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

@@ -37,7 +37,7 @@ export class DataDirLockedError extends ActionableError {
 /** Data directories locked by this process; a second open from the same process is refused too. */
 const heldByThisProcess = new Set<string>();
 
-export const lockFilePath = (dataDir: string) => path.join(dataDir, 'radar.lock');
+const lockFilePath = (dataDir: string) => path.join(dataDir, 'radar.lock');
 
 function isProcessAlive(pid: number): boolean {
   try {
@@ -53,7 +53,7 @@ function isProcessAlive(pid: number): boolean {
 const HEARTBEAT_MS = 10_000;
 const FOREIGN_HOST_STALE_MS = 6 * HEARTBEAT_MS;
 
-export async function readDataDirLock(dataDir: string): Promise<DataDirLockInfo | undefined> {
+async function readDataDirLock(dataDir: string): Promise<DataDirLockInfo | undefined> {
   try {
     return JSON.parse(await fs.readFile(lockFilePath(dataDir), 'utf8')) as DataDirLockInfo;
   } catch {

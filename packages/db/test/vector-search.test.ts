@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmbeddingModelRow,
   EmbeddingRepository,
-  type PaperRecommendationQuery,
+  type NearestPapersQuery,
   PaperRepository,
   VectorRepository,
 } from '../src';
@@ -98,7 +98,7 @@ afterAll(async () => {
 });
 
 /** What recommend() must return, by brute force over `stored`. */
-function expected(query: PaperRecommendationQuery) {
+function expected(query: NearestPapersQuery) {
   const excluded = new Set(query.excludedTiers ?? []);
   const since = query.publishedSince;
   const scored = stored.map((paper) => ({ ...paper, similarity: cosine(paper.vector, query.vector) }));

@@ -1,13 +1,23 @@
 import { type Database, IngestPaperRepository, type NewPaperRow, NewsRepository } from '@radar/db';
-import { arxivIdFromDoi, normalizeDoi, normalizeUrl, parseHttpUrl, titleAuthorKey } from './identifiers';
+import type { ResearchFieldId } from '@radar/shared';
+import {
+  arxivIdFromDoi,
+  isPreprintDoi,
+  isPreprintUrl,
+  normalizeDoi,
+  normalizeUrl,
+  parseHttpUrl,
+  titleAuthorKey,
+} from './identifiers';
 import { JournalResolver } from './journal-resolver';
-import { type IncomingPaper, mergePaper, pickMatch } from './paper-merge';
+import { type IncomingPaper, mergePaper, pickMatch, preprintDoiOf } from './paper-merge';
+import { mergeFields } from './research-field-evidence';
 import { cleanBlock, cleanInline, cleanParagraphs, truncateText } from './text';
 import type { JournalRef, NewsDraft, PaperDraft } from './types';
 import { paperVenue } from './venue';
 
 /** Length limits: generous for real content, bounded against absurd input. */
-export const LIMITS = {
+const LIMITS = {
   title: 1_000,
   abstract: 20_000,
   newsContent: 50_000,
@@ -54,7 +64,12 @@ export class ContentStore {
 
   constructor(
     db: Database,
-    private readonly options: { source: string; isDemo?: boolean },
+    private readonly options: {
+      source: string;
+      isDemo?: boolean | undefined;
+      /** The research fields the source's entry declares: every item it stores belongs to them. */
+      fields?: readonly ResearchFieldId[] | undefined;
+    },
   ) {
     this.papers = new IngestPaperRepository(db);
     this.news = new NewsRepository(db);
@@ -112,9 +127,15 @@ export class ContentStore {
             draft.keywords.map((keyword) => truncateText(cleanInline(keyword), LIMITS.keyword)).filter(Boolean),
           ),
         ].slice(0, 40),
+        researchFields: mergeFields(this.options.fields, draft.fields),
         sourceIds: draft.sourceIds,
         titleAuthorKey: titleAuthorKey(title, authors),
         isAuthoritativeVersion: Boolean(draft.isAuthoritativeVersion),
+        // arXiv entries stay preprint records when they name their journal (journal_ref, matchOnly).
+        isPreprintRecord:
+          Boolean(venue?.isPreprintServer || venue?.matchOnly) ||
+          (doi ? isPreprintDoi(doi) : Boolean(arxivId)) ||
+          isPreprintUrl(landing),
       },
     };
   }
@@ -152,6 +173,9 @@ export class ContentStore {
     const match = pickMatch(candidates, paper);
     if (!match) {
       if (draft.updateOnly) return { outcome: 'skipped', reason: 'replacement of a paper not in the database' };
+      // A journal record naming its preprint keeps the preprint's DOI, so the preprint, arriving later,
+      // finds this row (and the card links to it).
+      const preprintDoi = paper.doi && !isPreprintDoi(paper.doi) ? preprintDoiOf(paper, paper.doi) : undefined;
       const row: NewPaperRow = {
         title: paper.title,
         authors: paper.authors,
@@ -166,8 +190,9 @@ export class ContentStore {
         pdfUrl: paper.pdfUrl ?? null,
         publishedAt: paper.publishedAt ?? null,
         keywords: paper.keywords,
+        researchFields: paper.researchFields,
         titleAuthorKey: paper.titleAuthorKey ?? null,
-        sourceIds: paper.sourceIds,
+        sourceIds: preprintDoi ? { ...paper.sourceIds, preprintDoi } : paper.sourceIds,
         source: this.options.source,
         isDemo: this.options.isDemo ?? false,
       };
@@ -207,10 +232,19 @@ export class ContentStore {
     // Recorded with the item (ingest_rejects and the run summary), and visible in the text itself.
     if (content !== fullContent && !draft.notes.includes(NEWS_TRUNCATED_NOTE)) draft.notes.push(NEWS_TRUNCATED_NOTE);
 
+    const researchFields = mergeFields(this.options.fields, draft.fields);
     const existing = await this.news.findByUrlNormalized(urlNormalized);
     if (existing) {
-      const set: { title?: string; content?: string; publishDate?: Date; embedding?: null; embeddingModelId?: null } =
-        {};
+      const set: {
+        title?: string;
+        content?: string;
+        publishDate?: Date;
+        researchFields?: string[];
+        embedding?: null;
+        embeddingModelId?: null;
+      } = {};
+      const fields = mergeFields(existing.researchFields, researchFields);
+      if (fields.length > existing.researchFields.length) set.researchFields = fields;
       if (title !== existing.title) set.title = title;
       if (content && content !== existing.content) set.content = content;
       if (!existing.publishDate && draft.publishDate) set.publishDate = draft.publishDate;
@@ -245,6 +279,7 @@ export class ContentStore {
       urlNormalized,
       instituteId,
       publishDate: draft.publishDate ?? null,
+      researchFields,
       source: this.options.source,
       isDemo: this.options.isDemo ?? false,
     });

@@ -1,12 +1,10 @@
-import { type ContentEmbedJob, type PaperSummaryJob, QUEUE_NAMES } from '@radar/shared';
+import { type JobPayload, QUEUE_NAMES } from '@radar/shared';
 import type { IngestSummary } from './pipeline';
 
-/** Adds a job to one of the enrichment queues (a BullMQ queue's `add`, bound by the caller). */
-export type EnqueueJob = (
-  queue: typeof QUEUE_NAMES.contentEmbed | typeof QUEUE_NAMES.paperSummary,
-  name: string,
-  data: ContentEmbedJob | PaperSummaryJob,
-) => Promise<unknown>;
+type EnrichmentQueue = typeof QUEUE_NAMES.contentEmbed | typeof QUEUE_NAMES.paperSummary;
+
+/** Adds a job to one of the enrichment queues (a @radar/jobs queue's `add`, bound by the caller). */
+export type EnqueueJob = <N extends EnrichmentQueue>(queue: N, name: string, data: JobPayload<N>) => Promise<unknown>;
 
 const EMBED_CHUNK = 200;
 const SUMMARY_CHUNK = 50;

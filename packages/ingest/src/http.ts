@@ -17,6 +17,8 @@ export interface HttpSettings {
   retryBaseDelayMs: number;
   /** Longest wait honoured for one Retry-After; a longer one fails the run, which is retried later. */
   maxRetryAfterMs: number;
+  /** Called before each request goes out, retries included (callers that count calls against a budget). */
+  onRequest?: (() => void) | undefined;
 }
 
 export interface RequestOptions {
@@ -157,6 +159,7 @@ export class HttpClient {
       if (options.etag) headers['if-none-match'] = options.etag;
       if (options.lastModified) headers['if-modified-since'] = options.lastModified;
       let response: Response;
+      this.settings.onRequest?.();
       try {
         response = await fetch(url, { headers, signal: controller.signal, redirect: 'follow' });
       } catch (error) {

@@ -40,13 +40,15 @@ const PREPRINT_DOI_PREFIXES = [
   '10.22541/', // Authorea, ESSOAr
   '10.1002/essoar', // ESSOAr (older)
   '10.12688/', // F1000Research etc. publish before review
+  '10.7287/peerj.preprints', // PeerJ Preprints
 ];
 
 /**
- * bioRxiv and medRxiv DOIs: 10.1101/ and a number, dated since 2019 (10.1101/2020.03.12.987654).
- * Cold Spring Harbor's journals share the prefix with a letter code (10.1101/gr.123, 10.1101/gad.1).
+ * bioRxiv and medRxiv DOIs: 10.1101/ and a number, dated since 2019 (10.1101/2020.03.12.987654), and
+ * since December 2025 openRxiv's own prefix 10.64898/ (10.64898/2026.07.31.741992). Cold Spring
+ * Harbor's journals share 10.1101 with a letter code (10.1101/gr.123, 10.1101/gad.1): not preprints.
  */
-const CSHL_PREPRINT_DOI = /^10\.1101\/(?:\d{4}\.\d{2}\.\d{2}\.)?\d{5,}(?:v\d+)?$/;
+const CSHL_PREPRINT_DOI = /^10\.(?:1101|64898)\/(?:\d{4}\.\d{2}\.\d{2}\.)?\d{5,}(?:v\d+)?$/;
 
 export function isBiorxivDoi(doi: string | undefined): boolean {
   return Boolean(doi && CSHL_PREPRINT_DOI.test(doi));
@@ -54,6 +56,38 @@ export function isBiorxivDoi(doi: string | undefined): boolean {
 
 export function isPreprintDoi(doi: string): boolean {
   return isBiorxivDoi(doi) || PREPRINT_DOI_PREFIXES.some((prefix) => doi.startsWith(prefix));
+}
+
+/** Hosts of preprint servers: a landing page there is the preprint's, not the journal's. */
+const PREPRINT_HOSTS =
+  /(?:^|\.)(?:arxiv\.org|biorxiv\.org|medrxiv\.org|chemrxiv\.org|researchsquare\.com|preprints\.org|osf\.io|psyarxiv\.com|ssrn\.com|techrxiv\.org|authorea\.com|essopenarchive\.org|sciety\.org)$/i;
+
+/**
+ * The page is a preprint's: on a preprint server's host (PeerJ's under /preprints/), or the DOI link of
+ * a preprint DOI. Tells which of two merged records gives the card its main link (the journal's).
+ */
+export function isPreprintUrl(raw: string | null | undefined): boolean {
+  const url = parseHttpUrl(raw);
+  if (!url) return false;
+  const host = url.hostname.toLowerCase();
+  if (PREPRINT_HOSTS.test(host)) return true;
+  if (/(?:^|\.)peerj\.com$/.test(host) && url.pathname.startsWith('/preprints/')) return true;
+  if (/(?:^|\.)doi\.org$/.test(host)) {
+    const doi = normalizeDoi(decodeURIComponent(url.pathname.slice(1)));
+    return Boolean(doi && isPreprintDoi(doi));
+  }
+  return false;
+}
+
+/**
+ * The DOI in a bioRxiv or medRxiv page address (https://www.biorxiv.org/content/10.1101/2020.03.12.987654v2),
+ * as OpenAlex gives these preprints' locations; undefined for other pages.
+ */
+export function doiFromPreprintUrl(raw: string | null | undefined): string | undefined {
+  const url = parseHttpUrl(raw);
+  if (!url || !/(?:^|\.)(?:biorxiv|medrxiv)\.org$/i.test(url.hostname)) return undefined;
+  const match = /^\/content\/(?:early\/[\d/]+\/)?(10\.1101\/[\d.]*\d)(?:v\d+)?(?:[./?#]|$)/.exec(url.pathname);
+  return normalizeDoi(match?.[1]);
 }
 
 /** Venue names of preprint servers, as sources write them ("bioRxiv (Cold Spring Harbor Laboratory)"). */

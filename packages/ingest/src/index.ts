@@ -1,14 +1,15 @@
 /** What the server and the CLI use of ingestion. */
 
 export { type ContentAiProviders, contentAiProvidersFrom } from './ai-slot';
-export { type EmbedContentResult, embedContent } from './content-embed';
+export { catalogueEntries, loadSourceList, resolveSources } from './catalogue';
+export { embedContent } from './content-embed';
 export { NEWS_TRUNCATED_NOTE, NEWS_TRUNCATION_MARK } from './content-store';
-export { generateDemoCorpus } from './demo/demo-corpus';
-export { type DemoLoadSummary, loadDemoCorpus, removeDemoContent } from './demo/load-demo';
+export { loadDemoCorpus, removeDemoContent } from './demo/load-demo';
 export { type EnqueueJob, enqueueEnrichment } from './enrichment';
 export { DatabasePolitenessLease } from './lease';
 export { summarizePapers } from './paper-summaries';
-export type { IngestCounts, IngestProgress, IngestSummary } from './pipeline';
+export type { IngestProgress, IngestSummary } from './pipeline';
+export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './reader-queries';
 export {
   describeError,
   importSourceFile,
@@ -17,14 +18,13 @@ export {
   SourceFileError,
   SourceRunError,
 } from './run-source';
-export { defaultIngestSettings, type IngestSettings, ingestSettingsFromConfig } from './settings';
 export {
-  DEFAULT_SCHEDULES,
-  loadSources,
-  type SourceConfig,
-  SourcesConfigError,
-  scheduleOf,
-} from './sources-config';
-export { importTierTableFile, type TierImportSummary } from './tier-import';
-export { TierTableError } from './tier-table';
-export { isSourceKind, PermanentSourceError, SOURCE_KINDS, type SourceKind, TransientSourceError } from './types';
+  DEFAULT_TIER_REFRESH_SETTINGS,
+  defaultIngestSettings,
+  type IngestSettings,
+  ingestSettingsFromConfig,
+} from './settings';
+export { fieldsOf, type SourceConfig, SourcesConfigError, scheduleOf } from './sources-config';
+export { importTierTableFile } from './tier-import';
+export { refreshOpenAlexTiers, refreshScimagoTiers } from './tier-refresh';
+export { isSourceKind, PermanentSourceError, SOURCE_KINDS, type SourceKind } from './types';

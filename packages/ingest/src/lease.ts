@@ -46,8 +46,3 @@ export class DatabasePolitenessLease implements PolitenessLease {
     }
   }
 }
-
-/** No cross-process coordination (tests of parsers, single-process tools). */
-export const NO_LEASE: PolitenessLease = {
-  acquire: async () => async () => {},
-};

@@ -1,5 +1,5 @@
 import type { NewPaperRow, PaperFields } from '@radar/db';
-import { isPreprintDoi, isPreprintServerName } from './identifiers';
+import { isPreprintDoi, isPreprintServerName, isPreprintUrl } from './identifiers';
 
 /**
  * How an incoming paper meets the papers already stored: which row is the same paper, and what the
@@ -7,7 +7,8 @@ import { isPreprintDoi, isPreprintServerName } from './identifiers';
  *
  * Rules: the first stored copy keeps its text unless the incoming one is a newer version from the
  * authority (arXiv); missing fields are filled; a preprint meeting its journal version takes the
- * journal, its tier and the journal DOI (the preprint DOI is kept in source_ids); identifiers are
+ * journal, its tier, the journal DOI and the journal's page as its link (the preprint's DOI and page are
+ * kept in source_ids, preprintDoi and preprintUrl, so the card offers both links); identifiers are
  * added when no other row holds them; changed text drops the vector and summary so both are redone.
  */
 
@@ -28,10 +29,17 @@ export interface IncomingPaper {
   journalIsPreprintServer?: boolean | undefined;
   jcrTier: number | undefined;
   keywords: string[];
+  /** Research field ids from the item's sources (not its journal's: those are joined when ranking). */
+  researchFields: string[];
   sourceIds: Record<string, string>;
   titleAuthorKey: string | undefined;
   /** A new version from the source that owns the text (arXiv): its title and abstract win. */
   isAuthoritativeVersion: boolean;
+  /**
+   * The record is a preprint's (a preprint server's record, an arXiv entry even when it names its
+   * journal, a preprint DOI): its page never replaces a journal's as the card's link.
+   */
+  isPreprintRecord: boolean;
 }
 
 export type MatchKey = 'doi' | 'arxiv' | 'url' | 'title-author';
@@ -53,7 +61,10 @@ function doisConflict(a: string | null | undefined, b: string | undefined): bool
 /** The stored row that is the same paper, by key priority: DOI, arXiv id, URL, title + first author. */
 export function pickMatch(candidates: PaperFields[], incoming: IncomingPaper): PaperMatch | undefined {
   const dois = new Set([incoming.doi, ...incoming.relatedDois].filter(Boolean));
-  const byDoi = candidates.find((row) => row.doi && dois.has(row.doi.toLowerCase()));
+  // A journal record stored first keeps its preprint's DOI in source_ids: the preprint finds it there.
+  const byDoi =
+    candidates.find((row) => row.doi && dois.has(row.doi.toLowerCase())) ??
+    candidates.find((row) => row.sourceIds.preprintDoi && dois.has(row.sourceIds.preprintDoi.toLowerCase()));
   if (byDoi) return { row: byDoi, by: 'doi' };
   const byArxiv = incoming.arxivId ? candidates.find((row) => row.arxivId === incoming.arxivId) : undefined;
   if (byArxiv) return { row: byArxiv, by: 'arxiv' };
@@ -78,6 +89,23 @@ const sameStrings = (a: readonly string[], b: readonly string[]) =>
 const sameRecord = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
 
+/** The first preprint DOI among a record's own and related DOIs that is not `except` (arXiv's are ids). */
+export function preprintDoiOf(incoming: IncomingPaper, except?: string | null): string | undefined {
+  return [incoming.doi, ...incoming.relatedDois].find(
+    (doi): doi is string =>
+      Boolean(doi) && isPreprintDoi(doi as string) && !doi?.startsWith('10.48550/') && doi !== except?.toLowerCase(),
+  );
+}
+
+/** The stored row's link is a preprint's page (or it has none): a journal record's page replaces it. */
+function showsPreprint(row: PaperFields): boolean {
+  if (!row.url || isPreprintUrl(row.url)) return true;
+  return (
+    row.journalId === null &&
+    (isPreprintServerName(row.journalName) || Boolean(row.doi && isPreprintDoi(row.doi.toLowerCase())))
+  );
+}
+
 /**
  * The update that brings `existing` up to date with `incoming`; an empty object when nothing changes.
  * `others` are the other candidate rows: an identifier one of them holds is not copied (unique keys).
@@ -90,15 +118,17 @@ export function mergePaper(
   const patch: Partial<NewPaperRow> = {};
   const sourceIds: Record<string, string> = { ...incoming.sourceIds, ...existing.sourceIds };
 
-  // arXiv versions: the text of the newest version wins; an older version never overwrites a newer one.
-  const storedVersion = Number(existing.sourceIds.arxivVersion ?? 0);
-  const incomingVersion = Number(incoming.sourceIds.arxivVersion ?? 0);
+  // Preprint versions (arXiv by its id, bioRxiv/medRxiv by their DOI while the row is still the
+  // preprint): the text of the newest version wins; an older version never overwrites a newer one.
+  const sameArxiv = Boolean(incoming.arxivId) && existing.arxivId === incoming.arxivId;
+  const samePreprintDoi =
+    Boolean(incoming.doi) && existing.doi?.toLowerCase() === incoming.doi && isPreprintDoi(incoming.doi ?? '');
+  const versionKey = sameArxiv ? 'arxivVersion' : 'preprintVersion';
+  const storedVersion = Number(existing.sourceIds[versionKey] ?? 0);
+  const incomingVersion = Number(incoming.sourceIds[versionKey] ?? 0);
   const isNewerVersion =
-    incoming.isAuthoritativeVersion &&
-    Boolean(incoming.arxivId) &&
-    existing.arxivId === incoming.arxivId &&
-    incomingVersion >= storedVersion;
-  if (isNewerVersion && incoming.sourceIds.arxivVersion) sourceIds.arxivVersion = incoming.sourceIds.arxivVersion;
+    incoming.isAuthoritativeVersion && (sameArxiv || samePreprintDoi) && incomingVersion >= storedVersion;
+  if (isNewerVersion && incoming.sourceIds[versionKey]) sourceIds[versionKey] = incoming.sourceIds[versionKey];
 
   // Identifiers.
   const heldByOther = (predicate: (row: PaperFields) => boolean) =>
@@ -113,6 +143,20 @@ export function mergePaper(
   }
   if (incoming.arxivId && !existing.arxivId && !heldByOther((row) => row.arxivId === incoming.arxivId)) {
     patch.arxivId = incoming.arxivId;
+  }
+  // The preprint's DOI, when the row's own DOI is (or becomes) the journal's.
+  const journalDoi = patch.doi ?? existing.doi;
+  const preprintDoi = preprintDoiOf(incoming, journalDoi);
+  if (preprintDoi && journalDoi && !isPreprintDoi(journalDoi.toLowerCase()) && !sourceIds.preprintDoi) {
+    sourceIds.preprintDoi = preprintDoi;
+  }
+
+  // Links: the journal's page is the card's link, the preprint's is kept beside it (preprintUrl).
+  if (!incoming.isPreprintRecord && incoming.url && !isPreprintUrl(incoming.url) && showsPreprint(existing)) {
+    if (existing.url && existing.url !== incoming.url) sourceIds.preprintUrl ??= existing.url;
+    patch.url = incoming.url;
+  } else if (incoming.isPreprintRecord && incoming.url && incoming.url !== existing.url && !showsPreprint(existing)) {
+    sourceIds.preprintUrl ??= incoming.url;
   }
 
   // Text.
@@ -159,10 +203,13 @@ export function mergePaper(
   if (incoming.pdfUrl && (!existing.pdfUrl || (isNewerVersion && incoming.pdfUrl !== existing.pdfUrl))) {
     patch.pdfUrl = incoming.pdfUrl;
   }
-  if (!existing.url && incoming.url) patch.url = incoming.url;
+  if (!existing.url && incoming.url) patch.url ??= incoming.url;
   if (!existing.urlNormalized && incoming.urlNormalized) patch.urlNormalized = incoming.urlNormalized;
   const keywords = [...new Set([...existing.keywords, ...incoming.keywords])].slice(0, MAX_KEYWORDS);
   if (keywords.length > existing.keywords.length) patch.keywords = keywords;
+  // Fields are evidence from every source of the paper: the union of what each said.
+  const researchFields = [...new Set([...existing.researchFields, ...incoming.researchFields])];
+  if (researchFields.length > existing.researchFields.length) patch.researchFields = researchFields;
   if (!sameRecord(sourceIds, existing.sourceIds)) patch.sourceIds = sourceIds;
 
   const titleChanged = patch.title !== undefined;

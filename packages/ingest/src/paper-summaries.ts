@@ -13,8 +13,8 @@ import { cleanInline, truncateText } from './text';
  */
 
 /** How far back a sweep (no ids) looks for papers without a summary. */
-export const SUMMARY_SWEEP_DAYS = 14;
-export const SUMMARY_SWEEP_LIMIT = 100;
+const SUMMARY_SWEEP_DAYS = 14;
+const SUMMARY_SWEEP_LIMIT = 100;
 const REJECT_SOURCE = 'paper-summary';
 const MAX_ABSTRACT_CHARS = 6_000;
 const MAX_SUMMARY_CHARS = 1_000;
@@ -33,7 +33,7 @@ const LANGUAGE_NAMES: Record<string, string> = {
   es: 'Spanish',
 };
 
-export function languageName(code: string): string {
+function languageName(code: string): string {
   return LANGUAGE_NAMES[code.toLowerCase()] ?? code;
 }
 
@@ -42,7 +42,7 @@ export function summaryKey(model: string, language: string): string {
   return `${model}|${language.toLowerCase()}`;
 }
 
-export function summaryPrompt(title: string, abstract: string, language: string) {
+function summaryPrompt(title: string, abstract: string, language: string) {
   return {
     system:
       `You summarise research papers for busy researchers. Reply with a summary of 2 to 3 sentences written in ${languageName(language)}: ` +

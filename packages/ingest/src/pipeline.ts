@@ -1,4 +1,5 @@
 import { type Database, type NewIngestReject, SourceStateRepository } from '@radar/db';
+import type { ResearchFieldId } from '@radar/shared';
 import { ContentStore } from './content-store';
 import { type IngestEntry, TransientSourceError } from './types';
 
@@ -29,6 +30,8 @@ export interface IngestSummary {
   newNewsIds: number[];
   changedNewsIds: number[];
   durationMs: number;
+  /** The failing spell this successful run ended (set by runSource), so the recovery is logged once. */
+  recoveredFrom?: { failingSince: Date; failures: number } | undefined;
 }
 
 export interface IngestProgress extends IngestCounts {
@@ -48,6 +51,8 @@ const bump = (counts: Record<string, number>, key: string) => {
 export interface ConsumeOptions {
   source: string;
   isDemo?: boolean;
+  /** The research fields the source's entry declares (fieldsOf): given to every item it stores. */
+  fields?: readonly ResearchFieldId[] | undefined;
   onProgress?: ((progress: IngestProgress) => void) | undefined;
   /** Updated by adapters that learn the size of the source. */
   total?: { value: number | undefined };
@@ -65,7 +70,7 @@ export async function consumeEntries<R>(
   options: ConsumeOptions,
 ): Promise<{ summary: IngestSummary; result: R | undefined; failure: unknown }> {
   const started = Date.now();
-  const store = new ContentStore(db, { source: options.source, isDemo: options.isDemo });
+  const store = new ContentStore(db, { source: options.source, isDemo: options.isDemo, fields: options.fields });
   const states = new SourceStateRepository(db);
   const records: NewIngestReject[] = [];
   const record = (row: Omit<NewIngestReject, 'source'>) => {

@@ -10,7 +10,7 @@ import { DatabasePolitenessLease } from './lease';
 import { consumeEntries, type IngestProgress, type IngestSummary } from './pipeline';
 import type { IngestSettings } from './settings';
 import { payloadMismatch, SNIFF_BYTES, sniffPayload } from './sniff';
-import type { SourceConfig } from './sources-config';
+import { fieldsOf, type SourceConfig } from './sources-config';
 import { PermanentSourceError, type SourceCursor, type SourceKind } from './types';
 
 /**
@@ -32,10 +32,12 @@ export interface RunSourceOptions {
   onProgress?: ((progress: IngestProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
   now?: Date;
+  /** Called before each HTTP request of the run (retries included). */
+  onRequest?: (() => void) | undefined;
 }
 
 /** The summary without id lists, as stored in ingest_sources.last_summary. */
-export function compactSummary(summary: IngestSummary): Record<string, unknown> {
+function compactSummary(summary: IngestSummary): Record<string, unknown> {
   return {
     counts: summary.counts,
     skippedReasons: summary.skippedReasons,
@@ -89,6 +91,7 @@ export async function runSource(
     maxAttempts: settings.httpMaxAttempts,
     retryBaseDelayMs: settings.httpRetryBaseDelayMs,
     maxRetryAfterMs: settings.maxRetryAfterMs,
+    onRequest: options.onRequest,
   });
   const lease =
     deps.lease ??
@@ -113,7 +116,12 @@ export async function runSource(
 
   let outcome: Awaited<ReturnType<typeof consumeEntries<SourceCursor>>>;
   try {
-    outcome = await consumeEntries(db, entries, { source: source.name, onProgress: options.onProgress, total });
+    outcome = await consumeEntries(db, entries, {
+      source: source.name,
+      fields: fieldsOf(source),
+      onProgress: options.onProgress,
+      total,
+    });
   } catch (error) {
     await states.recordFailure(source.name, source.kind, describeError(error));
     throw error;
@@ -124,7 +132,7 @@ export async function runSource(
     await states.recordFailure(source.name, source.kind, describeError(failure), summary.counts.added);
     throw new SourceRunError(describeError(failure), summary, failure instanceof PermanentSourceError);
   }
-  await states.recordSuccess(source.name, {
+  summary.recoveredFrom = await states.recordSuccess(source.name, {
     added: summary.counts.added,
     updated: summary.counts.updated,
     skipped: summary.counts.skipped,
@@ -203,6 +211,7 @@ export async function importSourceFile(deps: IngestDeps, options: ImportFileOpti
   });
   const { summary, failure } = await consumeEntries(deps.db, entries, {
     source: sourceName,
+    fields: options.source ? fieldsOf(options.source) : undefined,
     onProgress: options.onProgress,
     total,
   });

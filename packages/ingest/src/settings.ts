@@ -8,6 +8,10 @@ export interface IngestSettings {
   sourcesJson?: string | undefined;
   disabledSources: string[];
   openAlexApiKey?: string | undefined;
+  /** OpenAlex's API address for the per-reader queries (a local server in tests). */
+  openAlexBaseUrl: string;
+  /** Most OpenAlex calls the per-reader queries make in a day (UTC); 0 switches them off. */
+  openAlexReaderQueriesPerDay: number;
   crossrefMailto?: string | undefined;
   arxivMinIntervalMs: number;
   httpTimeoutMs: number;
@@ -27,9 +31,50 @@ export interface IngestSettings {
   jobBackoffMs: number;
   /** How long a run waits for another process's arXiv lease before failing (and being retried). */
   leaseWaitMs: number;
+  /** The automatic journal tier sources (SCImago export, OpenAlex quartiles); see tier-refresh.ts. */
+  tiers: TierRefreshSettings;
+  /**
+   * FOR TESTS ONLY (never read from the environment): an origin such as http://127.0.0.1:4100 that
+   * replaces the origin of every URL the built-in catalogue fetches, so a test installation runs the
+   * real catalogue against a local server. Sources files are never rewritten.
+   */
+  catalogueOriginForTests?: string | undefined;
 }
 
-export const DEFAULT_USER_AGENT = 'ResearchRadar/0.1 (self-hosted research assistant)';
+export interface TierRefreshSettings {
+  /** Scheduled tier refreshes on (JOURNAL_TIERS_AUTO, with scheduled ingestion); off in defaultIngestSettings. */
+  auto: boolean;
+  /** SCImago's site; the export of all journals is `<base>/journalrank.php?out=xls`. Tests point it at 127.0.0.1. */
+  scimagoBaseUrl: string;
+  /** The OpenAlex API; tests point it at 127.0.0.1. */
+  openAlexBaseUrl: string;
+  /** Largest SCImago export read (the 2024 export of all journals is about 12 MB). */
+  maxExportBytes: number;
+  /** Days after a SCImago fetch that brought no current year before it is fetched again. */
+  scimagoRefetchAfterDays: number;
+  /** OpenAlex requests one tier run may make (the journal batches and the yearly reference sample). */
+  openAlexMaxRequests: number;
+  /** Journals drawn at random from OpenAlex once a year to set the per-field quartile boundaries. */
+  openAlexSampleSize: number;
+  /** Days before a journal looked up in OpenAlex is looked up again. */
+  openAlexRecheckDays: number;
+  /** How long after the worker starts the first tier runs wait (tests: 0). */
+  startDelayMs: number;
+}
+
+export const DEFAULT_TIER_REFRESH_SETTINGS: TierRefreshSettings = {
+  auto: true,
+  scimagoBaseUrl: 'https://www.scimagojr.com',
+  openAlexBaseUrl: 'https://api.openalex.org',
+  maxExportBytes: 64 * 1024 * 1024,
+  scimagoRefetchAfterDays: 30,
+  openAlexMaxRequests: 60,
+  openAlexSampleSize: 4000,
+  openAlexRecheckDays: 180,
+  startDelayMs: 30_000,
+};
+
+const DEFAULT_USER_AGENT = 'ResearchRadar/0.1 (self-hosted research assistant)';
 
 export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
   const { ingest } = config;
@@ -40,6 +85,8 @@ export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
     sourcesJson: ingest.sourcesJson,
     disabledSources: ingest.disabledSources,
     openAlexApiKey: ingest.openAlexApiKey,
+    openAlexBaseUrl: ingest.openAlexBaseUrl,
+    openAlexReaderQueriesPerDay: ingest.openAlexReaderQueriesPerDay,
     crossrefMailto: ingest.crossrefMailto,
     arxivMinIntervalMs: ingest.arxivMinIntervalMs,
     httpTimeoutMs: ingest.httpTimeoutMs,
@@ -54,6 +101,7 @@ export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
     jobAttempts: 4,
     jobBackoffMs: 60_000,
     leaseWaitMs: 10 * 60_000,
+    tiers: { ...DEFAULT_TIER_REFRESH_SETTINGS, auto: ingest.tiersAuto },
   };
 }
 
@@ -63,5 +111,12 @@ export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
  */
 export function defaultIngestSettings(overrides: Partial<IngestSettings> = {}): IngestSettings {
   const config = loadConfig({ INGEST_ENABLED: 'false', SOURCES_FILE: '/nonexistent/sources.json' });
-  return { ...ingestSettingsFromConfig(config), userAgent: DEFAULT_USER_AGENT, ...overrides };
+  const settings = ingestSettingsFromConfig(config);
+  return {
+    ...settings,
+    userAgent: DEFAULT_USER_AGENT,
+    // No scheduled tier fetch from the real services unless a test points them elsewhere.
+    tiers: { ...settings.tiers, auto: false },
+    ...overrides,
+  };
 }

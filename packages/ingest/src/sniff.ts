@@ -20,6 +20,7 @@ export type PayloadFormat =
   | 'xml'
   | 'openalex'
   | 'crossref'
+  | 'biorxiv'
   | 'json'
   | 'csv'
   | 'text';
@@ -45,6 +46,7 @@ const DESCRIPTIONS: Record<PayloadFormat, string> = {
   xml: 'an XML document of another kind',
   openalex: 'an OpenAlex works answer (JSON)',
   crossref: 'a Crossref works answer (JSON)',
+  biorxiv: 'a bioRxiv/medRxiv details answer (JSON)',
   json: 'JSON of no known source',
   csv: 'a CSV table',
   text: 'neither XML nor JSON',
@@ -56,6 +58,7 @@ const KIND_READS: Record<SourceKind, string> = {
   'arxiv-rss': 'an arXiv announcement feed',
   openalex: 'an OpenAlex works answer',
   crossref: 'a Crossref works answer',
+  biorxiv: 'a bioRxiv/medRxiv details answer',
   rss: "a journal's feed",
   'news-rss': 'a news feed',
 };
@@ -83,6 +86,7 @@ const BLOG_MARKS =
   /<generator[^>]*>[^<]*(?:wordpress|blogger|ghost|drupal|joomla|hugo|jekyll|substack|medium|typepad|squarespace|wix)|xmlns:wfw=|xmlns:slash=|<comments>|<wfw:commentRss>/i;
 const OPENALEX = /openalex\.org\/W\d|"abstract_inverted_index"\s*:|"authorships"\s*:/;
 const CROSSREF = /"message-type"\s*:|"container-title"\s*:|"reference-count"\s*:|"DOI"\s*:\s*"10\./;
+const BIORXIV = /"author_corresponding_institution"\s*:|"jatsxml"\s*:|"count_new_papers"\s*:/;
 const TIER_HEADER = /\b(?:issn|title|quartile|quartil|cuartil|sjr|tier|rank|journal)\b|分区|期刊/i;
 
 /** Classifies the start of a payload. */
@@ -100,6 +104,7 @@ export function sniffPayload(head: string): Payload {
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     if (OPENALEX.test(text)) return payload('openalex');
     if (CROSSREF.test(text)) return payload('crossref');
+    if (BIORXIV.test(text)) return payload('biorxiv');
     return payload('json');
   }
 
@@ -139,6 +144,8 @@ function kindFor(payload: Payload): SourceKind | undefined {
       return 'openalex';
     case 'crossref':
       return 'crossref';
+    case 'biorxiv':
+      return 'biorxiv';
     default:
       if (!FEED_FORMATS.has(payload.format)) return undefined;
       if (payload.isJournalFeed) return 'rss';
@@ -158,6 +165,8 @@ function accepts(kind: SourceKind, payload: Payload): boolean {
       return format === 'openalex' || format === 'json';
     case 'crossref':
       return format === 'crossref' || format === 'json';
+    case 'biorxiv':
+      return format === 'biorxiv' || format === 'json';
     case 'rss':
       return FEED_FORMATS.has(format) && !payload.isBlogFeed;
     case 'news-rss':
@@ -188,5 +197,5 @@ export function payloadMismatch(kind: SourceKind, payload: Payload, file: string
     return `${what}: import it with ${command('rss')} (journal papers) or ${command('news-rss')} (news)`;
   }
   if (payload.format === 'html') return `${what}: save the feed itself (its address often ends in /rss, /feed or .xml)`;
-  return `${what}: the file kinds are arxiv, arxiv-rss (XML), openalex, crossref (JSON), rss, news-rss (feeds)`;
+  return `${what}: the file kinds are arxiv, arxiv-rss (XML), openalex, crossref, biorxiv (JSON), rss, news-rss (feeds)`;
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { RESEARCH_FIELD_IDS, type ResearchFieldId } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import { parse as parseYamlText } from 'yaml';
 import { z } from 'zod';
@@ -23,6 +24,8 @@ export const DEFAULT_SCHEDULES: Record<SourceKind, string> = {
   'arxiv-rss': '20 */6 * * *',
   openalex: '30 3 * * *',
   crossref: '40 3 * * *',
+  // bioRxiv and medRxiv post in daily batches: twice a day sees each batch within hours.
+  biorxiv: '25 6,18 * * *',
   rss: '50 */4 * * *',
   'news-rss': '5 */2 * * *',
 };
@@ -42,7 +45,25 @@ const issnList = z.array(z.string()).transform((values, context) => {
   return issns;
 });
 
+const fieldId = z.enum(RESEARCH_FIELD_IDS as readonly [ResearchFieldId, ...ResearchFieldId[]], {
+  message: `must be one of the research field ids (${RESEARCH_FIELD_IDS.join(', ')})`,
+});
+
+/** Requirements an entry may name in `requires`. */
+const SOURCE_REQUIREMENTS = ['openalex-key'] as const;
+export type SourceRequirement = (typeof SOURCE_REQUIREMENTS)[number];
+
 const common = {
+  /**
+   * The research fields (ids of the 21) the source's items belong to: evidence for ranking, and in the
+   * built-in catalogue the fields whose readers switch the source on. Left out: the source names none.
+   */
+  fields: z.array(fieldId).optional(),
+  /**
+   * What the entry needs to run: `openalex-key` (OPENALEX_API_KEY set). Without it the entry stays
+   * off, and `pnpm radar sources list` says which requirement is missing.
+   */
+  requires: z.array(z.enum(SOURCE_REQUIREMENTS)).optional(),
   /** Unique; used in `pnpm radar ingest <name>`, job ids and papers.source. */
   name: z
     .string()
@@ -104,7 +125,10 @@ const openAlexSource = z
     concepts: z.array(z.string().regex(/^(https:\/\/openalex\.org\/)?C\d+$/i)).default([]),
     /** Further OpenAlex filter clauses, AND-ed, e.g. "type:article,language:en". */
     filter: z.string().optional(),
+    /** OpenAlex full-text search (title, abstract, full text): words AND-ed, OR and NOT in capitals, "quoted phrases". */
     search: z.string().optional(),
+    /** Newest first (the default), or the best matches of `search` first. */
+    sort: z.enum(['publication_date:desc', 'relevance_score:desc']).default('publication_date:desc'),
     lookbackDays: z.number().int().min(1).max(365).default(7),
     perPage: z.number().int().min(1).max(100).default(100),
     baseUrl: httpUrl.default('https://api.openalex.org'),
@@ -114,15 +138,46 @@ const openAlexSource = z
       source.issns.length + source.topics.length + source.concepts.length > 0 ||
       Boolean(source.filter?.trim() || source.search?.trim()),
     { message: 'needs issns, topics, concepts, filter or search' },
-  );
+  )
+  .refine((source) => source.sort !== 'relevance_score:desc' || Boolean(source.search?.trim()), {
+    message: 'sort relevance_score:desc needs a search',
+  });
 
 const crossrefSource = z.object({
   ...common,
   kind: z.literal('crossref'),
   issns: issnList.refine((issns) => issns.length > 0, { message: 'needs at least one ISSN' }),
+  /**
+   * Only works with an abstract (Crossref's has-abstract filter). Off by default: many publishers deposit
+   * no abstracts, and the title alone still ranks; on for journals whose abstract-less records are mostly
+   * corrections, news and editorials.
+   */
+  requireAbstract: z.boolean().default(false),
   lookbackDays: z.number().int().min(1).max(365).default(14),
   rows: z.number().int().min(1).max(1000).default(100),
   baseUrl: httpUrl.default('https://api.crossref.org'),
+});
+
+const biorxivSource = z.object({
+  ...common,
+  kind: z.literal('biorxiv'),
+  /** Which server of api.biorxiv.org: bioRxiv (biology) or medRxiv (health sciences). */
+  server: z.enum(['biorxiv', 'medrxiv']),
+  /**
+   * Subject categories as the server names them ("neuroscience", "cell biology", "infectious diseases";
+   * case and "_" for spaces do not matter). Left out: every category.
+   */
+  categories: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z][A-Za-z _/&(),-]{1,80}$/, { message: 'must be a subject category such as "cell biology"' }),
+    )
+    .default([]),
+  /** How far back the first run (or a run after a long pause) looks; new versions of older preprints come too. */
+  lookbackDays: z.number().int().min(1).max(90).default(3),
+  baseUrl: httpUrl.default('https://api.biorxiv.org'),
 });
 
 const journalRef = z.union([
@@ -159,6 +214,7 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
   arxivRssSource,
   openAlexSource,
   crossrefSource,
+  biorxivSource,
   rssSource,
   newsRssSource,
 ]);
@@ -237,7 +293,11 @@ export function parseSourcesDocument(document: unknown, origin: string): SourceC
   return parsed.data.sources;
 }
 
-/** Reads the sources; a missing file means no sources (the worker then schedules none). */
+/**
+ * Reads the sources file (or INGEST_SOURCES_JSON); a missing file gives no sources and origin 'none'.
+ * Callers that run sources use `loadSourceList()` (src/catalogue), which puts the built-in catalogue
+ * in place of a missing file.
+ */
 export async function loadSources(location: SourcesLocation): Promise<LoadedSources> {
   let sources: SourceConfig[];
   let origin: string;
@@ -261,6 +321,11 @@ export async function loadSources(location: SourcesLocation): Promise<LoadedSour
     sources: sources.map((source) => (disabled.has(source.name) ? { ...source, enabled: false } : source)),
     origin,
   };
+}
+
+/** The research fields a source's entry declares (none when it names none). */
+export function fieldsOf(source: SourceConfig): readonly ResearchFieldId[] {
+  return source.fields ?? [];
 }
 
 export function scheduleOf(source: SourceConfig): string {

@@ -90,7 +90,7 @@ export function cleanInline(value: string): string {
  * five). It is sax's own table, the one the XML reader decodes feeds with, so CSV and JSON fields are
  * decoded exactly like XML text.
  */
-export const NAMED_ENTITIES: Readonly<Record<string, string>> = Object.freeze({
+const NAMED_ENTITIES: Readonly<Record<string, string>> = Object.freeze({
   ...(sax as unknown as { ENTITIES: Record<string, string> }).ENTITIES,
 });
 
@@ -160,7 +160,7 @@ const HTML_HINT =
   /<\/?[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>|<!--|&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/;
 
 /** True when the value carries markup or entities; plain text such as "a < b" is left alone. */
-export function looksLikeHtml(value: string): boolean {
+function looksLikeHtml(value: string): boolean {
   return HTML_HINT.test(value);
 }
 

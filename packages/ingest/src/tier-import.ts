@@ -1,5 +1,12 @@
 import fs from 'node:fs/promises';
-import { type Database, type JournalKeyRow, JournalRepository, type NewJournalRow, PaperRepository } from '@radar/db';
+import {
+  type Database,
+  type JournalKeyRow,
+  JournalRepository,
+  type NewJournalRow,
+  PaperRepository,
+  type TierSystem,
+} from '@radar/db';
 import { type DecodeWarning, decodeBytes } from './decode';
 import { normalizeJournalTitle } from './identifiers';
 import { parseTierTable, type TierRow, type TierTable } from './tier-table';
@@ -9,7 +16,28 @@ import { parseTierTable, type TierRow, type TierTable } from './tier-table';
  * then by normalised title; papers get their journal's tier (papers.jcr_tier). Re-importing updates
  * existing journals and papers. Several files with the same label (SCImago's per-subject exports of
  * one year) combine to each journal's best tier; a file with another label (a newer year) replaces it.
+ *
+ * Each tier records its system and year (journals.tier_system, tier_year): a SCImago export is 'scimago'
+ * (year from its header), any other table 'imported' (year from its label's four digits, when any). An
+ * operator's import applies to every journal it names; the scheduled SCImago refresh passes
+ * `keepSystems: ['imported']`, so a table an institution imported (JCR, 中科院分区) is never replaced by it.
  */
+
+export interface TierImportOptions {
+  /** The system the tiers are recorded under; from the table's format when left out. */
+  system?: TierSystem;
+  /** The table's year; from its label when left out. */
+  year?: number | undefined;
+  /** Journals whose current tier is of one of these systems keep it (and are counted as kept). */
+  keepSystems?: readonly TierSystem[];
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The four-digit year in a label ("scimago-2024", "jcr-2025"); undefined when it has none. */
+export function tierYearOfLabel(label: string): number | undefined {
+  const match = /(?:^|\D)((?:19|20)\d{2})(?:\D|$)/.exec(label);
+  return match?.[1] ? Number(match[1]) : undefined;
+}
 
 export interface TierImportSummary {
   label: string;
@@ -18,6 +46,8 @@ export interface TierImportSummary {
   journalsAdded: number;
   journalsUpdated: number;
   journalsUnchanged: number;
+  /** Journals left with their tier because it is of a kept system (keepSystems). */
+  journalsKept: number;
   rejects: TierTable['rejects'];
   warnings: string[];
   /** Papers newly linked to a journal by title. */
@@ -40,7 +70,7 @@ export async function importTierTableFile(
   const warnings: DecodeWarning[] = [];
   const text = decodeBytes(await fs.readFile(filePath), { warnings });
   const table = parseTierTable(text, { label: options.label, fileName: filePath });
-  const summary = await importTierTable(db, table, options.onProgress);
+  const summary = await importTierTable(db, table, { onProgress: options.onProgress });
   summary.warnings.push(...warnings.map((warning) => `${warning.reason}: ${warning.detail ?? ''}`));
   return summary;
 }
@@ -48,8 +78,12 @@ export async function importTierTableFile(
 export async function importTierTable(
   db: Database,
   table: TierTable,
-  onProgress?: (done: number, total: number) => void,
+  options: TierImportOptions = {},
 ): Promise<TierImportSummary> {
+  const { onProgress } = options;
+  const system: TierSystem = options.system ?? (table.format === 'scimago' ? 'scimago' : 'imported');
+  const year = options.year ?? tierYearOfLabel(table.label) ?? null;
+  const keep = new Set<TierSystem>(options.keepSystems ?? []);
   const repository = new JournalRepository(db);
   const existing = await repository.listKeys();
   const journals: PendingJournal[] = existing.map((row) => ({ ...row, publisher: null, changed: false }));
@@ -64,14 +98,31 @@ export async function importTierTable(
   for (const journal of journals) index(journal);
 
   let unchanged = 0;
+  let kept = 0;
   const apply = (journal: PendingJournal, row: TierRow) => {
+    const sameTable = journal.tierSource === table.label;
+    if (journal.tier !== null && journal.tierSystem && keep.has(journal.tierSystem)) {
+      kept++;
+      // The kept tier's table named no subject areas: this table's areas still tell the journal's fields.
+      if (journal.researchFields.length === 0 && row.fields.length > 0) {
+        journal.researchFields = row.fields;
+        journal.changed = true;
+      }
+      return;
+    }
     // Same table (same label): keep the best tier across its rows; another table replaces the tier.
-    const tier =
-      journal.tierSource === table.label && journal.tier !== null ? Math.min(journal.tier, row.tier) : row.tier;
+    const tier = sameTable && journal.tier !== null ? Math.min(journal.tier, row.tier) : row.tier;
     let changed = false;
-    if (journal.tier !== tier || journal.tierSource !== table.label) {
+    if (
+      journal.tier !== tier ||
+      journal.tierSource !== table.label ||
+      journal.tierSystem !== system ||
+      journal.tierYear !== year
+    ) {
       journal.tier = tier;
       journal.tierSource = table.label;
+      journal.tierSystem = system;
+      journal.tierYear = year;
       changed = true;
     }
     const issns = row.issns.filter((issn) => !byIssn.has(issn) || byIssn.get(issn)?.includes(journal));
@@ -88,6 +139,15 @@ export async function importTierTable(
       changed = true;
     }
     if (!journal.publisher && row.publisher) journal.publisher = row.publisher;
+    // Subject areas: the rows of one table add up (SCImago lists a journal in each subject's export);
+    // another table's areas replace them. A table without areas leaves them as they are.
+    if (row.fields.length > 0) {
+      const fields = sameTable ? [...new Set([...journal.researchFields, ...row.fields])] : row.fields;
+      if (fields.length !== journal.researchFields.length || fields.some((f, i) => f !== journal.researchFields[i])) {
+        journal.researchFields = fields;
+        changed = true;
+      }
+    }
     if (changed) journal.changed = true;
     else unchanged++;
   };
@@ -114,7 +174,10 @@ export async function importTierTable(
         eissn: row.issns[1] ?? null,
         tier: row.tier,
         tierSource: table.label,
+        tierSystem: system,
+        tierYear: year,
         publisher: row.publisher ?? null,
+        researchFields: row.fields,
         changed: true,
       };
       journals.push(journal);
@@ -130,8 +193,11 @@ export async function importTierTable(
       set: {
         tier: journal.tier,
         tierSource: journal.tierSource,
+        tierSystem: journal.tierSystem,
+        tierYear: journal.tierYear,
         issn: journal.issn,
         eissn: journal.eissn,
+        researchFields: journal.researchFields,
         ...(journal.publisher ? { publisher: journal.publisher } : {}),
       } satisfies Partial<NewJournalRow>,
     }));
@@ -144,7 +210,10 @@ export async function importTierTable(
       eissn: journal.eissn,
       tier: journal.tier,
       tierSource: journal.tierSource,
+      tierSystem: journal.tierSystem,
+      tierYear: journal.tierYear,
       publisher: journal.publisher,
+      researchFields: journal.researchFields,
     }));
   const insertedIds = await repository.applyTierChanges(updates, inserts);
   journals
@@ -172,6 +241,7 @@ export async function importTierTable(
     journalsAdded: inserts.length,
     journalsUpdated: updates.length,
     journalsUnchanged: unchanged,
+    journalsKept: kept,
     rejects: table.rejects,
     warnings: [],
     papersLinked,

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import type { ResearchFieldId } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import { parse } from 'csv-parse/sync';
 import { collectIssns } from './identifiers';
+import { scimagoFields } from './research-field-evidence';
 import { inlineText } from './text';
 
 /**
@@ -19,6 +21,8 @@ export interface TierRow {
   issns: string[];
   tier: number;
   publisher: string | undefined;
+  /** Research fields of the journal's subject areas (SCImago "Areas" and "Categories"); empty when none. */
+  fields: ResearchFieldId[];
 }
 
 export interface TierTable {
@@ -91,6 +95,10 @@ const COLUMN_NAMES = {
     'jcr分区',
   ],
   publisher: ['publisher', 'editorial', 'editora', 'editeur', 'verlag', '出版社'],
+  /** ASJC subject areas ("Biochemistry, Genetics and Molecular Biology; Medicine"). */
+  areas: ['areas', 'subject areas', 'subject area'],
+  /** ASJC categories with their quartile ("Endocrinology (Q1); Internal Medicine (Q2)"). */
+  categories: ['categories', 'subject categories'],
 } as const;
 
 /** Words that make any header a tier column ("SJR Cuartil 2024", "Quartil Qualis"). */
@@ -164,6 +172,8 @@ export function parseTierTable(
     eissn: column(COLUMN_NAMES.eissn),
     tier: tierColumn >= 0 ? tierColumn : headers.findIndex((name) => TIER_WORDS.test(name)),
     publisher: column(COLUMN_NAMES.publisher),
+    areas: column(COLUMN_NAMES.areas),
+    categories: column(COLUMN_NAMES.categories),
   };
   const isScimago = headers.includes('sourceid') && headers.some((name) => name.startsWith('sjr'));
   const got = `the file's header: ${header.record.map(restore).join(', ')}`;
@@ -200,7 +210,14 @@ export function parseTierTable(
       rejects.push({ line, reason: 'no tier', detail: `${title || issns.join(', ')}: "${tierText}"` });
       continue;
     }
-    rows.push({ line, title, issns, tier, publisher: inlineText(cell(record, columns.publisher)) || undefined });
+    rows.push({
+      line,
+      title,
+      issns,
+      tier,
+      publisher: inlineText(cell(record, columns.publisher)) || undefined,
+      fields: scimagoFields(cell(record, columns.areas), cell(record, columns.categories)),
+    });
   }
   return { format: isScimago ? 'scimago' : 'plain', label, rows, rejects };
 }

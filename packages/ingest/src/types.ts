@@ -1,6 +1,7 @@
 /** What adapters produce and the pipeline stores. */
+import type { ResearchFieldId } from '@radar/shared';
 
-export const SOURCE_KINDS = ['arxiv', 'arxiv-rss', 'openalex', 'crossref', 'rss', 'news-rss'] as const;
+export const SOURCE_KINDS = ['arxiv', 'arxiv-rss', 'openalex', 'crossref', 'biorxiv', 'rss', 'news-rss'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export function isSourceKind(value: string): value is SourceKind {
@@ -38,6 +39,8 @@ export interface PaperDraft {
   publishedAt?: string | undefined;
   journal?: JournalRef | undefined;
   keywords: string[];
+  /** Research fields the source says the item belongs to (arXiv categories, OpenAlex topic field ...). */
+  fields?: ResearchFieldId[] | undefined;
   /** Ids in each source: { arxiv: '2401.01234', openalex: 'W123', crossref: '10.1/x' }. */
   sourceIds: Record<string, string>;
   /** Further DOIs of the same work (its preprint's), used only to find an existing row. */
@@ -59,6 +62,8 @@ export interface NewsDraft {
   publishDate?: Date | undefined;
   institute: string;
   instituteHomepage?: string | undefined;
+  /** Research fields the source says the item belongs to. */
+  fields?: ResearchFieldId[] | undefined;
   notes: string[];
 }
 

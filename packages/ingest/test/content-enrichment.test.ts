@@ -124,6 +124,44 @@ describe('embedding new items', () => {
     });
   });
 
+  it('stores the rest of a batch when the provider answers one item with a zero vector, and records it', async () => {
+    const inserted = await new PaperRepository(database.db).insertMany(
+      ['first', 'second', 'third'].map((name) => ({
+        title: `A ${name} paper on batch checks`,
+        abstract: name === 'second' ? 'An abstract the provider maps to ZERO-VECTOR.' : `A ${name} abstract.`,
+        url: `https://batch.example.org/${name}`,
+        source: 'test',
+      })),
+    );
+    const ids = inserted.map((row) => row.id);
+    const zeroId = ids[1];
+    const sent: number[] = [];
+    // Answers every text, without an error, but with an all-zero vector for one of them.
+    const zeroing: EmbeddingProvider = {
+      model: embedder.model,
+      embed: async (texts) => {
+        sent.push(texts.length);
+        const vectors = await embedder.embed(texts);
+        return vectors.map((vector, i) => (texts[i]?.includes('ZERO-VECTOR') ? vector.map(() => 0) : vector));
+      },
+    };
+    const result = await embedContent(database.db, zeroing, { target: 'papers', ids }, { batchSize: 3 });
+    expect(result).toEqual({ outcome: 'success', embedded: 2, failed: 1 });
+    // The batch, then the bad item alone (the others' vectors were kept).
+    expect(sent).toEqual([3, 1]);
+    const state = await paperState();
+    expect(ids.map((id) => state.find((row) => row.id === id)?.embedded)).toEqual([true, false, true]);
+    const rejects = await database.db.execute<{ item_key: string; detail: string }>(
+      sql`SELECT item_key, detail FROM radar.ingest_rejects WHERE source = 'content-embed' AND item_key = ${`papers ${zeroId}`}`,
+    );
+    expect(rejects.rows).toHaveLength(1);
+    expect(rejects.rows[0]?.detail).toMatch(/zero vector/);
+    // The summary tests below count the stored papers.
+    await database.db.execute(
+      sql`DELETE FROM radar.papers WHERE id = ANY(string_to_array(${ids.join(',')}, ',')::bigint[])`,
+    );
+  });
+
   it('fails the job (to be retried) when the provider is down for every item', async () => {
     ai.setDown(true);
     try {

@@ -5,7 +5,9 @@ import { decodeByteStream, decodeBytes } from '../src/decode';
 import {
   arxivIdFromDoi,
   collectIssns,
+  doiFromPreprintUrl,
   extractArxivId,
+  isPreprintUrl,
   normalizeDoi,
   normalizeIssn,
   normalizeJournalTitle,
@@ -50,6 +52,24 @@ describe('identifiers', () => {
     expect(normalizeDoi('doi:10.1038/s41586-024-07811-4')).toBe('10.1038/s41586-024-07811-4');
     expect(normalizeDoi('https://dx.doi.org/10.1000%2Fabc')).toBe('10.1000/abc');
     expect(normalizeDoi('not a doi')).toBeUndefined();
+  });
+
+  it('tells preprint pages from journal pages, and reads the DOI in bioRxiv/medRxiv addresses', () => {
+    expect(isPreprintUrl('http://arxiv.org/abs/2111.07624')).toBe(true);
+    expect(isPreprintUrl('https://www.biorxiv.org/content/10.1101/2020.03.12.987654v2')).toBe(true);
+    expect(isPreprintUrl('https://peerj.com/preprints/2512v1')).toBe(true);
+    expect(isPreprintUrl('https://doi.org/10.7287/peerj.preprints.2512')).toBe(true);
+    expect(isPreprintUrl('https://peerj.com/articles/3162')).toBe(false);
+    expect(isPreprintUrl('https://doi.org/10.1007/s41095-022-0271-y')).toBe(false);
+    expect(isPreprintUrl('https://notarxiv.org.example.com/abs/1')).toBe(false);
+    expect(doiFromPreprintUrl('https://www.biorxiv.org/content/10.1101/2020.03.12.987654v2.full.pdf')).toBe(
+      '10.1101/2020.03.12.987654',
+    );
+    expect(doiFromPreprintUrl('https://www.medrxiv.org/content/10.1101/2021.01.05.21249245v1')).toBe(
+      '10.1101/2021.01.05.21249245',
+    );
+    expect(doiFromPreprintUrl('https://www.biorxiv.org/content/early/2017/01/05/098202')).toBeUndefined();
+    expect(doiFromPreprintUrl('https://peerj.com/articles/3162')).toBeUndefined();
   });
 
   it('finds arXiv ids without versions in ids, URLs, OAI identifiers and DOIs', () => {
@@ -170,6 +190,7 @@ describe('merging a paper into the stored copy', () => {
     pdfUrl: 'https://arxiv.org/pdf/2501.01234v1',
     publishedAt: '2025-01-03',
     keywords: ['cs.IR'],
+    researchFields: ['computer-science'],
     llmSummary: 'old summary',
     titleAuthorKey: titleAuthorKey('Sparse Attention for Long Document Retrieval', ['Mei Chen']) ?? null,
     sourceIds: { arxiv: '2501.01234', arxivVersion: '1' },
@@ -192,9 +213,11 @@ describe('merging a paper into the stored copy', () => {
     journalName: 'Journal of Machine Learning Research Letters',
     jcrTier: 1,
     keywords: ['Artificial Intelligence'],
+    researchFields: [],
     sourceIds: { crossref: '10.5555/jmlrl.2025.0042' },
     titleAuthorKey: titleAuthorKey('Sparse attention for long document retrieval', ['Mei Chen']),
     isAuthoritativeVersion: false,
+    isPreprintRecord: false,
     ...overrides,
   });
 
@@ -202,11 +225,18 @@ describe('merging a paper into the stored copy', () => {
     const patch = mergePaper(stored(), incoming());
     expect(patch).toMatchObject({
       doi: '10.5555/jmlrl.2025.0042',
+      // The journal's page is the card's link; the preprint's stays beside it.
+      url: 'https://jmlrl.example.org/articles/42',
       journalId: 7,
       journalName: 'Journal of Machine Learning Research Letters',
       jcrTier: 1,
       keywords: ['cs.IR', 'Artificial Intelligence'],
-      sourceIds: { arxiv: '2501.01234', arxivVersion: '1', crossref: '10.5555/jmlrl.2025.0042' },
+      sourceIds: {
+        arxiv: '2501.01234',
+        arxivVersion: '1',
+        crossref: '10.5555/jmlrl.2025.0042',
+        preprintUrl: 'https://arxiv.org/abs/2501.01234',
+      },
     });
     expect(patch.title).toBeUndefined();
     expect(patch.abstract).toBeUndefined();
@@ -251,6 +281,41 @@ describe('merging a paper into the stored copy', () => {
       mergePaper(stored(), { ...published, journalName: 'bioRxiv', journalIsPreprintServer: true }).journalName,
     ).toBeUndefined();
     expect(mergePaper(stored({ journalName: 'Nature' }), published).journalName).toBeUndefined();
+  });
+
+  it('keeps both links whichever version arrives first, and the preprint DOI of a journal record', () => {
+    const journalRow = stored({
+      journalId: 7,
+      journalName: 'Journal of Machine Learning Research Letters',
+      doi: '10.5555/jmlrl.2025.0042',
+      arxivId: null,
+      url: 'https://jmlrl.example.org/articles/42',
+      sourceIds: { crossref: '10.5555/jmlrl.2025.0042' },
+    });
+    const preprint = incoming({
+      doi: '10.1101/2025.01.01.000001',
+      relatedDois: ['10.5555/jmlrl.2025.0042'],
+      arxivId: undefined,
+      url: 'https://www.biorxiv.org/content/10.1101/2025.01.01.000001v1',
+      journalId: undefined,
+      journalName: 'bioRxiv',
+      journalIsPreprintServer: true,
+      isPreprintRecord: true,
+    });
+    const patch = mergePaper(journalRow, preprint);
+    expect(patch.url).toBeUndefined();
+    expect(patch.doi).toBeUndefined();
+    expect(patch.sourceIds).toMatchObject({
+      preprintDoi: '10.1101/2025.01.01.000001',
+      preprintUrl: 'https://www.biorxiv.org/content/10.1101/2025.01.01.000001v1',
+    });
+    // The preprint record found by the preprint DOI its journal record named.
+    const named = stored({ ...journalRow, sourceIds: { preprintDoi: '10.1101/2025.01.01.000001' } });
+    expect(pickMatch([named], { ...preprint, relatedDois: [] })).toMatchObject({ by: 'doi' });
+    // A second journal record (another index of the same DOI) never takes the link from the first.
+    expect(
+      mergePaper(journalRow, incoming({ arxivId: undefined, url: 'https://doi.org/10.5555/jmlrl.2025.0042' })).url,
+    ).toBeUndefined();
   });
 
   it('is empty when nothing is new', () => {

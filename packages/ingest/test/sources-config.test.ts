@@ -28,10 +28,12 @@ describe('sources file', () => {
   it('accepts the documented example, with an example of every kind', async () => {
     const { sources } = await loadSources({ sourcesFile: EXAMPLE });
     expect(new Set(sources.map((source) => source.kind))).toEqual(
-      new Set(['arxiv', 'arxiv-rss', 'openalex', 'crossref', 'rss', 'news-rss']),
+      new Set(['arxiv', 'arxiv-rss', 'openalex', 'crossref', 'biorxiv', 'rss', 'news-rss']),
     );
     const openalex = sources.find((source) => source.name === 'openalex-endocrinology');
     expect(openalex).toMatchObject({ issns: ['22138587', '0163769X'], baseUrl: 'https://api.openalex.org' });
+    const medrxiv = sources.find((source) => source.kind === 'biorxiv');
+    expect(medrxiv).toMatchObject({ server: 'medrxiv', lookbackDays: 3, baseUrl: 'https://api.biorxiv.org' });
   });
 
   it('means no sources when the file is missing', async () => {

@@ -1,7 +1,12 @@
+import type { JobPayload, ParsedJobPayload, QueueName } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import {
+  type BackendFactory,
+  type BulkJobOptions,
   createPostgresBackend,
   type IQueueBackend,
+  type Job,
+  type JobSchedulerTemplateOptions,
   type JobsOptions,
   type PostgresConnectionOptions,
   type PostgresQueueBackend,
@@ -9,11 +14,14 @@ import {
   Queue,
   type QueueOptions,
   type RedisOptions,
+  type RepeatOptions,
+  UnrecoverableError,
   Worker,
   type WorkerOptions,
 } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
+import { checkJobPayload, parseJobPayload } from './job-payloads';
 
 /**
  * Where BullMQ keeps its jobs. Redis when REDIS_URL is set (the compose default); otherwise BullMQ's
@@ -25,7 +33,7 @@ export type QueueConnection =
   | { backend: 'redis'; redis: RedisOptions; prefix: string }
   | { backend: 'postgres'; postgres: pg.PoolConfig; prefix: string };
 
-export class QueueConnectionError extends ActionableError {
+class QueueConnectionError extends ActionableError {
   override name = 'QueueConnectionError';
 }
 
@@ -76,7 +84,7 @@ export async function assertRedisReachable(url: string, timeoutMs = 5_000): Prom
 }
 
 /** Sensible defaults for every job: retried with exponential backoff, cleaned up after a while. */
-export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 24 * 3600, count: 1_000 },
@@ -87,6 +95,19 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 export type AppQueue<T> = Queue<T, unknown, string, T, unknown, string, IQueueBackend, unknown>;
 export type AppWorker<T> = Worker<T, unknown, string, IQueueBackend, number | object, unknown>;
 
+/** A producer for one of the app's queues: payloads typed from JOB_PAYLOAD_SCHEMAS, and parsed before they are added. */
+export type JobQueue<N extends QueueName> = AppQueue<JobPayload<N>>;
+
+/**
+ * A processor of one of the app's queues. It receives the payload its queue's schema parsed
+ * (createWorker parses before it runs), so it checks nothing itself.
+ */
+export type JobProcessor<N extends QueueName> = (
+  job: Job<ParsedJobPayload<N>>,
+  token?: string,
+  signal?: AbortSignal,
+) => Promise<unknown>;
+
 function postgresConnection(
   connection: Extract<QueueConnection, { backend: 'postgres' }>,
   poolMax: number,
@@ -95,36 +116,117 @@ function postgresConnection(
   return { ...connection.postgres, max: poolMax, schema: 'bullmq', migrate: true } as PostgresConnectionOptions;
 }
 
+/**
+ * BullMQ's Queue with every payload parsed by its queue's schema before it is stored (`add`, `addBulk`
+ * and job schedulers' templates): a bad payload throws InvalidJobPayloadError in the producer that
+ * made it, instead of failing a job later in a worker.
+ */
+class PayloadCheckedQueue extends Queue<unknown, unknown, string, unknown, unknown, string, IQueueBackend, unknown> {
+  // Async, so a refused payload is a rejected promise like any other failure to add.
+  protected override async addJob(name: string, data: unknown, opts?: JobsOptions) {
+    return super.addJob(name, parseJobPayload(this.name, data), opts);
+  }
+
+  override async addBulk(jobs: { name: string; data: unknown; opts?: BulkJobOptions }[]) {
+    return super.addBulk(jobs.map((job) => ({ ...job, data: parseJobPayload(this.name, job.data) })));
+  }
+
+  override async upsertJobScheduler(
+    jobSchedulerId: string,
+    repeatOpts: Omit<RepeatOptions, 'key'>,
+    jobTemplate?: { name?: string; data?: unknown; opts?: JobSchedulerTemplateOptions },
+  ) {
+    // BullMQ's template data defaults to {}: that default is checked too.
+    const data = parseJobPayload(this.name, jobTemplate?.data ?? {});
+    return super.upsertJobScheduler(jobSchedulerId, repeatOpts, { ...jobTemplate, data });
+  }
+}
+
+function openQueue<T>(
+  connection: QueueConnection,
+  name: string,
+  options: Partial<Omit<QueueOptions, 'connection'>>,
+  QueueClass: typeof PayloadCheckedQueue | typeof Queue,
+): AppQueue<T> {
+  const opts = { defaultJobOptions: DEFAULT_JOB_OPTIONS, ...options, prefix: connection.prefix };
+  const Class = QueueClass as typeof PayloadCheckedQueue;
+  const queue =
+    connection.backend === 'redis'
+      ? new Class(name, { ...opts, connection: connection.redis })
+      : new Class(
+          name,
+          { ...opts, connection: postgresConnection(connection, 2) },
+          createPostgresBackend as unknown as BackendFactory<IQueueBackend, unknown>,
+        );
+  return queue as unknown as AppQueue<T>;
+}
+
+/**
+ * A queue of this installation. One of the app's (QUEUE_NAMES) is typed by its payload and parses every
+ * payload before adding it; other names (tests' own queues) take any data.
+ */
+export function createQueue<N extends QueueName>(
+  connection: QueueConnection,
+  name: N,
+  options?: Partial<Omit<QueueOptions, 'connection'>>,
+): JobQueue<N>;
+export function createQueue<T>(
+  connection: QueueConnection,
+  name: string,
+  options?: Partial<Omit<QueueOptions, 'connection'>>,
+): AppQueue<T>;
 export function createQueue<T>(
   connection: QueueConnection,
   name: string,
   options: Partial<Omit<QueueOptions, 'connection'>> = {},
 ): AppQueue<T> {
-  const opts = { defaultJobOptions: DEFAULT_JOB_OPTIONS, ...options, prefix: connection.prefix };
-  const queue =
-    connection.backend === 'redis'
-      ? new Queue<T>(name, { ...opts, connection: connection.redis })
-      : new Queue<T, unknown, string, T, unknown, string, PostgresQueueBackend, PostgresConnectionOptions>(
-          name,
-          { ...opts, connection: postgresConnection(connection, 2) },
-          createPostgresBackend,
-        );
-  return queue as unknown as AppQueue<T>;
+  return openQueue<T>(connection, name, options, PayloadCheckedQueue);
 }
 
+/**
+ * A queue that adds whatever it is given, for tests that must put a payload no producer would make
+ * into a queue (the worker's own check); exported only from @radar/jobs/testing.
+ */
+export function createUncheckedQueue(connection: QueueConnection, name: string): AppQueue<unknown> {
+  return openQueue<unknown>(connection, name, {}, Queue);
+}
+
+/**
+ * A worker of this installation. Before the processor runs, the job's data is parsed with its queue's
+ * schema and replaced by the result: a payload the schema refuses (written by an older version, or by
+ * hand) fails the job with UnrecoverableError, not retried, and the processor never sees it.
+ */
+export function createWorker<N extends QueueName>(
+  connection: QueueConnection,
+  name: N,
+  processor: JobProcessor<N>,
+  options?: Partial<Omit<WorkerOptions, 'connection'>>,
+): AppWorker<ParsedJobPayload<N>>;
+export function createWorker<T>(
+  connection: QueueConnection,
+  name: string,
+  processor: Processor<T>,
+  options?: Partial<Omit<WorkerOptions, 'connection'>>,
+): AppWorker<T>;
 export function createWorker<T>(
   connection: QueueConnection,
   name: string,
   processor: Processor<T>,
   options: Partial<Omit<WorkerOptions, 'connection'>> = {},
 ): AppWorker<T> {
+  const checked: Processor<T> = async (job, token, signal) => {
+    const payload = checkJobPayload(name, job.data);
+    if (!payload.success) throw new UnrecoverableError(payload.message);
+    job.data = payload.data as T;
+    return processor(job, token, signal);
+  };
   const opts = { ...options, prefix: connection.prefix };
   const worker =
     connection.backend === 'redis'
-      ? new Worker<T>(name, processor, { ...opts, connection: connection.redis })
+      ? new Worker<T>(name, checked, { ...opts, connection: connection.redis })
       : new Worker<T, unknown, string, PostgresQueueBackend, number | object, PostgresConnectionOptions>(
           name,
-          processor,
+          checked,
           { ...opts, connection: postgresConnection(connection, (options.concurrency ?? 1) + 2) },
           createPostgresBackend,
         );

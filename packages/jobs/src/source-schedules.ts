@@ -1,8 +1,7 @@
-import { type Database, SourceStateRepository } from '@radar/db';
-import { type IngestSettings, type SourceConfig, scheduleOf } from '@radar/ingest';
-import type { IngestJob } from '@radar/shared';
+import type { Database, SourceStateRepository } from '@radar/db';
+import { type IngestSettings, resolveSources, type SourceConfig, scheduleOf } from '@radar/ingest';
 import type { Logger } from 'pino';
-import type { AppQueue } from './queue-connection';
+import type { JobQueue } from './queue-connection';
 
 /** Job scheduler ids of sources: `source:<name>`, so stale ones can be told from other schedulers. */
 export const SOURCE_SCHEDULER_PREFIX = 'source:';
@@ -14,14 +13,14 @@ export interface ScheduleSync {
 }
 
 /**
- * Makes the ingest queue's job schedulers match the sources file: one per enabled source (upserted, so
- * a changed cron pattern takes effect), none for sources removed or disabled, none at all when
- * INGEST_ENABLED=false. A schedule BullMQ refuses is recorded as the source's last error.
+ * Makes the ingest queue's job schedulers match the given sources: one per enabled source (upserted, so
+ * a changed cron pattern takes effect), none for sources removed, disabled or no longer active, none at
+ * all when INGEST_ENABLED=false. A schedule BullMQ refuses is recorded as the source's last error.
  */
-export async function syncSourceSchedulers(
-  queue: AppQueue<IngestJob>,
+async function syncSourceSchedulers(
+  queue: JobQueue<'ingest'>,
   sources: SourceConfig[],
-  options: { db: Database; settings: IngestSettings; logger?: Logger | undefined },
+  options: { states: SourceStateRepository; settings: IngestSettings; logger?: Logger | undefined },
 ): Promise<ScheduleSync> {
   const { settings } = options;
   const wanted = settings.enabled ? sources.filter((source) => source.enabled) : [];
@@ -42,7 +41,7 @@ export async function syncSourceSchedulers(
     } catch (error) {
       const message = `invalid schedule "${scheduleOf(source)}": ${(error as Error).message}`;
       result.failed.push({ source: source.name, error: message });
-      await new SourceStateRepository(options.db).recordFailure(source.name, source.kind, message).catch(() => {});
+      await options.states.recordFailure(source.name, source.kind, message).catch(() => {});
       options.logger?.error({ source: source.name, err: message }, 'source not scheduled');
     }
   }
@@ -54,4 +53,67 @@ export async function syncSourceSchedulers(
     }
   }
   return result;
+}
+
+/** The deduplication id of a source's first run: one queued at a time, however often the sync runs. */
+const firstRunDedupId = (source: string) => `first-run:${source}`;
+
+export interface ActiveSourcesSync extends ScheduleSync {
+  /** Where the sources came from (a path, INGEST_SOURCES_JSON, or the built-in catalogue). */
+  origin: string;
+  /** Active sources that never finished a run, queued to run now. */
+  firstRuns: string[];
+}
+
+/**
+ * Makes the schedules follow activation (`resolveSources`): one scheduler per active source, none for
+ * the others. An active source that has never finished a run also gets one run queued now rather than
+ * at its next cron time, deduplicated per source while that run is queued or running, and the time of
+ * the request is recorded (`ingest_sources.first_fetch_requested_at`) for the papers page's estimate.
+ * (A first run that ended without a finished run, e.g. skipped because its readers left meanwhile, is
+ * queued again, with a new request time, once the source is active again.)
+ * Nothing is queued when INGEST_ENABLED=false. Idempotent: run at worker start, every few minutes by
+ * the maintenance queue, and whenever a saved profile names a field.
+ */
+export async function syncActiveSources(deps: {
+  db: Database;
+  /** Where runs are recorded: first runs are told from sources that ran, refused schedules are recorded. */
+  states: SourceStateRepository;
+  settings: IngestSettings;
+  queue: JobQueue<'ingest'>;
+  logger?: Logger | undefined;
+}): Promise<ActiveSourcesSync> {
+  const resolved = await resolveSources({ db: deps.db, settings: deps.settings });
+  const sync = await syncSourceSchedulers(deps.queue, resolved.active, deps);
+  const firstRuns: string[] = [];
+  if (deps.settings.enabled) {
+    const { states } = deps;
+    const scheduled = new Set(sync.scheduled);
+    for (const source of resolved.active) {
+      if (!scheduled.has(source.name)) continue;
+      const state = await states.get(source.name);
+      if (state?.lastFinishedAt || state?.status === 'running') continue;
+      if (await isQueued(deps.queue, firstRunDedupId(source.name))) continue;
+      await deps.queue.add(
+        `ingest:${source.name}`,
+        { source: source.name },
+        {
+          deduplication: { id: firstRunDedupId(source.name) },
+          attempts: deps.settings.jobAttempts,
+          backoff: { type: 'exponential', delay: deps.settings.jobBackoffMs },
+        },
+      );
+      await states.recordFirstFetchRequested(source.name, source.kind);
+      firstRuns.push(source.name);
+    }
+  }
+  return { ...sync, origin: resolved.origin, firstRuns };
+}
+
+/** Whether a job of this deduplication id is waiting, delayed or running. */
+async function isQueued(queue: JobQueue<'ingest'>, dedupId: string): Promise<boolean> {
+  const jobId = await queue.getDeduplicationJobId(dedupId);
+  if (!jobId) return false;
+  const state = await queue.getJobState(jobId);
+  return !['completed', 'failed', 'unknown'].includes(state);
 }

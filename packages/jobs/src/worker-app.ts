@@ -1,27 +1,47 @@
 import type { AiServices } from '@radar/ai';
-import { type DatabaseHandle, VectorRepository } from '@radar/db';
+import {
+  AsyncTaskRepository,
+  AuthRecordRepository,
+  type DatabaseHandle,
+  LearningRepository,
+  SessionRepository,
+  SourceStateRepository,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
 import type { EnqueueJob } from '@radar/ingest';
 import {
   type ContentAiProviders,
   contentAiProvidersFrom,
   defaultIngestSettings,
   type IngestSettings,
-  loadSources,
+  readerQueriesOff,
 } from '@radar/ingest';
 import type { AppMetrics, QueueJobCounts } from '@radar/metrics';
-import { type IngestJob, QUEUE_NAMES, type QueueName } from '@radar/shared';
+import { type JobPayload, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { createContentEmbedProcessor } from './jobs/embed-content.job';
+import { createContentEmbedProcessor } from './jobs/content-embed.job';
+import { createEmbeddingsProcessor, requestEmbeddingsMaintenance, requestRefitIfDue } from './jobs/embeddings.job';
 import { createIngestProcessor } from './jobs/ingest.job';
+import { createJournalTiersProcessor } from './jobs/journal-tiers.job';
 import { createKeywordAlertsProcessor, type KeywordAlertMailSettings } from './jobs/keyword-alerts.job';
 import { createMaintenanceProcessor } from './jobs/maintenance.job';
+import { createPaperSummaryProcessor } from './jobs/paper-summary.job';
 import { createProfileLearningProcessor } from './jobs/profile-learning.job';
-import { createEmbeddingsProcessor, requestEmbeddingsMaintenance, requestRefitIfDue } from './jobs/reembed.job';
+import { createReaderQueriesProcessor } from './jobs/reader-queries.job';
 import { createResearchProfileProcessor } from './jobs/research-profile.job';
-import { createPaperSummaryProcessor } from './jobs/summarize-papers.job';
-import { type AppQueue, type AppWorker, createQueue, createWorker, type QueueConnection } from './queue-connection';
-import { syncSourceSchedulers } from './source-schedules';
+import {
+  type AppQueue,
+  type AppWorker,
+  createQueue,
+  createWorker,
+  type JobProcessor,
+  type JobQueue,
+  type QueueConnection,
+} from './queue-connection';
+import { readSourceFlow } from './source-flow';
+import { type ActiveSourcesSync, syncActiveSources } from './source-schedules';
 
 export interface WorkerAppOptions {
   connection: QueueConnection;
@@ -61,27 +81,65 @@ export interface WorkerApp {
   close(stopWaiting?: AbortSignal): Promise<void>;
 }
 
-type ProcessorFactory = (
+type ProcessorFactory<N extends QueueName> = (
   options: WorkerAppOptions & {
     ingest: IngestSettings;
     content: ContentAiProviders;
     enqueue: EnqueueJob;
     /** A producer for another queue (closed with the app). */
-    queue: (name: QueueName) => AppQueue<unknown>;
+    queue: Producers;
+    repositories: WorkerRepositories;
   },
-) => (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+) => JobProcessor<N>;
 
-/** One processor per queue; start-up refuses a queue without one. */
-const PROCESSORS: Record<QueueName, ProcessorFactory> = {
-  [QUEUE_NAMES.maintenance]: ({ database, queue, logger }) =>
-    createMaintenanceProcessor(database, { researchJobs: queue(QUEUE_NAMES.researchProfile), logger }),
-  [QUEUE_NAMES.researchProfile]: ({ database, ai, logger }) =>
-    createResearchProfileProcessor({ database, extractor: ai.researchExtractor, logger }),
-  [QUEUE_NAMES.embeddings]: ({ database, ai, logger }) =>
-    createEmbeddingsProcessor({ database, embeddings: ai.embeddings, logger }),
-  [QUEUE_NAMES.ingest]: ({ database, ingest, enqueue, ai, queue, logger, metrics }) =>
+/** The repositories the processors use, built once here (this module is the worker's composition root). */
+type WorkerRepositories = ReturnType<typeof createWorkerRepositories>;
+
+function createWorkerRepositories(db: DatabaseHandle['db']) {
+  return {
+    authRecords: new AuthRecordRepository(db),
+    users: new UserRepository(db),
+    tasks: new AsyncTaskRepository(db),
+    sessions: new SessionRepository(db),
+    learning: new LearningRepository(db),
+    sourceStates: new SourceStateRepository(db),
+    vectors: new VectorRepository(db),
+  };
+}
+
+type Producers = <N extends QueueName>(name: N) => JobQueue<N>;
+/** A queue of any of the app's names, for what every queue has (counts, schedulers, close). */
+type AnyJobQueue = AppQueue<unknown>;
+
+/**
+ * One processor per queue, each typed by its queue's parsed payload; start-up refuses a queue without
+ * one. createWorker parses every job's data before its processor runs.
+ */
+const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
+  [QUEUE_NAMES.maintenance]: ({ database, repositories, queue, ingest, logger }) =>
+    createMaintenanceProcessor(repositories, {
+      researchJobs: queue(QUEUE_NAMES.researchProfile),
+      syncSources: async () => {
+        const sync = await syncActiveSources({
+          db: database.db,
+          states: repositories.sourceStates,
+          settings: ingest,
+          queue: queue(QUEUE_NAMES.ingest),
+          logger,
+        });
+        logSync(logger, sync);
+        return sync;
+      },
+      logger,
+    }),
+  [QUEUE_NAMES.researchProfile]: ({ repositories, ai, logger }) =>
+    createResearchProfileProcessor({ tasks: repositories.tasks, extractor: ai.researchExtractor, logger }),
+  [QUEUE_NAMES.embeddings]: ({ repositories, ai, logger }) =>
+    createEmbeddingsProcessor({ users: repositories.users, embeddings: ai.embeddings, logger }),
+  [QUEUE_NAMES.ingest]: ({ database, repositories, ingest, enqueue, ai, queue, logger, metrics }) =>
     createIngestProcessor({
       db: database.db,
+      states: repositories.sourceStates,
       settings: ingest,
       enqueue,
       metrics,
@@ -90,13 +148,29 @@ const PROCESSORS: Record<QueueName, ProcessorFactory> = {
       logger,
     }),
   [QUEUE_NAMES.contentEmbed]: ({ database, content, logger }) =>
-    createContentEmbedProcessor({ db: database.db, embedder: content.embedder, logger }),
+    createContentEmbedProcessor({ db: database.db, embedder: content.embedder, texts: content.texts, logger }),
   [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
     createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
   [QUEUE_NAMES.keywordAlerts]: ({ database, mail, ai, logger }) =>
     createKeywordAlertsProcessor({ database, mail, logger, embeddings: ai.embeddings }),
-  [QUEUE_NAMES.profileLearning]: ({ database, ai, logger }) =>
-    createProfileLearningProcessor({ database, embeddings: ai.embeddings, logger }),
+  [QUEUE_NAMES.profileLearning]: ({ repositories, ai, logger }) =>
+    createProfileLearningProcessor({
+      learning: repositories.learning,
+      users: repositories.users,
+      embeddings: ai.embeddings,
+      logger,
+    }),
+  [QUEUE_NAMES.journalTiers]: ({ database, ingest, logger }) =>
+    createJournalTiersProcessor({ db: database.db, settings: ingest, logger }),
+  [QUEUE_NAMES.readerQueries]: ({ database, ingest, enqueue, ai, metrics, logger }) =>
+    createReaderQueriesProcessor({
+      db: database.db,
+      settings: ingest,
+      enqueue,
+      embeddings: ai.embeddings,
+      metrics,
+      logger,
+    }),
 };
 
 /** Queues whose jobs must not run side by side in one worker (a model refit is CPU-heavy and exclusive). */
@@ -106,7 +180,33 @@ const CONCURRENCY_LIMITS: Partial<Record<QueueName, number>> = {
   [QUEUE_NAMES.ingest]: 1,
   // One run at a time per process; runs in other processes skip the users this one holds.
   [QUEUE_NAMES.keywordAlerts]: 1,
+  // One tier refresh at a time: SCImago's import and the OpenAlex quartiles write the same journals.
+  [QUEUE_NAMES.journalTiers]: 1,
+  [QUEUE_NAMES.readerQueries]: 1,
 };
+
+/** A recurring job: its payload typed by its queue (and parsed again when the scheduler is upserted). */
+type Schedule = { [N in QueueName]: { queue: N; id: string; pattern: string; data: JobPayload<N> } }[QueueName];
+
+/**
+ * The automatic journal tier sources (scheduled runs, so only with INGEST_ENABLED). Each run checks what is
+ * stored and skips when nothing is due, so a weekly SCImago check fetches the export about once a year,
+ * and the daily OpenAlex run looks up only journals new since the last one.
+ */
+const TIER_SCHEDULES = [
+  {
+    queue: QUEUE_NAMES.journalTiers,
+    id: 'refresh-scimago-tiers',
+    pattern: '13 4 * * 1', // Mondays at 04:13
+    data: { system: 'scimago' },
+  },
+  {
+    queue: QUEUE_NAMES.journalTiers,
+    id: 'refresh-openalex-tiers',
+    pattern: '43 4 * * *', // daily at 04:43, after the night's ingest runs
+    data: { system: 'openalex' },
+  },
+] as const satisfies Schedule[];
 
 /** Recurring jobs, registered idempotently with BullMQ job schedulers (on either backend). */
 const SCHEDULES = [
@@ -129,6 +229,14 @@ const SCHEDULES = [
     data: { task: 'fail-interrupted-tasks' },
   },
   {
+    queue: QUEUE_NAMES.maintenance,
+    id: 'sync-sources',
+    // Content sources follow their readers: a field a profile no longer names (an account disabled or
+    // deleted) switches its catalogue sources off here; saving a profile asks for this sync at once.
+    pattern: '*/10 * * * *',
+    data: { task: 'sync-sources' },
+  },
+  {
     queue: QUEUE_NAMES.embeddings,
     id: 'maintain-embeddings',
     pattern: '41 * * * *', // hourly: refit the built-in model when the corpus grew, re-embed stale vectors
@@ -146,7 +254,13 @@ const SCHEDULES = [
     pattern: '7 * * * *', // hourly: digests of users whose daily or weekly keyword alerts are due
     data: {},
   },
-] as const;
+  {
+    queue: QUEUE_NAMES.readerQueries,
+    id: 'query-openalex-for-readers',
+    pattern: '13 * * * *', // hourly: readers whose daily OpenAlex query is due (only with OPENALEX_API_KEY)
+    data: {},
+  },
+] as const satisfies Schedule[];
 
 export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerApp> {
   const { connection, logger } = options;
@@ -156,15 +270,16 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
 
   const ingest = options.ingest ?? defaultIngestSettings();
   const content = options.content ?? contentAiProvidersFrom(options.ai);
+  const repositories = createWorkerRepositories(options.database.db);
   // Producers the processors use to hand work on (ingest -> content-embed, paper-summary).
-  const producers = new Map<string, AppQueue<unknown>>();
-  const producer = (name: string) => {
+  const producers = new Map<QueueName, AnyJobQueue>();
+  const producer: Producers = <N extends QueueName>(name: N) => {
     let queue = producers.get(name);
     if (!queue) {
-      queue = createQueue<unknown>(connection, name);
+      queue = createQueue(connection, name) as unknown as AnyJobQueue;
       producers.set(name, queue);
     }
-    return queue;
+    return queue as unknown as JobQueue<N>;
   };
   const enqueue: EnqueueJob = (queue, name, data) => producer(queue).add(name, data);
   let isClosed = false;
@@ -172,24 +287,31 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
   // close must not open queue connections again.
   if (options.metrics) {
     options.metrics.reportQueueJobs(async () => (isClosed ? {} : countQueueJobs(queueNames.map(producer))), logger);
-    const vectors = new VectorRepository(options.database.db);
-    options.metrics.reportEmbeddingBacklog(() => vectors.countEmbeddingBacklog(), logger);
+    options.metrics.reportEmbeddingBacklog(() => repositories.vectors.countEmbeddingBacklog(), logger);
+    options.metrics.reportSourceFlow(
+      async () => (isClosed ? [] : readSourceFlow(repositories.sourceStates, producer(QUEUE_NAMES.ingest))),
+      logger,
+    );
   }
   const lock = options.lockDurationMs
     ? { lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs }
     : {};
-  const workers = queueNames.map((name) => {
-    const worker = createWorker<unknown>(
+  const startWorker = <N extends QueueName>(name: N) =>
+    createWorker(
       connection,
       name,
-      PROCESSORS[name]({ ...options, ingest, content, enqueue, queue: producer }),
+      PROCESSORS[name]({ ...options, ingest, content, enqueue, queue: producer, repositories }),
       {
         concurrency: Math.min(options.concurrency, CONCURRENCY_LIMITS[name] ?? options.concurrency),
         ...lock,
       },
-    );
+    ) as unknown as AppWorker<unknown>;
+  const workers = queueNames.map((name) => {
+    const worker = startWorker(name);
     worker.on('failed', (job, error) => {
-      logger.warn({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed');
+      // A failing source is logged by its ingest job (warn once a day of failures), not at every attempt.
+      const level = name === QUEUE_NAMES.ingest ? 'info' : 'warn';
+      logger[level]({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed');
       options.metrics?.observeJob(name, 'failed', job && runSeconds(job));
     });
     if (options.metrics) {
@@ -200,12 +322,9 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     return worker;
   });
 
-  const schedulerQueues = new Map<string, AppQueue<unknown>>();
   if (options.recurringJobs !== false) {
     for (const schedule of SCHEDULES) {
-      const queue = schedulerQueues.get(schedule.queue) ?? createQueue<unknown>(connection, schedule.queue);
-      schedulerQueues.set(schedule.queue, queue);
-      await queue.upsertJobScheduler(
+      await producer(schedule.queue).upsertJobScheduler(
         schedule.id,
         { pattern: schedule.pattern },
         { name: schedule.id, data: schedule.data },
@@ -213,9 +332,28 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     }
     // Also once at start, so a changed EMBEDDING_MODEL takes effect now rather than at the next hour.
     await requestEmbeddingsMaintenance(producer(QUEUE_NAMES.embeddings));
+    if (ingest.enabled && ingest.tiers.auto) {
+      const tierQueue = producer(QUEUE_NAMES.journalTiers);
+      for (const schedule of TIER_SCHEDULES) {
+        await tierQueue.upsertJobScheduler(
+          schedule.id,
+          { pattern: schedule.pattern },
+          { name: schedule.id, data: schedule.data },
+        );
+        // Once soon after start too (SCImago first: OpenAlex fills only what it lacks); a run with nothing
+        // due skips at once, so restarts cost a database query each.
+        await tierQueue.add(`${schedule.id}-at-start`, schedule.data, { delay: ingest.tiers.startDelayMs });
+      }
+    } else {
+      // Switched off: the schedules an earlier start registered go too (their queued runs skip).
+      const tierQueue = producer(QUEUE_NAMES.journalTiers);
+      for (const schedule of TIER_SCHEDULES) await tierQueue.removeJobScheduler(schedule.id);
+    }
   }
 
-  await syncSources(producer(QUEUE_NAMES.ingest) as AppQueue<IngestJob>, options.database, ingest, logger);
+  await syncSources(producer(QUEUE_NAMES.ingest), options.database, repositories.sourceStates, ingest, logger);
+  const readerQueriesOffBecause = readerQueriesOff(ingest);
+  if (readerQueriesOffBecause) logger.info(`per-reader OpenAlex queries off: ${readerQueriesOffBecause}`);
 
   logger.info({ backend: connection.backend, queues: queueNames, concurrency: options.concurrency }, 'worker started');
   return {
@@ -225,7 +363,6 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
       const closing = Promise.all(workers.map((worker) => worker.close()));
       if (await settlesBefore(closing, stopWaiting)) await closing;
       else logger.warn('no longer waiting for jobs in flight: they go back to the queue when their locks lapse');
-      await Promise.all([...schedulerQueues.values()].map((queue) => queue.close()));
       await Promise.all([...producers.values()].map((queue) => queue.close()));
     },
   };
@@ -257,7 +394,7 @@ function runSeconds(job: Pick<Job, 'processedOn' | 'finishedOn'>): number | unde
 }
 
 /** Jobs per state of each queue, for `radar_queue_jobs`; prioritized jobs are waiting too. */
-async function countQueueJobs(queues: AppQueue<unknown>[]): Promise<QueueJobCounts> {
+async function countQueueJobs(queues: Pick<AnyJobQueue, 'name' | 'getJobCounts'>[]): Promise<QueueJobCounts> {
   const entries = await Promise.all(
     queues.map(async (queue) => {
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
@@ -275,23 +412,29 @@ async function countQueueJobs(queues: AppQueue<unknown>[]): Promise<QueueJobCoun
 }
 
 /**
- * One job scheduler per enabled source of the sources file (cron from the file). A broken file (or a
- * failure to reach the queue) is logged and leaves the existing schedulers as they were: the server
- * still starts.
+ * The content sources' schedules at start (syncActiveSources). A broken sources file (or a failure to
+ * reach the queue) is logged and leaves the existing schedulers as they were: the server still starts.
  */
 async function syncSources(
-  queue: AppQueue<IngestJob>,
+  queue: JobQueue<'ingest'>,
   database: DatabaseHandle,
+  states: SourceStateRepository,
   settings: IngestSettings,
   logger: Logger,
 ): Promise<void> {
   try {
-    const { sources, origin } = await loadSources(settings);
-    const sync = await syncSourceSchedulers(queue, sources, { db: database.db, settings, logger });
-    if (sync.scheduled.length || sync.removed.length) {
-      logger.info({ sources: origin, scheduled: sync.scheduled, removed: sync.removed }, 'content sources scheduled');
-    }
+    logSync(logger, await syncActiveSources({ db: database.db, states, settings, queue, logger }), true);
   } catch (error) {
     logger.error({ err: (error as Error).message }, 'content sources not scheduled');
+  }
+}
+
+/** Logs a sync that changed something (the periodic one upserts the same schedules every time: no news). */
+function logSync(logger: Logger, sync: ActiveSourcesSync, atStart = false): void {
+  if ((atStart && sync.scheduled.length) || sync.removed.length || sync.firstRuns.length) {
+    logger.info(
+      { sources: sync.origin, scheduled: sync.scheduled, removed: sync.removed, firstRuns: sync.firstRuns },
+      'content sources scheduled',
+    );
   }
 }

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { createMailer, MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { type ReceivedMail, SmtpSink } from '@radar/mail/testing';
-import { KEYWORD_ALERT_UNSUBSCRIBE_PATH, QUEUE_NAMES } from '@radar/shared';
+import { API_PATHS, QUEUE_NAMES } from '@radar/shared';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -237,7 +237,7 @@ describe('keyword alerts', () => {
 
     // The unsubscribe link: the web app's address, a token for this user and purpose, also as RFC 8058 headers.
     const link = unsubscribeLink(toAlice);
-    expect(`${link.origin}${link.pathname}`).toBe(`${WEB}${KEYWORD_ALERT_UNSUBSCRIBE_PATH}`);
+    expect(`${link.origin}${link.pathname}`).toBe(`${WEB}${API_PATHS.keywordAlertUnsubscribe}`);
     const token = link.searchParams.get('token') ?? '';
     expect(new MailLinkTokens(secret).verify(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, token)).toBe(alice.id);
     expect(
@@ -400,11 +400,9 @@ describe('keyword alerts', () => {
     expect(mail.html).toContain('与研究方向共有：d&#39;Alembert operator、wave equation');
   });
 
-  it('skips the run without mail settings, and refuses a bad payload', async () => {
+  it('skips the run without mail settings', async () => {
     const without = createKeywordAlertsProcessor({ database, mail: undefined });
     expect(await without({ data: {} })).toMatchObject({ outcome: 'skipped' });
-    const processor = createKeywordAlertsProcessor({ database, mail: settings });
-    await expect(processor({ data: 'x' })).rejects.toThrow(/invalid keyword-alerts payload/);
   });
 });
 
@@ -423,7 +421,7 @@ describe('through the queue, with two workers', () => {
     queue = createQueue<unknown>(connection, QUEUE_NAMES.keywordAlerts);
     for (let i = 0; i < 2; i++) {
       const processor = createKeywordAlertsProcessor({ database, mail: settings });
-      workers.push(createWorker<unknown>(connection, QUEUE_NAMES.keywordAlerts, (job) => processor(job)));
+      workers.push(createWorker(connection, QUEUE_NAMES.keywordAlerts, processor) as AppWorker<unknown>);
     }
     const frank = await makeUser('frank@example.org');
     await follow(frank.id, 'sparse attention');

@@ -1,8 +1,8 @@
 import { RESEARCH_TASK_KIND } from '@radar/ai';
-import { AsyncTaskRepository, sql, UserRepository } from '@radar/db';
+import { AsyncTaskRepository, AuthRecordRepository, SessionRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { testQueueConnection } from '@radar/jobs/testing';
-import { QUEUE_NAMES } from '@radar/shared';
+import { type MaintenanceJob, QUEUE_NAMES } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppQueue, createMaintenanceProcessor, createQueue } from '../src';
 
@@ -13,12 +13,22 @@ import { type AppQueue, createMaintenanceProcessor, createQueue } from '../src';
 
 let database: TestDatabase;
 let researchQueue: AppQueue<unknown>;
-let run: (task: string) => Promise<unknown>;
+let run: (task: MaintenanceJob['task']) => Promise<unknown>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   researchQueue = createQueue<unknown>(testQueueConnection(database), QUEUE_NAMES.researchProfile);
-  const processor = createMaintenanceProcessor(database, { researchJobs: researchQueue });
+  // The sources sync has its own test (source-activation.test.ts).
+  const repositories = {
+    authRecords: new AuthRecordRepository(database.db),
+    users: new UserRepository(database.db),
+    tasks: new AsyncTaskRepository(database.db),
+    sessions: new SessionRepository(database.db),
+  };
+  const processor = createMaintenanceProcessor(repositories, {
+    researchJobs: researchQueue,
+    syncSources: () => Promise.reject(new Error('not part of this test')),
+  });
   run = (task) => processor({ data: { task } });
 });
 

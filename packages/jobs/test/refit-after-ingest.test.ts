@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AppQueue,
   createQueue,
+  type JobQueue,
   type QueueConnection,
   removeRedisQueueData,
   requestEmbeddingsMaintenance,
@@ -144,7 +145,7 @@ describe('refit after ingestion (worker)', () => {
 
   it('queues one maintain job however often it is asked while one waits', async () => {
     // A queue no worker serves, so the job stays waiting.
-    const idle = queue(`${QUEUE_NAMES.embeddings}-unserved`);
+    const idle = queue(`${QUEUE_NAMES.embeddings}-unserved`) as unknown as JobQueue<'embeddings'>;
     await Promise.all([requestEmbeddingsMaintenance(idle), requestEmbeddingsMaintenance(idle)]);
     await requestEmbeddingsMaintenance(idle);
     expect(await idle.getJobCounts('waiting')).toEqual({ waiting: 1 });

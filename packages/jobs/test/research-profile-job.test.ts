@@ -2,12 +2,12 @@ import { createAiServices } from '@radar/ai';
 import { apiError, type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
 import { AsyncTaskRepository, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
-import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
+import { addUncheckedJob, testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
 import { loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AppQueue, createQueue, startWorkerApp, type WorkerApp } from '../src';
+import { type AppQueue, createQueue, type QueueConnection, startWorkerApp, type WorkerApp } from '../src';
 
 /**
  * Research-direction tasks through the real queue (Redis when REDIS_URL is set, else BullMQ's
@@ -18,13 +18,14 @@ let database: TestDatabase;
 let fake: FakeOpenAiServer;
 let app: WorkerApp;
 let queue: AppQueue<ResearchProfileJob>;
+let connection: QueueConnection;
 let tasks: AsyncTaskRepository;
 let userId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   fake = await startFakeOpenAi();
-  const connection = testQueueConnection(database);
+  connection = testQueueConnection(database);
   // No retries inside one call, so a 5xx fails the attempt and the queue's own retry is exercised.
   const config = loadConfig({ OPENAI_BASE_URL: fake.url, LLM_MODEL: 'fake-chat', LLM_MAX_RETRIES: '0' });
   const logger = pino({ level: 'silent' });
@@ -134,8 +135,8 @@ describe('research-profile jobs', () => {
   });
 
   it('rejects an invalid payload at once', async () => {
-    const job = await queue.add('analyse', { taskId: 'not-a-uuid' } as ResearchProfileJob);
-    const failed = await waitForJobState(queue as AppQueue<unknown>, String(job.id), 'failed');
+    const jobId = await addUncheckedJob(connection, QUEUE_NAMES.researchProfile, 'analyse', { taskId: 'not-a-uuid' });
+    const failed = await waitForJobState(queue, jobId, 'failed');
     expect(failed.attemptsMade).toBe(1);
     expect(failed.failedReason).toContain('invalid research-profile payload');
   });

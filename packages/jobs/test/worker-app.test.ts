@@ -1,20 +1,21 @@
 import { createAiServices } from '@radar/ai';
-import { AuthRecordRepository, sql, UserRepository } from '@radar/db';
+import { sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
-import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
+import { addUncheckedJob, testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES } from '@radar/shared';
 import { loadConfig } from '@radar/shared/server';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppQueue, createQueue, startWorkerApp, type WorkerApp } from '../src';
+import { type AppQueue, createQueue, type QueueConnection, startWorkerApp, type WorkerApp } from '../src';
 
 let database: TestDatabase;
 let app: WorkerApp;
 let queue: AppQueue<unknown>;
+let connection: QueueConnection;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const connection = testQueueConnection(database);
+  connection = testQueueConnection(database);
   const logger = pino({ level: 'silent' });
   // The offline providers of an empty configuration: rules and the built-in embedder.
   const ai = createAiServices(loadConfig({}), database, logger);
@@ -83,20 +84,29 @@ describe('worker app', () => {
         (${user.id}, 'expired', now() - interval '1 minute', NULL),
         (${user.id}, 'used', now() + interval '10 minutes', now()),
         (${user.id}, 'valid', now() + interval '10 minutes', NULL)`);
+    // Sessions whose tokens expired go; a live one stays.
+    await database.db.execute(sql`
+      INSERT INTO radar.sessions (id, user_id, expires_at) VALUES
+        (gen_random_uuid(), ${user.id}, now() - interval '1 minute'),
+        (gen_random_uuid(), ${user.id}, now() + interval '7 days')`);
 
     const first = await queue.add('purge', { task: 'purge-expired-auth-records' });
     const done = await waitForJobState(queue, String(first.id), 'completed');
-    expect(done.returnvalue).toEqual({ outcome: 'success', purged: { codes: 1, resetTokens: 2 } });
-    expect(await new AuthRecordRepository(database.db).countAll()).toEqual({ codes: 1, resetTokens: 1 });
+    expect(done.returnvalue).toEqual({ outcome: 'success', purged: { codes: 1, resetTokens: 2, sessions: 1 } });
+    const left = await database.db.execute<{ codes: number; reset_tokens: number }>(
+      sql`SELECT (SELECT count(*)::int FROM radar.email_verification_codes) AS codes,
+                 (SELECT count(*)::int FROM radar.password_reset_tokens) AS reset_tokens`,
+    );
+    expect(left.rows[0]).toEqual({ codes: 1, reset_tokens: 1 });
 
     const second = await queue.add('purge', { task: 'purge-expired-auth-records' });
     const again = await waitForJobState(queue, String(second.id), 'completed');
-    expect(again.returnvalue).toEqual({ outcome: 'success', purged: { codes: 0, resetTokens: 0 } });
+    expect(again.returnvalue).toEqual({ outcome: 'success', purged: { codes: 0, resetTokens: 0, sessions: 0 } });
   });
 
   it('fails a job with an invalid payload at once, without retrying', async () => {
-    const job = await queue.add('bad', { task: 'drop-all-tables' });
-    const failed = await waitForJobState(queue, String(job.id), 'failed');
+    const jobId = await addUncheckedJob(connection, QUEUE_NAMES.maintenance, 'bad', { task: 'drop-all-tables' });
+    const failed = await waitForJobState(queue, jobId, 'failed');
     expect(failed.attemptsMade).toBe(1);
     expect(failed.failedReason).toContain('invalid maintenance payload');
   });

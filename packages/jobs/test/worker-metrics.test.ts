@@ -7,7 +7,7 @@ import { type OpenAiTestServer, startOpenAiTestServer, TestEmbeddingProvider } f
 import { sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { defaultIngestSettings } from '@radar/ingest';
-import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
+import { addUncheckedJob, testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { AppMetrics, type MetricsServer, startMetricsServer } from '@radar/metrics';
 import { type Scrape, scrapeBetweenEqualReads, scrapeMetrics, scrapeUntil } from '@radar/metrics/testing';
 import { QUEUE_NAMES } from '@radar/shared';
@@ -152,7 +152,9 @@ describe('worker metrics', () => {
       { source: 'ecology', papers: 2, news: 0 },
       { source: 'institute-news', papers: 0, news: 2 },
     ]);
-    const metrics = await scrapeUntil(metricsServer.port, (scraped) => completedRuns(scraped) === 2);
+    // Four runs: the worker queued the first run of each never-run source at start (syncActiveSources),
+    // then the two above, which find nothing new: the items are counted once, by whichever run stored them.
+    const metrics = await scrapeUntil(metricsServer.port, (scraped) => completedRuns(scraped) === 4);
     expect(metrics.value('radar_ingested_items_total', { source: 'ecology', kind: 'papers' })).toBe(2);
     expect(metrics.value('radar_ingested_items_total', { source: 'institute-news', kind: 'news' })).toBe(2);
     expect(metrics.value('radar_ingested_items_total', { source: 'ecology', kind: 'news' })).toBeUndefined();
@@ -162,17 +164,42 @@ describe('worker metrics', () => {
     expect(metrics.value('radar_jobs_failed_total', { queue: 'ingest' })).toBeUndefined();
   });
 
+  it('shows each source’s flow: last run, items added in the last day and week, failures, next run', async () => {
+    const metrics = await scrapeUntil(
+      metricsServer.port,
+      (scraped) => scraped.value('radar_source_items_added', { source: 'ecology', window: '1d' }) === 2,
+    );
+    for (const [source, items] of [
+      ['ecology', 2],
+      ['institute-news', 2],
+    ] as const) {
+      expect(metrics.value('radar_source_items_added', { source, window: '1d' })).toBe(items);
+      expect(metrics.value('radar_source_items_added', { source, window: '7d' })).toBe(items);
+      expect(metrics.value('radar_source_consecutive_failures', { source })).toBe(0);
+      expect(metrics.value('radar_source_failing_since_timestamp_seconds', { source })).toBeUndefined();
+      const lastRun = metrics.value('radar_source_last_run_timestamp_seconds', { source }) ?? 0;
+      expect(Date.now() / 1000 - lastRun).toBeGreaterThanOrEqual(0);
+      expect(Date.now() / 1000 - lastRun).toBeLessThan(600);
+      expect(metrics.value('radar_source_last_success_timestamp_seconds', { source })).toBeGreaterThanOrEqual(lastRun);
+      // Scheduled on 1 January ('0 0 1 1 *'): the scheduler's next run, in the future.
+      const next = new Date((metrics.value('radar_source_next_run_timestamp_seconds', { source }) ?? 0) * 1000);
+      expect(next.getTime()).toBeGreaterThan(Date.now());
+      expect([next.getMonth(), next.getDate(), next.getHours(), next.getMinutes()]).toEqual([0, 1, 0, 0]);
+    }
+  });
+
   it('does not count items again when a source is run again and has nothing new', async () => {
     const again = await ingestQueue.add('ecology', { source: 'ecology' }, { jobId: 'run-ecology-again' });
     await waitForJobState(ingestQueue, String(again.id), 'completed');
-    const metrics = await scrapeUntil(metricsServer.port, (scraped) => completedRuns(scraped) === 3);
+    const metrics = await scrapeUntil(metricsServer.port, (scraped) => completedRuns(scraped) === 5);
     expect(metrics.value('radar_ingested_items_total', { source: 'ecology', kind: 'papers' })).toBe(2);
   });
 
   it('counts a failed job and shows it among the queue’s failed jobs', async () => {
     // An invalid payload fails at once, without retries (UnrecoverableError).
-    const bad = await ingestQueue.add('bad', { source: 'Not A Source Name!' }, { jobId: 'bad-payload' });
-    await waitForJobState(ingestQueue, String(bad.id), 'failed');
+    // Past the producers' check, as a job from an older version would be.
+    const bad = await addUncheckedJob(connection, QUEUE_NAMES.ingest, 'bad', { source: 'Not A Source Name!' });
+    await waitForJobState(ingestQueue, bad, 'failed');
     const metrics = await scrapeUntil(
       metricsServer.port,
       (scraped) => scraped.value('radar_jobs_failed_total', { queue: 'ingest' }) === 1,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The BullMQ job states reported per queue. */
-export const QUEUE_JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+const QUEUE_JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 export type QueueJobState = (typeof QUEUE_JOB_STATES)[number];
 /** Jobs per state, per queue name. */
 export type QueueJobCounts = Record<string, Record<QueueJobState, number>>;
@@ -14,6 +14,21 @@ export interface EmbeddingBacklog {
 }
 
 export type IngestedKind = keyof EmbeddingBacklog;
+
+/** One source's flow as the `radar_source_*` gauges report it (times absent when unknown). */
+export interface SourceFlowSample {
+  name: string;
+  lastRunAt: Date | null;
+  lastSuccessAt: Date | null;
+  addedLastDay: number;
+  addedLastWeek: number;
+  consecutiveFailures: number;
+  failingSince: Date | null;
+  nextRunAt: Date | null;
+}
+
+/** Gauges filled from one read per scrape reuse a read this recent. */
+const SHARED_READ_MS = 1_000;
 
 /** Latency buckets (seconds) of HTTP requests: most answer in milliseconds, a synchronous LLM call in tens of seconds. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -121,6 +136,76 @@ export class AppMetrics {
         this.set({ kind: 'news' }, backlog.news);
       },
     });
+  }
+
+  /**
+   * Reports the `radar_source_*` gauges from `read` (one read per scrape, shared by the gauges): per
+   * source, its last run and success, items added in the last day and week, consecutive failures, the
+   * start of its failing spell, and its next scheduled run. A failed read as above.
+   */
+  reportSourceFlow(read: () => Promise<SourceFlowSample[]>, logger: Logger): void {
+    let shared: { at: number; flow: Promise<SourceFlowSample[] | undefined> } | undefined;
+    const readOnce = () => {
+      if (!shared || Date.now() - shared.at > SHARED_READ_MS) {
+        shared = {
+          at: Date.now(),
+          flow: read().catch((error: Error) => {
+            logger.warn({ err: error.message }, 'source metrics not collected');
+            return undefined;
+          }),
+        };
+      }
+      return shared.flow;
+    };
+    const seconds = (date: Date | null) => (date ? date.getTime() / 1000 : undefined);
+    const gauge = (
+      name: string,
+      help: string,
+      values: (source: SourceFlowSample) => [Record<string, string>, number | undefined][],
+      extraLabels: string[] = [],
+    ) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['source', ...extraLabels],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const source of (await readOnce()) ?? []) {
+            for (const [labels, value] of values(source)) {
+              if (value !== undefined) this.set({ source: source.name, ...labels }, value);
+            }
+          }
+        },
+      });
+    gauge('radar_source_last_run_timestamp_seconds', 'Start of each source’s last run (Unix time)', (s) => [
+      [{}, seconds(s.lastRunAt)],
+    ]);
+    gauge(
+      'radar_source_last_success_timestamp_seconds',
+      'End of each source’s last successful run (Unix time)',
+      (s) => [[{}, seconds(s.lastSuccessAt)]],
+    );
+    gauge(
+      'radar_source_items_added',
+      'Papers and news items each source created in the last day (window 1d) and week (7d)',
+      (s) => [
+        [{ window: '1d' }, s.addedLastDay],
+        [{ window: '7d' }, s.addedLastWeek],
+      ],
+      ['window'],
+    );
+    gauge('radar_source_consecutive_failures', 'Failed runs of each source since its last success', (s) => [
+      [{}, s.consecutiveFailures],
+    ]);
+    gauge(
+      'radar_source_failing_since_timestamp_seconds',
+      'First failure since the last success, for sources failing now (Unix time)',
+      (s) => [[{}, seconds(s.failingSince)]],
+    );
+    gauge('radar_source_next_run_timestamp_seconds', 'Next scheduled run of each source (Unix time)', (s) => [
+      [{}, seconds(s.nextRunAt)],
+    ]);
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -1,5 +1,5 @@
 /**
- * Publication-window filters (spec section 9). The Chinese label is the wire value: the web app
+ * Publication-window filters. The Chinese label is the wire value: the web app
  * sends `date_filter=一天内,一周内`; `days` is null for 不限 (unlimited).
  */
 export const DATE_FILTERS = [

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'EMAIL_NOT_VERIFIED',
   'EMAIL_ALREADY_VERIFIED',
   'INVALID_CREDENTIALS',
+  'CURRENT_PASSWORD_INVALID',
   'ACCOUNT_DISABLED',
   'VERIFICATION_CODE_INVALID',
   'VERIFICATION_CODE_EXPIRED',
@@ -62,6 +63,7 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   EMAIL_NOT_VERIFIED: '邮箱尚未验证，请先完成邮箱验证',
   EMAIL_ALREADY_VERIFIED: '该邮箱已完成验证，请直接登录',
   INVALID_CREDENTIALS: '邮箱或密码错误',
+  CURRENT_PASSWORD_INVALID: '当前密码不正确',
   ACCOUNT_DISABLED: '该账户已被停用，请联系管理员',
   VERIFICATION_CODE_INVALID: '验证码错误',
   VERIFICATION_CODE_EXPIRED: '验证码已过期，请重新发送验证码',
@@ -79,7 +81,7 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
 
 /**
  * Recommendations (papers, news, similarity) without an English research summary or a profile vector:
- * 400 with the members spec section 8 reads (`error`, `error_type`, `details`), besides `code`/`message`.
+ * 400 with the members web clients read (`error`, `error_type`, `details`), besides `code`/`message`.
  */
 export const RESEARCH_DIRECTION_NOT_SET = {
   error: '请先设置研究方向',

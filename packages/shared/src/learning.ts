@@ -1,14 +1,7 @@
 /**
- * Paths and texts of learning from the reader (issue 13), kept free of zod so the web app's page chunks
- * can import them without the schema library (the schemas are in api/learning.schema.ts).
+ * Texts of learning from the reader (issue 13), kept free of zod so the web app's page chunks can import
+ * them without the schema library (the schemas are in api/learning.schema.ts; the paths in api/paths.ts).
  */
-
-export const LEARNING_PATHS = {
-  status: '/api/auth/recommendations/learning/',
-  reset: '/api/auth/recommendations/learning/reset/',
-  paperNotInterested: (id: string) => `/articles/${encodeURIComponent(id)}/not-interested/`,
-  newsNotInterested: (id: string) => `/api/news/${encodeURIComponent(id)}/not-interested/`,
-} as const;
 
 /** Texts of the learning status on /my. */
 export const LEARNING_TEXTS = {

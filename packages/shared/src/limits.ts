@@ -1,4 +1,4 @@
-/** Business constants and limits of spec section 9, shared by the API's validation and the web app. */
+/** Business constants and limits (lengths, code validity, defaults, slider ranges), shared by the API's validation and the web app. */
 export const LIMITS = {
   emailMaxLength: 254,
   passwordMinLength: 8,

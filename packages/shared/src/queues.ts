@@ -13,13 +13,23 @@ export const QUEUE_NAMES = {
   paperSummary: 'paper-summary',
   keywordAlerts: 'keyword-alerts',
   profileLearning: 'profile-learning',
+  journalTiers: 'journal-tiers',
+  readerQueries: 'reader-queries',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 export const maintenanceJobSchema = z.object({
-  /** Which housekeeping task to run. */
-  task: z.enum(['purge-expired-auth-records', 'purge-stale-unverified-accounts', 'fail-interrupted-tasks']),
+  /**
+   * Which housekeeping task to run. sync-sources: make the content sources' schedules follow which
+   * sources are active (readers' fields) and queue the first run of a newly active one.
+   */
+  task: z.enum([
+    'purge-expired-auth-records',
+    'purge-stale-unverified-accounts',
+    'fail-interrupted-tasks',
+    'sync-sources',
+  ]),
 });
 export type MaintenanceJob = z.infer<typeof maintenanceJobSchema>;
 
@@ -75,6 +85,24 @@ export type KeywordAlertsJob = z.infer<typeof keywordAlertsJobSchema>;
 export const profileLearningJobSchema = z.object({ userId: z.uuid() });
 export type ProfileLearningJob = z.infer<typeof profileLearningJobSchema>;
 
+/**
+ * Refresh journal tiers from an automatic source: 'scimago' (the SCImago export, when no current tiers are
+ * stored) or 'openalex' (quartiles for journals without a tier; needs OPENALEX_API_KEY). `force` fetches
+ * SCImago even when its tiers are current.
+ */
+export const journalTiersJobSchema = z.object({
+  system: z.enum(['scimago', 'openalex']),
+  force: z.boolean().optional(),
+});
+export type JournalTiersJob = z.infer<typeof journalTiersJobSchema>;
+
+/**
+ * Search OpenAlex for the readers whose daily query is due, each with the terms of their research
+ * summary (scheduled hourly; packages/jobs/src/jobs/reader-queries.job.ts).
+ */
+export const readerQueriesJobSchema = z.object({});
+export type ReaderQueriesJob = z.infer<typeof readerQueriesJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
   [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
@@ -84,4 +112,14 @@ export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.paperSummary]: paperSummaryJobSchema,
   [QUEUE_NAMES.keywordAlerts]: keywordAlertsJobSchema,
   [QUEUE_NAMES.profileLearning]: profileLearningJobSchema,
+  [QUEUE_NAMES.journalTiers]: journalTiersJobSchema,
+  [QUEUE_NAMES.readerQueries]: readerQueriesJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;
+
+/** What a producer hands to queue N: the input of its schema, checked when the job is added. */
+export type JobPayload<N extends QueueName> = z.input<(typeof JOB_PAYLOAD_SCHEMAS)[N]>;
+/** What the processor of queue N receives: the payload after its schema parsed it. */
+export type ParsedJobPayload<N extends QueueName> = z.output<(typeof JOB_PAYLOAD_SCHEMAS)[N]>;
+
+const QUEUE_NAME_SET: ReadonlySet<string> = new Set(Object.values(QUEUE_NAMES));
+export const isQueueName = (name: string): name is QueueName => QUEUE_NAME_SET.has(name);

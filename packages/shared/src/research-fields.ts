@@ -1,5 +1,5 @@
 /**
- * The 21 research fields of the product (spec section 3). The id is the contract value stored in
+ * The 21 research fields of the product. The id is the contract value stored in
  * `users.research_fields` and sent by the web app; `label` is the English label the AI and older
  * clients may send instead (mapped back to the id on save); `labelZh` is what the UI shows.
  */
@@ -52,8 +52,8 @@ const FIELD_BY_NORMALISED_NAME = new Map<string, ResearchFieldId>(
 );
 
 /**
- * Maps an id, English label or Chinese label to a field id (spec section 5: "research-field text is
- * mapped from English label to id"). Returns undefined for unknown text, which callers keep as is.
+ * Maps an id, English label or Chinese label to a field id, so research-field text reaches the database
+ * as ids. Returns undefined for unknown text, which callers keep as is.
  */
 export function toResearchFieldId(text: string): ResearchFieldId | undefined {
   return FIELD_BY_NORMALISED_NAME.get(normalise(text));

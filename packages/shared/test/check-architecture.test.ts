@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind. */
+/** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind
+ * (feature-import: one in server/, one in web/; repository-construction: one in a server service). */
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SCRIPT = path.join(REPO_ROOT, 'scripts/check-architecture.mjs');
@@ -70,6 +71,22 @@ beforeAll(async () => {
   );
   await write('packages/db/src/repo.ts', "import type { T } from '@radar/ai';\n");
   await write('bench/web.ts', "import { paths } from '../web/src/config/paths';\n");
+  // Features: own files and shared folders are fine, another feature is not (server and web alike).
+  await write(
+    'server/src/features/news/news.service.ts',
+    "import { a } from './news.presenter';\nimport { b } from '../../plugins/auth';\nimport { c } from '../papers/paper.presenter';\n",
+  );
+  // Repositories: a root and a test may build one, a service may not (nor may a comment count).
+  await write('server/src/runtime.ts', 'const users = new UserRepository(db);\n');
+  await write('server/test/b.test.ts', 'const users = new UserRepository(db);\n');
+  await write(
+    'server/src/features/news/news-digest.service.ts',
+    '// new PaperRepository(db) in a comment\nexport class S {\n  papers = new PaperRepository(this.db);\n}\n',
+  );
+  await write(
+    'web/src/features/news/pages/news-page.tsx',
+    "import { a } from '../api/get-news';\nimport { b } from '@/components/page/page';\nimport { c } from '@/features/papers/strings';\n",
+  );
 });
 
 afterAll(async () => {
@@ -77,7 +94,8 @@ afterAll(async () => {
 });
 
 describe('check-architecture', () => {
-  it('prints each violation on one line with file, line and rule, and exits 1', async () => {
+  // Starts node with TypeScript loaded: seconds on a busy machine, not the default 5.
+  it('prints each violation on one line with file, line and rule, and exits 1', { timeout: 30_000 }, async () => {
     const { code, lines } = await check(tree);
     expect(code).toBe(1);
     expect(lines).toEqual([
@@ -86,13 +104,17 @@ describe('check-architecture', () => {
       'packages/jobs/src/worker-app.ts:2: app-import: @radar/jobs imports @radar/server, an entry point (move the code into a package)',
       "server/src/app.ts:3: relative-import: '../../worker/src/main' leaves server/ (worker/ is an entry point: move the code into a package)",
       "worker/src/main.ts:1: relative-import: '../../packages/jobs/src/index' leaves worker/ (import @radar/jobs instead)",
+      "server/src/features/news/news.service.ts:3: feature-import: feature news imports feature papers ('../papers/paper.presenter'): move what both need out of features/",
+      "web/src/features/news/pages/news-page.tsx:3: feature-import: feature news imports feature papers ('@/features/papers/strings'): move what both need out of features/",
+      'server/src/features/news/news-digest.service.ts:3: repository-construction: new PaperRepository() outside a composition root: build it in server/src/runtime.ts, server/src/app.ts, worker/src/main.ts, packages/jobs/src/worker-app.ts or a CLI command and pass it in',
       "bench/web.ts:1: relative-import: '../web/src/config/paths' leaves bench/ (it is outside every package)",
       'packages/jobs/package.json:4: package-cycle: @radar/db -> @radar/jobs -> @radar/db',
-      '7 import-boundary violations (rules: scripts/check-architecture.mjs)',
+      '10 import-boundary violations (rules: scripts/check-architecture.mjs)',
     ]);
   });
 
-  it('passes on this repository', async () => {
+  // Reads every source file of the repository: seconds on a busy machine, not the default 5.
+  it('passes on this repository', { timeout: 30_000 }, async () => {
     expect(await check(REPO_ROOT)).toEqual({ code: 0, lines: [] });
   });
 });

@@ -12,14 +12,25 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       runWorker: true,
-      jwtExpiresIn: '7d',
+      jwtExpiresInMs: 7 * 24 * 3_600_000,
       webBaseUrl: 'http://localhost:3000',
     });
   });
 
+  it('serves the unauthenticated metrics listener on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({}).metricsHost).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).metricsHost).toBe('127.0.0.1');
+    expect(loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost).toBe('0.0.0.0');
+  });
+
   it('trusts no proxy unless told, and reads hops or addresses', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    // `true` is one hop, never "believe every entry": the first entry is whatever the client wrote.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).warnings).toEqual([
+      expect.stringMatching(/TRUST_PROXY=true .*one proxy hop/),
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '1' }).warnings).toEqual([]);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY must be/);

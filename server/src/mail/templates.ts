@@ -10,14 +10,16 @@ const escapeHtml = (text: string) =>
     (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
   );
 
-function layout(title: string, bodyHtml: string): string {
+const IGNORE_FOOTER = '如果这不是你本人的操作，请忽略这封邮件，你的账户不会有任何变化。';
+
+function layout(title: string, bodyHtml: string, footer: string = IGNORE_FOOTER): string {
   return `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:24px;background:#f5f7fb;font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#1f2937">
   <div style="max-width:520px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
     <div style="font-size:18px;font-weight:600;color:#1d4ed8;margin-bottom:24px">${PRODUCT}</div>
     ${bodyHtml}
-    <p style="margin-top:32px;font-size:12px;color:#6b7280">如果这不是你本人的操作，请忽略这封邮件，你的账户不会有任何变化。</p>
+    <p style="margin-top:32px;font-size:12px;color:#6b7280">${escapeHtml(footer)}</p>
   </div>
 </body></html>`;
 }
@@ -84,6 +86,123 @@ export function passwordResetMail(to: string, link: string, validMinutes: number
     <p>我们收到了重置${PRODUCT}账户密码的请求。请在 ${validMinutes} 分钟内点击下面的按钮设置新密码（链接只能使用一次）：</p>
     <p style="margin:24px 0"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>
     <p style="font-size:12px;color:#6b7280;word-break:break-all">如果按钮无法打开，请复制此链接到浏览器：<br>${escapeHtml(link)}</p>`,
+    ),
+  };
+}
+
+/**
+ * Tells the owner that the password was changed (from /my) or reset (with a mailed link): when, from
+ * which device, what happened to the sessions, and what to do if it was not them.
+ */
+export function passwordChangedMail(
+  to: string,
+  notice: { kind: 'changed' | 'reset'; at: string; device: string; forgotPasswordLink: string },
+): OutgoingMail {
+  const what = notice.kind === 'changed' ? '修改' : '重置';
+  const subject = `${PRODUCT}：账户密码已${what}`;
+  const sessions =
+    notice.kind === 'changed'
+      ? '为保护账户安全，其他设备上的登录已全部退出，进行修改的设备保持登录。'
+      : '为保护账户安全，所有设备上的登录已全部退出，请使用新密码重新登录。';
+  const notYou = `如果这不是你本人的操作，你的密码可能已泄露：请立即通过下面的链接重置密码。`;
+  return {
+    to,
+    subject,
+    text: [
+      `你好！`,
+      ``,
+      `你的${PRODUCT}账户密码已于 ${notice.at} ${what}（设备：${notice.device}）。`,
+      ``,
+      sessions,
+      ``,
+      notYou,
+      notice.forgotPasswordLink,
+      ``,
+      `—— ${PRODUCT}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      `<p>你好！</p>
+    <p>你的${PRODUCT}账户密码已于 <strong>${escapeHtml(notice.at)}</strong> ${what}（设备：${escapeHtml(notice.device)}）。</p>
+    <p>${escapeHtml(sessions)}</p>
+    <p>${escapeHtml(notYou)}</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(notice.forgotPasswordLink)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>`,
+      '这是一封账户安全通知，每次修改或重置密码都会发送。',
+    ),
+  };
+}
+
+const SECURITY_NOTICE = '这是一封账户安全通知，每次更改账户邮箱都会发送。';
+
+/** The code that confirms moving an account to this address; sent to the new address only. */
+export function emailChangeCodeMail(to: string, code: string, validMinutes: number): OutgoingMail {
+  const subject = `${PRODUCT}：更改邮箱验证码`;
+  const ignore = `如果你没有申请把${PRODUCT}账户的邮箱改为此地址，请忽略这封邮件，不会有任何变化。`;
+  return {
+    to,
+    subject,
+    text: [
+      `你好！`,
+      ``,
+      `你正在把${PRODUCT}账户的登录邮箱改为此地址。验证码是：${code}`,
+      ``,
+      `验证码 ${validMinutes} 分钟内有效，请勿告诉他人。`,
+      ``,
+      `—— ${PRODUCT}`,
+      ignore,
+    ].join('\n'),
+    html: layout(
+      subject,
+      `<p>你好！</p>
+    <p>你正在把${PRODUCT}账户的登录邮箱改为此地址。验证码是：</p>
+    <p style="font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;margin:16px 0">${escapeHtml(code)}</p>
+    <p>验证码 ${validMinutes} 分钟内有效，请勿告诉他人。</p>`,
+      ignore,
+    ),
+  };
+}
+
+/**
+ * Sent instead of a code when someone asks to move their account to an address that already has an
+ * account: the requester's answer does not say so (it would reveal who has an account), this mail does.
+ */
+export function emailChangeTakenMail(to: string, forgotPasswordLink: string): OutgoingMail {
+  const subject = `${PRODUCT}：更改邮箱未能完成`;
+  const body = `有人申请把另一个${PRODUCT}账户的登录邮箱改为此地址，但此地址已经注册了${PRODUCT}账户，所以没有发送验证码，两个账户都没有变化。`;
+  const hint = `如果是你本人操作：请直接用此地址登录；忘记密码可通过下面的链接重置。`;
+  return {
+    to,
+    subject,
+    text: [`你好！`, ``, body, ``, hint, forgotPasswordLink, ``, `—— ${PRODUCT}`, IGNORE_FOOTER].join('\n'),
+    html: layout(
+      subject,
+      `<p>你好！</p>
+    <p>${escapeHtml(body)}</p>
+    <p>${escapeHtml(hint)}</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(forgotPasswordLink)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>`,
+    ),
+  };
+}
+
+/** Tells the old address that the account now signs in with another one, and what to do if it was not them. */
+export function emailChangedMail(
+  to: string,
+  notice: { newEmail: string; at: string; forgotPasswordLink: string },
+): OutgoingMail {
+  const subject = `${PRODUCT}：账户邮箱已更改`;
+  const what = `你的${PRODUCT}账户的登录邮箱已于 ${notice.at} 改为 ${notice.newEmail}，此地址不再用于登录和接收通知。`;
+  const notYou = `如果这不是你本人的操作，你的账户可能已被他人使用：请通过下面的链接用新邮箱重置密码，或联系管理员。`;
+  return {
+    to,
+    subject,
+    text: [`你好！`, ``, what, ``, notYou, notice.forgotPasswordLink, ``, `—— ${PRODUCT}`].join('\n'),
+    html: layout(
+      subject,
+      `<p>你好！</p>
+    <p>${escapeHtml(what)}</p>
+    <p>${escapeHtml(notYou)}</p>
+    <p style="margin:24px 0"><a href="${escapeHtml(notice.forgotPasswordLink)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>`,
+      SECURITY_NOTICE,
     ),
   };
 }

@@ -1,21 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import jwt from '@fastify/jwt';
 import type { UserRow } from '@radar/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../errors';
-import type { UserCache } from './user-cache';
+import type { CachedAccount, UserCache } from './user-cache';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What a login token carries: the user id and the user's token version at issue time. */
+/**
+ * What a login token carries: the user id, the user's token version at issue time (bumped by a
+ * password reset), the session id (a row of radar.sessions) and the expiry, which is required.
+ */
 export interface TokenClaims {
   sub: string;
   ver: number;
+  sid: string;
+  exp: number;
 }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: TokenClaims;
+    payload: Omit<TokenClaims, 'exp'>;
     user: TokenClaims;
   }
 }
@@ -24,37 +30,65 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook of guarded routes (before the body is read and validated): verifies the bearer token and loads the user. */
     authenticate(request: FastifyRequest): Promise<void>;
-    /** A bearer token for the user (login, verify-email): their id and current token version. */
-    signToken(user: UserRow): string;
+    /**
+     * Starts a session for the user (login, verify-email) and returns its bearer token. `userAgent` is
+     * the signing-in request's, shown as the device on /my.
+     */
+    signIn(user: UserRow, userAgent?: string): Promise<string>;
   }
   interface FastifyRequest {
     currentUser: UserRow | undefined;
+    /** The session of the bearer token (its `sid`), on guarded routes. */
+    currentSessionId: string | undefined;
   }
+}
+
+/** Where sessions are recorded (features/accounts/session.service.ts). */
+export interface SessionRecorder {
+  start(session: { id: string; userId: string; userAgent: string; expiresAt: Date }): Promise<void>;
+  /** The session made a request; records it at most once per interval, whatever `lastSeenAt` was. */
+  seen(sessionId: string, lastSeenAt: Date): Promise<void>;
 }
 
 export interface AuthPluginOptions {
   secret: string;
-  expiresIn: string;
-  /** The signed-in user's row, cached while every process's changes to it are heard (user-cache.ts). */
-  users: UserCache;
+  /** Token lifetime (JWT_EXPIRES_IN, parsed by parseDuration). */
+  expiresInMs: number;
+  /** The signed-in user's row and sessions, cached while every process's changes to them are heard (user-cache.ts). */
+  users: UserCache<CachedAccount>;
+  sessions: SessionRecorder;
 }
 
 /** Methods that never change the signed-in user's row. */
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Bearer-token authentication. Only HS256 is accepted (no `none`, no algorithm switching), `exp` is
- * checked, and a token whose version is older than the user's (bumped by a password reset) is refused.
+ * Bearer-token authentication. Only HS256 is accepted (no `none`, no algorithm switching); `exp` is
+ * required and checked; the token's session must exist, be the user's and not be revoked (logout, "log
+ * out other devices", password change or reset); and a token whose version is older than the user's
+ * (bumped by a password reset) is refused. Tokens from before sessions (no `sid`) are refused: one
+ * more login.
  */
 export const authPlugin = fp<AuthPluginOptions>(
   async (app: FastifyInstance, options) => {
     await app.register(jwt, {
       secret: options.secret,
-      sign: { algorithm: 'HS256', expiresIn: options.expiresIn },
-      verify: { algorithms: ['HS256'] },
+      // @fastify/jwt reads a number as seconds.
+      sign: { algorithm: 'HS256', expiresIn: options.expiresInMs / 1000 },
+      verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sid'] },
     });
     app.decorateRequest('currentUser', undefined);
-    app.decorate('signToken', (user: UserRow) => app.jwt.sign({ sub: user.id, ver: user.tokenVersion }));
+    app.decorateRequest('currentSessionId', undefined);
+
+    app.decorate('signIn', async (user: UserRow, userAgent = '') => {
+      const sid = randomUUID();
+      const token = app.jwt.sign({ sub: user.id, ver: user.tokenVersion, sid });
+      const { exp } = app.jwt.decode<TokenClaims>(token) ?? {};
+      if (typeof exp !== 'number') throw new Error('signed token has no exp');
+      // Recorded before the token is handed out, so its first request finds the session.
+      await options.sessions.start({ id: sid, userId: user.id, userAgent, expiresAt: new Date(exp * 1000) });
+      return token;
+    });
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const header = request.headers.authorization;
@@ -66,18 +100,34 @@ export const authPlugin = fp<AuthPluginOptions>(
         const code = (error as { code?: string }).code;
         throw code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' ? errors.authExpired() : errors.authInvalid();
       }
-      if (typeof claims.sub !== 'string' || !UUID.test(claims.sub) || typeof claims.ver !== 'number') {
+      if (
+        typeof claims.sub !== 'string' ||
+        !UUID.test(claims.sub) ||
+        typeof claims.ver !== 'number' ||
+        typeof claims.sid !== 'string' ||
+        !UUID.test(claims.sid) ||
+        typeof claims.exp !== 'number'
+      ) {
         throw errors.authInvalid();
       }
+      const sid = claims.sid.toLowerCase();
       // Lookup errors propagate (500): a database outage must not look like a bad token and log users out.
-      let user = await options.users.get(claims.sub);
-      // Token versions only grow: a token newer than the cached row means the row is out of date
-      // (a reset elsewhere whose notice has not arrived yet), never that the token is revoked.
-      if (user && user.tokenVersion < claims.ver) user = await options.users.refresh(claims.sub);
-      if (!user || user.tokenVersion !== claims.ver) throw errors.authInvalid();
+      let account = await options.users.get(claims.sub);
+      // Token versions only grow, and a session unknown to the cached entry may have been started by
+      // another process since it was read: either means the entry is out of date, never that the
+      // token is revoked (a revoked session stays in the entry until its token expires).
+      if (account && (account.user.tokenVersion < claims.ver || !account.sessions.has(sid))) {
+        account = await options.users.refresh(claims.sub);
+      }
+      const session = account?.sessions.get(sid);
+      if (!account || account.user.tokenVersion !== claims.ver || !session || session.revokedAt) {
+        throw errors.authInvalid();
+      }
       // Read through the cache, which hears every write to the row: a disable takes effect at once.
-      if (user.disabledAt) throw errors.accountDisabled(401);
-      request.currentUser = user;
+      if (account.user.disabledAt) throw errors.accountDisabled(401);
+      await options.sessions.seen(sid, session.lastSeenAt);
+      request.currentUser = account.user;
+      request.currentSessionId = sid;
     });
 
     // A request that may have changed its user's row drops the cached copy before it answers, so this
@@ -96,4 +146,10 @@ export const authPlugin = fp<AuthPluginOptions>(
 export function requireUser(request: FastifyRequest): UserRow {
   if (!request.currentUser) throw errors.authRequired();
   return request.currentUser;
+}
+
+/** The session of a guarded route's bearer token. */
+export function requireSessionId(request: FastifyRequest): string {
+  if (!request.currentSessionId) throw errors.authRequired();
+  return request.currentSessionId;
 }

@@ -98,6 +98,9 @@ function describeServerError(error: unknown, depth = 0): Record<string, unknown>
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      // Every refusal that knows its wait says it the HTTP way too, for clients and proxies that read it.
+      const wait = error.extra.remaining_seconds;
+      if (error.statusCode === 429 && typeof wait === 'number') reply.header('retry-after', String(wait));
       return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.extra));
     }
 

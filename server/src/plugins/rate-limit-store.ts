@@ -1,9 +1,12 @@
-import { type DatabaseHandle, type RateLimitCount, RateLimitRepository } from '@radar/db';
+import type { RateLimitCount, RateLimitRepository } from '@radar/db';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { errors } from '../errors';
 
-export type { RateLimitCount };
+export interface CounterHit {
+  key: string;
+  windowMs: number;
+}
 
 /**
  * Fixed-window counters behind every rate limit: the per-IP route limits of @fastify/rate-limit and our
@@ -14,6 +17,8 @@ export type { RateLimitCount };
 export interface RateLimitStore {
   /** Counts one hit on `key`; a key without a running window starts one of `windowMs` at 1. */
   increment(key: string, windowMs: number): Promise<RateLimitCount>;
+  /** Counts one hit on each of several distinct keys in one round trip; the counts come back in order. */
+  incrementMany(hits: readonly CounterHit[]): Promise<RateLimitCount[]>;
   /** The running window of `key` without counting a hit. */
   read(key: string): Promise<RateLimitCount>;
   delete(key: string): Promise<void>;
@@ -32,6 +37,21 @@ if hits == 1 or ttl < 0 then
 end
 return {hits, ttl}`;
 
+// The same for several keys (KEYS) with their windows (ARGV, in the same order): one round trip.
+const INCREMENT_MANY_SCRIPT = `
+local result = {}
+for i, key in ipairs(KEYS) do
+  local hits = redis.call('INCR', key)
+  local ttl = redis.call('PTTL', key)
+  if hits == 1 or ttl < 0 then
+    redis.call('PEXPIRE', key, ARGV[i])
+    ttl = tonumber(ARGV[i])
+  end
+  result[2 * i - 1] = hits
+  result[2 * i] = ttl
+end
+return result`;
+
 const READ_SCRIPT = `
 local hits = redis.call('GET', KEYS[1])
 if not hits then return {0, 0} end
@@ -41,13 +61,14 @@ type ScriptResult = [number, number];
 interface RedisWithRateLimitScripts {
   radarRateLimitIncrement(key: string, windowMs: number): Promise<ScriptResult>;
   radarRateLimitRead(key: string): Promise<ScriptResult>;
+  radarRateLimitIncrementMany(keyCount: number, ...keysThenWindows: (string | number)[]): Promise<number[]>;
 }
 
 /** Characters SCAN's MATCH treats as a pattern. */
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
 
 /** Counters in Redis (when REDIS_URL is set): a key with a PEXPIRE per window, under the installation's namespace. */
-export class RedisRateLimitStore implements RateLimitStore {
+class RedisRateLimitStore implements RateLimitStore {
   private readonly scripts: RedisWithRateLimitScripts;
 
   constructor(
@@ -56,12 +77,24 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     redis.defineCommand('radarRateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
     redis.defineCommand('radarRateLimitRead', { numberOfKeys: 1, lua: READ_SCRIPT });
+    // The key count is the call's first argument: the quotas pass one or two keys.
+    redis.defineCommand('radarRateLimitIncrementMany', { lua: INCREMENT_MANY_SCRIPT });
     this.scripts = redis as unknown as RedisWithRateLimitScripts;
   }
 
   async increment(key: string, windowMs: number): Promise<RateLimitCount> {
     const [hits, ttlMs] = await this.scripts.radarRateLimitIncrement(this.namespace + key, Math.ceil(windowMs));
     return { hits, ttlMs };
+  }
+
+  async incrementMany(hits: readonly CounterHit[]): Promise<RateLimitCount[]> {
+    if (hits.length === 0) return [];
+    const flat = await this.scripts.radarRateLimitIncrementMany(
+      hits.length,
+      ...hits.map((hit) => this.namespace + hit.key),
+      ...hits.map((hit) => Math.ceil(hit.windowMs)),
+    );
+    return hits.map((_, i) => ({ hits: flat[2 * i] ?? 0, ttlMs: flat[2 * i + 1] ?? 0 }));
   }
 
   async read(key: string): Promise<RateLimitCount> {
@@ -97,22 +130,25 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
  * process counts a hit after PURGE_INTERVAL_MS, in the background, so the table holds live windows
  * whether or not a worker runs.
  */
-export class PostgresRateLimitStore implements RateLimitStore {
-  private readonly counters: RateLimitRepository;
+class PostgresRateLimitStore implements RateLimitStore {
   private lastPurgeAt = 0;
   private purging: Promise<void> | undefined;
 
   constructor(
-    database: DatabaseHandle,
+    private readonly counters: RateLimitRepository,
     private readonly logger: Logger,
-  ) {
-    this.counters = new RateLimitRepository(database.db);
-  }
+  ) {}
 
   async increment(key: string, windowMs: number): Promise<RateLimitCount> {
     const count = await this.counters.hit(key, windowMs);
     this.purgeNowAndThen();
     return count;
+  }
+
+  async incrementMany(hits: readonly CounterHit[]): Promise<RateLimitCount[]> {
+    const counts = await this.counters.hitMany(hits);
+    this.purgeNowAndThen();
+    return counts;
   }
 
   read(key: string): Promise<RateLimitCount> {
@@ -162,6 +198,9 @@ class FailClosedRateLimitStore implements RateLimitStore {
   increment(key: string, windowMs: number) {
     return this.guard(() => this.store.increment(key, windowMs));
   }
+  incrementMany(hits: readonly CounterHit[]) {
+    return this.guard(() => this.store.incrementMany(hits));
+  }
   read(key: string) {
     return this.guard(() => this.store.read(key));
   }
@@ -190,14 +229,15 @@ export interface RateLimitStoreOptions {
   redis: Redis | undefined;
   /** Key prefix in Redis, so installations and test runs sharing one Redis stay apart. */
   namespace: string;
-  database: DatabaseHandle;
+  /** The PostgreSQL counters, used when there is no Redis. */
+  counters: RateLimitRepository;
   logger: Logger;
 }
 
 export function createRateLimitStore(options: RateLimitStoreOptions): RateLimitStore {
   const store = options.redis
     ? new RedisRateLimitStore(options.redis, options.namespace)
-    : new PostgresRateLimitStore(options.database, options.logger);
+    : new PostgresRateLimitStore(options.counters, options.logger);
   return new FailClosedRateLimitStore(store, options.logger);
 }
 

@@ -1,11 +1,20 @@
-import { type DatabaseHandle, UserChangeListener, UserRepository, type UserRow } from '@radar/db';
+import {
+  type DatabaseHandle,
+  type SessionRepository,
+  type SessionState,
+  UserChangeListener,
+  type UserRepository,
+  type UserRow,
+} from '@radar/db';
 import type { Logger } from 'pino';
 
 /**
- * The auth guard's user rows, kept in memory so a guarded request needs no query (issue 10: the guard's
- * lookup was most of the cost of `GET /api/auth/user/`). Revocation stays immediate:
- * - any process's write to radar.users reaches every process through UserChangeListener (a trigger's
- *   NOTIFY, delivered at commit) and drops the entry;
+ * The auth guard's user rows and sessions (createAccountCache), kept in memory so a guarded request needs
+ * no query (issue 10: the guard's lookup was most of the cost of `GET /api/auth/user/`; issue 21 added the
+ * sessions to the same entry). Revocation stays immediate:
+ * - any process's write to radar.users, and any revocation or deletion in radar.sessions, reaches every
+ *   process through UserChangeListener (a trigger's NOTIFY of the user id, delivered at commit) and
+ *   drops the entry;
  * - writes made by this process drop the entry before their answer is sent (`changed`, called by
  *   the auth plugin after non-GET requests and by the account service after a login or a password
  *   reset), so the next request here never sees the old row, and wait until the listener has heard
@@ -19,36 +28,52 @@ import type { Logger } from 'pino';
  * Rows are frozen: they are shared by concurrent requests.
  */
 
-export interface UserCacheOptions {
+export interface UserCacheOptions<T> {
   maxEntries?: number;
   ttlMs?: number;
   now?: () => number;
+  /** Makes a loaded value immutable (it is shared by concurrent requests); rows of radar.users by default. */
+  freeze?: (value: T) => T;
 }
 
-export const USER_CACHE_DEFAULTS = { maxEntries: 5_000, ttlMs: 60_000 };
+const USER_CACHE_DEFAULTS = { maxEntries: 5_000, ttlMs: 60_000 };
 
-interface Entry {
-  row: UserRow;
+interface Entry<T> {
+  row: T;
   expiresAt: number;
 }
 
-export class UserCache {
-  private readonly entries = new Map<string, Entry>();
+/**
+ * What the auth guard caches per user (see cachedAccountLoader): the row and the user's unexpired
+ * sessions, so a request needs no query to check its token's session. A revoked session notifies on
+ * the users' channel (the sessions trigger), which drops this entry like a change of the row does.
+ */
+export interface CachedAccount {
+  user: UserRow;
+  /** By session id (the token's `sid`), revoked ones included. */
+  sessions: ReadonlyMap<string, SessionState>;
+}
+
+/** The value cached for T: kept by user id, loaded by `load`, dropped when the user id is notified. */
+export class UserCache<T extends object = UserRow> {
+  private readonly entries = new Map<string, Entry<T>>();
   /** Bumped by every invalidation: a load that saw it change keeps nothing. */
   private epoch = 0;
   private readonly maxEntries: number;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly freeze: (value: T) => T;
   private readonly detach: () => void;
 
   constructor(
-    private readonly load: (id: string) => Promise<UserRow | undefined>,
+    private readonly load: (id: string) => Promise<T | undefined>,
     private readonly listener: Pick<UserChangeListener, 'isLive' | 'sync' | 'on' | 'off'> | undefined,
-    options: UserCacheOptions = {},
+    options: UserCacheOptions<T> = {},
   ) {
     this.maxEntries = options.maxEntries ?? USER_CACHE_DEFAULTS.maxEntries;
     this.ttlMs = options.ttlMs ?? USER_CACHE_DEFAULTS.ttlMs;
     this.now = options.now ?? Date.now;
+    this.freeze = options.freeze ?? ((value) => freezeUserRow(value as UserRow) as T);
     const onChange = (id: string) => this.invalidate(id);
     const onLive = () => this.clear();
     listener?.on('change', onChange);
@@ -60,7 +85,7 @@ export class UserCache {
   }
 
   /** The user's row: from memory when the listener is live and the entry is fresh, else from the database. */
-  async get(id: string): Promise<UserRow | undefined> {
+  async get(id: string): Promise<T | undefined> {
     if (!this.listener?.isLive()) return this.load(id);
     const entry = this.entries.get(id);
     if (entry && entry.expiresAt > this.now()) {
@@ -79,12 +104,12 @@ export class UserCache {
   }
 
   /** The row from the database, replacing what is cached. */
-  async refresh(id: string): Promise<UserRow | undefined> {
+  async refresh(id: string): Promise<T | undefined> {
     this.entries.delete(id);
     const epoch = this.epoch;
     const row = await this.load(id);
     if (!row || epoch !== this.epoch || !this.listener?.isLive()) return row;
-    this.entries.set(id, { row: freeze(row), expiresAt: this.now() + this.ttlMs });
+    this.entries.set(id, { row: this.freeze(row), expiresAt: this.now() + this.ttlMs });
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
@@ -123,11 +148,34 @@ export class UserCache {
   }
 }
 
-function freeze(row: UserRow): UserRow {
+function freezeUserRow(row: UserRow): UserRow {
   Object.freeze(row.researchFields);
   Object.freeze(row.researchFieldsUnmapped);
   if (row.profileEmbedding) Object.freeze(row.profileEmbedding);
   return Object.freeze(row);
+}
+
+function freezeCachedAccount(account: CachedAccount): CachedAccount {
+  freezeUserRow(account.user);
+  for (const session of account.sessions.values()) Object.freeze(session);
+  return Object.freeze(account);
+}
+
+/** The auth guard's cache: each user's row and unexpired sessions, read together on a miss. */
+export function createAccountCache(
+  users: UserRepository,
+  sessions: SessionRepository,
+  listener: UserChangeListener | undefined,
+  now: () => Date = () => new Date(),
+): UserCache<CachedAccount> {
+  return new UserCache<CachedAccount>(
+    async (id) => {
+      const [user, states] = await Promise.all([users.findById(id), sessions.listForAuth(id, now())]);
+      return user ? { user, sessions: new Map(states.map((state) => [state.id, state])) } : undefined;
+    },
+    listener,
+    { freeze: freezeCachedAccount },
+  );
 }
 
 /**
@@ -137,10 +185,11 @@ function freeze(row: UserRow): UserRow {
  */
 export async function startUserChangeListener(
   database: DatabaseHandle,
+  users: UserRepository,
   logger: Logger,
 ): Promise<UserChangeListener | undefined> {
   try {
-    await new UserRepository(database.db).ensureChangeNotifications();
+    await users.ensureChangeNotifications();
   } catch (error) {
     logger.warn({ err: (error as Error).message }, 'user change trigger not installed: signed-in users are not cached');
     return undefined;

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /** Paths the API answers; anything else is a web-app route (client-side routing). */
-export const API_PATH_PREFIXES = ['/api/', '/articles/', '/user-keywords/', '/user-rkeywords/'];
+const API_PATH_PREFIXES = ['/api/', '/articles/', '/user-keywords/', '/user-rkeywords/'];
 
 export const isApiPath = (url: string) => {
   const pathname = url.split('?')[0] ?? url;

@@ -15,8 +15,3 @@ export function isCommonPassword(password: string): boolean {
   commonPasswords ??= load();
   return commonPasswords.has(password.toLowerCase());
 }
-
-export function commonPasswordCount(): number {
-  commonPasswords ??= load();
-  return commonPasswords.size;
-}

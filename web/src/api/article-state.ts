@@ -1,8 +1,10 @@
-import type {
-  ArticleFavoriteResponse,
-  ArticleReadResponse,
-  ArticleSaveResponse,
-  ArticleShareResponse,
+import {
+  API_PATHS,
+  type ArticleFavoriteResponse,
+  type ArticleReadResponse,
+  type ArticleSaveResponse,
+  type ArticleShareResponse,
+  apiPath,
 } from '@radar/shared';
 import { api } from '@/lib/api-client';
 
@@ -11,27 +13,24 @@ import { api } from '@/lib/api-client';
  * screen that shows paper cards (recommendations, search, library), hence here and not in a feature.
  */
 
-const articlePath = (id: string, action: 'favorite' | 'save' | 'share' | 'read') =>
-  `/articles/${encodeURIComponent(id)}/${action}/`;
-
 /** POST /articles/{id}/favorite/: toggles the favourite; answers the new state. */
 export function toggleFavorite(id: string): Promise<ArticleFavoriteResponse> {
-  return api.post<ArticleFavoriteResponse>(articlePath(id, 'favorite'));
+  return api.post<ArticleFavoriteResponse>(apiPath(API_PATHS.articleFavorite, { id }));
 }
 
 /** POST /articles/{id}/save/: toggles "read later"; answers the new state. */
 export function toggleSave(id: string): Promise<ArticleSaveResponse> {
-  return api.post<ArticleSaveResponse>(articlePath(id, 'save'));
+  return api.post<ArticleSaveResponse>(apiPath(API_PATHS.articleSave, { id }));
 }
 
 /** POST /articles/{id}/share/: counts the share and answers the link to pass on. */
 export function shareArticle(id: string): Promise<ArticleShareResponse> {
-  return api.post<ArticleShareResponse>(articlePath(id, 'share'));
+  return api.post<ArticleShareResponse>(apiPath(API_PATHS.articleShare, { id }));
 }
 
 /** POST /articles/{id}/read/ `{ progress }` (0-100): the server keeps the furthest progress and answers it. */
 export function recordRead(id: string, progress: number): Promise<ArticleReadResponse> {
-  return api.post<ArticleReadResponse>(articlePath(id, 'read'), { progress });
+  return api.post<ArticleReadResponse>(apiPath(API_PATHS.articleRead, { id }), { progress });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LEARNING_PATHS, type LearningStatusResponse, type NotInterestedResponse } from '@radar/shared';
+import { API_PATHS, apiPath, type LearningStatusResponse, type NotInterestedResponse } from '@radar/shared';
 import { api } from '@/lib/api-client';
 import type { RecommendationKind } from '@/lib/recommendation-list';
 
@@ -17,7 +17,7 @@ export const RECOMMENDATION_QUERY_KEYS = {
 export const LEARNING_STATUS_QUERY_KEY = ['learning', 'status'] as const;
 
 const notInterestedPath = (kind: RecommendationKind, id: string) =>
-  kind === 'paper' ? LEARNING_PATHS.paperNotInterested(id) : LEARNING_PATHS.newsNotInterested(id);
+  apiPath(kind === 'paper' ? API_PATHS.paperNotInterested : API_PATHS.newsNotInterested, { id });
 
 /** POST .../not-interested/: the item is no longer recommended and counts as a signal. */
 export function markNotInterested(kind: RecommendationKind, id: string): Promise<NotInterestedResponse> {
@@ -31,10 +31,10 @@ export function unmarkNotInterested(kind: RecommendationKind, id: string): Promi
 
 /** GET /api/auth/recommendations/learning/: how many signals shape the recommendations. */
 export function getLearningStatus(options: { signal?: AbortSignal } = {}): Promise<LearningStatusResponse> {
-  return api.get<LearningStatusResponse>(LEARNING_PATHS.status, { signal: options.signal });
+  return api.get<LearningStatusResponse>(API_PATHS.learningStatus, { signal: options.signal });
 }
 
 /** POST .../learning/reset/: back to the research summary alone; answers the new status. */
 export function resetLearning(): Promise<LearningStatusResponse> {
-  return api.post<LearningStatusResponse>(LEARNING_PATHS.reset);
+  return api.post<LearningStatusResponse>(API_PATHS.learningReset);
 }

@@ -1,3 +1,4 @@
+import { API_PATHS } from '@radar/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -13,23 +14,23 @@ export type PublicConfig = {
   timeZone: string | null;
 };
 
-export const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
+const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
 
 /**
  * Read defensively: a backend that answers only what the spec describes has no such call, and one
  * that has it may leave fields out. Anything missing is null.
  */
-export function toPublicConfig(raw: unknown): PublicConfig {
+function toPublicConfig(raw: unknown): PublicConfig {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
   return { supportEmail: text(record.support_email), timeZone: text(record.time_zone) };
 }
 
 export async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
-  return toPublicConfig(await api.get<unknown>('/api/config/', options));
+  return toPublicConfig(await api.get<unknown>(API_PATHS.publicConfig, options));
 }
 
-export const publicConfigQueryOptions = () =>
+const publicConfigQueryOptions = () =>
   queryOptions({
     queryKey: PUBLIC_CONFIG_QUERY_KEY,
     queryFn: ({ signal }) => getPublicConfig({ signal }),

@@ -27,7 +27,7 @@ const LibraryPage = lazyPage(() => import('@/features/articles/pages/library-pag
 const AccountRoute = lazyPage(() => import('./routes/account'), 'AccountRoute');
 const FeedbackRoute = lazyPage(() => import('./routes/feedback'), 'FeedbackRoute');
 
-/** The route table of spec section 2. */
+/** Every screen's route; screens that need an account sit under RequireAuth. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,

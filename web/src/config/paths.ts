@@ -1,5 +1,5 @@
 /**
- * Every route of the app (spec section 2). Components never spell a URL: they use `path` for route
+ * Every route of the app. Components never spell a URL: they use `path` for route
  * definitions and `getHref()` for links, so a route can move in one place.
  */
 export const paths = {
@@ -7,7 +7,7 @@ export const paths = {
 
   login: {
     path: '/login',
-    /** The login screen may prefill the email from the query (spec section 2). */
+    /** The login screen may prefill the email from the query. */
     getHref: (email?: string) => withQuery('/login', { email }),
   },
   register: { path: '/register', getHref: () => '/register' },
@@ -25,7 +25,7 @@ export const paths = {
 
   papers: { path: '/papers', getHref: () => '/papers' },
   news: { path: '/news', getHref: () => '/news' },
-  /** Keyword management (implied by the keyword calls of spec section 7). */
+  /** Keyword management (implied by the keyword calls of the API). */
   keywords: { path: '/keywords', getHref: () => '/keywords' },
   /** Article search; `q` holds the keywords (joined with AND by the server), `page` starts at 1. */
   search: {
@@ -47,8 +47,6 @@ export const paths = {
   my: { path: '/my', getHref: () => '/my' },
   feedback: { path: '/feedback', getHref: () => '/feedback' },
 } as const;
-
-export type AppPath = (typeof paths)[keyof typeof paths]['path'];
 
 /** Page 1 is the default and is left out of the URL. */
 function pageParam(page: number | undefined): string | undefined {

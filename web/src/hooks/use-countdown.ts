@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { msUntilNextTick, secondsUntil } from '@/lib/countdown';
 
 /**
- * Whole seconds until `deadline` (epoch ms), re-rendering each time the value changes (spec section 4:
- * countdowns tick each second); 0 without a deadline or once it has passed. It counts towards a
+ * Whole seconds until `deadline` (epoch ms), re-rendering each time the value changes (countdowns tick
+ * each second); 0 without a deadline or once it has passed. It counts towards a
  * deadline rather than decrementing a number, so a throttled background tab shows the right value
  * when it wakes up.
  */

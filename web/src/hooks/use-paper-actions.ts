@@ -8,7 +8,7 @@ import { useBusyIds } from './use-busy-ids';
 import { type ActionNotice, useNotInterested } from './use-not-interested';
 
 /** The snackbar texts of the card actions (the spec gives none; these are ours). */
-export const PAPER_ACTION_STRINGS = {
+const PAPER_ACTION_STRINGS = {
   favorited: '已收藏',
   unfavorited: '已取消收藏',
   saved: '已加入稍后阅读',

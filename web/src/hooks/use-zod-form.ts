@@ -14,7 +14,7 @@ type UseZodFormOptions<Values extends FieldValues, Output> = Omit<UseFormProps<V
  * type says nothing about the form: the form's own `Values` type takes its place.
  *
  * Defaults: errors appear once a field was left (`onTouched`), then update as the user types; the
- * first failing rule of a field is its message (spec section 5 lists the rules in that order).
+ * first failing rule of a field is its message (the schemas list each field's rules in the order to show).
  */
 export function useZodForm<Values extends FieldValues, Output = Values>({
   schema,

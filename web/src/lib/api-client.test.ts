@@ -61,6 +61,11 @@ function handle(request: IncomingMessage, response: ServerResponse) {
           fields: { password: ['密码长度至少为8位'] },
           remaining_seconds: 42,
         });
+      case 'retry-after':
+        // A proxy's or another service's 429: no body of ours, only the header.
+        response.writeHead(status, { 'Retry-After': url.searchParams.get('seconds') ?? '' });
+        response.end();
+        return;
       case 'html':
         response.writeHead(status, { 'Content-Type': 'text/html' });
         response.end('<html><body>Bad Gateway</body></html>');
@@ -128,7 +133,7 @@ afterEach(() => {
 
 const client = () => createApiClient({ baseUrl, log: (line) => logLines.push(line) });
 
-describe('status to message mapping (spec section 8)', () => {
+describe('status to message mapping', () => {
   it.each([
     [400, '请求参数错误', 'BAD_REQUEST'],
     [401, '登录已过期，请重新登录', 'AUTH_EXPIRED'],
@@ -174,10 +179,22 @@ describe('status to message mapping (spec section 8)', () => {
 
   it('exposes the parsed body, fields and remaining_seconds', async () => {
     const error = await captureError(client().post('/status/429?body=fields', { email: 'a@b.c' }));
-    expect(error.message).toBe('请求过于频繁，请稍后再试');
+    expect(error.message).toBe('请求过于频繁，请稍后再试（42 秒后可重试）');
     expect(error.body).toMatchObject({ code: 'VALIDATION_ERROR', message: '密码不符合要求' });
     expect(error.fields).toEqual({ password: ['密码长度至少为8位'] });
     expect(error.remainingSeconds).toBe(42);
+  });
+
+  it('a 429 names the wait from the Retry-After header when the body has none', async () => {
+    const seconds = await captureError(client().get('/status/429?body=retry-after&seconds=90'));
+    expect(seconds.message).toBe('请求过于频繁，请稍后再试（2 分钟后可重试）');
+    expect(seconds.code).toBe('RATE_LIMITED');
+    expect(seconds.remainingSeconds).toBe(90);
+    const short = await captureError(client().get('/status/429?body=retry-after&seconds=7'));
+    expect(short.message).toBe('请求过于频繁，请稍后再试（7 秒后可重试）');
+    const date = new Date(Date.now() + 3 * 3600_000).toUTCString();
+    const later = await captureError(client().get(`/status/429?body=retry-after&seconds=${encodeURIComponent(date)}`));
+    expect(later.message).toBe('请求过于频繁，请稍后再试（3 小时后可重试）');
   });
 
   it('prefers the server code over the status default, except on 401', async () => {

@@ -2,12 +2,12 @@ import { DEFAULT_ERROR_MESSAGES, ERROR_CODES, type ErrorCode } from '@radar/shar
 import { expireSession, getToken } from './session';
 
 /**
- * The one way the app talks to its API (spec section 7): same origin, JSON, a bearer token from
+ * The one way the app talks to its API: same origin, JSON, a bearer token from
  * localStorage on every request, a time-out, and every failure turned into an `ApiError` whose
- * `message` is the Chinese text to show (spec section 8).
+ * `message` is the Chinese text to show.
  */
 
-/** Time-outs of spec section 9. */
+/** Time-outs of the API calls, in ms: longer where the server does slow work (mail, ranking). */
 export const REQUEST_TIMEOUTS = {
   default: 10_000,
   /** Paper recommendations and recommendation stats. */
@@ -27,7 +27,7 @@ export const CLIENT_ERROR_MESSAGES = {
 
 type StatusRule = {
   code: ErrorCode;
-  /** Whether the server's own message replaces the default (400, 409, 422 in spec section 8). */
+  /** Whether the server's own message replaces the default (400, 409, 422: answers about this request's input). */
   prefersServerMessage: boolean;
 };
 
@@ -47,9 +47,36 @@ const STATUS_RULES: Record<number, StatusRule> = {
 
 /**
  * A parsed JSON error body. Our server sends `{ code, message, fields?, remaining_seconds? }`
- * (packages/shared/src/errors.ts); `error` and `detail` are kept because spec section 5 reads them.
+ * (packages/shared/src/errors.ts); `error` and `detail` are kept because a backend that sends only the contract's members uses them.
  */
 export type ApiErrorBody = Record<string, unknown>;
+
+/**
+ * The wait a 429 names, in whole seconds: the body's `remaining_seconds` (our server), else the
+ * `Retry-After` header (seconds, or an HTTP date), else undefined.
+ */
+function retryAfterSeconds(body: ApiErrorBody | null, retryAfter: string | null, now = Date.now()) {
+  const fromBody = body?.remaining_seconds;
+  if (typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody > 0) return Math.ceil(fromBody);
+  const header = retryAfter?.trim();
+  if (!header) return undefined;
+  if (/^\d+$/.test(header)) return Number(header) > 0 ? Number(header) : undefined;
+  const at = Date.parse(header);
+  return Number.isNaN(at) || at <= now ? undefined : Math.ceil((at - now) / 1000);
+}
+
+/** '30 秒', '5 分钟', '2 小时': a wait as people say it, rounded up. */
+function formatWait(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.ceil(seconds))} 秒`;
+  if (seconds < 3600) return `${Math.ceil(seconds / 60)} 分钟`;
+  return `${Math.ceil(seconds / 3600)} 小时`;
+}
+
+/** The spec's 429 text, with the wait when the answer named one. */
+function rateLimitedMessage(waitSeconds: number | undefined): string {
+  const base = DEFAULT_ERROR_MESSAGES.RATE_LIMITED;
+  return waitSeconds === undefined ? base : `${base}（${formatWait(waitSeconds)}后可重试）`;
+}
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -65,12 +92,17 @@ export class ApiError extends Error {
     code: ErrorCode | ClientErrorCode;
     body?: ApiErrorBody | null;
     cause?: unknown;
+    /** The answer's `Retry-After` header, read when the body names no wait. */
+    retryAfter?: string | null;
   }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.body = init.body ?? null;
+    this.retryAfter = init.retryAfter ?? null;
   }
+
+  private readonly retryAfter: string | null;
 
   /** The server's own text (`message`, else `error`, else `detail`), e.g. for the login screen's error line. */
   get serverMessage(): string | undefined {
@@ -88,10 +120,11 @@ export class ApiError extends Error {
     return result;
   }
 
-  /** Seconds until a rate-limited action may be retried (forgot password, resend code). */
+  /** Seconds until a rate-limited action may be retried: the body's remaining_seconds, else Retry-After. */
   get remainingSeconds(): number | undefined {
     const seconds = this.body?.remaining_seconds;
-    return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : undefined;
+    if (typeof seconds === 'number' && Number.isFinite(seconds)) return seconds;
+    return this.status === 429 ? retryAfterSeconds(null, this.retryAfter) : undefined;
   }
 }
 
@@ -104,8 +137,20 @@ export function getErrorMessage(error: unknown): string {
   return isApiError(error) ? error.message : CLIENT_ERROR_MESSAGES.UNKNOWN_ERROR;
 }
 
-/** Builds the ApiError of an HTTP error response (spec section 8). */
-export function createHttpError(status: number, body: ApiErrorBody | null): ApiError {
+/**
+ * Builds the ApiError of an HTTP error response. A 429 (any route: the per-user
+ * quotas cover every signed-in call) says the spec's text and, when the answer named it, the wait.
+ */
+export function createHttpError(status: number, body: ApiErrorBody | null, retryAfter: string | null = null): ApiError {
+  if (status === 429) {
+    return new ApiError({
+      status,
+      body,
+      retryAfter,
+      code: readErrorCode(body?.code) ?? 'RATE_LIMITED',
+      message: rateLimitedMessage(retryAfterSeconds(body, retryAfter)),
+    });
+  }
   const rule = STATUS_RULES[status];
   const serverMessage = readServerMessage(body);
   const serverCode = readErrorCode(body?.code);
@@ -150,8 +195,6 @@ export type ApiClientOptions = {
   /** Receives one line per request: method, path (no query) and outcome. Never the token. */
   log?: (line: string) => void;
 };
-
-export type ApiClient = ReturnType<typeof createApiClient>;
 
 export function createApiClient(options: ApiClientOptions = {}) {
   const {
@@ -211,7 +254,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       log(describe(response.status));
 
       if (!response.ok) {
-        const apiError = createHttpError(response.status, parseErrorBody(text));
+        const apiError = createHttpError(response.status, parseErrorBody(text), response.headers.get('retry-after'));
         if (response.status === 401) onUnauthorized();
         throw apiError;
       }

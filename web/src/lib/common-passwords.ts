@@ -1,9 +1,9 @@
 /**
- * The common passwords spec section 5 names. The server refuses a far longer list (49,000 entries,
+ * The most common passwords. The server refuses a far longer list (49,000 entries,
  * server/src/security/common-passwords.ts) with the same message; this copy gives the instant answer
  * for the obvious ones without shipping that list to the browser.
  */
-export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   'password',
   '123456',
   '12345678',

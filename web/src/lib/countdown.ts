@@ -1,4 +1,4 @@
-/** Countdowns of spec sections 4 and 9: code expiry (m:ss), resend cooldown and rate limits (seconds). */
+/** Countdowns: code expiry (m:ss), resend cooldown and rate limits (seconds). */
 
 /** Whole seconds from `now` until `deadline` (both epoch milliseconds), rounded up, never negative. */
 export function secondsUntil(deadline: number, now: number): number {

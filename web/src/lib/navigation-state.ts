@@ -22,7 +22,7 @@ export function getReturnTarget(state: unknown): string | undefined {
 }
 
 /**
- * State the auth screens pass to each other (spec section 2, "Login"): the e-mail typed so far, and
+ * State the auth screens pass to each other: the e-mail typed so far, and
  * the route the visitor came from, so login after a detour through register or forgot-password still
  * returns there.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   authorName,
+  describeTierSource,
   formatJcrTier,
   formatSimilarityPercent,
   lastAuthor,
@@ -9,7 +10,7 @@ import {
   UNKNOWN_AUTHOR,
 } from './paper-display';
 
-describe('lastAuthor (spec section 3)', () => {
+describe('lastAuthor', () => {
   it('takes the last string author', () => {
     expect(lastAuthor(['Alice Li', 'Bo Wang', 'Chen Zhao'])).toBe('Chen Zhao');
   });
@@ -46,7 +47,7 @@ describe('formatJcrTier', () => {
   });
 });
 
-describe('formatSimilarityPercent (spec section 9)', () => {
+describe('formatSimilarityPercent', () => {
   it('shows one decimal on cards', () => {
     expect(formatSimilarityPercent(0.8234, 1)).toBe('82.3%');
     expect(formatSimilarityPercent(0.3, 1)).toBe('30.0%');
@@ -65,7 +66,7 @@ describe('formatSimilarityPercent (spec section 9)', () => {
   });
 });
 
-describe('paperHref: the url, else the DOI link (spec section 3, Paper)', () => {
+describe('paperHref: the url, else the DOI link', () => {
   it('prefers the url', () => {
     expect(paperHref({ url: 'https://example.org/p', doi: '10.1/x' })).toBe('https://example.org/p');
   });
@@ -88,5 +89,19 @@ describe('paperHref: the url, else the DOI link (spec section 3, Paper)', () => 
     expect(paperHref({})).toBeNull();
     expect(paperHref({ url: '', doi: '' })).toBeNull();
     expect(paperHref({ url: '', doi: 'doi:' })).toBeNull();
+  });
+});
+
+describe('describeTierSource', () => {
+  it('names the system and year of a tier', () => {
+    expect(describeTierSource('scimago', 2024)).toBe('SCImago 期刊分区 2024');
+    expect(describeTierSource('openalex', 2026)).toBe('OpenAlex 引用指标分区 2026');
+    expect(describeTierSource('imported', null)).toBe('本机构导入的分区表');
+  });
+
+  it('is null when the answer does not say (spec-only backends) or says something unknown', () => {
+    expect(describeTierSource(undefined, undefined)).toBeNull();
+    expect(describeTierSource(null, 2024)).toBeNull();
+    expect(describeTierSource('toString', 2024)).toBeNull();
   });
 });

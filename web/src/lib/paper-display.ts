@@ -1,5 +1,5 @@
 /**
- * How a paper's fields read on a card (spec sections 3 and 9): the last author, the JCR tier and the
+ * How a paper's fields read on a card: the last author, the JCR tier and the
  * similarity as a percentage.
  */
 
@@ -29,8 +29,24 @@ export function formatJcrTier(tier: number | null | undefined): string | null {
   return typeof tier === 'number' && Number.isInteger(tier) && tier >= 1 && tier <= 4 ? `JCR Q${tier}` : null;
 }
 
+const TIER_SYSTEM_NAMES = {
+  scimago: 'SCImago 期刊分区',
+  openalex: 'OpenAlex 引用指标分区',
+  imported: '本机构导入的分区表',
+} as const;
+
 /**
- * A 0-1 similarity as a percentage: one decimal on the paper card, none on chips (spec section 9).
+ * Where a tier comes from, for the tier chip's hover text: "SCImago 期刊分区 2024". Null when the answer
+ * does not say (a backend that answers only the spec's fields).
+ */
+export function describeTierSource(source: unknown, year: unknown): string | null {
+  if (typeof source !== 'string' || !Object.hasOwn(TIER_SYSTEM_NAMES, source)) return null;
+  const name = TIER_SYSTEM_NAMES[source as keyof typeof TIER_SYSTEM_NAMES];
+  return typeof year === 'number' && Number.isInteger(year) ? `${name} ${year}` : name;
+}
+
+/**
+ * A 0-1 similarity as a percentage: one decimal on the paper card, none on chips.
  * null when there is no score.
  */
 export function formatSimilarityPercent(score: number | null | undefined, decimals: 0 | 1): string | null {

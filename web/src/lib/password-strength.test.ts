@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getPasswordStrength } from './password-strength';
 
-describe('getPasswordStrength (spec section 4)', () => {
+describe('getPasswordStrength', () => {
   it.each([
     ['', 0, 'weak', '弱'],
     ['abc', 1, 'weak', '弱'],

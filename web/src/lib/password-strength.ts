@@ -1,6 +1,6 @@
 import { isCommonPasswordVariant } from './common-passwords';
 
-/** Password strength hint of the register screen (spec section 4, "Password strength"). */
+/** Password strength hint of the register screen: one point per rule met (length, character kinds). */
 export type PasswordStrengthLevel = 'weak' | 'medium' | 'strong';
 
 export type PasswordStrength = {

@@ -15,7 +15,7 @@ import {
 } from './recommendation-params';
 import { memoryStorage } from './testing/memory-storage';
 
-describe('slider values (spec section 9)', () => {
+describe('slider values', () => {
   it('keeps values on the grid', () => {
     expect(normaliseTopK(5, 20)).toBe(5);
     expect(normaliseTopK(50, 20)).toBe(50);
@@ -45,7 +45,7 @@ describe('slider values (spec section 9)', () => {
   });
 });
 
-describe('toggleDateFilter (spec section 4)', () => {
+describe('toggleDateFilter', () => {
   it('ticking a range selects it and every shorter one', () => {
     expect(toggleDateFilter([], '一周内', true)).toEqual(['一天内', '两天内', '三天内', '一周内']);
     expect(toggleDateFilter(['一天内'], '两天内', true)).toEqual(['一天内', '两天内']);

@@ -1,11 +1,11 @@
 import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel, RECOMMENDATION_SLIDERS } from '@radar/shared';
 
 /**
- * Rules shared by the paper and news recommendation settings (spec sections 3, 4 and 9): the sliders'
+ * Rules shared by the paper and news recommendation settings: the sliders'
  * ranges, the cumulative date filter, and reading/writing the settings in localStorage.
  */
 
-export const UNLIMITED_DATE_FILTER: DateFilterLabel = '不限';
+const UNLIMITED_DATE_FILTER: DateFilterLabel = '不限';
 
 type SliderRange = { min: number; max: number; step: number };
 
@@ -48,7 +48,7 @@ const orderOf = (label: DateFilterLabel) => DATE_FILTER_LABELS.indexOf(label);
 const inOrder = (labels: Iterable<DateFilterLabel>) => [...new Set(labels)].sort((a, b) => orderOf(a) - orderOf(b));
 
 /**
- * Ticking or unticking one date range (spec section 4). Ticking a range selects it and every shorter
+ * Ticking or unticking one date range. Ticking a range selects it and every shorter
  * one; unticking removes it and every longer one; 不限 is exclusive (ticking it leaves only 不限, ticking
  * anything else removes it). An empty selection means no date limit, like 不限.
  */
@@ -99,7 +99,7 @@ export function dateFilterQueryValue(selected: readonly DateFilterLabel[]): stri
 type SharedParams = { topK: number; threshold: number; dateFilter: DateFilterLabel[] };
 
 /** A number sent as a query value; NaN for anything else (the normalisers then keep the current value). */
-export const parseQueryNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
+const parseQueryNumber = (value: string): number => (value.trim() === '' ? Number.NaN : Number(value));
 
 /**
  * A date_filter query value (labels comma-joined, '' for no limit) as the settings' selection: the

@@ -19,7 +19,7 @@ afterEach(() => {
   setDisplayTimeZone('Asia/Shanghai');
 });
 
-describe('formatRelativeTime (spec section 9)', () => {
+describe('formatRelativeTime', () => {
   it.each([
     [0, '今天'],
     [1, '昨天'],

@@ -1,7 +1,7 @@
 import { calendarDayIn, calendarDaysBetween, DEFAULT_TIME_ZONE, isTimeZone } from '@radar/shared';
 
 /**
- * "Relative time" of spec section 9, for paper and news dates: 今天, 昨天, 前天, N天前 up to a week,
+ * Relative time, for paper and news dates: 今天, 昨天, 前天, N天前 up to a week,
  * whole weeks up to 30 days, months (days / 30) under a year, then years.
  */
 export const UNDATED_LABEL = '未标注日期';

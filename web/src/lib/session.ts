@@ -1,6 +1,5 @@
 /**
- * The browser session: the bearer token and the account email in localStorage (spec section 3,
- * "Local storage keys"), plus a signal for "the server says the session is over" (any 401).
+ * The browser session: the bearer token and the account email in localStorage, plus a signal for "the server says the session is over" (any 401).
  * The auth feature owns the React state; this module is the storage and the signal only, so the
  * API client can use it without depending on React.
  */
@@ -33,11 +32,7 @@ export function getToken(): string | null {
   return getStorage()?.getItem(SESSION_STORAGE_KEYS.token) || null;
 }
 
-export function getStoredEmail(): string | null {
-  return getStorage()?.getItem(SESSION_STORAGE_KEYS.userEmail) || null;
-}
-
-/** Login: stores token and email and clears the cached research fields (spec section 4). */
+/** Login: stores token and email and clears the cached research fields. */
 export function storeSession(token: string, email: string): void {
   const storage = getStorage();
   if (!storage) return;
@@ -46,7 +41,7 @@ export function storeSession(token: string, email: string): void {
   for (const key of RESEARCH_CACHE_STORAGE_KEYS) storage.removeItem(key);
 }
 
-/** Logout: clears token and email (spec section 4). */
+/** Logout: clears token and email. */
 export function clearSession(): void {
   const storage = getStorage();
   storage?.removeItem(SESSION_STORAGE_KEYS.token);

@@ -43,6 +43,8 @@ describe('readPaperRecommendations: the contract’s answer, extras optional', (
       is_saved: false,
       reason: null,
     });
+    // A spec-only answer says nothing of where the tier comes from.
+    expect(answer.recommendations[0]).not.toHaveProperty('jcr_source');
     expect(answer.freshness).toBeUndefined();
     expect(answer.learning).toBeUndefined();
     expect(answer.empty_explanation).toBeNull();
@@ -68,6 +70,15 @@ describe('readPaper', () => {
       jcr: null,
       keywords: [],
     });
+  });
+
+  it('keeps where the tier comes from when the answer says, and drops an unknown system', () => {
+    expect(readPaper({ id: 'p', jcr: 1, jcr_source: 'scimago', jcr_year: 2024 })).toMatchObject({
+      jcr: 1,
+      jcr_source: 'scimago',
+      jcr_year: 2024,
+    });
+    expect(readPaper({ id: 'p', jcr: 1, jcr_source: 'jcr', jcr_year: 2024 })).not.toHaveProperty('jcr_source');
   });
 });
 

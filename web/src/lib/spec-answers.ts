@@ -37,6 +37,14 @@ const numberOr = (value: unknown, fallback: number): number => numberOrNull(valu
 const objectOrUndefined = <T>(value: unknown): T | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as T) : undefined;
 
+/** `jcr_source` and `jcr_year` when the answer carries them (additions to the spec's Paper). */
+function tierSourceOf(paper: Record<string, unknown>): Pick<Paper, 'jcr_source' | 'jcr_year'> {
+  const source = paper.jcr_source;
+  if (source !== 'scimago' && source !== 'openalex' && source !== 'imported') return {};
+  const year = numberOrNull(paper.jcr_year);
+  return { jcr_source: source, jcr_year: year === null ? null : Math.trunc(year) };
+}
+
 /** A Paper with its authors as sources give them (names, or `{ name }` objects). */
 export type ClientPaper = Omit<Paper, 'authors'> & { authors: AuthorEntry[] };
 
@@ -60,6 +68,7 @@ export function readPaper(raw: unknown): ClientPaper {
     doi: textOrNull(paper.doi),
     pdf_url: textOrNull(paper.pdf_url),
     jcr: numberOrNull(paper.jcr),
+    ...tierSourceOf(paper),
     llm_summary: textOrNull(paper.llm_summary),
     is_favorited: paper.is_favorited === true,
     is_saved: paper.is_saved === true,
@@ -136,7 +145,7 @@ export type ClientNewsItem = Omit<NewsItem, 'reason'> & { reason?: Recommendatio
  * One news item. The score is read under either name (`recommendation_score`, also seen as
  * `similarity_score`); a missing crawl date falls back to the publish date.
  */
-export function readNewsItem(raw: unknown, isRecommendedByDefault: boolean): ClientNewsItem {
+function readNewsItem(raw: unknown, isRecommendedByDefault: boolean): ClientNewsItem {
   const item = asRecord(raw);
   const score = numberOrNull(item.recommendation_score) ?? numberOrNull(item.similarity_score);
   const publishDate = textOrNull(item.publish_date);
@@ -214,7 +223,7 @@ export function readPaperPage<P extends ClientPaper = ClientPaper>(
 }
 
 /** One keyword: id, name, created_at; alert settings default to off, daily, no excluded words. */
-export function readKeyword(raw: unknown): Keyword {
+function readKeyword(raw: unknown): Keyword {
   const keyword = asRecord(raw);
   return {
     id: text(keyword.id),

@@ -2,7 +2,7 @@ export const ELLIPSIS = '...';
 
 /**
  * The first `maxLength` characters of `text` followed by an ellipsis, or `text` itself when it fits
- * (spec sections 3 and 9: news content 300 characters on the news page). Counts code points, so an
+ * (news content: 300 characters on the news page). Counts code points, so an
  * emoji or a rare CJK character outside the BMP is never cut in half.
  */
 export function truncateText(text: string | null | undefined, maxLength: number): string {

@@ -10,12 +10,13 @@ import {
   RESEARCH_DIRECTION_NOT_SET,
   type RecommendationReason,
   type RecommendedPaper,
+  type Session,
   type UserResponse,
 } from '@radar/shared';
 
 /**
  * Bodies the fake API answers with, typed by the response schemas of @radar/shared so they keep the
- * server's shape (spec sections 3 and 7). Each builder takes overrides for the state under test.
+ * server's shape. Each builder takes overrides for the state under test.
  */
 
 export function testUser(overrides: Partial<UserResponse> = {}): UserResponse {
@@ -190,7 +191,7 @@ export function testKeyword(overrides: Partial<Keyword> = {}): Keyword {
   };
 }
 
-/** The 400 of the recommendation calls without an English research summary (spec section 8). */
+/** The 400 of the recommendation calls without an English research summary. */
 export function researchDirectionNotSetError() {
   return {
     status: 400,
@@ -201,5 +202,18 @@ export function researchDirectionNotSetError() {
       error_type: RESEARCH_DIRECTION_NOT_SET.errorType,
       details: RESEARCH_DIRECTION_NOT_SET.details,
     },
+  };
+}
+
+/** One login of the account (GET /api/auth/sessions/), beyond the spec. */
+export function session(overrides: Partial<Session> = {}): Session {
+  return {
+    id: '7f0c1a52-3c1e-4f7e-9a31-2b8d0e6c4a10',
+    device: 'Chrome · Windows',
+    user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36',
+    created_at: '2026-11-20T02:00:00.000Z',
+    last_seen_at: new Date().toISOString(),
+    is_current: true,
+    ...overrides,
   };
 }

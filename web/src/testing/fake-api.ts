@@ -11,7 +11,8 @@ export type RecordedRequest = {
   authorization: string | undefined;
 };
 
-export type FakeReply = { status?: number; body?: unknown };
+/** `headers`: extra response headers (e.g. `Retry-After` on a 429). */
+export type FakeReply = { status?: number; body?: unknown; headers?: Record<string, string> };
 
 /** A fixed reply, or a function of the request and the `:name` segments of the route. */
 export type FakeResponder =
@@ -60,7 +61,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 }
 
 /**
- * A real HTTP server on 127.0.0.1 standing in for the API of spec section 7: a route table of
+ * A real HTTP server on 127.0.0.1 standing in for the API: a route table of
  * method + path -> status + JSON. Unknown routes answer 404 with the API's error shape, as the real
  * server does. Screens under test reach it through the real api client and fetch.
  */
@@ -90,10 +91,10 @@ export function createFakeApi(): FakeApi {
     }
     const status = reply.status ?? 200;
     if (reply.body === undefined) {
-      response.writeHead(status).end();
+      response.writeHead(status, reply.headers).end();
       return;
     }
-    response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+    response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers });
     response.end(JSON.stringify(reply.body));
   };
 

@@ -117,8 +117,10 @@ function splitPath(path: string): { pathname: string; search: string } {
 quietApiClientLog();
 installNetworkLogFilter();
 
-// Pages are lazy chunks, transformed on first use: the first screen of a file may take seconds.
-configure({ asyncUtilTimeout: 5000 });
+// Pages are lazy chunks, transformed on first use: the first screen of a file may take seconds, and on
+// a loaded 2-core CI machine (load average 20-40) a screen took over 5 s to show. A wait that succeeds
+// returns as soon as it does, so the long limit costs only the failing case.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -1,7 +1,7 @@
 import type { FakeApi } from './fake-api';
 
 /**
- * Answers with ONLY the fields the product contract names (its sections 3 and 7), none of the ones our
+ * Answers with ONLY the fields the product contract names (its data types and API calls), none of the ones our
  * server adds (freshness, learning, empty explanations, reasons, alert settings, pagination extras,
  * the caller's favourite state on recommendations...). The web app must work against any backend that
  * answers like this; spec-only-answers.test.tsx renders every screen from them. Untyped on purpose:
@@ -9,10 +9,10 @@ import type { FakeApi } from './fake-api';
  */
 
 export const SPEC_EMAIL = 'wang.fang@example.edu.cn';
-export const SPEC_TOKEN = 'spec-token';
+const SPEC_TOKEN = 'spec-token';
 
 /** GET /api/auth/user/: id, email, username and the research fields; no `name`. */
-export const specUser = {
+const specUser = {
   id: 7,
   email: SPEC_EMAIL,
   username: 'wangfang',
@@ -111,7 +111,7 @@ export const specNewsSearch = {
   pagination: { total_count: 1, current_page: 1 },
 };
 
-/** The Paper of the contract's section 3, as search results carry it. */
+/** A paper as a backend that sends only the contract's fields carries it in search results. */
 const specSearchPaper = {
   id: 's-1',
   title: 'Catalyst discovery with transformers',

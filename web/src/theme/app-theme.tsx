@@ -8,7 +8,7 @@ import { navigationCustomizations } from './customizations/navigation';
 import { surfacesCustomizations } from './customizations/surfaces';
 import { breakpoints, palette, shape, typography } from './theme-primitives';
 
-export const appTheme = createTheme({
+const appTheme = createTheme({
   breakpoints,
   palette,
   typography,

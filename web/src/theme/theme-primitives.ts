@@ -18,14 +18,14 @@ export const brand = {
   900: '#1b306f',
 } as const;
 
-export const teal = {
+const teal = {
   100: '#ccfbf1',
   300: '#5eead4',
   500: '#14b8a6',
   700: '#0f766e',
 } as const;
 
-export const gray = {
+const gray = {
   50: '#f7f8fa',
   100: '#eef0f4',
   200: '#e1e5eb',
@@ -38,7 +38,7 @@ export const gray = {
   900: '#121926',
 } as const;
 
-/** Spec section 9: xs 0, sm 600, md 768, lg 1200, xl 1536. The shell switches drawers at md. */
+/** Xs 0, sm 600, md 768, lg 1200, xl 1536. The shell switches drawers at md. */
 export const breakpoints: ThemeOptions['breakpoints'] = {
   values: { xs: 0, sm: 600, md: 768, lg: 1200, xl: 1536 },
 };

@@ -1,6 +1,6 @@
 /**
  * Turning text into terms for the built-in embedders: lower-cased English words with a light plural
- * stemmer, English stop words removed, adjacent-word bigrams, and character bigrams of Chinese runs
+ * stemmer (acronyms kept apart in capitals: englishWords), English stop words removed, adjacent-word bigrams, and character bigrams of Chinese runs
  * (Chinese has no spaces; character bigrams are the standard segmentation-free unit).
  */
 
@@ -22,8 +22,35 @@ const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
-const WORD = /[a-z][a-z0-9]*(?:[-'][a-z0-9]+)*/g;
+/** English words, case kept (to tell acronyms from words). */
+const CASED_WORD = /[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*/g;
 const HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
+/**
+ * The acronym a word spells: all capitals with at least two letters, optionally a plural "s" or a
+ * possessive "'s" ("STEM", "AIDS", "LLMs" -> "LLM", "COVID-19" -> "COVID19"); undefined for other words.
+ */
+function acronymOf(raw: string): string | undefined {
+  let end = raw.length;
+  if (raw.endsWith("'s")) end -= 2;
+  else if (raw.endsWith('s')) end -= 1;
+  let capitals = 0;
+  for (let i = 0; i < end; i++) {
+    const code = raw.charCodeAt(i);
+    if (code >= 65 && code <= 90) capitals++;
+    else if (!((code >= 48 && code <= 57) || code === 45)) return undefined; // digits and hyphens only
+  }
+  return capitals >= 2 ? raw.slice(0, end).replace(/-/g, '') : undefined;
+}
+
+const hasLowerCase = (word: string) => {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 97 && code <= 122) return true;
+  }
+  return false;
+};
+/** Words on each side that tell whether a capitalised word stands in mixed-case text. */
+const CASE_CONTEXT_WORDS = 2;
 
 /** Folds common English plural and possessive forms so "networks" and "network" count as one term. */
 export function stemWord(word: string): string {
@@ -37,17 +64,57 @@ export function stemWord(word: string): string {
   return w;
 }
 
-/** Content words of a text in order (stop words and numbers dropped). */
-export function contentWords(text: string): string[] {
-  const words: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
+/** One English word of a text: where it is, and its term (undefined for a stop word or a number-like token). */
+export interface EnglishWord {
+  start: number;
+  end: number;
+  /** As written. */
+  raw: string;
+  term: string | undefined;
+}
+
+/**
+ * The English words of a text with their terms: lower-cased and stemmed (stemWord, hyphens dropped),
+ * stop words left without a term. An acronym stays distinct from the word it spells: an all-capitals
+ * word of 2+ letters whose neighbours (two words each side) include a word with a lower-case letter is
+ * kept in capitals ("STEM" in "STEM education" is not "stem" in "stem cells"; "AIDS", "LASSO"; a plural
+ * "LLMs" is "LLM"). In an all-capitals stretch (a title in capitals, a shouted heading) capitals say
+ * nothing, so those words fold as usual, as does a capitalised first word ("Stem cells ...").
+ */
+export function englishWords(text: string): EnglishWord[] {
+  const matches = [...text.matchAll(CASED_WORD)];
+  let hasLower: boolean[] | undefined;
+  const words: EnglishWord[] = new Array(matches.length);
+  for (let index = 0; index < matches.length; index++) {
+    const match = matches[index] as RegExpExecArray;
     const raw = match[0];
-    if (raw.length < 2 || STOP_WORDS.has(raw)) continue;
-    const stem = stemWord(raw.replace(/-/g, ''));
-    if (stem.length < 2 || STOP_WORDS.has(stem)) continue;
-    words.push(stem);
+    const start = match.index;
+    let term: string | undefined;
+    const first = raw.charCodeAt(0);
+    const acronym = first >= 65 && first <= 90 ? acronymOf(raw) : undefined;
+    if (acronym) {
+      hasLower ??= matches.map((other) => hasLowerCase(other[0]));
+      let mixedCase = matches.length === 1;
+      for (let k = 1; k <= CASE_CONTEXT_WORDS && !mixedCase; k++) {
+        mixedCase = Boolean(hasLower[index - k] || hasLower[index + k]);
+      }
+      if (mixedCase) term = acronym;
+    }
+    if (term === undefined) {
+      const lower = raw.toLowerCase();
+      if (lower.length >= 2 && !STOP_WORDS.has(lower)) {
+        const stem = stemWord(lower.replace(/-/g, ''));
+        if (stem.length >= 2 && !STOP_WORDS.has(stem)) term = stem;
+      }
+    }
+    words[index] = { start, end: start + raw.length, raw, term };
   }
   return words;
+}
+
+/** Content words of a text in order (stop words and numbers dropped), as englishWords spells their terms. */
+export function contentWords(text: string): string[] {
+  return englishWords(text).flatMap((word) => (word.term ? [word.term] : []));
 }
 
 /**
@@ -57,28 +124,20 @@ export function contentWords(text: string): string[] {
 export function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (term: string) => counts.set(term, (counts.get(term) ?? 0) + 1);
-  const lower = text.toLowerCase();
   let previous: string | undefined;
   let lastEnd = -1;
-  for (const match of lower.matchAll(WORD)) {
-    const raw = match[0];
-    const start = match.index ?? 0;
+  for (const word of englishWords(text)) {
     // Punctuation other than spaces between two words (a comma, a full stop) also breaks a bigram.
-    const gap = lastEnd >= 0 ? lower.slice(lastEnd, start) : '';
-    lastEnd = start + raw.length;
+    const gap = lastEnd >= 0 ? text.slice(lastEnd, word.start) : '';
+    lastEnd = word.end;
     if (/[^\s]/.test(gap)) previous = undefined;
-    if (raw.length < 2 || STOP_WORDS.has(raw)) {
+    if (!word.term) {
       previous = undefined;
       continue;
     }
-    const stem = stemWord(raw.replace(/-/g, ''));
-    if (stem.length < 2 || STOP_WORDS.has(stem)) {
-      previous = undefined;
-      continue;
-    }
-    add(stem);
-    if (previous) add(`${previous} ${stem}`);
-    previous = stem;
+    add(word.term);
+    if (previous) add(`${previous} ${word.term}`);
+    previous = word.term;
   }
   for (const match of text.matchAll(HAN_RUN)) {
     const run = match[0];

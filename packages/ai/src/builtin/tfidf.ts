@@ -1,5 +1,3 @@
-import { termCounts } from './text-features';
-
 /** A sparse, L2-normalised tf-idf vector: parallel arrays of vocabulary indices and weights. */
 export interface SparseVector {
   indices: Uint32Array;
@@ -72,10 +70,6 @@ export function vectorizeCounts(
     indices: Uint32Array.from(entries, ([i]) => i),
     values: Float64Array.from(entries, ([, w]) => w / norm),
   };
-}
-
-export function vectorizeText(text: string, vocabulary: TfidfVocabulary, index: Map<string, number>): SparseVector {
-  return vectorizeCounts(termCounts(text), vocabulary, index);
 }
 
 /** Cosine of two L2-normalised sparse vectors (indices ascending). */

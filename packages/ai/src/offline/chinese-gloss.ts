@@ -2,12 +2,13 @@ import { createRequire } from 'node:module';
 import { RESEARCH_FIELDS } from '@radar/shared';
 import { FIELD_LEXICON } from './field-lexicon';
 import { loadCedict } from './gloss/cedict';
-import { CURATED_RESEARCH_TERMS } from './gloss/research-terms';
+import { CURATED_RESEARCH_TERMS, RESEARCH_SENSES } from './gloss/research-terms';
 
 /**
  * Offline Chinese -> English glossing of research text: jieba segmentation, then a longest match of
  * adjacent segments against our curated table, the research-field lexicon and CC-CEDICT, then an English
- * term per match. Not yet used by the product (issue 20 wires it into the extractor, search, embeddings).
+ * term per match. Used by the offline extractor (an English draft of a Chinese homepage) and by article
+ * and news search (the English a Chinese keyword also matches).
  */
 export type GlossSource = 'curated' | 'cedict' | 'field';
 export interface GlossedTerm {
@@ -54,7 +55,8 @@ const NON_RESEARCH_WORDS = new Set(
   获得 担任 现任 毕业 学位 至今 年 月 日 年度 近年来 目前 长期 多年 以来 简历 发送 请 感兴趣 积极 优秀 热情 良好 具有 具备 背景
   包括 以及 相关 方面 工作 利用 基于 通过 结合 进行 对于 关于 其中 同时 可以 能够 等等 一些 这些 那些 我们 本人 我 他 她 其 并 和 与 及
   的 了 在 是 为 对 等 中 上 下 以 及其 已 将 被 由 从 向 于 之 也 都 而 或 但 如 若 并且 以及 主要包括 方法 问题 应用 理论 技术 系统 发展
-  机制 作用 影响 新 高 多 大 小 好 很 更 最 及时 来信 合作 国际 国内 访问 学术 交流 任职 入选 计划 人才 奖 一等奖 二等奖 省部级`.split(
+  机制 作用 影响 新 高 多 大 小 好 很 更 最 及时 来信 合作 国际 国内 访问 学术 交流 任职 入选 计划 人才 奖 一等奖 二等奖 省部级
+  电子邮件 通讯地址 邮编 地点 大规模 一系列 获得者 博士学位 硕士学位 学士学位 医学院 科学技术 具体 如何 手段 综合 运用 上述`.split(
     /\s+/,
   ),
 );
@@ -74,8 +76,10 @@ function glossWord(word: string): GlossedTerm | undefined {
   if (curated) return { zh: word, en: curated, source: 'curated' };
   const fieldName = FIELD_NAME_GLOSS.get(word);
   if (fieldName) return { zh: word, en: fieldName, source: 'field' };
+  const researchSense = RESEARCH_SENSES.get(word);
+  if (researchSense) return { zh: word, en: researchSense, source: 'cedict' };
   const sense = loadCedict().get(word)?.[0];
-  if (FIELD_CHINESE_TERMS.has(word) && sense) return { zh: word, en: sense.toLowerCase(), source: 'field' };
+  if (FIELD_CHINESE_TERMS.has(word) && sense) return { zh: word, en: sense, source: 'field' };
   if (sense) return { zh: word, en: sense, source: 'cedict' };
   return undefined;
 }
@@ -90,45 +94,171 @@ function isOwnTerm(word: string): boolean {
 }
 
 const RESEARCH_CUE = /研究|从事|致力|聚焦|方向|兴趣|关注|专注|擅长|主攻/;
-const STATED_DIRECTION = /研究方向|研究兴趣|研究领域|主要研究|主要从事|致力于/;
+const STATED_DIRECTION = /研究方向|研究兴趣|研究领域|研究内容|主要研究|主要从事|致力于/;
 
-function glossOccurrences(text: string): Occurrence[] {
+/**
+ * Homepage section headings (a short line of its own). The research section's lines count as stated
+ * directions; the CV, contact, recruiting and teaching sections say nothing about the research and
+ * are skipped; publications and projects count as plain text.
+ */
+const HEADING_MAX_LENGTH = 14;
+const RESEARCH_HEADING = /研究方向|研究兴趣|研究领域|研究内容|研究重点|主要研究/;
+const SKIPPED_HEADING =
+  /教育背景|工作经历|学习经历|教育经历|个人经历|基本信息|联系|招生|招聘|招收|主讲|讲授|教授课程|课程|获奖|荣誉|学术兼职|社会兼职|团队成员|成员/;
+
+/**
+ * Clauses (between commas) about the person rather than the research: degrees, posts, awards,
+ * recruiting. "2008年毕业于北京大学历史学系，获历史学博士学位" names fields that are not a direction.
+ */
+const BIOGRAPHY_CLAUSE =
+  /毕业|学位|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
+
+/** Segments that end the name of an institution: the segments just before them are its name, not research. */
+const INSTITUTION_END =
+  /^(?:大学|学院|研究所|研究院|科学院|系|学部|中心|研究中心|实验室|重点实验室|研究室|教研室)$|(?:大学|学院|研究所|研究院|科学院|中心|实验室)$/;
+/** Segments an institution's name never runs back past. */
+const NAME_BOUNDARY = new Set(['的', '在', '于', '从事', '研究', '主要', '和', '及', '以及', '是', '为', '任', '现任']);
+const MAX_INSTITUTION_SEGMENTS = 6;
+
+/** Splits text into sentences, each marked as in the stated research section or not; skipped sections are left out. */
+function sectionSentences(text: string): { sentence: string; inResearchSection: boolean }[] {
+  const out: { sentence: string; inResearchSection: boolean }[] = [];
+  let section: 'research' | 'skipped' | 'other' = 'other';
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (!line) continue;
+    const bare = line.replace(/[\s:：|｜\-—_*#【】[\]（）()0-9一二三四五六七八九十、.]/g, '');
+    if (bare.length > 0 && bare.length <= HEADING_MAX_LENGTH && !/[，,。；;]/.test(line)) {
+      if (RESEARCH_HEADING.test(bare)) section = 'research';
+      else if (SKIPPED_HEADING.test(bare)) section = 'skipped';
+      else section = 'other';
+      // A heading that only names the section carries no term ("研究方向", "科研项目").
+      if (RESEARCH_HEADING.test(bare) || SKIPPED_HEADING.test(bare) || !HAN.test(bare) || bare.length <= 6) continue;
+    }
+    if (section === 'skipped') continue;
+    for (const sentence of line.split(/[。；;！!？?]+/)) {
+      if (sentence.trim() && !CONTACT.test(sentence)) out.push({ sentence, inResearchSection: section === 'research' });
+    }
+  }
+  return out;
+}
+
+/** A sentence with contact details (address, telephone, e-mail). */
+const CONTACT = /@|\(at\)|#[a-z0-9-]+\.|邮箱|电话|传真|地址|邮编|e-?mail/i;
+
+/** Indices of segments that belong to an institution's name (清华大学 计算机科学 与 技术 系). */
+function institutionSegments(tokens: string[]): Set<number> {
+  const masked = new Set<number>();
+  tokens.forEach((token, index) => {
+    if (!INSTITUTION_END.test(token)) return;
+    masked.add(index);
+    for (let back = index - 1; back >= 0 && index - back <= MAX_INSTITUTION_SEGMENTS; back -= 1) {
+      const previous = tokens[back] as string;
+      if (!HAN.test(previous) || NAME_BOUNDARY.has(previous)) break;
+      masked.add(back);
+    }
+  });
+  return masked;
+}
+
+/**
+ * The glossed words of a text in order. Any text: every sentence. A homepage (`homepage`): only what
+ * is about the research: skipped sections, biography clauses and institution names are left out.
+ */
+function glossOccurrences(text: string, homepage: boolean): Occurrence[] {
   const occurrences: Occurrence[] = [];
-  for (const sentence of text.split(/[。；;！!？?\n\r]+/)) {
-    const cued = RESEARCH_CUE.test(sentence);
-    const stated = STATED_DIRECTION.test(sentence);
-    const tokens = jieba().cut(sentence, false);
-    let i = 0;
-    while (i < tokens.length) {
-      if (!HAN.test(tokens[i] as string)) {
-        i += 1;
-        continue;
-      }
-      // Longest run of adjacent Chinese segments that is a known term: jieba splits 图神经网络 into 图 + 神经网络.
-      let end = i + 1;
-      for (let j = Math.min(tokens.length, i + MAX_JOIN); j > i + 1; j -= 1) {
-        const run = tokens.slice(i, j);
-        if (run.every((token) => HAN.test(token)) && isOwnTerm(run.join(''))) {
-          end = j;
-          break;
-        }
-      }
-      const word = tokens.slice(i, end).join('');
-      i = end;
-      // Single characters are too ambiguous to gloss unless we curated them.
-      if (NON_RESEARCH_WORDS.has(word) || (word.length < 2 && !CURATED_RESEARCH_TERMS.has(word))) continue;
-      const glossed = glossWord(word);
-      if (glossed) occurrences.push({ ...glossed, cued, stated });
+  // Text without a Chinese character never loads the segmenter or the dictionary.
+  if (!HAN.test(text)) return occurrences;
+  if (!homepage) {
+    for (const sentence of text.split(/[。；;！!？?\n\r]+/)) {
+      const marks = { cued: RESEARCH_CUE.test(sentence), stated: STATED_DIRECTION.test(sentence) };
+      if (HAN.test(sentence)) glossClause(sentence, marks, false, occurrences);
+    }
+    return occurrences;
+  }
+  for (const { sentence, inResearchSection } of sectionSentences(text)) {
+    const cued = inResearchSection || RESEARCH_CUE.test(sentence);
+    const stated = inResearchSection || STATED_DIRECTION.test(sentence);
+    for (const clause of sentence.split(/[，,]/)) {
+      if (!HAN.test(clause) || BIOGRAPHY_CLAUSE.test(clause)) continue;
+      glossClause(clause, { cued, stated }, true, occurrences);
     }
   }
   return occurrences;
+}
+
+function glossClause(
+  clause: string,
+  marks: { cued: boolean; stated: boolean },
+  maskInstitutions: boolean,
+  occurrences: Occurrence[],
+): void {
+  const tokens = jieba().cut(clause, false);
+  const institution = maskInstitutions ? institutionSegments(tokens) : new Set<number>();
+  for (const { word, start } of chineseWords(tokens)) {
+    if (institution.has(start)) continue;
+    // Single characters are too ambiguous to gloss unless we curated them.
+    if (NON_RESEARCH_WORDS.has(word) || (word.length < 2 && !CURATED_RESEARCH_TERMS.has(word))) continue;
+    const glossed = glossWord(word);
+    if (glossed) occurrences.push({ ...glossed, ...marks });
+  }
+}
+
+/**
+ * The Chinese words of a segmented text with the index of their first segment: adjacent segments are
+ * joined back by the longest run that is one of our terms (jieba splits 图神经网络 into 图 + 神经网络).
+ * Segments without a Chinese character are not words here.
+ */
+function* chineseWords(tokens: string[]): Generator<{ word: string; start: number }> {
+  let i = 0;
+  while (i < tokens.length) {
+    if (!HAN.test(tokens[i] as string)) {
+      i += 1;
+      continue;
+    }
+    let end = i + 1;
+    for (let j = Math.min(tokens.length, i + MAX_JOIN); j > i + 1; j -= 1) {
+      const run = tokens.slice(i, j);
+      if (run.every((token) => HAN.test(token)) && isOwnTerm(run.join(''))) {
+        end = j;
+        break;
+      }
+    }
+    yield { word: tokens.slice(i, end).join(''), start: i };
+    i = end;
+  }
+}
+
+/**
+ * The English a Chinese search term reaches: one English phrase per word of the term (图神经网络 ->
+ * ["graph neural network"]; 肠道菌群代谢 -> ["gut microbiota", "metabolism"]), all of which a text must
+ * contain to match the term in English. Function words and boilerplate (的, 与, 方法, 研究) are left out;
+ * Latin letters or digits inside the term are kept as they are. Null when the term has no Chinese or
+ * when one of its words has no gloss: a partial translation would match far more than the term means.
+ */
+export function englishSearchPhrases(term: string): string[] | null {
+  if (!HAN.test(term)) return null;
+  const tokens = jieba().cut(term, false);
+  const phrases: string[] = [];
+  for (const token of tokens) {
+    if (!HAN.test(token) && /[\p{L}\p{N}]/u.test(token)) phrases.push(token.trim());
+  }
+  for (const { word } of chineseWords(tokens)) {
+    if (NON_RESEARCH_WORDS.has(word)) continue;
+    const glossed = word.length >= 2 || CURATED_RESEARCH_TERMS.has(word) ? glossWord(word) : undefined;
+    if (!glossed) return null;
+    // A dictionary sense's qualifier after a comma is not part of the phrase ("Tsinghua University, Beijing").
+    phrases.push((glossed.en.split(',')[0] as string).trim());
+  }
+  const unique = [...new Set(phrases.filter(Boolean))];
+  return unique.some((phrase) => /[A-Za-z]/.test(phrase)) ? unique : null;
 }
 
 /** Chinese terms of the text glossed to English, in order of first occurrence, each once. */
 export function glossChinese(text: string): { terms: GlossedTerm[] } {
   const seen = new Set<string>();
   const terms: GlossedTerm[] = [];
-  for (const { zh, en, source } of glossOccurrences(text)) {
+  for (const { zh, en, source } of glossOccurrences(text, false)) {
     if (seen.has(zh)) continue;
     seen.add(zh);
     terms.push({ zh, en, source });
@@ -146,16 +276,31 @@ const ENGLISH_RESEARCH_PHRASES = [
   .sort((a, b) => b.length - a.length)
   .map((phrase) => ({
     phrase,
+    lower: phrase.toLowerCase(),
     // Plural forms count ("graph neural networks"); the phrase must stand as whole words.
-    pattern: new RegExp(`(?<![a-z0-9-])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?(?![a-z0-9-])`, 'g'),
+    pattern: new RegExp(
+      `(?<![a-z0-9-])${phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?(?![a-z0-9-])`,
+      'g',
+    ),
   }));
 
+/**
+ * A reference line ("[1] H. Sun, et al. ... 2022", "郑晓燕. ...[J]. 教育研究, 2021(5)."): the titles it
+ * cites mention many things beside the research direction ("hydrogen evolution" is no "evolution").
+ */
+const REFERENCE_LINE = /\bet al\b|\[[JMCD]\]|^\s*(?:\[\d+\]|\d+[.、]\s*[A-Z][a-z]+,?\s+[A-Z]\b)/;
+
 function englishPhrases(text: string): { en: string; index: number }[] {
-  let rest = text.replace(/[\u4e00-\u9fff]+/g, ' ').toLowerCase();
+  let rest = text
+    .split(/\r?\n/)
+    .map((line) => (REFERENCE_LINE.test(line) ? ' '.repeat(line.length) : line))
+    .join('\n')
+    .replace(/[\u4e00-\u9fff]+/g, ' ')
+    .toLowerCase();
   const found: { en: string; index: number }[] = [];
   if (!/[a-z]{3}/.test(rest)) return found;
-  for (const { phrase, pattern } of ENGLISH_RESEARCH_PHRASES) {
-    if (!rest.includes(phrase)) continue;
+  for (const { phrase, lower, pattern } of ENGLISH_RESEARCH_PHRASES) {
+    if (!rest.includes(lower)) continue;
     for (const match of rest.matchAll(pattern)) {
       found.push({ en: phrase, index: match.index });
     }
@@ -165,8 +310,16 @@ function englishPhrases(text: string): { en: string; index: number }[] {
   return found.sort((a, b) => a.index - b.index);
 }
 
+/** Whether `inner` is whole words of `outer` ("history" of "socio-economic history"): the longer term says it. */
+function containsWords(outer: string, inner: string): boolean {
+  const escaped = inner.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return outer.length > inner.length && new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`).test(outer.toLowerCase());
+}
+
 const SOURCE_WEIGHT: Record<GlossSource, number> = { curated: 3, field: 2, cedict: 1 };
 const MAX_DRAFT_TERMS = 10;
+/** Bare field words are left out of a draft that has at least this many narrower terms. */
+const MIN_NARROW_TERMS = 3;
 
 /**
  * Research terms count for the draft when they are curated, name a field or a field-lexicon keyword, or
@@ -195,18 +348,80 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
     scores.set(en, entry);
     position += 1;
   };
-  for (const occurrence of glossOccurrences(text)) {
+  const broadTerms = new Set<string>();
+  for (const occurrence of glossOccurrences(text, true)) {
     if (!isResearchTerm(occurrence)) continue;
+    if (occurrence.zh.length <= 2 && (occurrence.source === 'field' || FIELD_NAME_GLOSS.has(occurrence.zh))) {
+      broadTerms.add(occurrence.en);
+    }
     add(occurrence.en, SOURCE_WEIGHT[occurrence.source] * (occurrence.cued ? 2 : 1), occurrence.stated);
   }
   for (const phrase of englishPhrases(text)) add(phrase.en, SOURCE_WEIGHT.curated, false);
   if (scores.size === 0) return null;
-  const terms = [...scores.entries()]
+  const ranked = [...scores.entries()]
     .sort(([, a], [, b]) => {
       if (a.stated !== b.stated) return a.stated - b.stated || 0;
       return b.score - a.score || a.first - b.first;
     })
-    .slice(0, MAX_DRAFT_TERMS)
     .map(([en]) => en);
+  const specific = ranked.filter((term) => !ranked.some((other) => other !== term && containsWords(other, term)));
+  // A bare field word (化学 -> chemistry, 材料 -> material) says less than the terms beside it.
+  const narrow = specific.filter((term) => !broadTerms.has(term));
+  const terms = (narrow.length >= MIN_NARROW_TERMS ? narrow : specific).slice(0, MAX_DRAFT_TERMS);
   return { summary: `Research interests: ${terms.join(', ')}.`, terms };
 }
+
+/**
+ * The text with each Chinese word replaced by its English gloss where it has one, in place: words
+ * with no gloss, boilerplate and function words are dropped, everything else (English terms written
+ * in a Chinese text, numbers, punctuation) is kept. Each occurrence is glossed, so repeated terms stay
+ * repeated (term frequency is what an embedding weighs). Used for the text a Chinese item or profile is
+ * embedded from (embedding-text.ts).
+ */
+export function glossInline(text: string): string {
+  const out: string[] = [];
+  const tokens = jieba().cut(text, false);
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i] as string;
+    if (!HAN.test(token)) {
+      out.push(token);
+      i += 1;
+      continue;
+    }
+    let end = i + 1;
+    for (let j = Math.min(tokens.length, i + MAX_JOIN); j > i + 1; j -= 1) {
+      const run = tokens.slice(i, j);
+      if (run.every((part) => HAN.test(part)) && isOwnTerm(run.join(''))) {
+        end = j;
+        break;
+      }
+    }
+    const word = tokens.slice(i, end).join('');
+    i = end;
+    if (NON_RESEARCH_WORDS.has(word) || (word.length < 2 && !CURATED_RESEARCH_TERMS.has(word))) {
+      out.push(' ');
+      continue;
+    }
+    const glossed = glossWord(word);
+    out.push(glossed ? ` ${glossed.en} ` : ' ');
+  }
+  return out
+    .join('')
+    .replace(/[\u3000-\u303f\uff00-\uffef]/g, (mark) => FULLWIDTH_PUNCTUATION[mark] ?? ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Chinese punctuation as its ASCII counterpart, so English tokenisers split sentences and clauses. */
+const FULLWIDTH_PUNCTUATION: Record<string, string> = {
+  '。': '. ',
+  '，': ', ',
+  '、': ', ',
+  '；': '; ',
+  '：': ': ',
+  '（': ' (',
+  '）': ') ',
+  '！': '! ',
+  '？': '? ',
+};

@@ -281,6 +281,10 @@ export const FIELD_LEXICON: Record<ResearchFieldId, { strong: string[]; weak: st
       '诊断',
       '治疗',
       '公共卫生',
+      // Disease names: 结直肠癌, 肺癌 (癌 means only cancer), 炎症性肠病, 溃疡性结肠炎.
+      '癌',
+      '肠病',
+      '结肠炎',
     ],
     weak: ['health', 'drug', 'hospital', 'immune', 'imaging', 'treatment', '健康', '药物', '医院', '免疫', '影像'],
   },

@@ -1,12 +1,14 @@
 import { RESEARCH_FIELDS, type ResearchFieldId } from '@radar/shared';
+import { draftEnglishDirection } from './chinese-gloss';
 import { FIELD_LEXICON, FIELD_NEUTRAL_TERMS } from './field-lexicon';
 
 /**
  * The offline research-profile extractor: deterministic rules, no model, no network. It finds the
  * email (also "name (at) domain" forms), name, position and institution in English and Chinese
  * homepage text, classifies the research fields with a keyword lexicon, and builds the English
- * summary from the English sentences about research. It cannot translate: a text without English
- * research sentences gets an empty summary and a notice saying what to do.
+ * summary from the English sentences about research. A Chinese (or mostly Chinese) page without
+ * enough English research text gets an English draft instead, glossed term by term from its research
+ * terms (chinese-gloss.ts), marked `researchSummaryOrigin: 'offline-gloss'` for the user to check.
  */
 
 export interface OfflineExtraction {
@@ -16,6 +18,8 @@ export interface OfflineExtraction {
   position: string;
   researchFields: ResearchFieldId[];
   researchSummaryEn: string;
+  /** Set when the summary is a term-by-term English draft glossed from Chinese text, to be checked by the user. */
+  researchSummaryOrigin?: 'offline-gloss';
   /** User-facing remarks (Chinese) about what could not be extracted. */
   notices: string[];
 }
@@ -29,6 +33,7 @@ export const NOTICES = {
   shortEnglish: (words: number) =>
     `英文研究描述较短（${words} 个词），生成的摘要可能不完整；可以补充一段英文研究简介后重试，或让管理员配置 AI 模型（LLM）。`,
   noFields: '未能从文本中识别研究领域，请在个人页面手动选择。',
+  glossDraft: '英文研究方向是内置规则根据中文主页中的研究术语逐词翻译生成的草稿，不是完整的译文，请检查并修改后保存。',
 } as const;
 
 // ---------------------------------------------------------------- email
@@ -457,7 +462,7 @@ function weighResearchFields(text: string): Map<ResearchFieldId, FieldEvidence> 
   return evidence;
 }
 
-export function scoreResearchFields(text: string): Map<ResearchFieldId, number> {
+function scoreResearchFields(text: string): Map<ResearchFieldId, number> {
   return new Map([...weighResearchFields(text)].map(([field, { score }]) => [field, score]));
 }
 
@@ -571,11 +576,41 @@ export function buildEnglishSummary(text: string): { summary: string; englishRes
 
 // ---------------------------------------------------------------- all together
 
+/** More Chinese characters than Latin letters: a Chinese page, whatever English it quotes. */
+function isMostlyChinese(text: string): boolean {
+  return (text.match(CJK) ?? []).length > (text.match(/[A-Za-z]/g) ?? []).length;
+}
+
+/**
+ * The English summary: the page's own English research sentences; for a Chinese (or mostly Chinese)
+ * page with fewer than SUMMARY_MIN_WORDS of them, the glossed draft first, then those sentences.
+ */
+function englishSummary(text: string): {
+  summary: string;
+  origin?: 'offline-gloss';
+  notice?: string;
+} {
+  const { summary, englishResearchWords } = buildEnglishSummary(text);
+  if (summary && englishResearchWords >= SUMMARY_MIN_WORDS) return { summary };
+  if (!summary || isMostlyChinese(text)) {
+    const draft = draftEnglishDirection(text);
+    if (draft) {
+      return {
+        summary: [draft.summary, summary].filter(Boolean).join(' '),
+        origin: 'offline-gloss',
+        notice: NOTICES.glossDraft,
+      };
+    }
+  }
+  return summary
+    ? { summary, notice: NOTICES.shortEnglish(englishResearchWords) }
+    : { summary, notice: NOTICES.noEnglish };
+}
+
 export function extractResearchProfileOffline(text: string): OfflineExtraction {
   const notices: string[] = [];
-  const { summary, englishResearchWords } = buildEnglishSummary(text);
-  if (!summary) notices.push(NOTICES.noEnglish);
-  else if (englishResearchWords < SUMMARY_MIN_WORDS) notices.push(NOTICES.shortEnglish(englishResearchWords));
+  const { summary, origin, notice } = englishSummary(text);
+  if (notice) notices.push(notice);
   const researchFields = classifyResearchFields(text);
   if (researchFields.length === 0) notices.push(NOTICES.noFields);
   return {
@@ -585,6 +620,7 @@ export function extractResearchProfileOffline(text: string): OfflineExtraction {
     position: findPosition(text),
     researchFields,
     researchSummaryEn: summary,
+    ...(origin ? { researchSummaryOrigin: origin } : {}),
     notices,
   };
 }

@@ -22,7 +22,7 @@ export interface OpenAiChatOptions extends OpenAiEndpointOptions {
 }
 
 /** Accepts bare JSON, or JSON wrapped in a Markdown code fence or surrounded by a sentence. */
-export function parseJsonAnswer(content: string): unknown {
+function parseJsonAnswer(content: string): unknown {
   const trimmed = content.trim();
   const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
   const candidate = fenced ? (fenced[1] ?? '') : trimmed;

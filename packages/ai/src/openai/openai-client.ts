@@ -20,14 +20,14 @@ export interface OpenAiEndpointOptions {
   maxRetries?: number;
 }
 
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * The SDK waits as long as `Retry-After` says, however long. A server asking for more than this is
  * not retried within the call: the failure is transient, so the job queue retries later, without a
  * worker slot (or a user's synchronous request) waiting on it.
  */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The wait a 429/5xx answer asks for, in ms (`retry-after-ms`, or `Retry-After` in seconds or as a date). */
 function requestedWaitMs(headers: Headers): number | undefined {
@@ -72,7 +72,7 @@ export function createOpenAiClient(options: OpenAiEndpointOptions): OpenAI {
 const isTransientStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Maps what the SDK throws (after its retries) onto our kinds. */
-export function toAiProviderError(error: unknown, what: string, signal?: AbortSignal): AiProviderError {
+function toAiProviderError(error: unknown, what: string, signal?: AbortSignal): AiProviderError {
   if (error instanceof AiProviderError) return error;
   if (error instanceof APIUserAbortError || signal?.aborted) return new AiProviderError('aborted', `${what}: aborted`);
   if (error instanceof APIConnectionTimeoutError) {

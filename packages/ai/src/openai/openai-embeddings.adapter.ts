@@ -12,13 +12,21 @@ export interface OpenAiEmbeddingsOptions extends OpenAiEndpointOptions {
    */
   dimension?: number | undefined;
   batchSize?: number;
+  /** Declared multilingual (EMBEDDING_MULTILINGUAL): Chinese is embedded as written, a different vector space. */
+  multilingual?: boolean | undefined;
 }
 
 export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
 
-/** Identity of a remote model: a different output dimension is a different vector space, so a different version. */
-export function remoteEmbeddingIdentity(model: string, dimension: number): EmbeddingModelIdentity {
-  return { provider: OPENAI_COMPATIBLE_PROVIDER, name: model, version: `d${dimension}`, dimension };
+export const MULTILINGUAL_VERSION_SUFFIX = '-multilingual';
+
+/**
+ * Identity of a remote model: a different output dimension is a different vector space, so a different
+ * version; so is declaring it multilingual, since Chinese items are then embedded from other texts.
+ */
+function remoteEmbeddingIdentity(model: string, dimension: number, multilingual = false): EmbeddingModelIdentity {
+  const version = `d${dimension}${multilingual ? MULTILINGUAL_VERSION_SUFFIX : ''}`;
+  return { provider: OPENAI_COMPATIBLE_PROVIDER, name: model, version, dimension };
 }
 
 export class OpenAiEmbeddingProvider implements EmbeddingProvider {
@@ -29,7 +37,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     private readonly options: OpenAiEmbeddingsOptions,
     dimension: number,
   ) {
-    this.model = remoteEmbeddingIdentity(options.model, dimension);
+    this.model = remoteEmbeddingIdentity(options.model, dimension, options.multilingual ?? false);
   }
 
   /** Asks the endpoint once for the dimension when it is not configured. */

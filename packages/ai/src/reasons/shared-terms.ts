@@ -1,4 +1,4 @@
-import { contentWords, termCounts } from '../builtin/text-features';
+import { englishWords, termCounts } from '../builtin/text-features';
 import { isGenericTerm } from './generic-terms';
 import type { TermWeighting } from './term-weighting';
 
@@ -11,8 +11,6 @@ import type { TermWeighting } from './term-weighting';
  * their parts; words every abstract uses ("novel", "performance") are never named alone.
  */
 
-// The word pattern of text-features.ts: termCounts decides which terms exist, this finds where they are written.
-const WORD = /[a-z][a-z0-9]*(?:[-'][a-z0-9]+)*/g;
 const HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
 /** Longest phrase shown, in English words and in Chinese characters. */
 const MAX_PHRASE_WORDS = 4;
@@ -20,7 +18,7 @@ const MAX_HAN_CHARS = 8;
 /** Function characters that make a poor first or last character of a shown Chinese term ('网络的' -> '网络'). */
 const HAN_EDGE_FUNCTION_CHARS = new Set([...'的了和与及在是对为并或等以其将于把被']);
 
-interface WrittenWord {
+export interface WrittenWord {
   stem: string;
   /** As written (case kept), without a possessive "'s". */
   written: string;
@@ -40,10 +38,7 @@ interface Candidate {
  * Runs of content words that termCounts pairs into bigrams: a stop word, or anything but spaces
  * between two words, ends a run. Only words found here can be named.
  */
-function wordRuns(text: string): WrittenWord[][] {
-  const lower = text.toLowerCase();
-  // Lower-casing keeps positions in practice; if a character changes length, show lower-case forms.
-  const source = lower.length === text.length ? text : lower;
+export function wordRuns(text: string): WrittenWord[][] {
   const runs: WrittenWord[][] = [];
   let run: WrittenWord[] = [];
   const endRun = () => {
@@ -51,18 +46,15 @@ function wordRuns(text: string): WrittenWord[][] {
     run = [];
   };
   let lastEnd = -1;
-  for (const match of lower.matchAll(WORD)) {
-    const start = match.index ?? 0;
-    const raw = match[0];
-    if (lastEnd >= 0 && /[^\s]/.test(lower.slice(lastEnd, start))) endRun();
-    lastEnd = start + raw.length;
-    const [stem] = contentWords(raw);
+  for (const word of englishWords(text)) {
+    if (lastEnd >= 0 && /[^\s]/.test(text.slice(lastEnd, word.start))) endRun();
+    lastEnd = word.end;
     // A LaTeX command (\mathsf) is markup, not a word of the text.
-    if (!stem || lower[start - 1] === '\\') {
+    if (!word.term || text[word.start - 1] === '\\') {
       endRun();
       continue;
     }
-    run.push({ stem, written: source.slice(start, start + raw.length).replace(/'s?$/i, '') });
+    run.push({ stem: word.term, written: word.raw.replace(/'s?$/i, '') });
   }
   endRun();
   return runs;

@@ -39,6 +39,8 @@ export interface FakeOpenAiServer {
   queueChat(...replies: FakeReply[]): void;
   queueEmbeddings(...replies: FakeReply[]): void;
   defaultChat: (body: Record<string, unknown>) => FakeReply;
+  /** The vector of one input when no reply is queued (fakeEmbedding unless a test replaces it). */
+  embeddingOf: (text: string, dimension: number) => number[];
   /** Called when a request arrives (before answering). */
   onRequest?: (request: RecordedRequest) => void;
   close(): Promise<void>;
@@ -56,7 +58,7 @@ export function fakeEmbedding(text: string, dimension: number): number[] {
   return Array.from(vector);
 }
 
-export function chatCompletionBody(model: string, content: string) {
+function chatCompletionBody(model: string, content: string) {
   return {
     id: `chatcmpl-${Date.now()}`,
     object: 'chat.completion',
@@ -83,6 +85,7 @@ export async function startFakeOpenAi(options: { embeddingDimension?: number } =
     queueChat: (...replies) => chatQueue.push(...replies),
     queueEmbeddings: (...replies) => embeddingQueue.push(...replies),
     defaultChat: () => ({ content: '{}' }),
+    embeddingOf: fakeEmbedding,
     async close() {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();
@@ -116,7 +119,7 @@ export async function startFakeOpenAi(options: { embeddingDimension?: number } =
         const data = input.map((text, index) => ({
           object: 'embedding',
           index,
-          embedding: fakeEmbedding(text, dimension),
+          embedding: fake.embeddingOf(text, dimension),
         }));
         // Out of order on purpose: clients must sort by index.
         reply = embeddingQueue.shift() ?? {

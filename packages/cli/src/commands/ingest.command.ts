@@ -4,6 +4,7 @@ import { type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '
 import {
   type EnqueueJob,
   enqueueEnrichment,
+  fieldsOf,
   type IngestProgress,
   type IngestSummary,
   importSourceFile,
@@ -12,8 +13,11 @@ import {
   inspectSourceFile,
   isSourceKind,
   loadDemoCorpus,
-  loadSources,
+  loadSourceList,
+  READER_QUERY_SOURCE,
+  readerQueriesOff,
   removeDemoContent,
+  resolveSources,
   runSource,
   SOURCE_KINDS,
   type SourceConfig,
@@ -22,13 +26,13 @@ import {
   scheduleOf,
 } from '@radar/ingest';
 import {
-  type AppQueue,
   createQueue,
   createQueueConnection,
+  type JobQueue,
   requestRefitIfDue,
   SOURCE_SCHEDULER_PREFIX,
 } from '@radar/jobs';
-import { type IngestJob, QUEUE_NAMES } from '@radar/shared';
+import { QUEUE_NAMES, type QueueName } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import { ActionableError } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
@@ -49,21 +53,21 @@ import { runReembed } from './reembed.command';
 async function withProducers<T>(
   config: AppConfig,
   database: DatabaseHandle,
-  use: (enqueue: EnqueueJob, queue: (name: string) => AppQueue<unknown>) => Promise<T>,
+  use: (enqueue: EnqueueJob, queue: <N extends QueueName>(name: N) => JobQueue<N>) => Promise<T>,
 ): Promise<T> {
   const connection = createQueueConnection({
     redisUrl: config.redisUrl,
     postgres: database.connectionConfig,
     prefix: config.queuePrefix,
   });
-  const queues = new Map<string, AppQueue<unknown>>();
-  const queue = (name: string) => {
+  const queues = new Map<QueueName, { close(): Promise<void> }>();
+  const queue = <N extends QueueName>(name: N): JobQueue<N> => {
     let existing = queues.get(name);
     if (!existing) {
-      existing = createQueue<unknown>(connection, name);
+      existing = createQueue(connection, name);
       queues.set(name, existing);
     }
-    return existing;
+    return existing as JobQueue<N>;
   };
   try {
     return await use((name, jobName, data) => queue(name).add(jobName, data), queue);
@@ -110,7 +114,7 @@ const reasons = (counts: Record<string, number>) =>
     .map(([reason, count]) => `${reason}: ${count}`)
     .join('; ');
 
-export function printSummary(summary: IngestSummary, out: Out): void {
+function printSummary(summary: IngestSummary, out: Out): void {
   const { counts } = summary;
   const skipped = counts.skipped ? ` (${reasons(summary.skippedReasons)})` : '';
   const rejected = counts.rejected ? ` (${reasons(summary.rejectedReasons)})` : '';
@@ -204,7 +208,7 @@ async function followIngestion(
 }
 
 /** Some configured sources failed; each was reported on its own line already. */
-export class SourcesFailedError extends ActionableError {
+class SourcesFailedError extends ActionableError {
   override name = 'SourcesFailedError';
 }
 
@@ -246,7 +250,7 @@ export function parseIngestArgs(args: string[]) {
  */
 export async function planIngestCommand(config: AppConfig, args: string[]): Promise<IngestPlan> {
   const { target, since, filePath, institute, journal } = parseIngestArgs(args);
-  const { sources, origin } = await loadSources(ingestSettingsFromConfig(config));
+  const { sources, origin } = await loadSourceList(ingestSettingsFromConfig(config));
 
   if (filePath !== undefined) {
     const source = sources.find((candidate) => candidate.name === target);
@@ -330,7 +334,20 @@ export async function runIngestCommand(
 export interface SourceListing {
   name: string;
   kind: string;
-  /** Cron expression, `disabled`, or `not configured` (runs recorded for a source no longer in the file). */
+  /** The research fields the entry declares. */
+  fields: string[];
+  /** Readers naming at least one of them, and which of them readers name. */
+  readers: number;
+  readerFields: string[];
+  /** Scheduled and run (resolveSources); false for entries off and for sources no longer configured. */
+  active: boolean;
+  /** Why it is on or off, e.g. "2 readers name materials-science" or "no reader names medicine". */
+  why: string;
+  /**
+   * Cron expression; `off` for an entry that is not active (see `why`); `per reader, daily` for the
+   * per-reader OpenAlex queries; `not configured` for runs recorded for a source no longer in the file
+   * or catalogue.
+   */
   schedule: string;
   nextRunAt: Date | null;
   lastRunAt: Date | null;
@@ -343,19 +360,25 @@ export interface SourceListing {
 export interface SourcesOverview {
   /** The configured SOURCES_FILE, absolute. */
   sourcesFile: string;
-  /** Where the sources came from, as the summary line names it (`none`: the file is missing). */
+  /** Where the sources came from: the file, INGEST_SOURCES_JSON, or `built-in catalogue` (no file). */
   origin: string;
+  /** True when the built-in catalogue is in use (no sources file). */
+  catalogue: boolean;
   scheduledRuns: boolean;
   sources: SourceListing[];
 }
 
-/** The configured sources with their schedule, next and last run, and the result of that run. */
-export async function listSources(config: AppConfig, database: DatabaseHandle): Promise<SourcesOverview> {
+/**
+ * Every source (the file's or the catalogue's) with whether it is active and why, its schedule, next and
+ * last run, and the result of that run.
+ */
+async function listSources(config: AppConfig, database: DatabaseHandle): Promise<SourcesOverview> {
   const settings = ingestSettingsFromConfig(config);
-  const { sources, origin } = await loadSources(settings);
+  const resolved = await resolveSources({ db: database.db, settings });
+  const sources = resolved.entries.map((entry) => entry.source);
   const states = new Map((await new SourceStateRepository(database.db).list()).map((state) => [state.name, state]));
   const schedulers = await withProducers(config, database, async (_enqueue, queue) => {
-    const list = await (queue(QUEUE_NAMES.ingest) as AppQueue<IngestJob>).getJobSchedulers(0, -1);
+    const list = await queue(QUEUE_NAMES.ingest).getJobSchedulers(0, -1);
     return new Map(list.map((scheduler) => [scheduler.key, scheduler]));
   });
   const ran = (name: string) => {
@@ -369,12 +392,17 @@ export async function listSources(config: AppConfig, database: DatabaseHandle): 
     };
   };
   const listed: SourceListing[] = [
-    ...sources.map((source) => {
+    ...resolved.entries.map(({ source, active, why, readers, readerFields }) => {
       const next = schedulers.get(`${SOURCE_SCHEDULER_PREFIX}${source.name}`)?.next;
       return {
         name: source.name,
         kind: source.kind,
-        schedule: source.enabled ? scheduleOf(source) : 'disabled',
+        fields: [...fieldsOf(source)],
+        readers,
+        readerFields,
+        active,
+        why,
+        schedule: active ? scheduleOf(source) : 'off',
         nextRunAt: next ? new Date(next) : null,
         ...ran(source.name),
       };
@@ -384,12 +412,28 @@ export async function listSources(config: AppConfig, database: DatabaseHandle): 
       .map((state) => ({
         name: state.name,
         kind: state.kind,
-        schedule: 'not configured',
+        fields: [],
+        readers: 0,
+        readerFields: [],
+        // The per-reader OpenAlex queries run under one source name, outside the sources file.
+        ...(state.name === READER_QUERY_SOURCE
+          ? {
+              active: !readerQueriesOff(settings),
+              why: readerQueriesOff(settings) || 'the daily OpenAlex query of each reader with a summary',
+              schedule: `per reader, daily${readerQueriesOff(settings) ? ` (off: ${readerQueriesOff(settings)})` : ''}`,
+            }
+          : { active: false, why: `not in ${resolved.origin}`, schedule: 'not configured' }),
         nextRunAt: null,
         ...ran(state.name),
       })),
   ];
-  return { sourcesFile: path.resolve(settings.sourcesFile), origin, scheduledRuns: settings.enabled, sources: listed };
+  return {
+    sourcesFile: path.resolve(settings.sourcesFile),
+    origin: resolved.origin,
+    catalogue: resolved.catalogue,
+    scheduledRuns: settings.enabled,
+    sources: listed,
+  };
 }
 
 export async function runSourcesCommand(
@@ -403,19 +447,34 @@ export async function runSourcesCommand(
     printJson(out, overview);
     return;
   }
+  const active = overview.sources.filter((source) => source.active).length;
   out(
-    `sources file: ${overview.origin === 'none' ? `${overview.sourcesFile} (missing: no sources)` : overview.origin}; scheduled runs ${overview.scheduledRuns ? 'on' : 'off (INGEST_ENABLED=false)'}`,
+    `sources: ${overview.catalogue ? `built-in catalogue (no sources file at ${overview.sourcesFile}), each entry on while a reader names one of its fields` : overview.origin}; ${active} of ${overview.sources.length} active; scheduled runs ${overview.scheduledRuns ? 'on' : 'off (INGEST_ENABLED=false)'}`,
   );
   if (overview.sources.length === 0) {
-    out('no sources configured: copy config/sources.example.yaml to config/sources.yaml (see config/README.md)');
+    out('no sources configured: the sources file lists none (see config/README.md)');
     return;
   }
   printTable(
     [
-      ['NAME', 'KIND', 'SCHEDULE', 'NEXT RUN', 'LAST RUN', 'STATUS', 'ADDED', 'TOTAL', 'LAST ERROR'],
+      [
+        'NAME',
+        'KIND',
+        'FIELDS',
+        'ACTIVE',
+        'SCHEDULE',
+        'NEXT RUN',
+        'LAST RUN',
+        'STATUS',
+        'ADDED',
+        'TOTAL',
+        'LAST ERROR',
+      ],
       ...overview.sources.map((source) => [
         source.name,
         source.kind,
+        source.fields.join(',') || '-',
+        `${source.active ? 'yes' : 'no'}: ${source.why}`,
         source.schedule,
         formatTime(source.nextRunAt),
         formatTime(source.lastRunAt),

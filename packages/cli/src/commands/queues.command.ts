@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '@radar/db';
 import { type AppQueue, createQueue, createQueueConnection, redactUrl } from '@radar/jobs';
-import { QUEUE_NAMES } from '@radar/shared';
+import { DURATION_EXAMPLES, parseDuration, QUEUE_NAMES } from '@radar/shared';
 import type { AppConfig } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
 import { parseCommandLine, UsageError } from '../command-line';
@@ -18,20 +18,11 @@ const QUEUES: readonly string[] = Object.values(QUEUE_NAMES);
 const STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 const DEFAULT_GRACE = '1d';
 const USAGE = 'usage: pnpm radar queues status | retry-failed [<queue>] | clean [<queue>] [--grace DURATION] [--json]';
-const UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 export type QueuesPlan =
   | { action: 'status'; json: boolean }
   | { action: 'retry-failed'; queues: readonly string[]; json: boolean }
   | { action: 'clean'; queues: readonly string[]; grace: string; graceMs: number; json: boolean };
-
-/** `1d`, `12h`, `30m`, `90s`, `2w`, or `0` (everything finished so far) in milliseconds. */
-export function parseDuration(text: string): number | undefined {
-  if (text === '0') return 0;
-  const match = /^(\d+)([smhdw])$/.exec(text);
-  const unit = match?.[2] && UNITS_MS[match[2]];
-  return match && unit ? Number(match[1]) * unit : undefined;
-}
 
 export function parseQueuesArgs(args: string[]): QueuesPlan {
   const { positionals, values } = parseCommandLine(args, {
@@ -49,8 +40,9 @@ export function parseQueuesArgs(args: string[]): QueuesPlan {
   if (action === 'retry-failed') return { action, queues, json };
   if (action === 'clean') {
     const grace = values.grace ?? DEFAULT_GRACE;
-    const graceMs = parseDuration(grace);
-    if (graceMs === undefined) throw new UsageError('--grace must be a duration like 1d, 12h, 30m, 90s or 0');
+    // 0: every job finished so far.
+    const graceMs = parseDuration(grace, { allowZero: true });
+    if (graceMs === undefined) throw new UsageError(`--grace must be a duration like ${DURATION_EXAMPLES} or 0`);
     return { action, queues, grace, graceMs, json };
   }
   throw new UsageError(USAGE);

@@ -67,6 +67,8 @@ export async function runReembed(
     out(
       `embedded ${users} user profiles, ${papers} papers, ${news} news items with ${describeModel(result.model)} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
+    const failed = result.failed.users + result.failed.papers + result.failed.news;
+    if (failed > 0) out(`${failed} items could not be embedded (recorded in the ingest rejects as "reembed")`);
   } catch (error) {
     bar.stop();
     throw error;

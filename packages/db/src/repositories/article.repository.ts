@@ -1,13 +1,15 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { papers, userArticleStates } from '../schema';
-import { containsPattern, planKeywordMatch } from './keyword-match';
+import { containsPattern, type EnglishAlternatives, planKeywordMatch, withEnglishAlternatives } from './keyword-match';
 import { PAPER_VIEW_COLUMNS, type PaperView } from './paper.repository';
 import { isForeignKeyViolation } from './pg-errors';
 
 export interface ArticleSearch {
   /** Each keyword is a phrase; a paper must match all of them. */
   keywords: readonly string[];
+  /** English a Chinese phrase also matches (offline glossing): 图神经网络 also finds "graph neural network". */
+  english?: EnglishAlternatives;
   /** Whose favourite/saved state the results carry. */
   userId: string;
   limit: number;
@@ -42,6 +44,15 @@ function phraseQuery(phrase: string): SQL {
 }
 
 /**
+ * A phrase, or its English alternative: a Chinese phrase matches as itself (its bigrams) or as all of
+ * the English phrases it glosses to, each matched like any phrase (stemmed, so plurals count).
+ */
+function phraseOrEnglishQuery({ phrase, english }: { phrase: string; english: readonly string[] | null }): SQL {
+  if (!english || english.length === 0) return phraseQuery(phrase);
+  return sql`(${phraseQuery(phrase)} || (${sql.join(english.map(phraseQuery), sql` && `)}))`;
+}
+
+/**
  * Full-text search over papers and each user's own state of a paper (favourite, saved, shares, reading
  * progress). Every state change is one statement (INSERT ... SELECT ... ON CONFLICT DO UPDATE): concurrent
  * requests of a user on one paper queue on its row, so two toggles always cancel out, and a paper id
@@ -52,13 +63,15 @@ export class ArticleRepository {
 
   /**
    * One page of the papers that match every keyword, by relevance (ts_rank: title over abstract over
-   * journal), then newest, then id. A search whose keywords are all stop words matches nothing.
+   * journal), then newest, then id. A search whose keywords are all stop words matches nothing. With
+   * `english`, a Chinese keyword matches as itself or as its English glosses (OR); keywords stay ANDed.
    */
   async search(search: ArticleSearch): Promise<ArticleSearchResult> {
     const { phrases, substrings } = planKeywordMatch(search.keywords);
     if (phrases.length === 0 && substrings.length === 0) return { total: 0, papers: [] };
     // The text query is computed once, in a one-row subquery, not once per candidate row.
-    const q = sql`(SELECT ${phrases.length ? sql.join(phrases.map(phraseQuery), sql` && `) : sql`NULL::tsquery`} AS query) AS q`;
+    const terms = withEnglishAlternatives(phrases, search.english);
+    const q = sql`(SELECT ${phrases.length ? sql.join(terms.map(phraseOrEnglishQuery), sql` && `) : sql`NULL::tsquery`} AS query) AS q`;
     const patterns = substrings.map(containsPattern);
     const conditions = [
       phrases.length ? sql`${papers.searchVector} @@ q.query` : undefined,

@@ -127,8 +127,8 @@ export class AsyncTaskRepository {
       .limit(limit);
   }
 
-  /** Tasks of a user created in the last `seconds`, for per-user limits. */
-  async countRecent(userId: string, kind: string, seconds: number): Promise<number> {
+  /** A user's tasks of a kind still pending or processing: their place in a fair queue. */
+  async countUnfinishedOf(userId: string, kind: string): Promise<number> {
     const [row] = await this.db
       .select({ count: sql<number>`count(*)::int` })
       .from(asyncTasks)
@@ -136,7 +136,7 @@ export class AsyncTaskRepository {
         and(
           eq(asyncTasks.userId, userId),
           eq(asyncTasks.kind, kind),
-          sql`${asyncTasks.createdAt} > now() - make_interval(secs => ${seconds})`,
+          inArray(asyncTasks.status, ['pending', 'processing']),
         ),
       );
     return row?.count ?? 0;

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
-import { emailVerificationCodes, passwordResetTokens, users } from '../schema';
+import { emailVerificationCodes, passwordResetTokens, sessions, users } from '../schema';
 
 export type VerificationCodeRow = typeof emailVerificationCodes.$inferSelect;
 
@@ -26,17 +26,6 @@ export class AuthRecordRepository {
     await this.db.delete(emailVerificationCodes).where(eq(emailVerificationCodes.id, id));
   }
 
-  /** The most recent code sent to the user: the only one that can be used. */
-  async latestVerificationCode(userId: string): Promise<VerificationCodeRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(emailVerificationCodes)
-      .where(eq(emailVerificationCodes.userId, userId))
-      .orderBy(desc(emailVerificationCodes.createdAt))
-      .limit(1);
-    return row;
-  }
-
   /**
    * The latest `limit` codes of the account with this address, newest first; empty when there is none.
    * Looked up by address in one statement, so an address without an account costs the same query.
@@ -50,27 +39,6 @@ export class AuthRecordRepository {
       .orderBy(desc(emailVerificationCodes.createdAt))
       .limit(limit)
       .then((rows) => rows.map((row) => row.code));
-  }
-
-  /**
-   * Creates an unverified account row with no password for an address that has none, together with a
-   * code, in one statement. Nothing is created when the address got an account meanwhile.
-   */
-  async createPlaceholderWithCode(values: {
-    email: string;
-    codeHash: string;
-    createdAt: Date;
-    expiresAt: Date;
-  }): Promise<void> {
-    await this.db.execute(sql`
-      WITH account AS (
-        INSERT INTO ${users} (email) VALUES (${values.email})
-        ON CONFLICT DO NOTHING
-        RETURNING id
-      )
-      INSERT INTO ${emailVerificationCodes} (user_id, code_hash, created_at, expires_at)
-      SELECT id, ${values.codeHash}, ${values.createdAt.toISOString()}::timestamptz, ${values.expiresAt.toISOString()}::timestamptz
-      FROM account`);
   }
 
   /**
@@ -140,7 +108,7 @@ export class AuthRecordRepository {
   /**
    * Redeems a reset token and sets the new password hash, all or nothing: the token must be unused,
    * unrevoked and unexpired; every other token of the user is revoked; the user's token version is
-   * bumped so sessions from before the reset end; following the mailed link also proves the address.
+   * bumped and their sessions revoked, so sessions from before the reset end; following the mailed link also proves the address.
    * Returns the user id, or undefined when the token is not redeemable.
    */
   async redeemResetToken(tokenHash: string, now: Date, passwordHash: string): Promise<string | undefined> {
@@ -173,6 +141,11 @@ export class AuthRecordRepository {
         .update(users)
         .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, isEmailVerified: true })
         .where(eq(users.id, token.userId));
+      // Every session ends with the old password (the version bump already refuses their tokens).
+      await tx
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, token.userId), isNull(sessions.revokedAt)));
       return token.userId;
     });
   }
@@ -198,11 +171,5 @@ export class AuthRecordRepository {
       )
       .returning({ id: passwordResetTokens.id });
     return { codes: codes.length, resetTokens: resetTokens.length };
-  }
-
-  async countAll(): Promise<{ codes: number; resetTokens: number }> {
-    const [codes] = await this.db.select({ value: count() }).from(emailVerificationCodes);
-    const [resetTokens] = await this.db.select({ value: count() }).from(passwordResetTokens);
-    return { codes: codes?.value ?? 0, resetTokens: resetTokens?.value ?? 0 };
   }
 }

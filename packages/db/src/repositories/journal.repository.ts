@@ -1,15 +1,28 @@
-import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, isNotNull, isNull, lt, max, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
-import { journals, papers } from '../schema';
+import { journals, papers, type TierSystem } from '../schema';
 
+export type { TierSystem } from '../schema';
 export type JournalRow = typeof journals.$inferSelect;
 export type NewJournalRow = typeof journals.$inferInsert;
 
 /** The fields tier import and paper mapping work with. */
 export type JournalKeyRow = Pick<
   JournalRow,
-  'id' | 'title' | 'titleNormalized' | 'issn' | 'eissn' | 'tier' | 'tierSource'
+  | 'id'
+  | 'title'
+  | 'titleNormalized'
+  | 'issn'
+  | 'eissn'
+  | 'tier'
+  | 'tierSource'
+  | 'tierSystem'
+  | 'tierYear'
+  | 'researchFields'
 >;
+
+/** A journal the OpenAlex tier job looks up. */
+export type OpenAlexTierCandidate = Pick<JournalRow, 'id' | 'title' | 'issn' | 'eissn'>;
 
 /** Journals and their tiers; keeps papers.jcr_tier in step with the journal's tier. */
 export class JournalRepository {
@@ -58,8 +71,77 @@ export class JournalRepository {
         eissn: journals.eissn,
         tier: journals.tier,
         tierSource: journals.tierSource,
+        tierSystem: journals.tierSystem,
+        tierYear: journals.tierYear,
+        researchFields: journals.researchFields,
       })
       .from(journals);
+  }
+
+  /** The newest year of the tiers of one system; undefined when no journal has a tier from it. */
+  async latestTierYear(system: TierSystem): Promise<number | undefined> {
+    const [row] = await this.db
+      .select({ year: max(journals.tierYear) })
+      .from(journals)
+      .where(and(eq(journals.tierSystem, system), isNotNull(journals.tier)));
+    return row?.year ?? undefined;
+  }
+
+  /**
+   * Journals with an ISSN that stored papers reference and that have no tier, or only an OpenAlex one,
+   * not looked up in OpenAlex since `checkedBefore`: the OpenAlex tier job's work, oldest first.
+   */
+  async listOpenAlexTierCandidates(limit: number, checkedBefore: Date): Promise<OpenAlexTierCandidate[]> {
+    return this.db
+      .select({ id: journals.id, title: journals.title, issn: journals.issn, eissn: journals.eissn })
+      .from(journals)
+      .where(
+        and(
+          or(isNotNull(journals.issn), isNotNull(journals.eissn)),
+          or(isNull(journals.tier), eq(journals.tierSystem, 'openalex')),
+          or(isNull(journals.openalexCheckedAt), lt(journals.openalexCheckedAt, checkedBefore)),
+          exists(this.db.select({ one: sql`1` }).from(papers).where(eq(papers.journalId, journals.id))),
+        ),
+      )
+      .orderBy(asc(journals.id))
+      .limit(limit);
+  }
+
+  /**
+   * Stores OpenAlex-derived tiers and marks every looked-up journal as checked, in one transaction. A
+   * tier lands only on a journal that still has no tier or an OpenAlex one (a SCImago or imported tier
+   * that arrived meanwhile wins). Returns how many journals got a new tier.
+   */
+  async applyOpenAlexTiers(
+    tiers: { id: number; tier: number }[],
+    checkedIds: number[],
+    year: number,
+    checkedAt: Date,
+  ): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      let changed = 0;
+      for (const { id, tier } of tiers) {
+        const rows = await tx
+          .update(journals)
+          .set({ tier, tierSource: `openalex-${year}`, tierSystem: 'openalex', tierYear: year })
+          .where(
+            and(
+              eq(journals.id, id),
+              or(isNull(journals.tier), eq(journals.tierSystem, 'openalex')),
+              or(sql`${journals.tier} IS DISTINCT FROM ${tier}`, sql`${journals.tierYear} IS DISTINCT FROM ${year}`),
+            ),
+          )
+          .returning({ id: journals.id });
+        changed += rows.length;
+      }
+      for (let start = 0; start < checkedIds.length; start += 500) {
+        await tx
+          .update(journals)
+          .set({ openalexCheckedAt: checkedAt })
+          .where(inArray(journals.id, checkedIds.slice(start, start + 500)));
+      }
+      return changed;
+    });
   }
 
   /** Applies a tier table: updates and inserts in one transaction. Returns the ids of new rows in order. */

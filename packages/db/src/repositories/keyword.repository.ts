@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
+import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
 
 export type KeywordRow = typeof userKeywords.$inferSelect;
 
@@ -9,8 +10,7 @@ export type KeywordRow = typeof userKeywords.$inferSelect;
  * `search_vector` was built: CJK runs split into bigrams by radar.cjk_bigrams, then the English
  * configuration, as a phrase (the words in order). Text of a keyword, never SQL.
  */
-const phraseQuery = (textSql: ReturnType<typeof sql>) =>
-  sql`phraseto_tsquery('english', radar.cjk_bigrams(${textSql}))`;
+const phraseQuery = (textSql: ReturnType<typeof sql>) => keywordPhraseQuery(textSql);
 
 /** Outcome of adding a keyword. */
 export type KeywordCreateResult =
@@ -310,22 +310,19 @@ export class KeywordRepository {
         keyword: string;
         similarity: number | null;
       }>(
-        sql`WITH kw AS (
-              SELECT k.id, k.name, k.negative_terms, ${phraseQuery(sql`k.name`)} AS q,
+        sql`WITH compiled AS MATERIALIZED (${compiledKeywords(sql`k.id = ANY(${keywordIds}::bigint[])`)}),
+            kw AS (
+              SELECT c.id, c.name, c.q, c.negatives,
                      greatest(now() - make_interval(days => ${rules.maxLookbackDays}),
                               coalesce(k.last_alerted_at - make_interval(mins => ${rules.overlapMinutes}),
                                        now() - make_interval(days => ${rules.firstLookbackDays}))) AS since
-              FROM radar.user_keywords k
-              WHERE k.id = ANY(${keywordIds}::bigint[])
+              FROM compiled c JOIN radar.user_keywords k ON k.id = c.id
             ),
             matches AS (
               SELECT DISTINCT ON (p.id) p.id, kw.id AS keyword_id, kw.name AS keyword
               FROM kw JOIN radar.papers p ON p.search_vector @@ kw.q AND p.created_at >= kw.since
-              WHERE numnode(kw.q) > 0
+              WHERE ${matchesKeyword(sql`p.search_vector`, sql`kw`)}
                 AND p.duplicate_of IS NULL
-                AND NOT EXISTS (
-                  SELECT 1 FROM unnest(kw.negative_terms) AS n(term)
-                  WHERE p.search_vector @@ ${phraseQuery(sql`n.term`)})
                 AND NOT EXISTS (
                   SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId} AND d.paper_id = p.id)
               ORDER BY p.id, ts_rank_cd(p.search_vector, kw.q) DESC, kw.id

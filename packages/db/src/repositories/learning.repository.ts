@@ -14,9 +14,9 @@ import { toDate } from './raw-values';
  * a reset (each has its own undo). The learned vector itself is written by the worker (profile-learning).
  */
 
-export const LIKED_READ_PROGRESS = 50;
+const LIKED_READ_PROGRESS = 50;
 /** The newest signals of each kind a learned profile is made from; older ones have had their say. */
-export const MAX_SIGNALS_PER_KIND = 200;
+const MAX_SIGNALS_PER_KIND = 200;
 
 /** Vectors of the asked model of the signals (items without one yet are left out). */
 export interface LearningSignals {
@@ -69,6 +69,79 @@ const DISMISSED = sql`s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_a
 const vectorsOf = (rows: { vector: string | null }[]) =>
   rows.flatMap((row) => (row.vector === null ? [] : [parseVectorText(row.vector)]));
 
+/** A row of learningStateQuery(), as node-postgres (or row_to_json) gives it. */
+export type LearningStateRow = {
+  liked: number;
+  dismissed: number;
+  learned_embedding_model_id: number | null;
+  learned_at: string | Date | null;
+  learning_reset_at: string | Date | null;
+  reset_mark: string | null;
+  read_mark: string;
+  changed_since_learned: boolean;
+};
+
+/** The statement of LearningRepository.state(), also read inside a recommendation's first query. */
+export const learningStateQuery = (userId: string) =>
+  sql`SELECT u.learned_embedding_model_id, u.learned_at, u.learning_reset_at,
+        u.learning_reset_at::text AS reset_mark,
+        clock_timestamp()::text AS read_mark,
+        (u.profile_embedded_at > u.learned_at
+          OR EXISTS (SELECT 1 FROM radar.user_article_states s WHERE s.user_id = u.id
+            AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
+          OR EXISTS (SELECT 1 FROM radar.user_news_states s WHERE s.user_id = u.id
+            AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
+        ) IS TRUE AS changed_since_learned,
+        (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${LIKED}) AS liked,
+        (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${DISMISSED})
+        + (SELECT count(*)::int FROM radar.user_news_states s WHERE s.user_id = u.id AND ${DISMISSED}) AS dismissed
+      FROM radar.users u WHERE u.id = ${userId}::uuid`;
+
+export function toLearningState(row: LearningStateRow): LearningState {
+  return {
+    likedCount: Number(row.liked),
+    dismissedCount: Number(row.dismissed),
+    learnedModelId: row.learned_embedding_model_id === null ? null : Number(row.learned_embedding_model_id),
+    learnedAt: toDate(row.learned_at),
+    resetAt: toDate(row.learning_reset_at),
+    resetMark: row.reset_mark === null ? null : String(row.reset_mark),
+    changedSinceLearned: Boolean(row.changed_since_learned),
+    readMark: String(row.read_mark),
+  };
+}
+
+/**
+ * The closest liked paper of each row of `candidates` (a SQL list of ids), as `candidate, id, title,
+ * distance` rows: see LearningRepository.closestLiked().
+ */
+export const closestLikedQuery = (userId: string, modelId: number, candidateIds: readonly number[]) =>
+  sql`WITH liked AS MATERIALIZED (
+        SELECT p.id, p.title, p.embedding
+        FROM radar.user_article_states s
+        JOIN radar.users u ON u.id = s.user_id
+        JOIN radar.papers p ON p.id = s.paper_id
+        WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${LIKED}
+        ORDER BY s.updated_at DESC LIMIT ${MAX_SIGNALS_PER_KIND}
+      )
+      SELECT c.id AS candidate, best.id, best.title, best.distance
+      FROM radar.papers c
+      CROSS JOIN LATERAL (
+        SELECT l.id, l.title, l.embedding <=> c.embedding AS distance FROM liked l
+        WHERE l.id <> c.id ORDER BY 3 LIMIT 1
+      ) best
+      WHERE c.id = ANY(string_to_array(${candidateIds.join(',')}, ',')::bigint[]) AND c.embedding_model_id = ${modelId}`;
+
+/** closestLikedQuery()'s rows by candidate. */
+export const toClosestLiked = (
+  rows: readonly { candidate: unknown; id: unknown; title: unknown; distance: unknown }[],
+): Map<number, { id: number; title: string; similarity: number }> =>
+  new Map(
+    rows.map((row) => [
+      Number(row.candidate),
+      { id: Number(row.id), title: String(row.title), similarity: 1 - Number(row.distance) },
+    ]),
+  );
+
 export class LearningRepository {
   constructor(private readonly db: Database) {}
 
@@ -113,59 +186,11 @@ export class LearningRepository {
     }
   }
 
-  /** Every paper the user marked 'not interested' (reset or not): excluded from recommendations. */
-  async dismissedPaperIds(userId: string): Promise<number[]> {
-    const result = await this.db.execute<{ id: string | number }>(
-      sql`SELECT paper_id AS id FROM radar.user_article_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`,
-    );
-    return result.rows.map((row) => Number(row.id));
-  }
-
-  async dismissedNewsIds(userId: string): Promise<number[]> {
-    const result = await this.db.execute<{ id: string | number }>(
-      sql`SELECT news_item_id AS id FROM radar.user_news_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`,
-    );
-    return result.rows.map((row) => Number(row.id));
-  }
-
   /** Counts of signals since the reset and the learned profile's bookkeeping; undefined for an unknown user. */
   async state(userId: string): Promise<LearningState | undefined> {
-    const result = await this.db.execute<{
-      liked: number;
-      dismissed: number;
-      learned_embedding_model_id: number | null;
-      learned_at: string | Date | null;
-      learning_reset_at: string | Date | null;
-      reset_mark: string | null;
-      read_mark: string;
-      changed_since_learned: boolean;
-    }>(
-      sql`SELECT u.learned_embedding_model_id, u.learned_at, u.learning_reset_at,
-            u.learning_reset_at::text AS reset_mark,
-            clock_timestamp()::text AS read_mark,
-            (u.profile_embedded_at > u.learned_at
-              OR EXISTS (SELECT 1 FROM radar.user_article_states s WHERE s.user_id = u.id
-                AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
-              OR EXISTS (SELECT 1 FROM radar.user_news_states s WHERE s.user_id = u.id
-                AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
-            ) IS TRUE AS changed_since_learned,
-            (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${LIKED}) AS liked,
-            (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${DISMISSED})
-            + (SELECT count(*)::int FROM radar.user_news_states s WHERE s.user_id = u.id AND ${DISMISSED}) AS dismissed
-          FROM radar.users u WHERE u.id = ${userId}::uuid`,
-    );
+    const result = await this.db.execute<LearningStateRow>(learningStateQuery(userId));
     const row = result.rows[0];
-    if (!row) return undefined;
-    return {
-      likedCount: Number(row.liked),
-      dismissedCount: Number(row.dismissed),
-      learnedModelId: row.learned_embedding_model_id === null ? null : Number(row.learned_embedding_model_id),
-      learnedAt: toDate(row.learned_at),
-      resetAt: toDate(row.learning_reset_at),
-      resetMark: row.reset_mark === null ? null : String(row.reset_mark),
-      changedSinceLearned: Boolean(row.changed_since_learned),
-      readMark: String(row.read_mark),
-    };
+    return row ? toLearningState(row) : undefined;
   }
 
   /**
@@ -257,33 +282,9 @@ export class LearningRepository {
     candidateIds: readonly number[],
   ): Promise<Map<number, { id: number; title: string; similarity: number }>> {
     if (candidateIds.length === 0) return new Map();
-    const result = await this.db.execute<{
-      candidate: string | number;
-      id: string | number;
-      title: string;
-      distance: string | number;
-    }>(
-      sql`WITH liked AS MATERIALIZED (
-            SELECT p.id, p.title, p.embedding
-            FROM radar.user_article_states s
-            JOIN radar.users u ON u.id = s.user_id
-            JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${LIKED}
-            ORDER BY s.updated_at DESC LIMIT ${MAX_SIGNALS_PER_KIND}
-          )
-          SELECT c.id AS candidate, best.id, best.title, best.distance
-          FROM radar.papers c
-          CROSS JOIN LATERAL (
-            SELECT l.id, l.title, l.embedding <=> c.embedding AS distance FROM liked l
-            WHERE l.id <> c.id ORDER BY 3 LIMIT 1
-          ) best
-          WHERE c.id = ANY(string_to_array(${candidateIds.join(',')}, ',')::bigint[]) AND c.embedding_model_id = ${modelId}`,
+    const result = await this.db.execute<{ candidate: unknown; id: unknown; title: unknown; distance: unknown }>(
+      closestLikedQuery(userId, modelId, candidateIds),
     );
-    return new Map(
-      result.rows.map((row) => [
-        Number(row.candidate),
-        { id: Number(row.id), title: row.title, similarity: 1 - Number(row.distance) },
-      ]),
-    );
+    return toClosestLiked(result.rows);
   }
 }

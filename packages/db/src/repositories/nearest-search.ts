@@ -1,7 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Transaction } from '../connection';
+import type { Database, Transaction } from '../connection';
 import type { EmbeddingModelRow } from './embedding.repository';
+import { runInOneTrip, setLocal } from './one-trip';
 
 /*
  * Top-k by vector similarity over a table with per-model vectors (papers, news), routed by selectivity.
@@ -29,13 +30,17 @@ export const MAX_NEAREST_RESULTS = 500;
 const HNSW_MIN_EF_SEARCH = 100;
 /**
  * Up to this many rows left by the filters (the planner's estimate), every one is ranked exactly instead
- * of walking the HNSW graph: sorting a few thousand distances takes a millisecond or two. For vectors
- * of more than 128 dimensions the limit shrinks in proportion (exactSearchLimit()): a 768-dimension
- * vector is 3 KB, stored out of line, and ranking 2,500 of them read 22,000 buffers (bench:recommend).
+ * of walking the HNSW graph. Measured with bench:recommend on 2 cores (docs/benchmarks.md): at 1M x 128
+ * the exact ranking of 1,700-6,600 rows took 18-35 ms at p95 with recall 1, where the filtered walk took
+ * 52-111 ms with recall 0.84-0.94 (a filter keeping under 1 % of the rows starves the walk); at 100k the
+ * walk is the faster one from about 3,000 rows (4,199 rows: walk 8.6 ms, recall 0.97; exact 10.7 ms). A
+ * limit by the share of rows the filters keep would serve both; this one favours recall at scale. For
+ * vectors of more than 128 dimensions the limit shrinks in proportion (exactSearchLimit()): a
+ * 768-dimension vector is 3 KB, stored out of line, and ranking 2,500 of them read 22,000 buffers.
  */
-export const DEFAULT_EXACT_SEARCH_MAX_ROWS = 10_000;
+const DEFAULT_EXACT_SEARCH_MAX_ROWS = 10_000;
 
-export const exactSearchLimit = (dimension: number, maxRows = DEFAULT_EXACT_SEARCH_MAX_ROWS) =>
+const exactSearchLimit = (dimension: number, maxRows = DEFAULT_EXACT_SEARCH_MAX_ROWS) =>
   Math.round(maxRows * Math.min(1, 128 / Math.max(1, dimension)));
 
 /**
@@ -114,120 +119,181 @@ export function excludedIdsCondition(id: AnyPgColumn, ids: readonly number[] | u
   return sql`NOT (${id} = ANY(string_to_array(${safe.join(',')}, ',')::bigint[]))`;
 }
 
-/**
- * Cosine similarity to a vector of the given rows that have a vector of the model (others are left
- * out): re-ranking a candidate pool by another vector of the same model.
- */
-export async function similarityByIds(
-  db: Pick<Transaction, 'execute'>,
-  target: VectorTable,
-  ids: readonly number[],
-  query: { model: Pick<EmbeddingModelRow, 'id' | 'dimension'>; vector: number[] },
-): Promise<Map<number, number>> {
-  if (ids.length === 0) return new Map();
-  const search = prepareNearest(target, { ...query, topK: 1 });
-  const result = await db.execute<{ id: string | number; distance: string | number }>(
-    sql`SELECT ${target.id} AS id, ${search.distance} AS distance FROM ${target.table}
-        WHERE ${search.modelFilter} AND ${target.id} = ANY(string_to_array(${ids.join(',')}, ',')::bigint[])`,
-  );
-  return new Map(result.rows.map((row) => [Number(row.id), 1 - Number(row.distance)]));
-}
-
 const where = (search: PreparedNearest) => sql.join([search.modelFilter, ...search.filters], sql` AND `);
 
+/** What a routed search adds to its one statement: more CTEs, columns of the first row, columns per row. */
+export interface NearestExtras {
+  /** More CTE definitions (`name AS MATERIALIZED (...)`), e.g. a second top-k. */
+  ctes?: SQL[];
+  /** Columns computed once (from those CTEs), returned on every row as `meta_*` names. */
+  metaColumns?: SQL[];
+  /** Columns of each found row, over the searched table as `item` (e.g. another vector's similarity). */
+  rowColumns?: SQL[];
+}
+
+/** The rows of a routed search, with what its one statement computed besides. */
+export interface RoutedNearestResult {
+  rows: { id: number; similarity: number; extra: Record<string, unknown> }[];
+  route: NearestRoute;
+  /** The columns of NearestExtras.metaColumns, by their names. */
+  meta: Record<string, unknown>;
+}
+
 /**
- * The topK rows nearest to the vector that pass the filters, most similar first, with the route taken:
- * - exact: the filters leave at most exactSearchMaxRows rows (the planner's estimate; needs ANALYZE
- *   statistics), so all are ranked (HNSW off for the statement; bitmap scans of the date indexes stay on);
+ * The topK rows nearest to the vector that pass the filters, most similar first, with the route taken,
+ * in ONE round trip (the planner settings travel with the statement, see one-trip.ts):
+ * - exact: the filters leave at most exactSearchMaxRows rows, so all are ranked (the distance is ordered
+ *   as `distance + 0`, an expression no HNSW index serves; bitmap scans of the date indexes stay on);
  * - index: otherwise the HNSW index is walked with pgvector's iterative scan, so filters do not starve
  *   the result, inside a MATERIALIZED top-k CTE (callers apply a threshold to the rows it returns);
- * - index-then-exact: the walk returned fewer than topK rows (the estimate was wrong, or the scan hit
- *   hnsw.max_scan_tuples), so the exact route answers instead: every query sees min(topK, eligible rows).
+ * - index-then-exact: the walk returned fewer than topK rows (the scan hit hnsw.max_scan_tuples, or the
+ *   count was wrong), so the exact ranking answers instead, in the same statement (a one-time filter
+ *   skips it otherwise): every query sees min(topK, eligible rows).
+ * Which of exact and index: how many rows the filters leave, counted up to exactSearchMaxRows + 1 inside
+ * the statement and kept a minute per filter (EstimateCache), so later requests skip the count.
  * `strategy` index or exact forces a route (tests, recall measurements); forced index has no fallback.
  */
 export async function routedNearest(
-  tx: Transaction,
+  db: Database | Transaction,
   search: PreparedNearest,
   options: {
     strategy?: NearestStrategy | undefined;
     exactSearchMaxRows?: number | undefined;
     estimates?: EstimateCache | undefined;
+    extras?: NearestExtras | undefined;
+    /** Statements run after the search in the same round trip; their rows come back in `after`. */
+    after?: SQL[] | undefined;
   } = {},
-): Promise<{ rows: { id: number; similarity: number }[]; route: NearestRoute }> {
+): Promise<RoutedNearestResult & { after: Record<string, unknown>[][] }> {
   const strategy = options.strategy ?? 'auto';
-  let route: NearestRoute = strategy === 'exact' ? 'exact' : 'index';
+  const maxRows = options.exactSearchMaxRows ?? exactSearchLimit(search.dimension);
+  let decision: 'exact' | 'index' | 'count' = strategy === 'exact' ? 'exact' : 'index';
   if (strategy === 'auto' && search.filters.length > 0) {
-    const key = search.filterKey;
-    let estimate = key === undefined ? undefined : options.estimates?.get(key);
-    if (estimate === undefined) {
-      estimate = await estimateRows(tx, search);
-      if (key !== undefined) options.estimates?.set(key, estimate);
-    }
-    if (estimate <= (options.exactSearchMaxRows ?? exactSearchLimit(search.dimension))) route = 'exact';
+    const known = search.filterKey === undefined ? undefined : options.estimates?.get(search.filterKey);
+    decision = known === undefined ? 'count' : known <= maxRows ? 'exact' : 'index';
   }
-  let rows = await nearestRows(tx, search, route === 'exact' ? 'exact' : 'index');
-  if (route === 'index' && rows.length < search.topK && strategy !== 'index') {
-    rows = await nearestRows(tx, search, 'exact');
-    route = 'index-then-exact';
-  }
-  return { rows, route };
+  const fallback = strategy === 'auto';
+  const statement = nearestStatement(search, { decision, fallback, maxRows }, options.extras ?? {});
+  const [, ...results] = await runInOneTrip(db, [
+    ...setLocal(routeSettings(search, decision === 'exact' ? 'exact' : 'index')),
+    statement,
+    ...(options.after ?? []),
+  ]);
+  // runInOneTrip returns one list per statement; the settings are one statement each.
+  const settingCount = Object.keys(routeSettings(search, 'index')).length;
+  const searchRows = results[settingCount - 1] ?? [];
+  const after = results.slice(settingCount);
+  const first = searchRows[0] ?? {};
+  const counted = first.eligible === null || first.eligible === undefined ? undefined : Number(first.eligible);
+  if (counted !== undefined && search.filterKey !== undefined) options.estimates?.set(search.filterKey, counted);
+  const usedIndex = decision === 'index' || (decision === 'count' && counted !== undefined && counted > maxRows);
+  const indexRows = Number(first.index_rows ?? 0);
+  const route: NearestRoute =
+    strategy === 'index' ? 'index' : !usedIndex ? 'exact' : indexRows < search.topK ? 'index-then-exact' : 'index';
+  const meta = Object.fromEntries(
+    Object.entries(first)
+      .filter(([name]) => name.startsWith('meta_'))
+      .map(([name, value]) => [name.slice('meta_'.length), value]),
+  );
+  const rows = searchRows
+    .filter((row) => row.id !== null && row.id !== undefined)
+    .map((row) => {
+      const extra: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(row)) if (name.startsWith('x_')) extra[name.slice(2)] = value;
+      return { id: Number(row.id), similarity: 1 - Number(row.distance), extra };
+    })
+    .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+  return { rows, route, meta, after };
 }
 
 /** The plan of a route, to check which index it uses. */
 export async function explainNearest(tx: Transaction, search: PreparedNearest, route: 'index' | 'exact') {
   await applyRouteSettings(tx, search, route);
-  const result = await tx.execute<{ 'QUERY PLAN': string }>(sql`EXPLAIN ${nearestSql(search)}`);
+  const statement = nearestStatement(search, { decision: route, fallback: false, maxRows: 0 }, {});
+  const result = await tx.execute<{ 'QUERY PLAN': string }>(sql`EXPLAIN ${statement}`);
   return result.rows.map((row) => row['QUERY PLAN']).join('\n');
 }
 
-/** The planner's estimate of the rows the filters leave. */
-async function estimateRows(tx: Transaction, search: PreparedNearest): Promise<number> {
-  const result = await tx.execute<{ 'QUERY PLAN': unknown }>(
-    sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${search.target.table} WHERE ${where(search)}`,
-  );
-  const raw = result.rows[0]?.['QUERY PLAN'];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  return Number(plan[0]?.Plan?.['Plan Rows'] ?? Number.POSITIVE_INFINITY);
+/** The planner settings of a route. `iterativeScan` off is for a plain top-k without filters. */
+function routeSettings(
+  search: Pick<PreparedNearest, 'topK'>,
+  route: 'index' | 'exact',
+  iterativeScan: 'relaxed_order' | 'off' = 'relaxed_order',
+): Record<string, string> {
+  return {
+    'hnsw.iterative_scan': route === 'exact' ? 'off' : iterativeScan,
+    'hnsw.ef_search': String(Math.max(HNSW_MIN_EF_SEARCH, search.topK * 2)),
+    // Rules out "filter, then sort by distance" for the index walks (the route's, and a plain top-k
+    // beside it), leaving the index's own ordering; the exact ranking orders by an expression no index
+    // serves, so it sorts anyway.
+    enable_sort: 'off',
+    // enable_sort = off prices a sort at 10^10, far past jit_above_cost: PostgreSQL would then spend about
+    // half a second compiling a millisecond query (measured).
+    jit: 'off',
+  };
 }
 
 /**
- * The planner settings of a route, for the rest of the transaction, in one round trip. `iterativeScan`
- * off is for a plain top-k without filters.
+ * The planner settings of a route, for the rest of the transaction, in one round trip (callers that
+ * run their own statements in a transaction: the '(filtered out N)' count of old, EXPLAIN).
  */
-export async function applyRouteSettings(
+async function applyRouteSettings(
   tx: Transaction,
   search: Pick<PreparedNearest, 'topK'>,
   route: 'index' | 'exact',
   iterativeScan: 'relaxed_order' | 'off' = 'relaxed_order',
 ): Promise<void> {
-  const settings: Record<string, string> =
-    route === 'exact'
-      ? { enable_indexscan: 'off', enable_sort: 'on' }
-      : {
-          enable_indexscan: 'on',
-          'hnsw.iterative_scan': iterativeScan,
-          'hnsw.ef_search': String(Math.max(HNSW_MIN_EF_SEARCH, search.topK * 2)),
-          // Rules out "filter, then sort by distance", leaving the index's own ordering.
-          enable_sort: 'off',
-        };
-  // enable_sort = off prices a sort at 10^10, far past jit_above_cost: PostgreSQL would then spend about
-  // half a second compiling a millisecond query (measured).
-  settings.jit = 'off';
+  const settings = routeSettings(search, route, iterativeScan);
   const calls = Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`);
   await tx.execute(sql`SELECT ${sql.join(calls, sql`, `)}`);
 }
 
-/** Top-k by distance in a MATERIALIZED CTE; the outer query only re-sorts (relaxed_order may be slightly out of order). */
-function nearestSql(search: PreparedNearest): SQL {
-  return sql`WITH nearest AS MATERIALIZED (
-      SELECT ${search.target.id} AS id, ${search.distance} AS distance FROM ${search.target.table}
-      WHERE ${where(search)}
-      ORDER BY ${search.distance} LIMIT ${sql.raw(String(search.topK))}
-    ) SELECT id, distance FROM nearest ORDER BY distance, id`;
-}
-
-async function nearestRows(tx: Transaction, search: PreparedNearest, route: 'index' | 'exact') {
-  await applyRouteSettings(tx, search, route);
-  const result = await tx.execute<{ id: string | number; distance: string | number }>(nearestSql(search));
-  return result.rows.map((row) => ({ id: Number(row.id), similarity: 1 - Number(row.distance) }));
+/**
+ * One statement for every route: `eligible` counts the filtered rows up to maxRows + 1 (decision
+ * count), `by_index` walks the HNSW index, `by_exact` ranks every filtered row; one-time filters run
+ * only the CTEs the decision needs. Returns at least one row (meta columns on it), rows of the result
+ * with an id.
+ */
+function nearestStatement(
+  search: PreparedNearest,
+  plan: { decision: 'exact' | 'index' | 'count'; fallback: boolean; maxRows: number },
+  extras: NearestExtras,
+): SQL {
+  const { target } = search;
+  const k = sql.raw(String(search.topK));
+  const maxRows = Math.max(0, Math.trunc(plan.maxRows));
+  const small = sql`((SELECT n FROM eligible) <= ${sql.raw(String(maxRows))})`;
+  const useIndex = plan.decision === 'index' ? sql`true` : plan.decision === 'exact' ? sql`false` : sql`NOT ${small}`;
+  const useExact =
+    plan.decision === 'exact'
+      ? sql`true`
+      : plan.decision === 'index'
+        ? plan.fallback
+          ? sql`((SELECT count(*) FROM by_index) < ${k})`
+          : sql`false`
+        : sql`(${small} OR (SELECT count(*) FROM by_index) < ${k})`;
+  const ctes: SQL[] = [
+    plan.decision === 'count'
+      ? sql`eligible AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${target.table} WHERE ${where(search)} LIMIT ${sql.raw(String(maxRows + 1))}) s)`
+      : sql`eligible AS MATERIALIZED (SELECT NULL::int AS n)`,
+    sql`by_index AS MATERIALIZED (
+      SELECT ${target.id} AS id, ${search.distance} AS distance FROM ${target.table}
+      WHERE ${where(search)} AND ${useIndex}
+      ORDER BY ${search.distance} LIMIT ${k})`,
+    sql`by_exact AS MATERIALIZED (
+      SELECT ${target.id} AS id, ${search.distance} AS distance FROM ${target.table}
+      WHERE ${where(search)} AND ${useExact}
+      ORDER BY (${search.distance}) + 0 LIMIT ${k})`,
+    sql`nearest AS (
+      SELECT id, distance FROM by_exact
+      UNION ALL SELECT id, distance FROM by_index WHERE NOT EXISTS (SELECT 1 FROM by_exact))`,
+    ...(extras.ctes ?? []),
+    sql`meta AS (SELECT (SELECT n FROM eligible) AS eligible, (SELECT count(*)::int FROM by_index) AS index_rows
+      ${extras.metaColumns?.length ? sql`, ${sql.join(extras.metaColumns, sql`, `)}` : sql``})`,
+  ];
+  const rowColumns = extras.rowColumns?.length ? sql`, ${sql.join(extras.rowColumns, sql`, `)}` : sql``;
+  return sql`WITH ${sql.join(ctes, sql`,\n`)}
+    SELECT meta.*, r.id, r.distance ${rowColumns}
+    FROM meta LEFT JOIN nearest r ON true
+    LEFT JOIN ${target.table} item ON item.id = r.id`;
 }

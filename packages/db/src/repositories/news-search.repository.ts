@@ -2,17 +2,25 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { institutes, newsItems } from '../schema';
 import type { EmbeddingModelRow } from './embedding.repository';
-import { containsPattern, planKeywordMatch } from './keyword-match';
 import {
+  bestMatchingKeyword,
+  compiledKeywords,
+  containsPattern,
+  type EnglishAlternatives,
+  planKeywordMatch,
+  simplePrefixPhrase,
+  withEnglishAlternatives,
+} from './keyword-match';
+import {
+  EstimateCache,
   excludedIdsCondition,
   explainNearest,
-  MAX_NEAREST_RESULTS,
   type NearestRoute,
   prepareNearest,
   routedNearest,
-  similarityByIds,
   type VectorTable,
 } from './nearest-search';
+import { toDate } from './raw-values';
 
 /**
  * Reading news for the API: the items nearest to a vector (recommendations, semantic search), full-text
@@ -58,17 +66,15 @@ export interface NearestNewsQuery {
   strategy?: 'auto' | 'index' | 'exact';
 }
 
-export type NearestNewsRoute = NearestRoute;
-
 export interface KeywordNewsQuery {
   /** Keywords, all of which must match (see keywordSearch()). */
   keywords: readonly string[];
+  /** English a Chinese phrase also matches (offline glossing): 图神经网络 also finds "graph neural network". */
+  english?: EnglishAlternatives;
   filters?: NewsFilters;
   limit: number;
   offset: number;
 }
-
-export const MAX_NEAREST_NEWS = MAX_NEAREST_RESULTS;
 
 /** publish_date, else crawl_date: written out (not coalesce) so each half can use its column's index. */
 function dateCondition(since: Date | undefined, until: Date | undefined): SQL | undefined {
@@ -104,7 +110,15 @@ const NEWS_VECTORS = {
   modelId: newsItems.embeddingModelId,
 } satisfies VectorTable;
 
-const prepareSearch = (query: NearestNewsQuery) => prepareNearest(NEWS_VECTORS, query, filterConditions(query.filters));
+/**
+ * The filters as the estimate cache's key (dismissed ids are left out, as for papers): a recommendation's
+ * window starts at a midnight, so its key holds for the day.
+ */
+const filterKeyOf = (filters: NewsFilters = {}) =>
+  `since=${filters.since?.toISOString() ?? ''};until=${filters.until?.toISOString() ?? ''};institute=${filters.instituteName ?? ''}`;
+
+const prepareSearch = (query: NearestNewsQuery) =>
+  prepareNearest(NEWS_VECTORS, query, filterConditions(query.filters), filterKeyOf(query.filters));
 
 const NEWS_VIEW_COLUMNS = {
   id: newsItems.id,
@@ -116,7 +130,24 @@ const NEWS_VIEW_COLUMNS = {
   crawlDate: newsItems.crawlDate,
 };
 
+/**
+ * One keyword phrase against the news `search_vector` (simple configuration): its bigram phrase, or,
+ * when it has an English alternative, all of its English phrases as prefix phrases (no stemming in
+ * the simple configuration, so "network:*" lets "networks" match).
+ */
+function newsPhraseQuery({ phrase, english }: { phrase: string; english: readonly string[] | null }): SQL {
+  const own = sql`phraseto_tsquery('simple', radar.cjk_bigrams(${phrase}::text))`;
+  const prefixes = (english ?? []).map(simplePrefixPhrase).filter((text): text is string => text !== null);
+  if (prefixes.length === 0) return own;
+  return sql`(${own} || (${sql.join(
+    prefixes.map((text) => sql`to_tsquery('simple', ${text})`),
+    sql` && `,
+  )}))`;
+}
+
 export class NewsSearchRepository {
+  private readonly estimates = new EstimateCache();
+
   constructor(private readonly db: Database) {}
 
   /**
@@ -129,21 +160,35 @@ export class NewsSearchRepository {
   async nearest(
     query: NearestNewsQuery,
   ): Promise<{ items: { id: number; similarity: number }[]; route: NearestRoute }> {
-    const search = prepareSearch(query);
-    return this.db.transaction(async (tx) => {
-      // News windows end at the current instant, so their estimates are not cached.
-      const { rows, route } = await routedNearest(tx, search, { strategy: query.strategy });
-      return { items: rows.filter((row) => row.similarity >= query.threshold), route };
-    });
+    const { items, route } = await this.nearestWith(query);
+    return { items, route };
   }
 
-  /** Similarity to `vector` of each of these items that has a vector of the model (re-ranking a pool). */
-  async similarityScores(
-    ids: readonly number[],
-    model: Pick<EmbeddingModelRow, 'id' | 'dimension'>,
-    vector: number[],
-  ): Promise<Map<number, number>> {
-    return similarityByIds(this.db, NEWS_VECTORS, ids, { model, vector });
+  /**
+   * nearest() with more computed in the same round trip: columns of each candidate (over the table as
+   * `item`, named `x_*`) and statements run after it (their rows in `after`).
+   */
+  async nearestWith(
+    query: NearestNewsQuery,
+    more: { rowColumns?: SQL[]; after?: SQL[] } = {},
+  ): Promise<{
+    items: { id: number; similarity: number }[];
+    route: NearestRoute;
+    /** Every candidate before the threshold, most similar first, with its `x_*` columns (without the prefix). */
+    unthresholded: { id: number; similarity: number; extra: Record<string, unknown> }[];
+    after: Record<string, unknown>[][];
+  }> {
+    const search = prepareSearch(query);
+    const { rows, route, after } = await routedNearest(this.db, search, {
+      strategy: query.strategy,
+      estimates: this.estimates,
+      extras: { rowColumns: more.rowColumns },
+      after: more.after,
+    });
+    const items = rows
+      .filter((row) => row.similarity >= query.threshold)
+      .map(({ id, similarity }) => ({ id, similarity }));
+    return { items, route, unthresholded: rows, after };
   }
 
   /** The plan of a route of nearest(), to check which index it uses. */
@@ -156,7 +201,8 @@ export class NewsSearchRepository {
    * Full-text search through radar.cjk_bigrams, the function the stored search_vector was made with
    * (title weight A, content B), so Chinese and English match alike. Every keyword must match, as a
    * phrase (so '量子计算' needs its bigrams in a row, 'machine learning' in quotes both words in a row);
-   * see planKeywordMatch() for keywords with a lone CJK character. Ranked by ts_rank, then by how many
+   * see planKeywordMatch() for keywords with a lone CJK character. With `english`, a Chinese keyword
+   * matches as itself or as its English glosses (OR). Ranked by ts_rank, then by how many
    * substring keywords the title holds, then newest first (publish_date, else crawl_date).
    * Returns one page of ids and the number of matches.
    */
@@ -166,7 +212,7 @@ export class NewsSearchRepository {
     // The text query is computed once, in a one-row subquery, not once per candidate row.
     const from = phrases.length
       ? sql`${newsItems} CROSS JOIN (SELECT ${sql.join(
-          phrases.map((phrase) => sql`phraseto_tsquery('simple', radar.cjk_bigrams(${phrase}::text))`),
+          withEnglishAlternatives(phrases, query.english).map(newsPhraseQuery),
           sql` && `,
         )} AS query) AS q`
       : sql`${newsItems}`;
@@ -217,5 +263,49 @@ export class NewsSearchRepository {
       .where(inArray(newsItems.id, [...ids]));
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * findViews() for a recommendation: each item also with the keyword of `userId`'s it matches best
+   * (bestMatchingKeyword, the keyword alerts' rule, against the news `search_vector`), in one statement.
+   */
+  async findCards(
+    ids: readonly number[],
+    userId: string,
+  ): Promise<{ views: NewsView[]; matchedKeywords: Map<number, string> }> {
+    if (ids.length === 0) return { views: [], matchedKeywords: new Map() };
+    const result = await this.db.execute<{
+      id: string;
+      title: string;
+      content: string;
+      url: string;
+      institute_name: string;
+      publish_date: string | Date | null;
+      crawl_date: string | Date;
+      matched_keyword: string | null;
+    }>(
+      sql`WITH keywords AS MATERIALIZED (${compiledKeywords(sql`k.user_id = ${userId}::uuid`, 'simple')})
+          SELECT n.id::text AS id, n.title, n.content, n.url, coalesce(i.name, '') AS institute_name,
+                 n.publish_date, n.crawl_date,
+                 ${bestMatchingKeyword(sql`n.search_vector`, sql`keywords`)} AS matched_keyword
+          FROM radar.news_items n LEFT JOIN radar.institutes i ON i.id = n.institute_id
+          WHERE n.id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
+    );
+    const matchedKeywords = new Map<number, string>();
+    const byId = new Map<number, NewsView>();
+    for (const row of result.rows) {
+      const id = Number(row.id);
+      if (row.matched_keyword) matchedKeywords.set(id, row.matched_keyword);
+      byId.set(id, {
+        id,
+        title: row.title,
+        content: row.content,
+        url: row.url,
+        instituteName: row.institute_name,
+        publishDate: row.publish_date === null ? null : toDate(row.publish_date),
+        crawlDate: toDate(row.crawl_date) as Date,
+      });
+    }
+    return { views: ids.flatMap((id) => byId.get(id) ?? []), matchedKeywords };
   }
 }

@@ -16,6 +16,7 @@ const NEWS_FIELDS = {
   publishDate: newsItems.publishDate,
   source: newsItems.source,
   isDemo: newsItems.isDemo,
+  researchFields: newsItems.researchFields,
 };
 export type NewsItemFields = Pick<NewsItemRow, keyof typeof NEWS_FIELDS>;
 
@@ -88,14 +89,6 @@ export class NewsRepository {
   async deleteDemo(): Promise<number> {
     const rows = await this.db.delete(newsItems).where(eq(newsItems.isDemo, true)).returning({ id: newsItems.id });
     return rows.length;
-  }
-
-  async countBySource(): Promise<Map<string, number>> {
-    const rows = await this.db
-      .select({ source: newsItems.source, count: sql<number>`count(*)::int` })
-      .from(newsItems)
-      .groupBy(newsItems.source);
-    return new Map(rows.map((row) => [row.source, row.count]));
   }
 
   /** See PaperRepository.analyze(): embedded PGlite has no autovacuum. */

@@ -1,9 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Database, Transaction } from '../connection';
-import { papers, userArticleStates } from '../schema';
+import type { Database } from '../connection';
+import { papers, type TierSystem, userArticleStates } from '../schema';
 import type { EmbeddingModelRow } from './embedding.repository';
 import {
-  applyRouteSettings,
   EstimateCache,
   excludedIdsCondition,
   explainNearest,
@@ -11,14 +10,14 @@ import {
   type PreparedNearest,
   prepareNearest,
   routedNearest,
-  similarityByIds,
   type VectorTable,
 } from './nearest-search';
 
 export type PaperRow = typeof papers.$inferSelect;
 export type NewPaperRow = typeof papers.$inferInsert;
 
-export interface PaperRecommendationQuery {
+/** The repository's nearest-paper search with its filters (the API query is @radar/shared's PaperRecommendationQuery). */
+export interface NearestPapersQuery {
   model: Pick<EmbeddingModelRow, 'id' | 'dimension'>;
   vector: number[];
   /** Rows wanted, 1-500. */
@@ -53,7 +52,7 @@ export interface PaperRecommendationResult {
   filteredOut: { byDate: number; byTier: number; byThreshold: number };
 }
 
-export interface SimilarPaperQuery extends Omit<PaperRecommendationQuery, 'topK' | 'threshold'> {
+export interface SimilarPaperQuery extends Omit<NearestPapersQuery, 'topK' | 'threshold'> {
   limit: number;
 }
 
@@ -79,9 +78,18 @@ export interface PaperView {
   abstract: string;
   journalName: string;
   jcrTier: number | null;
+  /** Which system the tier comes from (its journal's tier_system); null without a tier. */
+  jcrSystem: TierSystem | null;
+  /** The year of that tier table; null when unknown or without a tier. */
+  jcrYear: number | null;
   doi: string | null;
   url: string;
   pdfUrl: string | null;
+  /**
+   * The preprint's page of a paper also published in a journal (the page kept when the journal record
+   * merged, else its arXiv page, else its preprint DOI link); may equal `url` for a preprint alone.
+   */
+  preprintUrl: string | null;
   publishedAt: string | null;
   keywords: string[];
   llmSummary: string | null;
@@ -99,9 +107,15 @@ export const PAPER_VIEW_COLUMNS = {
   abstract: papers.abstract,
   journalName: papers.journalName,
   jcrTier: papers.jcrTier,
+  jcrSystem: sql<TierSystem | null>`(SELECT j.tier_system FROM radar.journals j WHERE j.id = ${papers.journalId} AND ${papers.jcrTier} IS NOT NULL)`,
+  jcrYear: sql<
+    number | null
+  >`(SELECT j.tier_year FROM radar.journals j WHERE j.id = ${papers.journalId} AND ${papers.jcrTier} IS NOT NULL)`,
   doi: papers.doi,
   url: papers.url,
   pdfUrl: papers.pdfUrl,
+  preprintUrl: sql<string | null>`coalesce(${papers.sourceIds} ->> 'preprintUrl',
+    'https://arxiv.org/abs/' || ${papers.arxivId}, 'https://doi.org/' || (${papers.sourceIds} ->> 'preprintDoi'))`,
   publishedAt: papers.publishedAt,
   keywords: papers.keywords,
   llmSummary: papers.llmSummary,
@@ -154,19 +168,44 @@ export class PaperRepository {
    * filters, keeping those at or above the threshold (applied outside the top-k, so an unsatisfiable one
    * costs nothing). Routed by selectivity, exact or HNSW with an exact fallback: see routedNearest().
    */
-  async recommend(query: PaperRecommendationQuery): Promise<PaperRecommendationResult> {
-    const search = prepareSearch(query);
-    return this.db.transaction(async (tx) => {
-      const { rows, route } = await routedNearest(tx, search, {
-        strategy: query.strategy,
-        exactSearchMaxRows: this.options.exactSearchMaxRows,
-        estimates: this.estimates,
-      });
-      const counted =
-        query.countTopK === undefined ? search : { ...search, topK: Math.max(1, Math.trunc(query.countTopK)) };
-      const filteredOut = await countFilteredOut(tx, counted, query);
-      return { papers: rows.filter((row) => row.similarity >= query.threshold), route, filteredOut };
+  async recommend(query: NearestPapersQuery): Promise<PaperRecommendationResult> {
+    const { result } = await this.recommendWith(query);
+    return result;
+  }
+
+  /**
+   * recommend() with more computed in the same round trip: columns of each candidate (over the table as
+   * `item`, named `x_*`) and statements run after it (their rows in `after`).
+   */
+  async recommendWith(
+    query: NearestPapersQuery,
+    more: { rowColumns?: SQL[]; after?: SQL[] } = {},
+  ): Promise<{
+    result: PaperRecommendationResult;
+    /** Every candidate before the threshold, most similar first, with its `x_*` columns (without the prefix). */
+    unthresholded: { id: number; similarity: number; extra: Record<string, unknown> }[];
+    after: Record<string, unknown>[][];
+  }> {
+    const search = preparePaperSearch(query);
+    const countK = query.countTopK === undefined ? search.topK : Math.max(1, Math.trunc(query.countTopK));
+    const { rows, route, meta, after } = await routedNearest(this.db, search, {
+      strategy: query.strategy,
+      exactSearchMaxRows: this.options.exactSearchMaxRows,
+      estimates: this.estimates,
+      extras: { ...filteredOutExtras(search, query, countK), rowColumns: more.rowColumns },
+      after: more.after,
     });
+    const filteredOut = {
+      byDate: Number(meta.by_date ?? 0),
+      byTier: Number(meta.by_tier ?? 0),
+      byThreshold: Number(meta.by_threshold ?? 0),
+    };
+    const papers = rows.filter((row) => row.similarity >= query.threshold);
+    return {
+      result: { papers: papers.map(({ id, similarity }) => ({ id, similarity })), route, filteredOut },
+      unthresholded: rows,
+      after,
+    };
   }
 
   /**
@@ -193,15 +232,6 @@ export class PaperRepository {
     });
   }
 
-  /** Similarity to `vector` of each of these papers that has a vector of the model (re-ranking a pool). */
-  async similarityScores(
-    ids: readonly number[],
-    model: Pick<EmbeddingModelRow, 'id' | 'dimension'>,
-    vector: number[],
-  ): Promise<Map<number, number>> {
-    return similarityByIds(this.db, PAPER_VECTORS, ids, { model, vector });
-  }
-
   /** Nearest papers with their title, date and tier: recommend() without a threshold. */
   async findSimilar(query: SimilarPaperQuery): Promise<SimilarPaper[]> {
     const { papers: nearest } = await this.recommend({ ...query, topK: query.limit, threshold: -1 });
@@ -222,8 +252,8 @@ export class PaperRepository {
   }
 
   /** The plan of a route of recommend() for this query, to check which index it uses. */
-  async explainRecommend(query: PaperRecommendationQuery, route: 'index' | 'exact'): Promise<string> {
-    const search = prepareSearch(query);
+  async explainRecommend(query: NearestPapersQuery, route: 'index' | 'exact'): Promise<string> {
+    const search = preparePaperSearch(query);
     return this.db.transaction((tx) => explainNearest(tx, search, route));
   }
 }
@@ -235,7 +265,7 @@ const PAPER_VECTORS = {
   modelId: papers.embeddingModelId,
 } satisfies VectorTable;
 
-function prepareSearch(query: PaperRecommendationQuery): PreparedNearest {
+function preparePaperSearch(query: NearestPapersQuery): PreparedNearest {
   if (query.publishedSince !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(query.publishedSince)) {
     throw new RangeError(`publishedSince must be YYYY-MM-DD, got ${query.publishedSince}`);
   }
@@ -258,25 +288,30 @@ function prepareSearch(query: PaperRecommendationQuery): PreparedNearest {
 }
 
 /**
- * The '(filtered out N)' figure: one more index walk, without filters, over the topK nearest papers of
- * the corpus; each is counted under the first filter it fails. Cheap by design (a plain top-k).
+ * The '(filtered out N)' figure, in the search's statement: the countK nearest papers of the corpus
+ * (a plain top-k over the index, without filters), each counted under the first filter it fails.
  */
-async function countFilteredOut(tx: Transaction, search: PreparedNearest, query: PaperRecommendationQuery) {
-  await applyRouteSettings(tx, search, 'index', 'off');
-  const result = await tx.execute<{ distance: string | number; published_at: string | null; jcr_tier: number | null }>(
-    sql`WITH nearest AS MATERIALIZED (
-      SELECT ${papers.publishedAt} AS published_at, ${papers.jcrTier} AS jcr_tier, ${search.distance} AS distance
-      FROM ${papers} WHERE ${search.modelFilter}
-      ORDER BY ${search.distance} LIMIT ${sql.raw(String(search.topK))}
-    ) SELECT * FROM nearest`,
-  );
-  const excluded = new Set((query.excludedTiers ?? []).map((tier) => Math.trunc(tier)));
-  const counts = { byDate: 0, byTier: 0, byThreshold: 0 };
-  for (const row of result.rows) {
-    const publishedAt = row.published_at === null ? null : String(row.published_at).slice(0, 10);
-    if (query.publishedSince && (publishedAt === null || publishedAt < query.publishedSince)) counts.byDate++;
-    else if (row.jcr_tier !== null && excluded.has(Number(row.jcr_tier))) counts.byTier++;
-    else if (1 - Number(row.distance) < query.threshold) counts.byThreshold++;
-  }
-  return counts;
+function filteredOutExtras(search: PreparedNearest, query: NearestPapersQuery, countK: number) {
+  const excluded = [...new Set((query.excludedTiers ?? []).map((tier) => Math.trunc(tier)))];
+  const failsDate = query.publishedSince
+    ? sql`(${papers.publishedAt} IS NULL OR ${papers.publishedAt} < ${query.publishedSince})`
+    : sql`false`;
+  const failsTier = excluded.length
+    ? sql`(${papers.jcrTier} IS NOT NULL AND ${papers.jcrTier} = ANY(${sql.raw(`ARRAY[${excluded.join(',')}]::smallint[]`)}))`
+    : sql`false`;
+  const threshold = sql.raw(String(Number.isFinite(query.threshold) ? query.threshold : -1));
+  return {
+    ctes: [
+      sql`counted AS MATERIALIZED (
+        SELECT CASE WHEN ${failsDate} THEN 'date' WHEN ${failsTier} THEN 'tier'
+                    WHEN 1 - (${search.distance}) < ${threshold} THEN 'threshold' END AS failed
+        FROM ${papers} WHERE ${search.modelFilter}
+        ORDER BY ${search.distance} LIMIT ${sql.raw(String(countK))})`,
+    ],
+    metaColumns: [
+      sql`(SELECT count(*)::int FROM counted WHERE failed = 'date') AS meta_by_date`,
+      sql`(SELECT count(*)::int FROM counted WHERE failed = 'tier') AS meta_by_tier`,
+      sql`(SELECT count(*)::int FROM counted WHERE failed = 'threshold') AS meta_by_threshold`,
+    ],
+  };
 }

@@ -47,6 +47,39 @@ export class RateLimitRepository {
     return { hits: row.hits, ttlMs: Math.min(row.ttlMs, windowMs) };
   }
 
+  /**
+   * Counts one hit on each of several keys in one statement (one round trip), each with its own window:
+   * the per-user quotas count the user's overall budget and the route's budget together. Keys must be
+   * distinct; callers always pass them in the same order, so concurrent statements lock rows alike.
+   */
+  async hitMany(hits: readonly { key: string; windowMs: number }[]): Promise<RateLimitCount[]> {
+    if (hits.length === 0) return [];
+    const windowEnded = sql`${rateLimitCounters.resetAt} <= now()`;
+    const rows = await this.db
+      .insert(rateLimitCounters)
+      .values(
+        hits.map(({ key, windowMs }) => ({
+          key,
+          hits: 1,
+          resetAt: sql`now() + make_interval(secs => ${windowMs / 1000})`,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: rateLimitCounters.key,
+        set: {
+          hits: sql`CASE WHEN ${windowEnded} THEN 1 ELSE least(${rateLimitCounters.hits}, ${MAX_HITS}) + 1 END`,
+          resetAt: sql`CASE WHEN ${windowEnded} THEN excluded.reset_at ELSE ${rateLimitCounters.resetAt} END`,
+        },
+      })
+      .returning({ key: rateLimitCounters.key, hits: rateLimitCounters.hits, ttlMs: msLeft });
+    const byKey = new Map(rows.map((row) => [row.key, row]));
+    return hits.map(({ key, windowMs }) => {
+      const row = byKey.get(key);
+      if (!row) throw new Error('upsert into rate_limit_counters returned no row');
+      return { hits: row.hits, ttlMs: Math.min(row.ttlMs, windowMs) };
+    });
+  }
+
   /** The running window of a key, without counting a hit. */
   async read(key: string): Promise<RateLimitCount> {
     const [row] = await this.db

@@ -1,9 +1,8 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
-import { ingestHostLeases, ingestRejects, ingestSources } from '../schema';
+import { ingestHostLeases, ingestRejects, ingestSources, newsItems, papers } from '../schema';
 
 export type IngestSourceRow = typeof ingestSources.$inferSelect;
-export type IngestRejectRow = typeof ingestRejects.$inferSelect;
 export type NewIngestReject = Omit<typeof ingestRejects.$inferInsert, 'id' | 'createdAt'>;
 
 export interface SourceRunCounts {
@@ -13,6 +12,27 @@ export interface SourceRunCounts {
   rejected: number;
   summary: Record<string, unknown>;
   cursor: Record<string, unknown>;
+}
+
+/** A failing spell that a success just ended. */
+export interface EndedFailure {
+  failingSince: Date;
+  failures: number;
+}
+
+/** A source's failing spell, as the first warning about it reports it. */
+export interface FailingSpell {
+  failingSince: Date;
+  failures: number;
+  lastError: string | null;
+}
+
+/** Items a source created (papers and news, by `source` and `created_at`) since two instants. */
+export interface AddedCounts {
+  papersDay: number;
+  papersWeek: number;
+  newsDay: number;
+  newsWeek: number;
 }
 
 /** State of content sources between runs, what they rejected, and cross-process politeness leases. */
@@ -41,9 +61,13 @@ export class SourceStateRepository {
     return row;
   }
 
-  async recordSuccess(name: string, counts: SourceRunCounts): Promise<void> {
+  /**
+   * Records a successful run and ends a failing spell; returns that spell (when the source was failing)
+   * so the recovery is logged once. The subqueries in RETURNING read the row as it was before.
+   */
+  async recordSuccess(name: string, counts: SourceRunCounts): Promise<EndedFailure | undefined> {
     const now = new Date();
-    await this.db
+    const [row] = await this.db
       .update(ingestSources)
       .set({
         status: 'succeeded',
@@ -57,8 +81,18 @@ export class SourceStateRepository {
         lastSummary: counts.summary,
         cursor: counts.cursor,
         consecutiveFailures: 0,
+        failingSince: null,
+        failureWarnedAt: null,
       })
-      .where(eq(ingestSources.name, name));
+      .where(eq(ingestSources.name, name))
+      .returning({
+        failingSince: sql<
+          string | Date | null
+        >`(SELECT s.failing_since FROM radar.ingest_sources s WHERE s.name = ${name})`,
+        failures: sql<number>`(SELECT s.consecutive_failures FROM radar.ingest_sources s WHERE s.name = ${name})`,
+      });
+    if (!row?.failingSince) return undefined;
+    return { failingSince: new Date(row.failingSince), failures: Number(row.failures) };
   }
 
   /**
@@ -77,6 +111,8 @@ export class SourceStateRepository {
         lastFinishedAt: now,
         lastError: message,
         lastErrorAt: now,
+        consecutiveFailures: 1,
+        failingSince: now,
       })
       .onConflictDoUpdate({
         target: ingestSources.name,
@@ -87,9 +123,82 @@ export class SourceStateRepository {
           lastErrorAt: now,
           totalAdded: sql`${ingestSources.totalAdded} + ${added}`,
           consecutiveFailures: sql`${ingestSources.consecutiveFailures} + 1`,
+          failingSince: sql`coalesce(${ingestSources.failingSince}, ${now.toISOString()}::timestamptz)`,
           updatedAt: now,
         },
       });
+  }
+
+  /**
+   * Notes that a source's first run was queued now (it became active and has never finished a run),
+   * creating its row when it has none.
+   */
+  async recordFirstFetchRequested(name: string, kind: string, at = new Date()): Promise<void> {
+    await this.db
+      .insert(ingestSources)
+      .values({ name, kind, firstFetchRequestedAt: at })
+      .onConflictDoUpdate({
+        target: ingestSources.name,
+        set: {
+          firstFetchRequestedAt: at,
+          updatedAt: at,
+        },
+      });
+  }
+
+  /**
+   * Claims the one warning of a failing spell: true for the first caller once the source has been
+   * failing since `failingSince` or earlier, false afterwards until a success ends the spell.
+   */
+  async claimFailureWarning(name: string, failingSince: Date): Promise<FailingSpell | undefined> {
+    const [row] = await this.db
+      .update(ingestSources)
+      .set({ failureWarnedAt: new Date() })
+      .where(
+        and(
+          eq(ingestSources.name, name),
+          lte(ingestSources.failingSince, failingSince),
+          isNull(ingestSources.failureWarnedAt),
+        ),
+      )
+      .returning({
+        failingSince: ingestSources.failingSince,
+        failures: ingestSources.consecutiveFailures,
+        lastError: ingestSources.lastError,
+      });
+    return row?.failingSince
+      ? { failingSince: row.failingSince, failures: row.failures, lastError: row.lastError }
+      : undefined;
+  }
+
+  /**
+   * Papers and news items each source created since `week` and since `day` (per-source counts of the
+   * `created_at` range: an index range scan of the week's rows).
+   */
+  async countAddedBySource(day: Date, week: Date): Promise<Map<string, AddedCounts>> {
+    const count = (table: typeof papers | typeof newsItems) =>
+      this.db
+        .select({
+          source: table.source,
+          day: sql<number>`count(*) filter (where ${table.createdAt} >= ${day.toISOString()}::timestamptz)::int`,
+          week: sql<number>`count(*)::int`,
+        })
+        .from(table)
+        .where(gte(table.createdAt, week))
+        .groupBy(table.source);
+    const [paperRows, newsRows] = await Promise.all([count(papers), count(newsItems)]);
+    const counts = new Map<string, AddedCounts>();
+    const entry = (source: string) => {
+      let value = counts.get(source);
+      if (!value) {
+        value = { papersDay: 0, papersWeek: 0, newsDay: 0, newsWeek: 0 };
+        counts.set(source, value);
+      }
+      return value;
+    };
+    for (const row of paperRows) Object.assign(entry(row.source), { papersDay: row.day, papersWeek: row.week });
+    for (const row of newsRows) Object.assign(entry(row.source), { newsDay: row.day, newsWeek: row.week });
+    return counts;
   }
 
   async recordRejects(rows: NewIngestReject[]): Promise<void> {
@@ -106,29 +215,6 @@ export class SourceStateRepository {
         AND id < (SELECT coalesce(min(id), 0) FROM (
           SELECT id FROM radar.ingest_rejects WHERE source = ${source} ORDER BY id DESC LIMIT ${keep}) newest)`);
     return result.rowCount ?? 0;
-  }
-
-  async listRejects(source: string, limit = 50): Promise<IngestRejectRow[]> {
-    return this.db
-      .select()
-      .from(ingestRejects)
-      .where(eq(ingestRejects.source, source))
-      .orderBy(desc(ingestRejects.id))
-      .limit(limit);
-  }
-
-  async countRejects(sources: string[]): Promise<Map<string, { rejected: number; warnings: number }>> {
-    if (sources.length === 0) return new Map();
-    const rows = await this.db
-      .select({
-        source: ingestRejects.source,
-        rejected: sql<number>`count(*) filter (where ${ingestRejects.severity} = 'rejected')::int`,
-        warnings: sql<number>`count(*) filter (where ${ingestRejects.severity} = 'warning')::int`,
-      })
-      .from(ingestRejects)
-      .where(inArray(ingestRejects.source, sources))
-      .groupBy(ingestRejects.source);
-    return new Map(rows.map((row) => [row.source, { rejected: row.rejected, warnings: row.warnings }]));
   }
 
   /**

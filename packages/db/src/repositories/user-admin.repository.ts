@@ -29,6 +29,14 @@ export interface OwnedRecordCounts {
   alertDeliveries: number;
 }
 
+/** What a person gets when they download their data: every row of theirs, as stored (JSON-ready). */
+export interface OwnedRecordsExport {
+  keywords: Record<string, unknown>[];
+  articleStates: Record<string, unknown>[];
+  newsStates: Record<string, unknown>[];
+  feedback: Record<string, unknown>[];
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether an operator's reference to a user is an id (else it is taken as an e-mail address). */
@@ -81,6 +89,34 @@ export class UserAdminRepository {
     const counts = rows[0];
     if (!counts) throw new Error('count of owned records returned no row');
     return counts;
+  }
+
+  /**
+   * The person's own rows for a data download, each list filtered by their id only (never joined to
+   * another user's rows): keywords with alert settings, paper states with the paper's title and link,
+   * news 'not interested' marks, and the feedback they sent.
+   */
+  async exportOwnedRecords(userId: string): Promise<OwnedRecordsExport> {
+    const rowsOf = async (query: ReturnType<typeof sql>) =>
+      (await this.db.execute<Record<string, unknown>>(query)).rows;
+    const [keywords, articleStates, newsStates, ownFeedback] = await Promise.all([
+      rowsOf(sql`
+        SELECT name, alert_enabled, alert_frequency, negative_terms, last_alerted_at, created_at
+        FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
+      rowsOf(sql`
+        SELECT p.id AS paper_id, p.title, p.doi, p.url, s.is_favorited, s.is_saved, s.share_count,
+               s.read_progress, s.last_read_at, s.dismissed_at, s.created_at, s.updated_at
+        FROM radar.user_article_states s JOIN radar.papers p ON p.id = s.paper_id
+        WHERE s.user_id = ${userId} ORDER BY s.created_at, p.id`),
+      rowsOf(sql`
+        SELECT n.id AS news_item_id, n.title, n.url, s.dismissed_at, s.created_at
+        FROM radar.user_news_states s JOIN radar.news_items n ON n.id = s.news_item_id
+        WHERE s.user_id = ${userId} ORDER BY s.created_at, n.id`),
+      rowsOf(sql`
+        SELECT type, title, description, created_at
+        FROM radar.feedback WHERE user_id = ${userId} ORDER BY created_at, id`),
+    ]);
+    return { keywords, articleStates, newsStates, feedback: ownFeedback };
   }
 
   /** Disables the account (keeping the first time it was disabled); undefined when there is no such user. */

@@ -14,12 +14,27 @@ BEGIN
 END;
 `;
 
+/**
+ * Sends the user id of a session that was revoked or deleted on the same channel: the auth guard caches
+ * a user's sessions with the user's row, so the same invalidation drops both. `last_seen_at` updates
+ * (no change of `revoked_at`) notify nobody: they happen every few minutes per session.
+ */
+const NOTIFY_SESSION_FUNCTION_BODY = `
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW.revoked_at IS NOT DISTINCT FROM OLD.revoked_at THEN
+    RETURN NULL;
+  END IF;
+  PERFORM pg_notify('${USER_CHANGES_CHANNEL}', OLD.user_id::text);
+  RETURN NULL;
+END;
+`;
+
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Installs the trigger behind UserChangeListener, idempotently: a trigger rather than a NOTIFY in
-   * each write, so every write to radar.users notifies, whichever repository, process or operator made
+   * Installs the triggers behind UserChangeListener (on radar.users and radar.sessions), idempotently:
+   * a trigger rather than a NOTIFY in each write, so every write to radar.users notifies, whichever repository, process or operator made
    * it. Run at server start (a runtime check, like the per-model vector indexes, rather than a
    * migration). Processes starting together serialise on an advisory lock; when the function and
    * trigger are already in place nothing is locked or replaced.
@@ -31,6 +46,11 @@ export class UserRepository {
           SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
           WHERE t.tgrelid = 'radar.users'::regclass AND t.tgname = 'users_notify_changed'
             AND p.oid = to_regprocedure('radar.notify_user_changed()') AND p.prosrc = ${NOTIFY_FUNCTION_BODY}
+        ) AND EXISTS (
+          SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+          WHERE t.tgrelid = 'radar.sessions'::regclass AND t.tgname = 'sessions_notify_changed'
+            AND p.oid = to_regprocedure('radar.notify_session_changed()')
+            AND p.prosrc = ${NOTIFY_SESSION_FUNCTION_BODY}
         ) AS installed`);
       return rows[0]?.installed === true;
     };
@@ -45,6 +65,14 @@ export class UserRepository {
       await tx.execute(
         sql.raw(`CREATE OR REPLACE TRIGGER users_notify_changed AFTER UPDATE OR DELETE ON radar.users
           FOR EACH ROW EXECUTE FUNCTION radar.notify_user_changed()`),
+      );
+      await tx.execute(
+        sql.raw(`CREATE OR REPLACE FUNCTION radar.notify_session_changed() RETURNS trigger LANGUAGE plpgsql
+          AS $radar$${NOTIFY_SESSION_FUNCTION_BODY}$radar$`),
+      );
+      await tx.execute(
+        sql.raw(`CREATE OR REPLACE TRIGGER sessions_notify_changed AFTER UPDATE OR DELETE ON radar.sessions
+          FOR EACH ROW EXECUTE FUNCTION radar.notify_session_changed()`),
       );
     });
   }
@@ -68,6 +96,20 @@ export class UserRepository {
   async update(id: string, changes: Partial<Omit<NewUserRow, 'id' | 'createdAt'>>): Promise<UserRow | undefined> {
     const [row] = await this.db.update(users).set(changes).where(eq(users.id, id)).returning();
     return row;
+  }
+
+  /**
+   * Sets the password only while the account still waits for verification, in one conditional UPDATE:
+   * a verification committed a moment earlier wins, and its account's password is never touched.
+   * False when the account was verified (or removed) meanwhile.
+   */
+  async setPasswordWhilePending(id: string, passwordHash: string): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, id), eq(users.isEmailVerified, false)))
+      .returning({ id: users.id });
+    return rows.length === 1;
   }
 
   /**

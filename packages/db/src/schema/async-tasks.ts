@@ -5,7 +5,7 @@ import { users } from './users';
 export const asyncTaskStatus = radar.enum('async_task_status', ['pending', 'processing', 'completed', 'failed']);
 
 /**
- * User-visible background work (spec section 4 "Async research-direction task"). The BullMQ job is the
+ * User-visible background work (the research-direction analysis a user waits for). The BullMQ job is the
  * mechanism; this row is what the owner polls, so it survives queue cleanup and backend changes.
  */
 export const asyncTasks = radar.table(

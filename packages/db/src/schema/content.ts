@@ -16,6 +16,10 @@ import {
 import { createdAt, radar, tsvector, updatedAt, vector } from './columns';
 import { embeddingModels } from './embedding-models';
 
+/** Where a journal's tier comes from; see journals.tier_system. */
+export const TIER_SYSTEMS = ['scimago', 'openalex', 'imported'] as const;
+export type TierSystem = (typeof TIER_SYSTEMS)[number];
+
 /** Journals with a quality tier 1 (best) to 4, imported from an open tier table (e.g. SCImago quartiles). */
 export const journals = radar.table(
   'journals',
@@ -30,12 +34,25 @@ export const journals = radar.table(
     tier: smallint('tier'),
     /** Which table the tier came from, e.g. 'scimago-2024'. */
     tierSource: text('tier_source'),
+    /**
+     * The system of the tier: 'scimago' (SCImago quartiles), 'openalex' (OpenAlex two-year mean citedness
+     * quartiles within the journal's field) or 'imported' (an operator's own table, e.g. JCR or 中科院分区).
+     */
+    tierSystem: text('tier_system').$type<TierSystem>(),
+    /** The year the tier table is of (SCImago's data year, the OpenAlex refresh year, a label's year). */
+    tierYear: smallint('tier_year'),
+    /** When the OpenAlex tier job last looked this journal up, found or not. */
+    openalexCheckedAt: timestamp('openalex_checked_at', { withTimezone: true }),
     publisher: text('publisher'),
+    /** Research field ids of the journal's subject areas (tier table "Areas"/"Categories"); empty: unknown. */
+    researchFields: text('research_fields').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('journals_tier_range', sql`${t.tier} between 1 and 4`),
+    check('journals_tier_system_check', sql`${t.tierSystem} in ('scimago', 'openalex', 'imported')`),
+    index('journals_tier_system_year_idx').on(t.tierSystem, t.tierYear),
     uniqueIndex('journals_issn_key').on(t.issn).where(sql`${t.issn} is not null`),
     index('journals_eissn_idx').on(t.eissn),
     index('journals_title_normalized_idx').on(t.titleNormalized),
@@ -63,6 +80,11 @@ export const papers = radar.table(
     pdfUrl: text('pdf_url'),
     publishedAt: date('published_at', { mode: 'string' }),
     keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Research field ids its sources gave (declared source fields, arXiv categories, OpenAlex field);
+     * the journal's (journals.research_fields) are joined at query time. Empty: unknown, never demoted.
+     */
+    researchFields: text('research_fields').array().notNull().default(sql`'{}'::text[]`),
     llmSummary: text('llm_summary'),
     /** Model and language that produced llm_summary, so it is regenerated only when they change. */
     llmSummaryModel: text('llm_summary_model'),
@@ -83,6 +105,12 @@ export const papers = radar.table(
     isDemo: boolean('is_demo').notNull().default(false),
     embedding: vector('embedding'),
     embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
+    /** An LLM's English gist of a Chinese item: the text it is embedded from (GistRepository). */
+    englishGist: text('english_gist'),
+    /** Key of the text the gist was made from; a gist of another text is not used. */
+    englishGistSource: text('english_gist_source'),
+    /** When the gist was made: the daily limit counts these. */
+    englishGistAt: timestamp('english_gist_at', { withTimezone: true }),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('english', radar.cjk_bigrams(coalesce(title, ''))), 'A') || setweight(to_tsvector('english', radar.cjk_bigrams(coalesce(abstract, ''))), 'B') || setweight(to_tsvector('simple', radar.cjk_bigrams(coalesce(journal_name, ''))), 'C')`,
     ),
@@ -99,8 +127,11 @@ export const papers = radar.table(
     index('papers_published_at_idx').on(t.publishedAt),
     index('papers_journal_id_idx').on(t.journalId),
     index('papers_embedding_model_idx').on(t.embeddingModelId),
+    index('papers_english_gist_at_idx').on(t.englishGistAt).where(sql`${t.englishGistAt} is not null`),
     // The recommendation pages' freshness line: newest stored paper and the last week's count.
     index('papers_created_at_idx').on(t.createdAt),
+    // A journal record's preprint DOI, which a preprint arriving later is looked up by.
+    index('papers_preprint_doi_idx').on(sql`lower(${t.sourceIds} ->> 'preprintDoi')`),
     index('papers_search_vector_idx').using('gin', t.searchVector),
   ],
 );
@@ -130,8 +161,16 @@ export const newsItems = radar.table(
     crawlDate: timestamp('crawl_date', { withTimezone: true }).notNull().defaultNow(),
     source: text('source').notNull(),
     isDemo: boolean('is_demo').notNull().default(false),
+    /** Research field ids its source declared; empty: unknown, never demoted. */
+    researchFields: text('research_fields').array().notNull().default(sql`'{}'::text[]`),
     embedding: vector('embedding'),
     embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
+    /** An LLM's English gist of a Chinese item: the text it is embedded from (GistRepository). */
+    englishGist: text('english_gist'),
+    /** Key of the text the gist was made from; a gist of another text is not used. */
+    englishGistSource: text('english_gist_source'),
+    /** When the gist was made: the daily limit counts these. */
+    englishGistAt: timestamp('english_gist_at', { withTimezone: true }),
     // 'simple' rather than a language stemmer: news is Chinese and English mixed. Chinese has no spaces,
     // so radar.cjk_bigrams (migration 0005) first splits CJK runs into overlapping bigrams, as Lucene's
     // CJK analyzer does; queries go through the same function (phrase of bigrams).
@@ -147,6 +186,7 @@ export const newsItems = radar.table(
     index('news_items_publish_date_idx').on(t.publishDate),
     index('news_items_crawl_date_idx').on(t.crawlDate),
     index('news_items_embedding_model_idx').on(t.embeddingModelId),
+    index('news_items_english_gist_at_idx').on(t.englishGistAt).where(sql`${t.englishGistAt} is not null`),
     index('news_items_created_at_idx').on(t.createdAt),
     index('news_items_search_vector_idx').using('gin', t.searchVector),
   ],

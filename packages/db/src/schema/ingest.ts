@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
 
 /**
@@ -26,6 +26,15 @@ export const ingestSources = radar.table('ingest_sources', {
   lastError: text('last_error'),
   lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
   consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  /** Start of the current run of failures (the first failed run after a success); null when not failing. */
+  failingSince: timestamp('failing_since', { withTimezone: true }),
+  /**
+   * When the source's first run was queued because it became active (a reader named one of its
+   * fields); with no finished run yet, the first fetch is pending or running since then.
+   */
+  firstFetchRequestedAt: timestamp('first_fetch_requested_at', { withTimezone: true }),
+  /** When this failing spell was logged at warn (once per spell); cleared by the next success. */
+  failureWarnedAt: timestamp('failure_warned_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -59,5 +68,21 @@ export const ingestHostLeases = radar.table('ingest_host_leases', {
   holder: text('holder'),
   leaseUntil: timestamp('lease_until', { withTimezone: true }),
   nextRequestAt: timestamp('next_request_at', { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One row per automatic journal tier system ('scimago', 'openalex'): when it was last tried and last
+ * succeeded, the data year it got, the last run's counts, and what it keeps between runs (the OpenAlex
+ * field quartile boundaries of the year).
+ */
+export const tierRefreshes = radar.table('tier_refreshes', {
+  system: text('system').primaryKey(),
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  year: smallint('year'),
+  summary: jsonb('summary').$type<Record<string, unknown>>().notNull().default({}),
+  state: jsonb('state').$type<Record<string, unknown>>().notNull().default({}),
   updatedAt: updatedAt(),
 });

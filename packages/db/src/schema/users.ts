@@ -51,3 +51,25 @@ export const users = radar.table(
     index('users_profile_embedding_model_idx').on(t.profileEmbeddingModelId),
   ],
 );
+
+/**
+ * The per-reader OpenAlex query (packages/ingest reader-queries.ts): when it last ran for the reader,
+ * with which terms of the research summary, how many OpenAlex calls it made (counted against the
+ * daily budget) and how many papers it added. One row per reader, replaced at each run.
+ */
+export const readerQueries = radar.table(
+  'reader_queries',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
+    terms: text('terms').array().notNull().default(sql`'{}'::text[]`),
+    calls: integer('calls').notNull().default(0),
+    added: integer('added').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('reader_queries_last_run_at_idx').on(t.lastRunAt)],
+);

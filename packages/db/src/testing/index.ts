@@ -11,6 +11,9 @@ import { type DatabaseHandle, wrapPool } from '../connection';
 import { type EmbeddedPostgres, embeddedDataPath, startEmbeddedPostgres } from '../embedded-postgres';
 import { MIGRATIONS_DIR, runMigrations } from '../migrate';
 
+/** The tables, for tests that write rows no repository writes (a delivered alert, a broken row). */
+export * as schema from '../schema';
+
 /**
  * A fresh, migrated database per test file, never a mock:
  * - TEST_DATABASE_URL set: a PostgreSQL server. Migrations run once into a template database (named

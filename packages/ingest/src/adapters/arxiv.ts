@@ -3,6 +3,7 @@ import { readFeedItem } from '../feed-item';
 import { readFeedEntries } from '../feed-reader';
 import { asChunks } from '../http';
 import { extractArxivId, normalizeDoi } from '../identifiers';
+import { arxivFields } from '../research-field-evidence';
 import type { SourceConfigOf } from '../sources-config';
 import { cleanInline, cleanParagraphs } from '../text';
 import { type IngestEntry, type JournalRef, type PaperDraft, PermanentSourceError } from '../types';
@@ -74,7 +75,7 @@ export function journalFromRef(journalRef: string): JournalRef | undefined {
 }
 
 /** One entry of an arXiv API answer (either format) as a paper. */
-export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): IngestEntry {
+function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): IngestEntry {
   const idText = childText(node, 'atom:id');
   if (/\/api\/errors/i.test(idText)) {
     // arXiv reports a bad query as a single entry titled "Error".
@@ -116,6 +117,7 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
     // Published: the journal it names, when one is known (with its tier); else arXiv.
     journal: (journalRef ? journalFromRef(journalRef) : undefined) ?? arxivVenue(),
     keywords: [...new Set(categories)],
+    fields: arxivFields(categories),
     sourceIds: {
       arxiv: arxiv.id,
       ...(arxiv.version ? { arxivVersion: String(arxiv.version) } : {}),
@@ -128,7 +130,7 @@ export function mapArxivApiEntry(node: XmlNode, _reader?: unknown, index = 0): I
 }
 
 /** One item of an arXiv announcement feed (rss.arxiv.org, RSS or Atom) as a paper. */
-export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: boolean }, index = 0): IngestEntry {
+function mapArxivRssItem(node: XmlNode, options: { includeReplacements: boolean }, index = 0): IngestEntry {
   const item = readFeedItem(node);
   const description = item.description;
   const arxiv =
@@ -166,6 +168,7 @@ export function mapArxivRssItem(node: XmlNode, options: { includeReplacements: b
       publishedAt: published,
       journal: arxivVenue(),
       keywords: item.categories,
+      fields: arxivFields(item.categories),
       sourceIds: { arxiv: arxiv.id, ...(arxiv.version ? { arxivVersion: String(arxiv.version) } : {}) },
       isAuthoritativeVersion: true,
       // A replacement is a new version of an older paper: update it if stored, do not add it as new.

@@ -10,7 +10,8 @@ import { windowStart } from './openalex';
 /**
  * Crossref works by journal ISSN (/journals/{issn}/works), paged with cursors. Crossref dates are
  * "date-parts" that may stop at the year or month; abstracts are JATS XML; titles may carry HTML.
- * A contact address (CROSSREF_MAILTO) puts requests in Crossref's polite pool.
+ * A contact address (CROSSREF_MAILTO) puts requests in Crossref's polite pool. `requireAbstract` adds
+ * Crossref's has-abstract:true filter.
  */
 
 const POLITENESS = { key: 'crossref', minIntervalMs: 100 };
@@ -52,12 +53,12 @@ function crossrefDate(work: Record<string, unknown>): {
 }
 
 /** JATS abstract to text (paragraphs kept), without the heading "Abstract" that many deposits start with. */
-export function jatsToText(jats: string | undefined): string {
+function jatsToText(jats: string | undefined): string {
   if (!jats) return '';
   return abstractText(jats, { html: true }).replace(/^abstract\s*\n+/i, '');
 }
 
-export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
+function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
   if (!isRecord(work)) return { type: 'reject', key: `record ${index + 1}`, reason: 'not a work object' };
   const rawDoi = normalizeDoi(asString(work.DOI));
   const key = rawDoi ?? `record ${index + 1}`;
@@ -164,7 +165,7 @@ export async function* fetchCrossref(source: SourceConfigOf<'crossref'>, ctx: So
     try {
       while (cursor && stored < ctx.maxItems) {
         const url = new URL(`${source.baseUrl.replace(/\/+$/, '')}/journals/${hyphenated(issn)}/works`);
-        url.searchParams.set('filter', `from-pub-date:${from}`);
+        url.searchParams.set('filter', `from-pub-date:${from}${source.requireAbstract ? ',has-abstract:true' : ''}`);
         url.searchParams.set('sort', 'published');
         url.searchParams.set('order', 'desc');
         url.searchParams.set('rows', String(Math.min(source.rows, ctx.maxItems - stored)));

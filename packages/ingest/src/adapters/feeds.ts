@@ -38,7 +38,7 @@ export interface JournalFeedOptions {
   baseUrl?: string | undefined;
 }
 
-export function mapJournalFeedItem(
+function mapJournalFeedItem(
   node: XmlNode,
   reader: XmlFeedReader,
   index: number,
@@ -95,12 +95,7 @@ export interface NewsFeedOptions {
   baseUrl?: string | undefined;
 }
 
-export function mapNewsFeedItem(
-  node: XmlNode,
-  reader: XmlFeedReader,
-  index: number,
-  options: NewsFeedOptions,
-): IngestEntry {
+function mapNewsFeedItem(node: XmlNode, reader: XmlFeedReader, index: number, options: NewsFeedOptions): IngestEntry {
   const item = readFeedItem(node, options.baseUrl);
   const key = item.link ?? item.guid ?? `entry ${index + 1}`;
   if (!item.title) return { type: 'reject', key, reason: 'no title' };

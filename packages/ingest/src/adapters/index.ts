@@ -2,12 +2,11 @@ import type { SourceConfig } from '../sources-config';
 import { declaredJournal } from '../sources-config';
 import type { IngestEntry, SourceKind } from '../types';
 import { fetchArxiv, fetchArxivRss, readArxivApiFile, readArxivRssFile } from './arxiv';
+import { fetchBiorxiv, readBiorxiv } from './biorxiv';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
 import { fetchCrossref, readCrossref } from './crossref';
 import { fetchJournalFeed, fetchNewsFeed, readJournalFeedFile, readNewsFeedFile } from './feeds';
 import { fetchOpenAlex, readOpenAlex } from './openalex';
-
-export type { FileReadOptions, SourceRun, SourceRunContext } from './context';
 
 /** One run of a configured source. */
 export function fetchSource(source: SourceConfig, ctx: SourceRunContext): SourceRun {
@@ -20,6 +19,8 @@ export function fetchSource(source: SourceConfig, ctx: SourceRunContext): Source
       return fetchOpenAlex(source, ctx);
     case 'crossref':
       return fetchCrossref(source, ctx);
+    case 'biorxiv':
+      return fetchBiorxiv(source, ctx);
     case 'rss':
       return fetchJournalFeed(source, ctx);
     case 'news-rss':
@@ -55,6 +56,8 @@ export function readSourceFile(
       return readOpenAlex(bytes, options);
     case 'crossref':
       return readCrossref(bytes, options);
+    case 'biorxiv':
+      return readBiorxiv(bytes, { ...options, server: source?.kind === 'biorxiv' ? source.server : undefined });
     case 'rss':
       return readJournalFeedFile(bytes, {
         ...options,

@@ -1,6 +1,7 @@
 import { daysBefore, parseDateString, toDateString } from '../dates';
-import { arxivIdFromDoi, collectIssns, extractArxivId, normalizeDoi } from '../identifiers';
+import { arxivIdFromDoi, collectIssns, doiFromPreprintUrl, extractArxivId, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
+import { openAlexTopicFields } from '../research-field-evidence';
 import type { SourceConfigOf } from '../sources-config';
 import { inlineText, toPlainText } from '../text';
 import type { IngestEntry, PaperDraft } from '../types';
@@ -53,9 +54,16 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
   arxivId ??= [asString(ids.arxiv), ...locations.map((location) => asString(location.landing_page_url))]
     .map((value) => extractArxivId(value)?.id)
     .find(Boolean);
-  const relatedDois = locations
-    .map((location) => normalizeDoi(asString(location.landing_page_url)))
-    .filter((value): value is string => Boolean(value) && value !== doi);
+  // Other versions among the locations (a bioRxiv preprint of a journal article): by their DOI links or
+  // bioRxiv/medRxiv page addresses. `indexed_in` (e.g. "arxiv") names no id, so it is not read.
+  const relatedDois = [
+    ...new Set(
+      locations.flatMap((location) => {
+        const landing = asString(location.landing_page_url);
+        return [normalizeDoi(landing), doiFromPreprintUrl(landing)];
+      }),
+    ),
+  ].filter((value): value is string => Boolean(value) && value !== doi);
 
   const authors = asArray(work.authorships)
     .filter(isRecord)
@@ -113,6 +121,7 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
     publishedAt,
     journal: journal?.name ? journal : undefined,
     keywords,
+    fields: openAlexTopicFields(work.primary_topic),
     sourceIds: id ? { openalex: id } : {},
     relatedDois,
     notes,
@@ -174,7 +183,7 @@ export async function* fetchOpenAlex(source: SourceConfigOf<'openalex'>, ctx: So
       const url = new URL(`${source.baseUrl.replace(/\/+$/, '')}/works`);
       url.searchParams.set('filter', filters.join(','));
       if (source.search?.trim()) url.searchParams.set('search', source.search.trim());
-      url.searchParams.set('sort', 'publication_date:desc');
+      url.searchParams.set('sort', source.sort);
       url.searchParams.set('per-page', String(Math.min(source.perPage, ctx.maxItems - stored)));
       url.searchParams.set('cursor', cursor);
       if (ctx.settings.openAlexApiKey) url.searchParams.set('api_key', ctx.settings.openAlexApiKey);

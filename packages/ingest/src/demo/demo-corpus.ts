@@ -22,6 +22,8 @@ const NEWS_AGES = [0, 1, 3, 6, 12];
 export interface DemoJournal {
   title: string;
   tier: number;
+  /** The field whose demo papers it publishes. */
+  field: ResearchFieldId;
 }
 
 export interface DemoCorpus {
@@ -88,7 +90,8 @@ export function generateDemoCorpus(today: Date = new Date()): DemoCorpus {
   for (const field of RESEARCH_FIELDS) {
     const id: ResearchFieldId = field.id;
     const vocabulary = DEMO_VOCABULARY[id];
-    for (const [tierIndex, title] of vocabulary.journals.entries()) journals.push({ title, tier: tierIndex + 1 });
+    for (const [tierIndex, title] of vocabulary.journals.entries())
+      journals.push({ title, tier: tierIndex + 1, field: id });
 
     // Every combination of topic, method, setting and title form, in a seeded random order: the
     // first ones give the field's papers, all different.
@@ -122,6 +125,7 @@ export function generateDemoCorpus(today: Date = new Date()): DemoCorpus {
         publishedAt: toDateString(dayAgo(age)),
         journal: { name: journalName, issns: [], isPreprintServer: isPreprint },
         keywords: [field.label, topic, method],
+        fields: [id],
         sourceIds: { demo: `${id}-${index + 1}` },
         notes: [],
       });
@@ -143,6 +147,7 @@ export function generateDemoCorpus(today: Date = new Date()): DemoCorpus {
         url: `${DEMO_HOST}/news/${id}/${index + 1}`,
         publishDate: dayAgo(age + 0.25),
         institute: vocabulary.institute,
+        fields: [id],
         notes: [],
       });
     });

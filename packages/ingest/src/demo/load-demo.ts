@@ -32,6 +32,7 @@ export async function loadDemoCorpus(
       issns: [],
       tier: journal.tier,
       publisher: 'Research Radar demo',
+      fields: [journal.field],
     })),
     rejects: [],
   });

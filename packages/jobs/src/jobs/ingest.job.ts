@@ -1,31 +1,41 @@
-import type { Database } from '@radar/db';
+import type { Database, SourceStateRepository } from '@radar/db';
 import type { IngestSettings, IngestSummary } from '@radar/ingest';
 import {
   describeError,
   type EnqueueJob,
   enqueueEnrichment,
-  loadSources,
   PermanentSourceError,
+  resolveSources,
   runSource,
   SourceRunError,
   SourcesConfigError,
 } from '@radar/ingest';
 import type { AppMetrics } from '@radar/metrics';
-import { ingestJobSchema } from '@radar/shared';
+import type { IngestJob } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 
+/** A source failing this long (no success in between) is logged at warn, once per failing spell. */
+const SOURCE_FAILING_WARN_AFTER_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Runs one configured source (queue `ingest`; scheduled per source from the sources file). The file is
- * read at each run, so an edited URL or filter takes effect without a restart. A failing source is
+ * Runs one configured source (queue `ingest`; scheduled per active source, see syncActiveSources). The
+ * sources (file or built-in catalogue) and their activation are read at each run, so an edited URL or
+ * filter takes effect without a restart, and a catalogue source no reader needs any more is skipped. A failing source is
  * retried with backoff by BullMQ, except for failures a retry cannot fix (4xx, not a feed, bad
  * configuration); either way its last error is kept for `pnpm radar sources`. Items stored before a
  * failure stay, and get their vectors and summaries. A run that stored content also asks for a refit
  * of the built-in embedding model when one is due (`requestRefit`), so the first fit follows the
  * first ingestion instead of waiting for the hourly maintenance.
+ *
+ * Logging of failures: each failed run at info; a source failing for SOURCE_FAILING_WARN_AFTER_MS at
+ * warn once (the database row records that the warning was given, so several workers and retries
+ * give it once); the success that ends a failing spell at info.
  */
 export function createIngestProcessor(deps: {
   db: Database;
+  /** Where a failing spell's warning is claimed (SOURCE_FAILING_WARN_AFTER_MS). */
+  states: SourceStateRepository;
   settings: IngestSettings;
   enqueue: EnqueueJob;
   /** Queues a refit of the built-in model when one is due (requestRefitIfDue); never fails the run. */
@@ -44,6 +54,8 @@ export function createIngestProcessor(deps: {
     notes: summary.notes,
   });
   const enrichment = { summaries: deps.settings.summariesEnabled };
+  const { states } = deps;
+
   const afterStore = async (source: string, summary: IngestSummary) => {
     deps.metrics?.countIngested(source, 'papers', summary.newPaperIds.length);
     deps.metrics?.countIngested(source, 'news', summary.newNewsIds.length);
@@ -54,31 +66,56 @@ export function createIngestProcessor(deps: {
       deps.logger?.warn({ err: error.message }, 'could not request a refit of the embedding model'),
     );
   };
-  return async (job: { data: unknown }) => {
-    const parsed = ingestJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid ingest payload: ${parsed.error.message}`);
-    let sources: Awaited<ReturnType<typeof loadSources>>['sources'];
+  return async (job: { data: IngestJob }) => {
+    const payload = job.data;
+    let entries: Awaited<ReturnType<typeof resolveSources>>['entries'];
     try {
-      sources = (await loadSources(deps.settings)).sources;
+      entries = (await resolveSources({ db: deps.db, settings: deps.settings })).entries;
     } catch (error) {
       if (error instanceof SourcesConfigError) throw new UnrecoverableError(error.message);
       throw error;
     }
-    const source = sources.find((candidate) => candidate.name === parsed.data.source);
-    if (!source) return { outcome: 'skipped', reason: `source "${parsed.data.source}" is not configured` };
+    const entry = entries.find((candidate) => candidate.source.name === payload.source);
+    if (!entry) return { outcome: 'skipped', reason: `source "${payload.source}" is not configured` };
+    const { source } = entry;
     if (!source.enabled) return { outcome: 'skipped', reason: `source "${source.name}" is disabled` };
+    if (!entry.active) return { outcome: 'skipped', reason: `source "${source.name}" is off: ${entry.why}` };
 
     try {
-      const summary = await runSource({ db: deps.db, settings: deps.settings }, source, { since: parsed.data.since });
+      const summary = await runSource({ db: deps.db, settings: deps.settings }, source, { since: payload.since });
       await afterStore(source.name, summary);
       deps.logger?.info({ source: source.name, ...report(summary) }, 'source ingested');
+      if (summary.recoveredFrom) {
+        deps.logger?.info(
+          {
+            source: source.name,
+            failingSince: summary.recoveredFrom.failingSince.toISOString(),
+            failures: summary.recoveredFrom.failures,
+          },
+          'source recovered',
+        );
+      }
       return { outcome: 'success', ...report(summary) };
     } catch (error) {
       if (error instanceof SourceRunError) {
         await afterStore(source.name, error.summary).catch(() => {});
       }
       const permanent = error instanceof PermanentSourceError || (error instanceof SourceRunError && error.isPermanent);
-      deps.logger?.warn({ source: source.name, permanent, err: describeError(error) }, 'source run failed');
+      deps.logger?.info({ source: source.name, permanent, err: describeError(error) }, 'source run failed');
+      const spell = await states
+        .claimFailureWarning(source.name, new Date(Date.now() - SOURCE_FAILING_WARN_AFTER_MS))
+        .catch(() => undefined);
+      if (spell) {
+        deps.logger?.warn(
+          {
+            source: source.name,
+            failingSince: spell.failingSince.toISOString(),
+            failures: spell.failures,
+            err: spell.lastError,
+          },
+          'source failing for a day',
+        );
+      }
       if (permanent) throw new UnrecoverableError(describeError(error));
       throw error;
     }

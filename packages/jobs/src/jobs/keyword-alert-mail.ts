@@ -11,10 +11,10 @@ export interface AlertMailPaper extends AlertPaper {
 }
 
 /** The second half of a paper's reason (the keyword is the first), '' when it shares no term. */
-export const sharedTermsLine = (terms: string[]) => (terms.length ? `与研究方向共有：${terms.join('、')}` : '');
+const sharedTermsLine = (terms: string[]) => (terms.length ? `与研究方向共有：${terms.join('、')}` : '');
 
 /** The paper's page; its DOI link when the source gave none; '' when there is neither (or no web address). */
-export function paperLink(paper: Pick<AlertPaper, 'url' | 'doi'>): string {
+function paperLink(paper: Pick<AlertPaper, 'url' | 'doi'>): string {
   const link = paper.url || (paper.doi ? `https://doi.org/${paper.doi}` : '');
   return isWebUrl(link) ? link : '';
 }

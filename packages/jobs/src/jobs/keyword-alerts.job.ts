@@ -1,8 +1,8 @@
-import { documentEmbeddingText, type EmbeddingModels, idfOf, sharedProfileTerms, type TermWeighting } from '@radar/ai';
+import type { EmbeddingModels, TermWeighting } from '@radar/ai';
 import { type AlertClaim, type AlertWindowRules, type DatabaseHandle, KeywordRepository } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
-import { KEYWORD_ALERT_UNSUBSCRIBE_PATH, keywordAlertsJobSchema } from '@radar/shared';
-import { UnrecoverableError } from 'bullmq';
+import { keywordAlertReasons } from '@radar/recommend';
+import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
 import type { Logger } from 'pino';
 import { type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
 
@@ -19,12 +19,14 @@ import { type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
  * the transaction open during the SMTP exchange would close that gap, but in embedded mode an open
  * transaction holds the whole database (one PGlite session) for as long as the mail server takes.
  *
- * Each paper's reason is its keyword plus the terms it shares with the user's English research
- * summary, weighed by the active built-in model's idf (by idf over the digest's papers when the
- * model has no vocabulary: a remote model, the hashing bootstrap).
+ * Each paper's reason is built as a recommendation's is (@radar/recommend, keywordAlertReasons): its
+ * keyword (matched, without its negative terms, by the database with matchesKeyword) plus the terms it
+ * shares with the user's English research summary, weighed by the active built-in model's idf (by idf
+ * over the summary and the digest's papers when the model has no vocabulary: a remote model, the
+ * hashing bootstrap).
  */
 
-export const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
+const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
   // The hourly run starts a few seconds later or earlier each time; without slack a daily alert would
   // wait for the following hour every other day.
   dueSlackMinutes: 15,
@@ -36,22 +38,18 @@ export const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
   usersPerRun: 500,
 };
 
-/** Profile terms named per paper (the mail line stays short). */
-const SHARED_TERMS_PER_PAPER = 3;
-
-/** The digest's papers with the terms each shares with the research summary (none without a summary). */
-function withSharedTerms(claim: AlertClaim, weighting: TermWeighting | undefined): AlertMailPaper[] {
-  const summary = claim.researchSummaryEn;
-  const texts = claim.papers.map((paper) => documentEmbeddingText(paper.title, paper.abstract));
-  const weights = weighting ?? idfOf(texts);
-  return claim.papers.map((paper, index) => ({
-    ...paper,
-    sharedTerms: summary.trim()
-      ? sharedProfileTerms(summary, texts[index] as string, weights, SHARED_TERMS_PER_PAPER, {
-          excluding: paper.keyword,
-        })
-      : [],
-  }));
+/** The digest's papers with the terms each shares with the research summary beyond its keyword. */
+async function withSharedTerms(
+  claim: AlertClaim,
+  termWeighting: () => Promise<TermWeighting | undefined>,
+  logger: Logger | undefined,
+): Promise<AlertMailPaper[]> {
+  const reasons = await keywordAlertReasons({ termWeighting, logger }, claim);
+  return claim.papers.map((paper) => {
+    const reason = reasons.get(paper.id);
+    // A keyword reason lists its keyword first, then the shared terms.
+    return { ...paper, sharedTerms: reason?.kind === 'keyword' ? reason.terms.slice(1) : [] };
+  });
 }
 
 /** What the job needs to mail: the process's mailer, the web app's address, and the secret links are signed with. */
@@ -78,12 +76,12 @@ export interface KeywordAlertRunResult {
   failed: number;
 }
 
-export function unsubscribeUrl(settings: Pick<KeywordAlertMailSettings, 'webBaseUrl'>, token: string): string {
-  return `${settings.webBaseUrl()}${KEYWORD_ALERT_UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
+function unsubscribeUrl(settings: Pick<KeywordAlertMailSettings, 'webBaseUrl'>, token: string): string {
+  return `${settings.webBaseUrl()}${API_PATHS.keywordAlertUnsubscribe}?token=${encodeURIComponent(token)}`;
 }
 
 /** One run over every due user (up to usersPerRun). Safe to run twice, or in two workers at once. */
-export async function sendKeywordAlerts(deps: {
+async function sendKeywordAlerts(deps: {
   keywords: KeywordRepository;
   mail: KeywordAlertMailSettings;
   logger?: Logger;
@@ -108,10 +106,9 @@ export async function sendKeywordAlerts(deps: {
     if (!claim) continue; // another worker has this user, or nothing is due any more
     result.users++;
     if (claim.papers.length === 0) continue;
-    const weighting = claim.researchSummaryEn.trim() ? await activeWeighting() : undefined;
     const mail = keywordAlertMail({
       to: claim.email,
-      papers: withSharedTerms(claim, weighting),
+      papers: await withSharedTerms(claim, activeWeighting, deps.logger),
       moreCount: claim.moreCount,
       webBaseUrl: deps.mail.webBaseUrl(),
       unsubscribeUrl: unsubscribeUrl(deps.mail, tokens.sign(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, userId)),
@@ -146,9 +143,8 @@ export function createKeywordAlertsProcessor(deps: {
   embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
 }) {
   const keywords = new KeywordRepository(deps.database.db);
-  return async (job: { data: unknown }): Promise<KeywordAlertRunResult> => {
-    const parsed = keywordAlertsJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid keyword-alerts payload: ${parsed.error.message}`);
+  // The payload (empty) was parsed by the worker (createWorker).
+  return async (_job: { data: KeywordAlertsJob }): Promise<KeywordAlertRunResult> => {
     if (!deps.mail) {
       return { outcome: 'skipped', reason: 'no mail settings', users: 0, mailed: 0, papers: 0, failed: 0 };
     }

@@ -1,16 +1,15 @@
 import { RESEARCH_TASK_KIND } from '@radar/ai';
-import { AsyncTaskRepository, AuthRecordRepository, type DatabaseHandle, UserRepository } from '@radar/db';
-import { LIMITS, type MaintenanceJob, maintenanceJobSchema } from '@radar/shared';
-import { UnrecoverableError } from 'bullmq';
+import type { AsyncTaskRepository, AuthRecordRepository, SessionRepository, UserRepository } from '@radar/db';
+import { LIMITS, type MaintenanceJob } from '@radar/shared';
 import type { Logger } from 'pino';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** What a failed research task says in the dialog when nothing is left to finish it. */
-export const INTERRUPTED_TASK_MESSAGE = '研究方向处理中断，请重试';
+const INTERRUPTED_TASK_MESSAGE = '研究方向处理中断，请重试';
 
-export const INTERRUPTED_TASK_RULES = {
+const INTERRUPTED_TASK_RULES = {
   /**
    * A task without a queue job is a synchronous `process/` request (or an async one whose job was lost).
    * That request gives up after LLM_TIMEOUT_MS, at most 10 minutes, in whichever process runs it; past
@@ -67,19 +66,28 @@ export async function failInterruptedResearchTasks(deps: {
 
 /** Housekeeping that keeps tables small and tasks finite. Idempotent: running it twice changes nothing more. */
 export function createMaintenanceProcessor(
-  database: DatabaseHandle,
-  deps: { researchJobs: ResearchJobStates; logger?: Logger },
+  repositories: {
+    authRecords: AuthRecordRepository;
+    users: UserRepository;
+    tasks: AsyncTaskRepository;
+    sessions: SessionRepository;
+  },
+  deps: {
+    researchJobs: ResearchJobStates;
+    /** Makes the content sources' schedules follow activation (syncActiveSources); returns what it did. */
+    syncSources: () => Promise<object>;
+    logger?: Logger;
+  },
 ) {
-  const authRecords = new AuthRecordRepository(database.db);
-  const users = new UserRepository(database.db);
-  const tasks = new AsyncTaskRepository(database.db);
-  return async (job: { data: unknown }) => {
-    const parsed = maintenanceJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid maintenance payload: ${parsed.error.message}`);
-    const payload: MaintenanceJob = parsed.data;
+  const { authRecords, users, tasks, sessions } = repositories;
+  return async (job: { data: MaintenanceJob }) => {
+    const payload = job.data;
     switch (payload.task) {
       case 'purge-expired-auth-records':
-        return { outcome: 'success', purged: await authRecords.purgeExpired() };
+        return {
+          outcome: 'success',
+          purged: { ...(await authRecords.purgeExpired()), sessions: await sessions.purgeExpired(new Date()) },
+        };
       case 'purge-stale-unverified-accounts': {
         const now = new Date();
         const createdBefore = new Date(now.getTime() - LIMITS.pendingRegistrationSeconds * 1000);
@@ -90,6 +98,8 @@ export function createMaintenanceProcessor(
         if (failed) deps.logger?.warn({ failed }, 'interrupted research tasks marked failed');
         return { outcome: 'success', failed };
       }
+      case 'sync-sources':
+        return { outcome: 'success', ...(await deps.syncSources()) };
     }
   };
 }

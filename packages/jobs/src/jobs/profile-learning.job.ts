@@ -1,7 +1,6 @@
 import { type AiServices, learnedProfileVector } from '@radar/ai';
-import { type DatabaseHandle, LearningRepository, UserRepository } from '@radar/db';
-import { profileLearningJobSchema } from '@radar/shared';
-import { type Job, UnrecoverableError } from 'bullmq';
+import type { LearningRepository, UserRepository } from '@radar/db';
+import type { ProfileLearningJob } from '@radar/shared';
 import type { Logger } from 'pino';
 
 export type ProfileLearningOutcome =
@@ -19,11 +18,10 @@ const MAX_PASSES = 3;
  * without a summary vector, the learned profile is cleared and the summary alone ranks.
  */
 export async function learnProfile(
-  deps: { database: DatabaseHandle; embeddings: AiServices['embeddings'] },
+  deps: { learning: LearningRepository; users: UserRepository; embeddings: AiServices['embeddings'] },
   userId: string,
 ): Promise<ProfileLearningOutcome> {
-  const learning = new LearningRepository(deps.database.db);
-  const users = new UserRepository(deps.database.db);
+  const { learning, users } = deps;
   let outcome: ProfileLearningOutcome = { outcome: 'superseded' };
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const model = await deps.embeddings.activeModel();
@@ -55,15 +53,14 @@ export async function learnProfile(
 
 /** Queue `profile-learning`: learnProfile for the payload's user. */
 export function createProfileLearningProcessor(deps: {
-  database: DatabaseHandle;
+  learning: LearningRepository;
+  users: UserRepository;
   embeddings: AiServices['embeddings'];
   logger?: Logger | undefined;
 }) {
-  return async (job: Job) => {
-    const parsed = profileLearningJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid profile-learning payload: ${parsed.error.message}`);
-    const outcome = await learnProfile(deps, parsed.data.userId);
-    deps.logger?.debug({ userId: parsed.data.userId, ...outcome }, 'learned profile recomputed');
+  return async (job: { data: ProfileLearningJob }) => {
+    const outcome = await learnProfile(deps, job.data.userId);
+    deps.logger?.debug({ userId: job.data.userId, ...outcome }, 'learned profile recomputed');
     return outcome;
   };
 }

@@ -1,20 +1,18 @@
 import { type ResearchProfileExtractor, ResearchTaskFailedError, runResearchTask } from '@radar/ai';
-import { AsyncTaskRepository, type DatabaseHandle } from '@radar/db';
-import { type ResearchProfileJob, researchProfileJobSchema } from '@radar/shared';
+import type { AsyncTaskRepository } from '@radar/db';
+import type { ResearchProfileJob } from '@radar/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 
 /** Queue `research-profile`: one attempt at a research-direction task (the rules are in @radar/ai's research-task). */
 export function createResearchProfileProcessor(deps: {
-  database: DatabaseHandle;
+  tasks: AsyncTaskRepository;
   extractor: ResearchProfileExtractor;
   logger?: Logger | undefined;
 }) {
-  const tasks = new AsyncTaskRepository(deps.database.db);
-  return async (job: Job, _token?: string, signal?: AbortSignal) => {
-    const parsed = researchProfileJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid research-profile payload: ${parsed.error.message}`);
-    const payload: ResearchProfileJob = parsed.data;
+  const { tasks } = deps;
+  return async (job: Job<ResearchProfileJob>, _token?: string, signal?: AbortSignal) => {
+    const payload = job.data;
     try {
       const outcome = await runResearchTask({ tasks, extractor: deps.extractor, logger: deps.logger }, payload.taskId, {
         isFinalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),

@@ -1,6 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { TestDatabase } from '@radar/db/testing';
-import { type AppQueue, createQueueConnection, type QueueConnection } from '../queue-connection';
+import type { JobsOptions } from 'bullmq';
+import { type AppQueue, createQueueConnection, createUncheckedQueue, type QueueConnection } from '../queue-connection';
+
+/**
+ * Puts a job into a queue past the producers' payload check (createQueue refuses a payload its queue's
+ * schema does not accept), as a job from an older version or written by hand would be. Returns its id.
+ */
+export async function addUncheckedJob(
+  connection: QueueConnection,
+  queueName: string,
+  jobName: string,
+  data: unknown,
+  opts?: JobsOptions,
+): Promise<string> {
+  const queue = createUncheckedQueue(connection, queueName);
+  try {
+    return String((await queue.add(jobName, data, opts)).id);
+  } finally {
+    await queue.close();
+  }
+}
 
 export * from './arxiv-atom';
 
@@ -13,8 +33,8 @@ export function testQueueConnection(database: TestDatabase): QueueConnection {
   });
 }
 
-export async function waitForJobState(
-  queue: AppQueue<unknown>,
+export async function waitForJobState<T>(
+  queue: AppQueue<T>,
   jobId: string,
   wanted: 'completed' | 'failed',
   timeoutMs = 30_000,

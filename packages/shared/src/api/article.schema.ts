@@ -46,7 +46,7 @@ const pageFields = {
   page_size: text('每页数量').max(20, { message: 'page_size 过长' }).optional(),
 };
 
-/** Those fields as numbers: page from 1 (default 1), page_size 1-100 (default 50, spec section 9). */
+/** Those fields as numbers: page from 1 (default 1), page_size 1-100 (default 50). */
 const parsePage = (query: { page?: string | undefined; page_size?: string | undefined }, ctx: z.RefinementCtx) => ({
   page: parsePositiveInteger(query.page, 1, ARTICLE_SEARCH_MAX_PAGE, 'page', ctx),
   pageSize: parsePositiveInteger(
@@ -62,7 +62,7 @@ const EMPTY_QUERY = '请输入搜索关键词';
 
 /**
  * GET /articles/search/ query. `q` is required; its keywords are joined with AND. `page` starts at 1
- * (default 1); `page_size` defaults to 50 (spec section 9), at most ARTICLE_SEARCH_MAX_PAGE_SIZE.
+ * (default 1); `page_size` defaults to 50, at most ARTICLE_SEARCH_MAX_PAGE_SIZE.
  */
 export const articleSearchQuerySchema = z
   .object({
@@ -137,7 +137,6 @@ export const articleReadRequestSchema = z.object({
     .max(100, { message: PROGRESS_MESSAGE })
     .transform(Math.floor),
 });
-export type ArticleReadRequest = z.output<typeof articleReadRequestSchema>;
 
 export const articleReadResponseSchema = z.object({
   success: z.literal(true),
@@ -149,7 +148,6 @@ export type ArticleReadResponse = z.infer<typeof articleReadResponseSchema>;
 
 export const ARTICLE_LIBRARY_LISTS = ['all', 'favorited', 'saved'] as const;
 export type ArticleLibraryList = (typeof ARTICLE_LIBRARY_LISTS)[number];
-export const ARTICLE_LIBRARY_PATH = '/articles/library/';
 
 /**
  * GET /articles/library/ (not in the spec; the 'saved and favourites' screen needs it): the caller's

@@ -5,8 +5,8 @@ import { text } from './text.schema';
 import { userResponseSchema } from './user.schema';
 
 /**
- * Request and response bodies of /api/auth (spec sections 5 and 7). The messages are the exact texts
- * of spec section 5; the server shows the first failing rule and lists all of them per field.
+ * Request and response bodies of /api/auth. The messages are the texts the web app shows under each
+ * field; the server shows the first failing rule and lists all of them per field.
  */
 
 /** A missing field reads as empty, so it gets the "please enter" message; `message` covers a non-string too. */
@@ -23,7 +23,7 @@ export const registerEmailSchema = requiredText('邮箱地址', '请输入邮箱
       .regex(EMAIL_PATTERN, { message: '请输入正确的邮箱格式' }),
   );
 
-/** Login and other forms: spec section 5 has slightly different texts there. */
+/** Login and the other forms ask for the address with slightly different texts than registration. */
 export const loginEmailSchema = requiredText('邮箱地址', '请输入邮箱地址')
   .pipe(z.string().trim().toLowerCase())
   .pipe(
@@ -70,6 +70,34 @@ export const loginRequestSchema = z.object({
     z.string().min(1, { message: '请输入密码' }).max(1024, { message: '密码过长' }),
   ),
 });
+
+/** The signed-in user's current password, typed again to confirm deleting the account. */
+export const deleteAccountRequestSchema = z.object({ password: loginRequestSchema.shape.password });
+
+/** Moving the account to another address: the new address and the current password, typed again. */
+export const emailChangeRequestSchema = z.object({
+  new_email: registerEmailSchema,
+  password: loginRequestSchema.shape.password,
+});
+
+/** The code mailed to the new address. */
+export const emailChangeConfirmSchema = z.object({
+  code: requiredText('验证码', '请输入验证码').pipe(
+    z
+      .string()
+      .trim()
+      .min(1, { message: '请输入验证码' })
+      .regex(/^\d{6}$/, { message: '验证码必须是6位数字' }),
+  ),
+});
+
+export const emailChangeStartedResponseSchema = z.object({
+  message: z.string(),
+  new_email: z.string(),
+  /** Seconds the mailed code stays valid. */
+  expires_in: z.number().int(),
+});
+export type EmailChangeStartedResponse = z.infer<typeof emailChangeStartedResponseSchema>;
 
 export const authSuccessResponseSchema = z.object({
   token: z.string(),

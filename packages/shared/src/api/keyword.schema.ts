@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasInvalidCharacters, invalidCharactersMessage, text } from './text.schema';
 
-/** Limits of the keyword feature (spec section 3 leaves them open; docs/decisions.md). */
+/** Limits of the keyword feature (chosen here: docs/decisions.md). */
 export const KEYWORD_LIMITS = {
   nameMaxLength: 100,
   /** Keywords one user may follow. */
@@ -15,10 +15,7 @@ export const KEYWORD_LIMITS = {
 export const ALERT_FREQUENCIES = ['daily', 'weekly'] as const;
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
 
-/** Where the unsubscribe link of an alert mail points (GET: a confirmation page; POST: unsubscribes). */
-export const KEYWORD_ALERT_UNSUBSCRIBE_PATH = '/api/keywords/alerts/unsubscribe/';
-
-/** The Keyword of spec section 3, with its alert settings. */
+/** The Keyword of the data model, with its alert settings. */
 export const keywordSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -118,7 +115,7 @@ export const keywordSuggestionsResponseSchema = z.object({
 });
 export type KeywordSuggestionsResponse = z.infer<typeof keywordSuggestionsResponseSchema>;
 
-/** GET and POST of KEYWORD_ALERT_UNSUBSCRIBE_PATH: the signed token of the mail's link. */
+/** GET and POST of API_PATHS.keywordAlertUnsubscribe: the signed token of the mail's link. */
 export const keywordAlertUnsubscribeQuerySchema = z.object({
   token: text('退订链接').max(500, { message: '退订链接无效' }).optional(),
 });

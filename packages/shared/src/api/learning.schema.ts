@@ -54,7 +54,47 @@ export const EMPTY_CAUSES = [
   'below_threshold',
   'all_dismissed',
 ] as const;
-export type EmptyCause = (typeof EMPTY_CAUSES)[number];
+
+/**
+ * Where the reader's sources of this content stand, when that explains an empty list:
+ * - no_fields: the reader names no research field and the built-in catalogue starts sources by field;
+ * - no_source: no active source serves the reader's fields (`fields_without_source` names them);
+ * - first_fetch: the first fetch of the reader's sources is queued or running (`first_fetch`);
+ * - failing: the reader's sources fail (`failing`);
+ * - scheduled_off: scheduled runs are switched off and nothing ran;
+ * - waiting: sources are scheduled, no run has finished and no first fetch is queued yet;
+ * - ran_empty: the sources ran and brought nothing;
+ * - unreadable: the sources configuration cannot be read.
+ */
+export const SOURCE_STATES = [
+  'no_fields',
+  'no_source',
+  'first_fetch',
+  'failing',
+  'scheduled_off',
+  'waiting',
+  'ran_empty',
+  'unreadable',
+] as const;
+
+export const sourceStatusSchema = z.object({
+  state: z.enum(SOURCE_STATES),
+  /** Ids of the reader's research fields no active source of this content serves. */
+  fields_without_source: z.array(z.string()).optional(),
+  /** The first fetch: when it was queued and when it should be done (an estimate), ISO 8601. */
+  first_fetch: z
+    .object({
+      sources: z.array(z.string()),
+      started_at: z.string(),
+      expected_by: z.string(),
+      /** Always true: expected_by is estimated from the queue and the typical run time. */
+      is_estimate: z.boolean(),
+    })
+    .optional(),
+  /** Failing sources: name, since when (ISO 8601), the last error in one line. */
+  failing: z.array(z.object({ source: z.string(), since: z.string(), error: z.string() })).optional(),
+});
+export type SourceStatus = z.infer<typeof sourceStatusSchema>;
 
 export const emptyExplanationSchema = z.object({
   cause: z.enum(EMPTY_CAUSES),
@@ -68,6 +108,8 @@ export const emptyExplanationSchema = z.object({
    * no parameter change helps (no items yet: wait for the sources).
    */
   change: z.record(z.string(), z.string()).nullable(),
+  /** Where the reader's sources stand, when that is part of the reason (left out otherwise). */
+  sources: sourceStatusSchema.optional(),
 });
 export type EmptyExplanation = z.infer<typeof emptyExplanationSchema>;
 

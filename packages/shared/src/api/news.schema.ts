@@ -11,7 +11,7 @@ import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from '.
 import { text } from './text.schema';
 
 /**
- * News recommendations and news search (spec sections 3 and 7). Both answer one page of news items with
+ * News recommendations and news search. Both answer one page of news items with
  * the same pagination block.
  */
 
@@ -30,7 +30,7 @@ export const NEWS_LIST_LIMITS = {
   semanticMinSimilarity: 0.1,
 } as const;
 
-/** The News item of spec section 3. */
+/** The News item of the data model. */
 export const newsItemSchema = z.object({
   id: z.string(),
   title: z.string(),

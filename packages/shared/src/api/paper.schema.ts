@@ -10,7 +10,7 @@ import {
 import { text } from './text.schema';
 
 /**
- * The Paper of spec section 3 as every endpoint returns it (recommendations, article search): ids are
+ * The Paper of the data model as every endpoint returns it (recommendations, article search): ids are
  * strings, `url` falls back to the DOI link, `is_favorited`/`is_saved` are the caller's own state.
  */
 export const paperSchema = z.object({
@@ -28,8 +28,21 @@ export const paperSchema = z.object({
   url: z.string(),
   doi: z.string().nullable(),
   pdf_url: z.string().nullable(),
+  /**
+   * Not in the spec (optional for clients): the preprint's page (arXiv, bioRxiv ...) of a paper whose
+   * `url` is its journal version; null when there is none or `url` is the preprint itself.
+   */
+  preprint_url: z.string().nullable().optional(),
   /** Journal quality tier 1 (best) to 4; null when the journal has no known tier (most preprints). */
   jcr: z.number().int().nullable(),
+  /**
+   * Which system `jcr` comes from (an addition to the spec's Paper; clients treat it as optional): SCImago
+   * quartiles, OpenAlex two-year mean citedness quartiles within the journal's field, or a table the
+   * operator imported (e.g. JCR or 中科院分区). Null when `jcr` is null.
+   */
+  jcr_source: z.enum(['scimago', 'openalex', 'imported']).nullable().optional(),
+  /** The year of that tier table (SCImago's data year, the OpenAlex refresh year); null when unknown. */
+  jcr_year: z.number().int().nullable().optional(),
   /** A 2-3 sentence AI summary; null when no LLM is configured or it is not made yet. */
   llm_summary: z.string().nullable(),
   is_favorited: z.boolean(),

@@ -3,8 +3,7 @@ import { boundedText, text, textOrList } from './text.schema';
 import { userResponseSchema } from './user.schema';
 
 /**
- * Research-direction analysis, profile confirmation, profile vector and recommendation stats
- * (spec sections 3, 4, 5 and 7).
+ * Research-direction analysis, profile confirmation, profile vector and recommendation stats.
  */
 
 export const RESEARCH_DESCRIPTION_EMPTY_MESSAGE = '研究方向不能为空';
@@ -16,7 +15,6 @@ export const researchDescriptionRequestSchema = z.object({
     .min(1, { message: RESEARCH_DESCRIPTION_EMPTY_MESSAGE })
     .max(3000, { message: '研究方向描述不能超过 3000 个字符' }),
 });
-export type ResearchDescriptionRequest = z.infer<typeof researchDescriptionRequestSchema>;
 
 /** What the analysis extracted: the six profile fields, plus how it was made. */
 export const researchProfileResultSchema = z.object({
@@ -27,6 +25,12 @@ export const researchProfileResultSchema = z.object({
   /** Field ids of the 21 fields; names the analysis gave that are not among them are kept as given. */
   research_fields: z.array(z.string()),
   research_summary_en: z.string(),
+  /**
+   * 'offline-gloss' when research_summary_en is a draft the offline rules glossed term by term from
+   * Chinese text, for the user to check and edit before saving. Absent otherwise (a summary taken from
+   * the page's English text, or written by the LLM). Beyond the spec: clients must not require it.
+   */
+  research_direction_origin: z.enum(['offline-gloss']).optional(),
   /** 'llm' (an OpenAI-compatible model) or 'offline' (the built-in rules). */
   source: z.enum(['llm', 'offline']),
   /** The LLM's model name, or 'offline-rules'. */
@@ -37,7 +41,6 @@ export const researchProfileResultSchema = z.object({
 export type ResearchProfileResult = z.infer<typeof researchProfileResultSchema>;
 
 export const ASYNC_TASK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
-export type AsyncTaskStatusValue = (typeof ASYNC_TASK_STATUSES)[number];
 
 export const taskSubmittedResponseSchema = z.object({
   task_id: z.string(),

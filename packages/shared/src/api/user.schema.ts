@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_PATTERN } from '../email';
 import { boundedText, text, textOrList } from './text.schema';
 
-/** The User of spec section 3 as returned by GET /api/auth/user/. */
+/** The User of the data model as returned by GET /api/auth/user/. */
 export const userResponseSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -14,7 +14,7 @@ export const userResponseSchema = z.object({
   research_email: z.string(),
   research_institution: z.string(),
   research_position: z.string(),
-  /** Comma-separated field ids (spec section 3). */
+  /** Comma-separated field ids. */
   research_fields: z.string(),
   research_summary_en: z.string(),
 });

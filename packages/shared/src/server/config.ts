@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../date-filters';
+import { DURATION_EXAMPLES, parseDuration } from '../duration';
 import { EMAIL_PATTERN } from '../email';
 import { ActionableError } from './actionable-error';
 
@@ -67,6 +68,9 @@ const envSchema = z.object({
   PORT: integer(3000, 0, 65535),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   METRICS_PORT: integer(9464, 0, 65535),
+  // Loopback: the metrics listener has no authentication, so it is reachable from outside only when
+  // an operator says so (compose sets 0.0.0.0 inside its private network).
+  METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -94,13 +98,24 @@ const envSchema = z.object({
       .regex(/^[\w-]{1,50}$/, { message: 'must be letters, digits, _ or - (at most 50)' })
       .default('radar'),
   ),
+  // Per-user quotas on authenticated routes (0 = no quota of that kind); docs/decisions.md, "Per-user quotas".
+  QUOTA_REQUESTS_PER_MINUTE: integer(600, 0, 1_000_000),
+  QUOTA_RECOMMEND_PER_MINUTE: integer(60, 0, 1_000_000),
+  QUOTA_SIMILARITY_PER_MINUTE: integer(30, 0, 1_000_000),
+  QUOTA_PROFILE_EDITS_PER_HOUR: integer(60, 0, 1_000_000),
+  QUOTA_CONCURRENT_PER_USER: integer(4, 0, 1_000),
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .regex(/^\d+[smhd]$/, { message: 'must be a duration like 7d, 12h, 30m' })
-      .default('7d'),
+      .default('7d')
+      .transform((text, context) => {
+        const ms = parseDuration(text);
+        if (ms === undefined)
+          context.addIssue({ code: 'custom', message: `must be a duration like ${DURATION_EXAMPLES}` });
+        return ms ?? 0;
+      }),
   ),
   OPERATOR_TOKEN: z.preprocess(
     emptyToUndefined,
@@ -155,6 +170,7 @@ const envSchema = z.object({
     z.enum(['json_object', 'json_schema', 'prompt']).default('json_object'),
   ),
   LLM_MAX_RETRIES: integer(2, 0, 10),
+  LLM_GIST_DAILY_LIMIT: integer(500, 0, 1_000_000),
   EMBEDDING_MODEL: optionalString,
   EMBEDDING_DIM: z.preprocess(
     emptyToUndefined,
@@ -167,6 +183,7 @@ const envSchema = z.object({
   ),
   EMBEDDING_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openai.com/v1'),
   EMBEDDING_API_KEY: optionalString,
+  EMBEDDING_MULTILINGUAL: booleanFlag(false),
   SOURCES_FILE: optionalString,
   INGEST_SOURCES_JSON: optionalString,
   INGEST_DISABLED_SOURCES: z.preprocess(
@@ -177,8 +194,11 @@ const envSchema = z.object({
       .optional(),
   ),
   OPENALEX_API_KEY: optionalString,
+  OPENALEX_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openalex.org'),
+  OPENALEX_READER_QUERIES_PER_DAY: integer(500, 0, 100_000),
   CROSSREF_MAILTO: optionalString,
   INGEST_ENABLED: booleanFlag(true),
+  JOURNAL_TIERS_AUTO: booleanFlag(true),
   INGEST_ARXIV_MIN_INTERVAL_MS: integer(3_000, 0, 600_000),
   INGEST_HTTP_TIMEOUT_MS: integer(30_000, 1_000, 600_000),
   INGEST_MAX_ITEMS_PER_RUN: integer(1_000, 1, 100_000),
@@ -198,11 +218,17 @@ export interface AppConfig {
    * It stays internal by being a port the deployment does not publish, so it has no authentication.
    */
   metricsPort: number;
+  /** Interface of the metrics listener; loopback unless set (METRICS_HOST). */
+  metricsHost: string;
   /**
    * Whether X-Forwarded-For is believed. Off by default: otherwise any client could pick the address
-   * that per-IP rate limits count. Set it to the hops or addresses of your reverse proxy.
+   * that per-IP rate limits count. A number of proxy hops or a list of proxy addresses/CIDRs: the
+   * client is the nearest address not trusted, so entries a client prepends are never counted.
+   * `true` means one hop (Fastify's own `true` would take the first entry, which the client writes).
    */
-  trustProxy: boolean | number | string;
+  trustProxy: false | number | string;
+  /** Settings that work but deserve a line in the start-up log (the process logs each as a warning). */
+  warnings: string[];
   logLevel: Env['LOG_LEVEL'];
   /** Absolute path; embedded database, generated secrets and the mail outbox live here. */
   dataDir: string;
@@ -222,7 +248,10 @@ export interface AppConfig {
   /** Namespace of the queues (Redis key prefix); instances sharing one Redis need different ones. */
   queuePrefix: string;
   jwtSecret: string | undefined;
-  jwtExpiresIn: string;
+  /** JWT_EXPIRES_IN: how long a login token is valid, in milliseconds. */
+  jwtExpiresInMs: number;
+  /** QUOTA_*: per-user budgets of authenticated requests. */
+  userQuotas: UserQuotas;
   /**
    * Presented as `Authorization: Bearer <token>`, it lets operators see versions in /api/health. Unset:
    * nobody sees them (they tell an attacker which known vulnerabilities to try).
@@ -261,6 +290,11 @@ export interface AppConfig {
     jsonMode: 'json_object' | 'json_schema' | 'prompt';
     /** Retries of one call on 429, 5xx and dropped connections (exponential backoff); 4xx are never retried. */
     maxRetries: number;
+    /**
+     * English gists of Chinese papers and news items (the text they are embedded from) the LLM may make
+     * in any 24 hours, over all processes; beyond it, and with 0, items are glossed offline instead.
+     */
+    gistDailyLimit: number;
   };
   /** An OpenAI-compatible embeddings endpoint when model is set; the built-in embedder otherwise. */
   embedding: {
@@ -268,6 +302,11 @@ export interface AppConfig {
     dimension: number | undefined;
     baseUrl: string | undefined;
     apiKey: string | undefined;
+    /**
+     * The endpoint's model is multilingual (bge-m3, multilingual-e5 ...): Chinese items and profiles are
+     * embedded from their own text instead of an English gist or gloss. Only with `model` set.
+     */
+    multilingual: boolean;
   };
   ingest: {
     enabled: boolean;
@@ -278,6 +317,10 @@ export interface AppConfig {
     /** Source names switched off without editing the file. */
     disabledSources: string[];
     openAlexApiKey: string | undefined;
+    /** OpenAlex's API address (a mirror, or a local server in tests). */
+    openAlexBaseUrl: string;
+    /** Most OpenAlex calls the per-reader queries make in a day (UTC); 0 switches them off. */
+    openAlexReaderQueriesPerDay: number;
     crossrefMailto: string | undefined;
     /** Minimum time between two requests to arXiv (arXiv asks for 3 s, one connection at a time). */
     arxivMinIntervalMs: number;
@@ -286,8 +329,41 @@ export interface AppConfig {
     maxItemsPerRun: number;
     /** Default cap on one response body; a longer feed is cut there with a warning. */
     maxFeedBytes: number;
+    /**
+     * Journal tiers fetched on a schedule (the SCImago export; OpenAlex quartiles with OPENALEX_API_KEY),
+     * with scheduled ingestion on. False leaves tiers to `pnpm radar journals import`.
+     */
+    tiersAuto: boolean;
   };
 }
+
+/** One per-user quota: `max` requests per window of `windowMs`; max 0 = no quota. */
+export interface UserQuota {
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Per-user request budgets of authenticated routes, counted in the shared rate-limit store. `requests`
+ * covers every authenticated request; the others are the costly routes' own, counted on top.
+ */
+export interface UserQuotas {
+  requests: UserQuota;
+  /** GET /api/auth/recommendations/papers/: a ranked nearest-neighbour search per call. */
+  recommendations: UserQuota;
+  /** GET /api/auth/recommendations/similarity/: `text=` embeds the text (a paid call with a remote model). */
+  similarity: UserQuota;
+  /** PATCH /api/auth/user/: a row write that every server process hears of (user cache). */
+  profileUpdates: UserQuota;
+  /**
+   * Requests of one user a server process runs at once on each costly route (those with their own
+   * budget); beyond it 429 at once. 0 = no limit. Keeps one account's burst from queueing everyone
+   * else's requests behind its own in the database.
+   */
+  concurrentPerUser: number;
+}
+
+export type UserQuotaName = Exclude<keyof UserQuotas, 'requests' | 'concurrentPerUser'>;
 
 export class ConfigError extends ActionableError {
   override name = 'ConfigError';
@@ -316,7 +392,7 @@ export function webBaseUrlFor(host: string, port: number): string {
 }
 
 function parseTrustProxy(value: string): AppConfig['trustProxy'] {
-  if (value === 'true') return true;
+  if (value === 'true') return 1;
   if (value === 'false') return false;
   return /^\d+$/.test(value) ? Number(value) : value;
 }
@@ -325,11 +401,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, env));
   const e = parsed.data;
+  if (e.EMBEDDING_MULTILINGUAL && !e.EMBEDDING_MODEL) {
+    throw new ConfigError(
+      'Invalid configuration: EMBEDDING_MULTILINGUAL declares the EMBEDDING_MODEL endpoint multilingual; set EMBEDDING_MODEL too, or unset EMBEDDING_MULTILINGUAL (the built-in model is not multilingual)',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    warnings:
+      e.TRUST_PROXY === 'true'
+        ? [
+            'TRUST_PROXY=true is read as one proxy hop: the client is the address your nearest proxy appended to X-Forwarded-For. Set TRUST_PROXY to the number of proxies in front of the server, or their addresses, to say so explicitly',
+          ]
+        : [],
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
@@ -340,7 +428,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLockMs: e.JOB_LOCK_MS,
     queuePrefix: e.QUEUE_PREFIX,
     jwtSecret: e.JWT_SECRET,
-    jwtExpiresIn: e.JWT_EXPIRES_IN,
+    jwtExpiresInMs: e.JWT_EXPIRES_IN,
+    userQuotas: {
+      requests: { max: e.QUOTA_REQUESTS_PER_MINUTE, windowMs: 60_000 },
+      recommendations: { max: e.QUOTA_RECOMMEND_PER_MINUTE, windowMs: 60_000 },
+      similarity: { max: e.QUOTA_SIMILARITY_PER_MINUTE, windowMs: 60_000 },
+      profileUpdates: { max: e.QUOTA_PROFILE_EDITS_PER_HOUR, windowMs: 3_600_000 },
+      concurrentPerUser: e.QUOTA_CONCURRENT_PER_USER,
+    },
     operatorToken: e.OPERATOR_TOKEN,
     webBaseUrl: e.WEB_BASE_URL ? e.WEB_BASE_URL.replace(/\/+$/, '') : webBaseUrlFor(e.HOST, e.PORT),
     webBaseUrlFollowsPort: e.WEB_BASE_URL === undefined,
@@ -358,12 +453,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       summaryLanguage: e.LLM_SUMMARY_LANGUAGE,
       jsonMode: e.LLM_JSON_MODE,
       maxRetries: e.LLM_MAX_RETRIES,
+      gistDailyLimit: e.LLM_GIST_DAILY_LIMIT,
     },
     embedding: {
       model: e.EMBEDDING_MODEL,
       dimension: e.EMBEDDING_DIM,
       baseUrl: e.EMBEDDING_BASE_URL ?? e.OPENAI_BASE_URL,
       apiKey: e.EMBEDDING_API_KEY ?? e.OPENAI_API_KEY,
+      multilingual: e.EMBEDDING_MULTILINGUAL,
     },
     ingest: {
       enabled: e.INGEST_ENABLED,
@@ -374,11 +471,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((name) => name.trim())
         .filter(Boolean),
       openAlexApiKey: e.OPENALEX_API_KEY,
+      openAlexBaseUrl: (e.OPENALEX_BASE_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
+      openAlexReaderQueriesPerDay: e.OPENALEX_READER_QUERIES_PER_DAY,
       crossrefMailto: e.CROSSREF_MAILTO,
       arxivMinIntervalMs: e.INGEST_ARXIV_MIN_INTERVAL_MS,
       httpTimeoutMs: e.INGEST_HTTP_TIMEOUT_MS,
       maxItemsPerRun: e.INGEST_MAX_ITEMS_PER_RUN,
       maxFeedBytes: e.INGEST_MAX_FEED_BYTES,
+      tiersAuto: e.JOURNAL_TIERS_AUTO,
     },
   };
 }

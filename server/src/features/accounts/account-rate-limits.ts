@@ -12,6 +12,10 @@ export interface AuthRateLimits extends LoginLimits {
   resend: RateLimit;
   forgot: RateLimit;
   forgotPerAddress: RateLimit;
+  /** Data downloads per IP: each reads every row of the account. */
+  exportData: RateLimit;
+  /** Email-change codes per account: each allows 5 guesses, so this caps guesses at 25 an hour. */
+  emailChangeCodes: RateLimit;
 }
 
 export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
@@ -24,4 +28,6 @@ export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
   resend: { max: 10, timeWindow: '10 minutes' },
   forgot: { max: 10, timeWindow: '1 hour' },
   forgotPerAddress: { max: 3, timeWindow: '1 hour' },
+  exportData: { max: 10, timeWindow: '1 minute' },
+  emailChangeCodes: { max: 5, timeWindow: '1 hour' },
 };

@@ -1,5 +1,6 @@
 import type { UserRow } from '@radar/db';
 import {
+  API_PATHS,
   apiErrorSchema,
   authSuccessResponseSchema,
   emailOnlyRequestSchema,
@@ -14,13 +15,15 @@ import {
   verifyEmailRequestSchema,
   verifyEmailResponseSchema,
 } from '@radar/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { LoginLimiter } from '../../plugins/login-limiter';
 import { emailFingerprint } from '../../security/secret-codes';
+import type { SignedCookies } from '../../security/signed-cookies';
 import type { AuthRateLimits } from './account-rate-limits';
 import type { AuthService } from './auth.service';
+import { BrowserCodeState, VERIFY_COOKIE, VERIFY_COOKIE_MAX_AGE_S, VERIFY_COOKIE_PATH } from './browser-code-state';
 import { presentUser } from './user.presenter';
 
 const errorResponses = {
@@ -41,12 +44,40 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   auth: AuthService;
   limits: AuthRateLimits;
   loginLimiter: LoginLimiter;
-}> = async (app, { auth, limits, loginLimiter }) => {
-  // Tokens are signed by the JWT plugin (plugins/auth.ts), which is the HTTP layer's; the service decides who signs in.
-  const signedIn = (user: UserRow) => ({ token: app.signToken(user), user: presentUser(user) });
+  cookies: SignedCookies;
+}> = async (app, { auth, limits, loginLimiter, cookies }) => {
+  // Sessions and their tokens are started by the JWT plugin (plugins/auth.ts), which is the HTTP layer's;
+  // the service decides who signs in.
+  const signedIn = async (user: UserRow, request: FastifyRequest) => ({
+    token: await app.signIn(user, request.headers['user-agent'] ?? ''),
+    user: presentUser(user),
+  });
+
+  /**
+   * Runs `work` with this browser's codes for `email` (its signed cookie; browser-code-state.ts) and
+   * writes them back when they changed, on a refusal too (a wrong code counts).
+   */
+  const withBrowserCodes = async <T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    email: string,
+    work: (browser: BrowserCodeState) => Promise<T> | T,
+  ): Promise<T> => {
+    const browser = BrowserCodeState.decode(cookies.read(request, VERIFY_COOKIE), email);
+    try {
+      return await work(browser);
+    } finally {
+      if (browser.changed) {
+        cookies.write(request, reply, VERIFY_COOKIE, browser.encode(email), {
+          path: VERIFY_COOKIE_PATH,
+          maxAgeSeconds: VERIFY_COOKIE_MAX_AGE_S,
+        });
+      }
+    }
+  };
 
   app.post(
-    '/api/auth/register/',
+    API_PATHS.register,
     {
       config: { rateLimit: limits.register },
       schema: {
@@ -56,11 +87,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 201: registerResponseSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(201).send(await auth.register(request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await withBrowserCodes(request, reply, request.body.email, (browser) => auth.register(request.body, browser)),
+        ),
   );
 
   app.post(
-    '/api/auth/verify-email/',
+    API_PATHS.verifyEmail,
     {
       config: { rateLimit: limits.verify },
       schema: {
@@ -70,14 +106,18 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 200: verifyEmailResponseSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const { user, ...verified } = await auth.verifyEmail(request.body);
-      return { ...verified, ...signedIn(user) };
+    async (request, reply) => {
+      const { user, ...verified } = await withBrowserCodes(request, reply, request.body.email, (browser) =>
+        auth.verifyEmail(request.body, browser),
+      );
+      // The code is used: this browser has nothing left to count for the address.
+      cookies.clear(request, reply, VERIFY_COOKIE, VERIFY_COOKIE_PATH);
+      return { ...verified, ...(await signedIn(user, request)) };
     },
   );
 
   app.post(
-    '/api/auth/resend-verification-code/',
+    API_PATHS.resendVerificationCode,
     {
       config: { rateLimit: limits.resend },
       schema: {
@@ -87,11 +127,14 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 200: resendCodeResponseSchema, ...errorResponses },
       },
     },
-    async (request) => auth.resendVerificationCode(request.body.email),
+    async (request, reply) =>
+      withBrowserCodes(request, reply, request.body.email, (browser) =>
+        auth.resendVerificationCode(request.body.email, browser),
+      ),
   );
 
   app.get(
-    '/api/auth/verification-status/',
+    API_PATHS.verificationStatus,
     {
       config: { rateLimit: limits.verify },
       schema: {
@@ -101,13 +144,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 200: verificationStatusResponseSchema, ...errorResponses },
       },
     },
-    async (request) => auth.verificationStatus(request.query.email),
+    async (request, reply) =>
+      withBrowserCodes(request, reply, request.query.email, (browser) => auth.verificationStatus(browser)),
   );
 
   app.post(
-    '/api/auth/login/',
+    API_PATHS.login,
     {
-      config: { rateLimit: limits.login },
+      // The per-address limit runs once the body is read, so a browser known to the account it names
+      // (its device cookie) is let through while others share its address (login-limiter.ts).
+      config: { rateLimit: { ...limits.login, hook: 'preHandler', allowList: loginLimiter.isTrustedDevice } },
       preHandler: loginLimiter.checkClient,
       onError: loginLimiter.slowFailure,
       onSend: loginLimiter.clearClientOnSuccess,
@@ -118,11 +164,11 @@ export const accountRoutes: FastifyPluginAsyncZod<{
         response: { 200: authSuccessResponseSchema, ...errorResponses },
       },
     },
-    async (request) => signedIn(await auth.login(request.body)),
+    async (request) => signedIn(await auth.login(request.body), request),
   );
 
   app.post(
-    '/api/auth/forgot-password/',
+    API_PATHS.forgotPassword,
     {
       config: { rateLimit: limits.forgot },
       preHandler: keyedRateLimit(app, limits.forgotPerAddress, addressKey('forgot')),
@@ -137,16 +183,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
-    '/api/auth/reset-password/',
+    API_PATHS.resetPassword,
     {
       config: { rateLimit: limits.forgot },
       schema: {
         tags: ['auth'],
-        summary: 'Set a new password with a reset token; ends every earlier session',
+        summary: 'Set a new password with a reset token; ends every session and mails the owner',
         body: resetPasswordRequestSchema,
         response: { 200: messageResponseSchema, ...errorResponses },
       },
     },
-    async (request) => auth.resetPassword(request.body),
+    async (request) => auth.resetPassword(request.body, request.headers['user-agent'] ?? ''),
   );
 };

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AuthRecordRepository, UserRepository, UserRow, VerificationCodeRow } from '@radar/db';
 import type { Mailer } from '@radar/mail';
 import {
+  type ChangePasswordRequest,
+  describeUserAgent,
   LIMITS,
   type LoginRequest,
   type RegisterRequest,
@@ -11,17 +13,18 @@ import {
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { type AppError, errors } from '../../errors';
-import { passwordResetMail, verificationCodeMail } from '../../mail/templates';
+import { passwordChangedMail, passwordResetMail, verificationCodeMail } from '../../mail/templates';
 import { isCommonPassword } from '../../security/common-passwords';
 import type { PasswordHasher } from '../../security/password-hasher';
 import { emailFingerprint, type SecretCodes } from '../../security/secret-codes';
+import { BrowserCodeState } from './browser-code-state';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** Rules of spec section 9 plus the per-address caps that keep code guessing from being sustained. */
-export const ACCOUNT_RULES = {
+/** Code validity, attempts, lock and resend cooldown (LIMITS), plus the per-address caps that keep code guessing from being sustained. */
+const ACCOUNT_RULES = {
   codeTtlMs: LIMITS.verificationCodeTtlSeconds * SECOND,
   maxCodeAttempts: LIMITS.verificationMaxAttempts,
   codeLockMs: LIMITS.verificationLockSeconds * SECOND,
@@ -48,9 +51,6 @@ const resendLater = (waitMs: number) => {
   return errors.rateLimited(seconds, `请在 ${seconds} 秒后重新发送验证码`);
 };
 
-/** Shaped like a stored code hash, but of 256 random bits: no 6-digit code can match it. */
-const decoyCodeHash = () => randomBytes(32).toString('hex');
-
 export interface AuthServiceDeps {
   users: UserRepository;
   authRecords: AuthRecordRepository;
@@ -66,7 +66,14 @@ export interface AuthServiceDeps {
   loginLimiter?: { clearAccount(email: string): Promise<void> };
   /** The auth guard's cached rows (plugins/user-cache.ts): dropped here when a login or reset changes one. */
   userCache?: { changed(userId: string): Promise<void> };
+  /** Ends the other sessions after a password change (session.service.ts). */
+  sessions?: { endOthersAfterPasswordChange(userId: string, keepSessionId: string): Promise<number> };
+  /** The readers' time zone (TIME_ZONE): the time in the password-changed mail. */
+  timeZone?: string;
 }
+
+const DAY = 24 * HOUR;
+const sendTimes = (codes: VerificationCodeRow[]) => codes.map((code) => code.createdAt.getTime());
 
 const secondsUntil = (time: Date, now: Date) => Math.max(0, Math.ceil((time.getTime() - now.getTime()) / SECOND));
 
@@ -83,7 +90,10 @@ export class AuthService {
    * answer is the same either way (only a verified address is refused, as the register page needs);
    * a code is mailed unless one was sent moments ago or the per-address caps are reached.
    */
-  async register(input: RegisterRequest): Promise<{ message: string; email: string; resend_available_in: number }> {
+  async register(
+    input: RegisterRequest,
+    browser: BrowserCodeState = BrowserCodeState.empty(),
+  ): Promise<{ message: string; email: string; resend_available_in: number }> {
     if (isCommonPassword(input.password)) {
       throw errors.validation(COMMON_PASSWORD_MESSAGE, { password: [COMMON_PASSWORD_MESSAGE] });
     }
@@ -95,7 +105,8 @@ export class AuthService {
       const existing = await this.deps.users.findByEmail(input.email);
       if (existing?.isEmailVerified) throw errors.emailAlreadyRegistered();
       if (existing && this.isPendingRegistration(existing, now)) {
-        await this.repeatRegistration(existing, input.password);
+        // Verified while the password was being checked: the address is taken now.
+        if (!(await this.repeatRegistration(existing, input.password))) throw errors.emailAlreadyRegistered();
         user = existing;
         continue;
       }
@@ -109,7 +120,8 @@ export class AuthService {
 
     const codes = await this.deps.authRecords.recentVerificationCodesByEmail(input.email, ACCOUNT_RULES.codesPerDay);
     // Otherwise the code sent moments ago still works, or the caps say wait (resend answers with the seconds).
-    if (this.msUntilNextCode(codes, now) === 0) await this.sendVerificationCode(user, now);
+    if (this.msUntilNextCode(sendTimes(codes), now) === 0) await this.sendVerificationCode(user, now);
+    browser.recordSend(now, DAY);
     return {
       message: '注册成功，验证码已发送到你的邮箱',
       email: input.email,
@@ -119,79 +131,85 @@ export class AuthService {
 
   /**
    * Resend, verification-status and verify-email answer alike for an address with no account, a
-   * registration waiting for verification and a verified account, so they cannot tell which it is.
-   * Every address keeps the same state (cooldown, caps, attempts): where no code is due (no account,
-   * already verified, or a registration past the pending window) a decoy code is stored that no
-   * input can match and no mail carries. The mail itself is sent after answering.
+   * registration waiting for verification and a verified account, so they cannot tell which it is:
+   * their answers come from what the calling browser did for the address (`browser`, its cookie;
+   * browser-code-state.ts), never from what its owner or anybody else did. A browser that registered
+   * or asked for codes sees its countdown, attempts, lock and cooldown; any other sees the same fresh
+   * state for every address. The real rules are kept per address in the database: a code is mailed
+   * only to a registration waiting for verification, within the cooldown and caps, and the lookups and
+   * the mail happen after the answer, so neither the body nor its timing differs.
    */
-  async resendVerificationCode(email: string): Promise<{ message: string; resend_available_in: number }> {
+  async resendVerificationCode(
+    email: string,
+    browser: BrowserCodeState,
+  ): Promise<{ message: string; resend_available_in: number }> {
     const now = this.now();
+    const waitMs = this.msUntilNextCode(browser.sends, now);
+    if (waitMs > 0) throw resendLater(waitMs);
+    browser.recordSend(now, DAY);
+    this.afterAnswer('code mail failed', email, () => this.mailCodeIfPending(email, now));
+    return { message: '验证码已发送，请查收邮件', resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND };
+  }
+
+  /** Mails a new code when the address is a registration waiting for verification and one is due. */
+  private async mailCodeIfPending(email: string, now: Date): Promise<void> {
     const [user, codes] = await Promise.all([
       this.deps.users.findByEmail(email),
       this.deps.authRecords.recentVerificationCodesByEmail(email, ACCOUNT_RULES.codesPerDay),
     ]);
-    const waitMs = this.msUntilNextCode(codes, now);
-    if (waitMs > 0) throw resendLater(waitMs);
-
-    const lifetime = { createdAt: now, expiresAt: new Date(now.getTime() + ACCOUNT_RULES.codeTtlMs) };
-    if (user && this.isPendingRegistration(user, now)) {
-      const code = this.deps.codes.newVerificationCode();
-      await this.deps.authRecords.createVerificationCode({
-        userId: user.id,
-        codeHash: this.deps.codes.hashVerificationCode(user.id, code),
-        ...lifetime,
-      });
-      const mail = verificationCodeMail(user.email, code, ACCOUNT_RULES.codeTtlMs / MINUTE, PENDING_HOURS);
-      // Kept if the mail fails: it counts against the cooldown like a delivered one, as for any address.
-      this.afterAnswer('code mail failed', email, () => this.deps.mailer.send(mail));
-    } else if (user) {
-      await this.deps.authRecords.createVerificationCode({ userId: user.id, codeHash: decoyCodeHash(), ...lifetime });
-    } else {
-      await this.deps.authRecords.createPlaceholderWithCode({ email, codeHash: decoyCodeHash(), ...lifetime });
-    }
-    return { message: '验证码已发送，请查收邮件', resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND };
+    if (!user || !this.isPendingRegistration(user, now) || this.msUntilNextCode(sendTimes(codes), now) > 0) return;
+    const code = this.deps.codes.newVerificationCode();
+    await this.deps.authRecords.createVerificationCode({
+      userId: user.id,
+      codeHash: this.deps.codes.hashVerificationCode(user.id, code),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ACCOUNT_RULES.codeTtlMs),
+    });
+    // Kept if the mail fails: it counts against the cooldown like a delivered one.
+    await this.deps.mailer.send(
+      verificationCodeMail(user.email, code, ACCOUNT_RULES.codeTtlMs / MINUTE, PENDING_HOURS),
+    );
   }
 
-  /** The latest code of the address, whoever holds it (see resendVerificationCode). */
-  async verificationStatus(email: string): Promise<VerificationStatusResponse> {
+  /** The calling browser's code for the address (see resendVerificationCode); no lookup at all. */
+  verificationStatus(browser: BrowserCodeState): VerificationStatusResponse {
     const now = this.now();
-    const codes = await this.deps.authRecords.recentVerificationCodesByEmail(email, ACCOUNT_RULES.codesPerDay);
-    const code = codes[0];
-    const hasCode = Boolean(code && !code.consumedAt);
+    const last = browser.lastSend();
+    const hasCode = last !== undefined && last > now.getTime() - DAY;
     return {
-      remaining_time: hasCode && code ? secondsUntil(code.expiresAt, now) : 0,
-      remaining_attempts: hasCode && code ? this.remainingAttempts(code, now) : 0,
+      remaining_time: hasCode ? secondsUntil(new Date(last + ACCOUNT_RULES.codeTtlMs), now) : 0,
+      remaining_attempts: browser.isLocked(now) ? 0 : Math.max(0, ACCOUNT_RULES.maxCodeAttempts - browser.failures),
       has_verification_code: hasCode,
-      resend_available_in: Math.ceil(this.msUntilNextCode(codes, now) / SECOND),
+      resend_available_in: Math.ceil(this.msUntilNextCode(browser.sends, now) / SECOND),
     };
   }
 
-  /** On success the account is verified; the route signs it in (a token for `user`). */
+  /**
+   * On success the account is verified; the route signs it in (a token for `user`). A wrong code is
+   * counted twice: against the address's real code (5 attempts, then locked for an hour, whoever
+   * guesses) and in the calling browser's state, which alone shapes the answer (see
+   * resendVerificationCode). Only a code that matches the real one may learn the real code's state.
+   */
   async verifyEmail(
     input: VerifyEmailRequest,
+    browser: BrowserCodeState = BrowserCodeState.empty(),
   ): Promise<{ message: string; remaining_attempts: number; user: UserRow }> {
     const now = this.now();
-    // The address's latest code, so a verified account or an unknown address answers like any other:
-    // no code, or a decoy that counts wrong guesses the same way.
     const [code] = await this.deps.authRecords.recentVerificationCodesByEmail(input.email, 1);
-    if (!code || code.consumedAt) throw errors.verificationCodeMissing();
+    const matches = code
+      ? this.deps.codes.matchesVerificationCode(code.userId, input.verification_code, code.codeHash)
+      : false;
+    if (!code || !matches) {
+      if (code && !code.consumedAt && code.expiresAt > now && !(code.lockedUntil && code.lockedUntil > now)) {
+        const lockUntil = new Date(now.getTime() + ACCOUNT_RULES.codeLockMs);
+        await this.deps.authRecords.recordFailedAttempt(code.id, ACCOUNT_RULES.maxCodeAttempts, lockUntil);
+      }
+      throw this.browserRefusal(browser, now);
+    }
+    // The caller holds the mailed code, so it is the mailbox owner: it may learn what became of it.
+    if (code.consumedAt) throw errors.verificationCodeMissing('验证码已使用，请直接登录或重新发送验证码');
     if (code.lockedUntil && code.lockedUntil > now) throw this.lockedError(code, now);
-    if (code.expiresAt <= now) {
-      throw errors.verificationCodeExpired(this.remainingAttempts(code, now));
-    }
-
-    if (!this.deps.codes.matchesVerificationCode(code.userId, input.verification_code, code.codeHash)) {
-      const lockUntil = new Date(now.getTime() + ACCOUNT_RULES.codeLockMs);
-      const updated = await this.deps.authRecords.recordFailedAttempt(
-        code.id,
-        ACCOUNT_RULES.maxCodeAttempts,
-        lockUntil,
-      );
-      if (!updated) throw errors.verificationCodeMissing();
-      const remaining = this.remainingAttempts(updated, now);
-      if (remaining === 0) throw this.lockedError(updated, now);
-      throw errors.verificationCodeInvalid(remaining);
-    }
+    if (code.expiresAt <= now) throw errors.verificationCodeExpired(this.remainingAttempts(code, now));
 
     const consumed = await this.deps.authRecords.consumeVerificationCode(code, now, ACCOUNT_RULES.maxCodeAttempts);
     // Another request used the same code a moment earlier: one code, one success.
@@ -202,6 +220,19 @@ export class AuthService {
     // The route would sign a disabled account in: refuse as login does.
     if (verified.disabledAt) throw errors.accountDisabled();
     return { message: '邮箱验证成功', remaining_attempts: this.remainingAttempts(code, now), user: verified };
+  }
+
+  /** The answer to a code that does not match, from the calling browser's own code and attempts. */
+  private browserRefusal(browser: BrowserCodeState, now: Date): AppError {
+    if (browser.isLocked(now)) return errors.verificationLocked(secondsUntil(new Date(browser.lockedUntil), now));
+    const last = browser.lastSend();
+    if (last !== undefined && last + ACCOUNT_RULES.codeTtlMs <= now.getTime()) {
+      return errors.verificationCodeExpired(Math.max(0, ACCOUNT_RULES.maxCodeAttempts - browser.failures));
+    }
+    const lockUntil = new Date(now.getTime() + ACCOUNT_RULES.codeLockMs);
+    const remaining = browser.recordFailure(ACCOUNT_RULES.maxCodeAttempts, lockUntil);
+    if (remaining === 0) return errors.verificationLocked(ACCOUNT_RULES.codeLockMs / SECOND);
+    return errors.verificationCodeInvalid(remaining);
   }
 
   /** The signed-in user (with the login recorded); the route signs the token. */
@@ -272,7 +303,7 @@ export class AuthService {
     await this.deps.mailer.send(passwordResetMail(user.email, link, ACCOUNT_RULES.resetTokenTtlMs / MINUTE));
   }
 
-  async resetPassword(input: ResetPasswordRequest): Promise<{ message: string }> {
+  async resetPassword(input: ResetPasswordRequest, userAgent = ''): Promise<{ message: string }> {
     if (isCommonPassword(input.password)) {
       throw errors.validation(COMMON_PASSWORD_MESSAGE, { password: [COMMON_PASSWORD_MESSAGE] });
     }
@@ -286,15 +317,68 @@ export class AuthService {
     // Before answering: this process refuses the old tokens from the next request on, and the other
     // processes have been sent the trigger's notification (plugins/user-cache.ts).
     await this.deps.userCache?.changed(userId);
-    this.deps.logger.info({ event: 'auth.password_reset', user: userId }, 'password reset; older sessions ended');
+    this.deps.logger.info({ event: 'auth.password_reset', user: userId }, 'password reset; every session ended');
     // Guesses at the old password must not keep the owner out; the reset itself has succeeded either way.
     const user = await this.deps.users.findById(userId);
+    if (user) this.mailPasswordNotice(user, 'reset', describeUserAgent(userAgent));
     if (user && this.deps.loginLimiter) {
       await this.deps.loginLimiter.clearAccount(user.email).catch((error: Error) => {
         this.deps.logger.warn({ user: userId, err: error.message }, 'login limits not cleared after a password reset');
       });
     }
     return { message: '密码重置成功，请使用新密码登录' };
+  }
+
+  /**
+   * A password change by the signed-in owner (/my): the current password must match (a stolen token
+   * alone cannot lock the owner out), the new one must meet the rules and differ from it. Every other
+   * session ends; the one that asked stays signed in. The owner gets a mail saying so.
+   */
+  async changePassword(
+    user: UserRow,
+    currentSessionId: string,
+    input: ChangePasswordRequest,
+    userAgent: string,
+  ): Promise<{ message: string; ended: number }> {
+    const matches = user.passwordHash
+      ? await this.deps.hasher.verify(user.passwordHash, input.current_password)
+      : await this.deps.hasher.verifyAgainstNothing(input.current_password);
+    if (!matches) {
+      this.deps.logger.info({ event: 'auth.password_change', user: user.id, outcome: 'wrong_current' }, 'refused');
+      throw errors.currentPasswordInvalid();
+    }
+    if (input.password === input.current_password) {
+      const message = '新密码不能与当前密码相同';
+      throw errors.validation(message, { password: [message] });
+    }
+    if (isCommonPassword(input.password)) {
+      throw errors.validation(COMMON_PASSWORD_MESSAGE, { password: [COMMON_PASSWORD_MESSAGE] });
+    }
+    const passwordHash = await this.deps.hasher.hash(input.password);
+    const updated = await this.deps.users.update(user.id, { passwordHash });
+    if (!updated) throw errors.notFound();
+    const ended = (await this.deps.sessions?.endOthersAfterPasswordChange(user.id, currentSessionId)) ?? 0;
+    await this.deps.userCache?.changed(user.id);
+    this.deps.logger.info(
+      { event: 'auth.password_change', user: user.id, ended },
+      'password changed; other sessions ended',
+    );
+    this.mailPasswordNotice(updated, 'changed', describeUserAgent(userAgent));
+    return { message: ended ? `密码已修改，其他 ${ended} 台设备已退出登录` : '密码已修改', ended };
+  }
+
+  /** The owner hears of every password change and reset, after the answer (a failed mail is logged). */
+  private mailPasswordNotice(user: UserRow, kind: 'changed' | 'reset', device: string): void {
+    const at = new Intl.DateTimeFormat('zh-CN', {
+      timeZone: this.deps.timeZone ?? 'Asia/Shanghai',
+      dateStyle: 'long',
+      timeStyle: 'short',
+      hourCycle: 'h23',
+    }).format(this.now());
+    const forgotPasswordLink = `${this.deps.webBaseUrl()}/forgot-password`;
+    this.afterAnswer('password notice mail failed', user.email, () =>
+      this.deps.mailer.send(passwordChangedMail(user.email, { kind, at, device, forgotPasswordLink })),
+    );
   }
 
   /**
@@ -314,13 +398,15 @@ export class AuthService {
    * with a code activates the account, so no registrant may choose its password here: the same password
    * keeps the registration as it is; a different one leaves a password nobody knows, and the mailbox
    * owner sets one with forgot-password after verifying (the code mail says so). Costs one argon2
-   * operation, like a first registration.
+   * operation, like a first registration. The write happens only while the account is still pending
+   * (the owner may verify during the hashing); false when it was verified meanwhile.
    */
-  private async repeatRegistration(user: UserRow, password: string): Promise<void> {
+  private async repeatRegistration(user: UserRow, password: string): Promise<boolean> {
     const samePassword = user.passwordHash
       ? await this.deps.hasher.verify(user.passwordHash, password)
       : await this.deps.hasher.verifyAgainstNothing(password);
-    if (!samePassword) await this.deps.users.update(user.id, { passwordHash: await this.unknowablePasswordHash() });
+    if (samePassword) return true;
+    return this.deps.users.setPasswordWhilePending(user.id, await this.unknowablePasswordHash());
   }
 
   /** The hash of 256 random bits, made once per process: no password matches it. */
@@ -367,13 +453,10 @@ export class AuthService {
 
   /**
    * Milliseconds before another code may be sent: the resend cooldown, then the hourly and daily caps.
-   * `codes` are the address's latest codes, newest first (at least `codesPerDay` of them when there are).
+   * `sentAt` are the times codes went out (at least the last `codesPerDay` of them when there are).
    */
-  private msUntilNextCode(codes: VerificationCodeRow[], now: Date): number {
-    const sent = codes
-      .map((code) => code.createdAt.getTime())
-      .filter((time) => time >= now.getTime() - 24 * HOUR)
-      .sort((a, b) => a - b);
+  private msUntilNextCode(sentAt: number[], now: Date): number {
+    const sent = sentAt.filter((time) => time >= now.getTime() - 24 * HOUR).sort((a, b) => a - b);
     const last = sent.at(-1);
     const waits = [last ? last + ACCOUNT_RULES.resendCooldownMs - now.getTime() : 0];
     const lastHour = sent.filter((time) => time > now.getTime() - HOUR);

@@ -1,7 +1,7 @@
 import type { UserRow } from '@radar/db';
 import type { UserResponse } from '@radar/shared';
 
-/** The User of spec section 3, as every endpoint returns it. */
+/** The User of the data model, as every endpoint returns it. */
 export function presentUser(user: UserRow): UserResponse {
   const username = user.username;
   return {

@@ -1,13 +1,42 @@
-import { apiErrorSchema, userResponseSchema, userUpdateSchema } from '@radar/shared';
+import {
+  API_PATHS,
+  apiErrorSchema,
+  deleteAccountRequestSchema,
+  emailChangeConfirmSchema,
+  emailChangeRequestSchema,
+  emailChangeStartedResponseSchema,
+  messageResponseSchema,
+  userResponseSchema,
+  userUpdateSchema,
+} from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import type { AuthRateLimits } from './account-rate-limits';
+import type { EmailChangeService } from './email-change.service';
+import type { AccountSelfService } from './self-service.service';
 import { presentUser } from './user.presenter';
 import type { UserService } from './user.service';
 
+const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
+
 /** Authentication runs onRequest, before the body is read and validated: anonymous callers learn nothing from a 400. */
-export const userRoutes: FastifyPluginAsyncZod<{ userService: UserService }> = async (app, { userService }) => {
+export const userRoutes: FastifyPluginAsyncZod<{
+  userService: UserService;
+  selfService: AccountSelfService;
+  emailChange: EmailChangeService;
+  limits: AuthRateLimits;
+}> = async (app, { userService, selfService, emailChange, limits }) => {
+  // Password guesses through a stolen token are limited per account like login guesses from one client.
+  const passwordChecks = keyedRateLimit(app, limits.loginPerAccountAndClient, (request) => {
+    return `password-check:${requireUser(request).id}`;
+  });
+  const emailChangeCodes = keyedRateLimit(app, limits.emailChangeCodes, (request) => {
+    return `email-change:${requireUser(request).id}`;
+  });
+
   app.get(
-    '/api/auth/user/',
+    API_PATHS.user,
     {
       onRequest: app.authenticate,
       schema: {
@@ -21,17 +50,112 @@ export const userRoutes: FastifyPluginAsyncZod<{ userService: UserService }> = a
   );
 
   app.patch(
-    '/api/auth/user/',
+    API_PATHS.user,
     {
       onRequest: app.authenticate,
+      config: { userQuota: 'profileUpdates' },
       schema: {
         tags: ['auth'],
         summary: 'Update profile fields; unknown fields are ignored',
         security: [{ bearerAuth: [] }],
         body: userUpdateSchema,
-        response: { 200: userResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+        response: { 200: userResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
     async (request) => presentUser(await userService.updateProfile(requireUser(request), request.body)),
+  );
+
+  app.post(
+    API_PATHS.deleteUser,
+    {
+      onRequest: app.authenticate,
+      preHandler: passwordChecks,
+      schema: {
+        tags: ['auth'],
+        summary: 'Delete the signed-in account and all of its data, after the current password is typed again',
+        security: [{ bearerAuth: [] }],
+        body: deleteAccountRequestSchema,
+        response: { 200: messageResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return selfService.deleteAccount(requireUser(request), request.body.password);
+    },
+  );
+
+  app.post(
+    API_PATHS.changeEmail,
+    {
+      onRequest: app.authenticate,
+      preHandler: [passwordChecks, emailChangeCodes],
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Start moving the account to another address: checks the current password and mails a 6-digit code to the new address',
+        security: [{ bearerAuth: [] }],
+        body: emailChangeRequestSchema,
+        response: {
+          200: emailChangeStartedResponseSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          429: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return emailChange.start(requireUser(request), request.body.new_email, request.body.password);
+    },
+  );
+
+  app.post(
+    API_PATHS.confirmEmailChange,
+    {
+      onRequest: app.authenticate,
+      config: { userQuota: 'profileUpdates' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm the email change with the code mailed to the new address; answers the updated user',
+        security: [{ bearerAuth: [] }],
+        body: emailChangeConfirmSchema,
+        response: {
+          200: userResponseSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          409: apiErrorSchema,
+          429: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return presentUser(await emailChange.confirm(requireUser(request), request.body.code));
+    },
+  );
+
+  app.get(
+    API_PATHS.exportUserData,
+    {
+      onRequest: app.authenticate,
+      config: { rateLimit: limits.exportData },
+      schema: {
+        tags: ['auth'],
+        summary: "Download the signed-in user's data as a JSON file (profile, keywords, paper states, feedback)",
+        // No response schema: the 200 is a file, sent as pretty-printed JSON text.
+        security: [{ bearerAuth: [] }],
+      },
+    },
+    async (request, reply) => {
+      const data = await selfService.exportData(requireUser(request));
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-type', 'application/json; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="research-radar-data-${dateOnly(new Date(data.exported_at))}.json"`,
+        )
+        .send(JSON.stringify(data, null, 2));
+    },
   );
 };

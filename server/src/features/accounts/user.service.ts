@@ -1,10 +1,15 @@
 import type { UserRepository, UserRow } from '@radar/db';
 import type { UserUpdate } from '@radar/shared';
 import { errors } from '../../errors';
+import type { SourceActivationRequests } from '../research-profile/source-activation';
 import { mapResearchFields } from './research-fields';
 
 export class UserService {
-  constructor(private readonly users: UserRepository) {}
+  constructor(
+    private readonly users: UserRepository,
+    /** Asked after a save that names research fields, so the fields' content sources start now. */
+    private readonly sources?: SourceActivationRequests,
+  ) {}
 
   /** Applies a profile patch. Research fields must all be known here; unknown ones are a 400. */
   async updateProfile(user: UserRow, update: UserUpdate): Promise<UserRow> {
@@ -30,6 +35,7 @@ export class UserService {
     if (Object.keys(defined).length === 0) return user;
     const updated = await this.users.update(user.id, defined);
     if (!updated) throw errors.notFound();
+    if (researchFields) await this.sources?.afterProfileSaved(researchFields);
     return updated;
   }
 }

@@ -1,4 +1,4 @@
-import { apiErrorSchema, contactRequestSchema, contactResponseSchema } from '@radar/shared';
+import { API_PATHS, apiErrorSchema, contactRequestSchema, contactResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RateLimit } from '../../plugins/keyed-rate-limit';
 import type { FeedbackService } from './feedback.service';
@@ -12,7 +12,7 @@ export const CONTACT_RATE_LIMIT: RateLimit = { max: 5, timeWindow: '1 hour' };
 /** The contact form of /contact: public, no login (the page is for people who cannot sign in, too). */
 export const contactRoutes: FastifyPluginAsyncZod<{ feedback: FeedbackService }> = async (app, { feedback }) => {
   app.post(
-    '/api/contact/',
+    API_PATHS.contact,
     {
       config: { rateLimit: CONTACT_RATE_LIMIT },
       schema: {

@@ -1,7 +1,7 @@
 import type { FeedbackRow } from '@radar/db';
 import type { OutgoingMail } from '@radar/mail';
 
-/** What the page attached to the feedback (spec section 3), as stored in `user_info`. */
+/** What the page attached to the feedback, as stored in `user_info`. */
 export interface FeedbackUserInfo {
   email?: string | null | undefined;
   userId?: string | null | undefined;

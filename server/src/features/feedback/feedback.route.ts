@@ -1,4 +1,4 @@
-import { apiErrorSchema, feedbackRequestSchema, feedbackResponseSchema } from '@radar/shared';
+import { API_PATHS, apiErrorSchema, feedbackRequestSchema, feedbackResponseSchema } from '@radar/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
@@ -29,7 +29,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ feedback: FeedbackService }
   app.addHook('onClose', () => feedback.settle());
 
   app.post(
-    '/api/feedback/send/',
+    API_PATHS.feedback,
     {
       onRequest: authenticateIfToken,
       preHandler: async (request) => (request.currentUser ? perUser(request) : perClient(request)),

@@ -1,11 +1,11 @@
 import { escapeHtml } from '@radar/mail';
-import { KEYWORD_ALERT_UNSUBSCRIBE_PATH, keywordAlertUnsubscribeQuerySchema } from '@radar/shared';
+import { API_PATHS, keywordAlertUnsubscribeQuerySchema } from '@radar/shared';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { KeywordService } from './keyword.service';
 
 /** Per client address: a token carries 256 bits, so this only keeps scanning cheap. */
-export const UNSUBSCRIBE_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
+const UNSUBSCRIBE_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
 
 const PRODUCT = '科研雷达';
 
@@ -49,7 +49,7 @@ export const keywordUnsubscribeRoutes: FastifyPluginAsyncZod<{ keywords: Keyword
   };
 
   app.get(
-    KEYWORD_ALERT_UNSUBSCRIBE_PATH,
+    API_PATHS.keywordAlertUnsubscribe,
     {
       config: { rateLimit: UNSUBSCRIBE_RATE_LIMIT },
       schema: { ...schema, summary: 'Confirmation page of the unsubscribe link in keyword alert mails (HTML)' },
@@ -57,7 +57,7 @@ export const keywordUnsubscribeRoutes: FastifyPluginAsyncZod<{ keywords: Keyword
     async (request, reply) => {
       const { token } = request.query;
       if (!token || !keywords.isUnsubscribeTokenValid(token)) return send(reply, 400, INVALID_PAGE);
-      const action = `${KEYWORD_ALERT_UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
+      const action = `${API_PATHS.keywordAlertUnsubscribe}?token=${encodeURIComponent(token)}`;
       return send(
         reply,
         200,
@@ -73,7 +73,7 @@ export const keywordUnsubscribeRoutes: FastifyPluginAsyncZod<{ keywords: Keyword
   );
 
   app.post(
-    KEYWORD_ALERT_UNSUBSCRIBE_PATH,
+    API_PATHS.keywordAlertUnsubscribe,
     {
       config: { rateLimit: UNSUBSCRIBE_RATE_LIMIT },
       schema: { ...schema, summary: 'Unsubscribe from keyword alert mails (the page, or RFC 8058 one-click); HTML' },

@@ -1,7 +1,7 @@
 import type { KeywordRow } from '@radar/db';
 import type { AlertFrequency, Keyword } from '@radar/shared';
 
-/** The Keyword of spec section 3 with its alert settings, as every keyword endpoint returns it. */
+/** The Keyword of the data model with its alert settings, as every keyword endpoint returns it. */
 export function presentKeyword(row: KeywordRow): Keyword {
   return {
     id: String(row.id),

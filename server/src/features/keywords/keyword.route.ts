@@ -1,4 +1,5 @@
 import {
+  API_PATHS,
   apiErrorSchema,
   keywordAddRequestSchema,
   keywordIdParamsSchema,
@@ -14,11 +15,11 @@ import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { KeywordService } from './keyword.service';
 
 /** Suggestions per user: each runs a nearest-neighbour search and a corpus lookup per candidate term. */
-export const KEYWORD_SUGGESTION_LIMIT = { max: 30, timeWindow: '1 minute' };
+const KEYWORD_SUGGESTION_LIMIT = { max: 30, timeWindow: '1 minute' };
 
 const guarded = { tags: ['keywords'], security: [{ bearerAuth: [] }] };
 
-/** The keyword calls of spec section 7 (no /api prefix, as the spec writes them). */
+/** The keyword calls of the API (no /api prefix, as the spec writes them). */
 export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> = async (app, { keywords }) => {
   const suggestionLimit = keyedRateLimit(
     app,
@@ -27,7 +28,7 @@ export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> 
   );
 
   app.get(
-    '/user-keywords/',
+    API_PATHS.keywords,
     {
       onRequest: app.authenticate,
       schema: {
@@ -40,7 +41,7 @@ export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> 
   );
 
   app.post(
-    '/user-keywords/add/',
+    API_PATHS.addKeyword,
     {
       onRequest: app.authenticate,
       schema: {
@@ -54,7 +55,7 @@ export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> 
   );
 
   app.post(
-    '/user-keywords/:id/remove/',
+    API_PATHS.removeKeyword,
     {
       onRequest: app.authenticate,
       schema: {
@@ -68,7 +69,7 @@ export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> 
   );
 
   app.patch(
-    '/user-keywords/:id/update/',
+    API_PATHS.updateKeyword,
     {
       onRequest: app.authenticate,
       schema: {
@@ -83,7 +84,7 @@ export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> 
   );
 
   app.get(
-    '/user-rkeywords/',
+    API_PATHS.keywordSuggestions,
     {
       onRequest: app.authenticate,
       preHandler: suggestionLimit,

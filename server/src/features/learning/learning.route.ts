@@ -1,13 +1,13 @@
 import {
+  API_PATHS,
   apiErrorSchema,
   articleIdParamsSchema,
-  LEARNING_PATHS,
   learningStatusResponseSchema,
   notInterestedResponseSchema,
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { articleActionLimit } from '../papers/article.route';
+import { articleActionLimit } from '../articles/article.route';
 import type { DismissTarget, LearningService } from './learning.service';
 
 const guarded = { security: [{ bearerAuth: [] }] };
@@ -19,8 +19,8 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
   const actionLimit = articleActionLimit(app);
 
   const targets: { target: DismissTarget; path: string; tag: string; what: string }[] = [
-    { target: 'paper', path: '/articles/:id/not-interested/', tag: 'articles', what: 'paper' },
-    { target: 'news', path: '/api/news/:id/not-interested/', tag: 'news', what: 'news item' },
+    { target: 'paper', path: API_PATHS.paperNotInterested, tag: 'articles', what: 'paper' },
+    { target: 'news', path: API_PATHS.newsNotInterested, tag: 'news', what: 'news item' },
   ];
   for (const { target, path, tag, what } of targets) {
     for (const [method, dismissed] of [
@@ -48,7 +48,7 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
   }
 
   app.get(
-    LEARNING_PATHS.status,
+    API_PATHS.learningStatus,
     {
       onRequest: app.authenticate,
       schema: {
@@ -63,7 +63,7 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
   );
 
   app.post(
-    LEARNING_PATHS.reset,
+    API_PATHS.learningReset,
     {
       onRequest: app.authenticate,
       preHandler: actionLimit,

@@ -1,6 +1,7 @@
 import type { LearningRepository, LearningState, UserRow } from '@radar/db';
-import type { AppQueue } from '@radar/jobs';
-import type { LearningStatusResponse, NotInterestedResponse, ProfileLearningJob } from '@radar/shared';
+import type { JobQueue } from '@radar/jobs';
+import { isLearnedProfileBehind } from '@radar/recommend';
+import type { LearningStatusResponse, NotInterestedResponse } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 
@@ -14,13 +15,18 @@ const NOT_FOUND_MESSAGE: Record<DismissTarget, string> = { paper: '论文不存�
 /**
  * The reader's signals and the learned profile (docs/decisions.md "Learning"): 'not interested' and its
  * undo, the status shown on /my, the reset, and asking the worker to recompute the learned profile after
- * each change. The ranking that uses it is in the recommendation services.
+ * each change. The ranking that uses it is @radar/recommend's pipeline.
  */
+/** How often a read may ask for the same user's recomputation (requestRelearnFromRead). */
+const RELEARN_FROM_READ_INTERVAL_MS = 60_000;
+
 export class LearningService {
+  private readonly relearnAskedAt = new Map<string, number>();
+
   constructor(
     private readonly deps: {
       learning: LearningRepository;
-      queue: AppQueue<ProfileLearningJob>;
+      queue: JobQueue<'profile-learning'>;
       /** The active embedding model's id (undefined when it cannot be read): a learned profile of another model is not in use. */
       activeModelId: () => Promise<number | undefined>;
       logger: Logger;
@@ -50,7 +56,7 @@ export class LearningService {
     const state = await this.deps.learning.state(user.id);
     if (!state) throw errors.notFound('用户不存在');
     const activeModelId = await this.deps.activeModelId();
-    if (activeModelId !== undefined && this.isBehind(state, activeModelId)) await this.requestRelearn(user.id);
+    if (activeModelId !== undefined && isLearnedProfileBehind(state, activeModelId)) await this.requestRelearn(user.id);
     return presentStatus(state, activeModelId);
   }
 
@@ -61,20 +67,23 @@ export class LearningService {
   }
 
   /**
-   * Whether the learned profile misses a change: a signal newer than it, a research summary re-embedded
-   * since, or signals without one (a worker that was down, a model switch).
-   */
-  isBehind(state: LearningState, activeModelId: number): boolean {
-    const signals = state.likedCount + state.dismissedCount;
-    if (signals === 0) return state.learnedModelId !== null;
-    return state.learnedModelId !== activeModelId || state.changedSinceLearned;
-  }
-
-  /**
    * Queues a recomputation (one waiting job per user: BullMQ drops a duplicate while one is waiting or
    * running; the job re-reads the signals when it ends, and the next recommendation re-asks if it is still
    * behind). A queue failure is logged, never the request's failure: the signal itself is stored.
    */
+  /**
+   * From a read (a recommendation whose first query found the profile behind): requestRelearn(), at
+   * most once a minute per user and process. The queue keeps one waiting job per user anyway; this
+   * spares a queue round trip on every request while a worker is catching up.
+   */
+  async requestRelearnFromRead(userId: string, now = Date.now()): Promise<void> {
+    const last = this.relearnAskedAt.get(userId);
+    if (last !== undefined && now - last < RELEARN_FROM_READ_INTERVAL_MS) return;
+    if (this.relearnAskedAt.size >= 10_000) this.relearnAskedAt.clear();
+    this.relearnAskedAt.set(userId, now);
+    await this.requestRelearn(userId);
+  }
+
   async requestRelearn(userId: string): Promise<void> {
     await this.deps.queue
       .add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } })
@@ -85,7 +94,7 @@ export class LearningService {
 }
 
 /** `applied`: a learned profile of the active model made from at least one signal since the reset. */
-export function presentStatus(state: LearningState, activeModelId: number | undefined): LearningStatusResponse {
+function presentStatus(state: LearningState, activeModelId: number | undefined): LearningStatusResponse {
   const applied =
     state.learnedModelId !== null &&
     state.learnedModelId === activeModelId &&

@@ -1,4 +1,5 @@
 import {
+  API_PATHS,
   apiErrorSchema,
   paperRecommendationQuerySchema,
   paperRecommendationResponseSchema,
@@ -9,15 +10,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import type { PaperRecommendationService } from './paper-recommendation.service';
 
-const ERRORS = { 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema };
+const ERRORS = { 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema, 503: apiErrorSchema };
 
 export const paperRecommendationRoutes: FastifyPluginAsyncZod<{
   paperRecommendations: PaperRecommendationService;
 }> = async (app, { paperRecommendations }) => {
   app.get(
-    '/api/auth/recommendations/papers/',
+    API_PATHS.paperRecommendations,
     {
       onRequest: app.authenticate,
+      config: { userQuota: 'recommendations' },
       schema: {
         tags: ['recommendations'],
         summary:
@@ -31,9 +33,10 @@ export const paperRecommendationRoutes: FastifyPluginAsyncZod<{
   );
 
   app.get(
-    '/api/auth/recommendations/similarity/',
+    API_PATHS.paperSimilarity,
     {
       onRequest: app.authenticate,
+      config: { userQuota: 'similarity' },
       schema: {
         tags: ['recommendations'],
         summary: 'Similarity to the research profile of given papers (ids=1,2,3) or of a text (text=...)',

@@ -1,14 +1,13 @@
-import { apiErrorSchema, recommendationStatsResponseSchema } from '@radar/shared';
+import { API_PATHS, apiErrorSchema, recommendationStatsResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import type { RecommendationService } from './recommendation.service';
+import type { RecommendationStatsService } from './recommendation-stats.service';
 
-export const recommendationStatsRoutes: FastifyPluginAsyncZod<{ recommendations: RecommendationService }> = async (
-  app,
-  { recommendations },
-) => {
+export const recommendationStatsRoutes: FastifyPluginAsyncZod<{
+  recommendationStats: RecommendationStatsService;
+}> = async (app, { recommendationStats }) => {
   app.get(
-    '/api/auth/recommendations/stats/',
+    API_PATHS.recommendationStats,
     {
       onRequest: app.authenticate,
       schema: {
@@ -18,6 +17,6 @@ export const recommendationStatsRoutes: FastifyPluginAsyncZod<{ recommendations:
         response: { 200: recommendationStatsResponseSchema, 401: apiErrorSchema, 503: apiErrorSchema },
       },
     },
-    async (request) => recommendations.stats(requireUser(request)),
+    async (request) => recommendationStats.stats(requireUser(request)),
   );
 };

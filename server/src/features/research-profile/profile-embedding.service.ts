@@ -1,11 +1,11 @@
 import type { AiServices } from '@radar/ai';
 import type { UserRepository, UserRow } from '@radar/db';
-import type { AppQueue } from '@radar/jobs';
-import type { EmbeddingsJob, VectorUpdateResponse } from '@radar/shared';
+import type { JobQueue } from '@radar/jobs';
+import type { VectorUpdateResponse } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 
-export const VECTOR_UPDATE_FAILED_MESSAGE = '更新用户向量失败，请稍后重试';
+const VECTOR_UPDATE_FAILED_MESSAGE = '更新用户向量失败，请稍后重试';
 
 /** The user's profile vector: the embedding of the English research summary with the active model. */
 export class ProfileEmbeddingService {
@@ -13,7 +13,7 @@ export class ProfileEmbeddingService {
     private readonly deps: {
       ai: AiServices;
       users: UserRepository;
-      embeddingsQueue: AppQueue<EmbeddingsJob>;
+      embeddingsQueue: JobQueue<'embeddings'>;
       logger: Logger;
     },
   ) {}

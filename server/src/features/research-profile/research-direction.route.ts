@@ -1,4 +1,5 @@
 import {
+  API_PATHS,
   apiErrorSchema,
   researchConfirmRequestSchema,
   researchConfirmResponseSchema,
@@ -14,7 +15,7 @@ import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { ResearchDirectionService } from './research-direction.service';
 
 /** Analyses per user: each may call an LLM, which costs money and time. */
-export const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };
+const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };
 /** Profile saves per user: each writes the profile and computes its embedding (possibly a paid API call). */
 export const RESEARCH_CONFIRM_LIMIT = { max: 30, timeWindow: '1 hour' };
 
@@ -37,7 +38,7 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
   );
 
   app.post(
-    '/api/auth/research-direction/process-async/',
+    API_PATHS.researchAnalysisAsync,
     {
       onRequest: app.authenticate,
       preHandler: analysisLimit,
@@ -53,7 +54,7 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
   );
 
   app.post(
-    '/api/auth/research-direction/process/',
+    API_PATHS.researchAnalysis,
     {
       onRequest: app.authenticate,
       preHandler: analysisLimit,
@@ -75,7 +76,7 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
   );
 
   app.get(
-    '/api/auth/tasks/:id/status/',
+    API_PATHS.taskStatus,
     {
       onRequest: app.authenticate,
       schema: {
@@ -89,7 +90,7 @@ export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: Research
   );
 
   app.post(
-    '/api/auth/research-direction/confirm/',
+    API_PATHS.researchConfirm,
     {
       onRequest: app.authenticate,
       preHandler: confirmLimit,

@@ -7,13 +7,12 @@ import {
   runResearchTask,
 } from '@radar/ai';
 import type { AsyncTaskRepository, AsyncTaskRow, UserRepository, UserRow } from '@radar/db';
-import type { AppQueue } from '@radar/jobs';
+import type { JobQueue } from '@radar/jobs';
 import {
   EMAIL_PATTERN,
   type ResearchConfirmRequest,
   type ResearchConfirmResponse,
   type ResearchProcessResponse,
-  type ResearchProfileJob,
   type TaskStatusResponse,
   type TaskSubmittedResponse,
 } from '@radar/shared';
@@ -22,9 +21,10 @@ import { errors } from '../../errors';
 import { mapResearchFields } from '../accounts/research-fields';
 import { presentUser } from '../accounts/user.presenter';
 import type { ProfileEmbeddingService } from './profile-embedding.service';
+import type { SourceActivationRequests } from './source-activation';
 import { presentTask } from './task.presenter';
 
-export const RESEARCH_MESSAGES = {
+const RESEARCH_MESSAGES = {
   queueUnavailable: '研究方向处理服务暂时不可用，请稍后重试',
   timedOut: '研究方向处理超时，请重试',
   failed: '研究方向处理失败，请重试',
@@ -32,11 +32,22 @@ export const RESEARCH_MESSAGES = {
   invalidEmail: '邮箱格式不正确',
 } as const;
 
+/** BullMQ's largest priority (2^21 - 1). */
+const MAX_JOB_PRIORITY = 2_097_151;
+
+/**
+ * A job's priority in the shared research queue: the user's count of unfinished analyses, this one
+ * included (BullMQ runs lower numbers first, equal ones in order of arrival). A user's first analysis
+ * thus outranks anyone's second, and one account's 20 queued analyses delay another user's first by at
+ * most the jobs already running: the queue takes the users' jobs in turns.
+ */
+const fairJobPriority = (unfinishedOfUser: number) => Math.min(Math.max(1, unfinishedOfUser), MAX_JOB_PRIORITY);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Research-direction analysis as a task the owner polls (spec section 4), its synchronous variant,
- * and confirming the result into the profile (spec section 5), which recomputes the profile vector.
+ * Research-direction analysis as a task the owner polls, its synchronous variant,
+ * and confirming the result into the profile, which recomputes the profile vector.
  */
 export class ResearchDirectionService {
   constructor(
@@ -44,8 +55,10 @@ export class ResearchDirectionService {
       tasks: AsyncTaskRepository;
       users: UserRepository;
       ai: AiServices;
-      researchQueue: AppQueue<ResearchProfileJob>;
+      researchQueue: JobQueue<'research-profile'>;
       profileEmbedding: ProfileEmbeddingService;
+      /** Asked after a save that names research fields, so the fields' content sources start now. */
+      sources?: SourceActivationRequests;
       /** Deadline of the synchronous variant. */
       syncTimeoutMs: number;
       logger: Logger;
@@ -53,7 +66,7 @@ export class ResearchDirectionService {
   ) {}
 
   private async createTask(user: UserRow, description: string): Promise<AsyncTaskRow> {
-    // The pasted text is also the profile's research_description (spec section 3); both are written
+    // The pasted text is also the profile's research_description; both are written
     // together or not at all.
     return this.deps.tasks.createWithResearchDescription({
       userId: user.id,
@@ -65,8 +78,9 @@ export class ResearchDirectionService {
   async submit(user: UserRow, description: string): Promise<TaskSubmittedResponse> {
     const task = await this.createTask(user, description);
     try {
+      const priority = fairJobPriority(await this.deps.tasks.countUnfinishedOf(user.id, RESEARCH_TASK_KIND));
       // The task id is the job id: adding the same task twice cannot queue it twice.
-      await this.deps.researchQueue.add('analyse', { taskId: task.id }, { jobId: task.id });
+      await this.deps.researchQueue.add('analyse', { taskId: task.id }, { jobId: task.id, priority });
     } catch (error) {
       this.deps.logger.error({ taskId: task.id, err: (error as Error).message }, 'could not queue research task');
       await this.deps.tasks.fail(task.id, RESEARCH_MESSAGES.queueUnavailable);
@@ -128,6 +142,7 @@ export class ResearchDirectionService {
     }
     const updated = Object.keys(changes).length ? await this.deps.users.update(user.id, changes) : user;
     if (!updated) throw errors.notFound();
+    if (changes.researchFields) await this.deps.sources?.afterProfileSaved(changes.researchFields);
     const hasVector = await this.deps.profileEmbedding.refreshAfterSave(updated);
     const current = (await this.deps.users.findById(user.id)) ?? updated;
     return {

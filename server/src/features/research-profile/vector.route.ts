@@ -1,4 +1,4 @@
-import { apiErrorSchema, vectorUpdateResponseSchema } from '@radar/shared';
+import { API_PATHS, apiErrorSchema, vectorUpdateResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import type { ProfileEmbeddingService } from './profile-embedding.service';
@@ -8,7 +8,7 @@ export const vectorRoutes: FastifyPluginAsyncZod<{ profileEmbedding: ProfileEmbe
   { profileEmbedding },
 ) => {
   app.post(
-    '/api/auth/vector/update/',
+    API_PATHS.vectorUpdate,
     {
       onRequest: app.authenticate,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },

@@ -1,4 +1,4 @@
-import { healthResponseSchema } from '@radar/shared';
+import { API_PATHS, healthResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasOperatorToken } from '../../security/operator-token';
 import type { HealthService } from './health.service';
@@ -8,7 +8,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService; operat
   { health, operatorToken },
 ) => {
   app.get(
-    '/api/health',
+    API_PATHS.health,
     {
       schema: {
         tags: ['system'],

@@ -1,4 +1,4 @@
-import { type DatabaseHandle, HealthRepository } from '@radar/db';
+import type { DatabaseHandle, HealthRepository } from '@radar/db';
 import type { AppQueue } from '@radar/jobs';
 import type { Mailer } from '@radar/mail';
 import type { HealthResponse } from '@radar/shared';
@@ -18,20 +18,18 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 
 export interface HealthServiceDeps {
   version: string;
-  database: DatabaseHandle;
+  /** Which database this is ('embedded' or 'external'). */
+  databaseMode: DatabaseHandle['mode'];
+  health: HealthRepository;
   /** Any queue of the app: answering a count proves the queue backend is reachable. */
-  probeQueue: AppQueue<unknown>;
+  probeQueue: Pick<AppQueue<unknown>, 'getJobCounts'>;
   queueBackend: 'redis' | 'postgres';
   workerInProcess: boolean;
   mailer: Mailer;
 }
 
 export class HealthService {
-  private readonly healthRepository: HealthRepository;
-
-  constructor(private readonly deps: HealthServiceDeps) {
-    this.healthRepository = new HealthRepository(deps.database.pool);
-  }
+  constructor(private readonly deps: HealthServiceDeps) {}
 
   /**
    * Usable means the database and the queue answer; mail trouble degrades but does not stop the app.
@@ -44,7 +42,7 @@ export class HealthService {
     return {
       status: !usable ? 'unavailable' : mail.status === 'ok' ? 'ok' : 'degraded',
       ...(options.includeVersions ? { version: this.deps.version } : {}),
-      mode: this.deps.database.mode,
+      mode: this.deps.databaseMode,
       database: options.includeVersions ? checked : database,
       queue,
       mail,
@@ -53,7 +51,7 @@ export class HealthService {
 
   private async checkDatabase(): Promise<HealthResponse['database']> {
     try {
-      const status = await withTimeout(this.healthRepository.getStatus(), 'the database');
+      const status = await withTimeout(this.deps.health.getStatus(), 'the database');
       return { status: 'ok', server_version: status.serverVersion, pgvector_version: status.pgvectorVersion };
     } catch (error) {
       return { status: 'error', error: (error as Error).message };

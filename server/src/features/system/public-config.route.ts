@@ -1,4 +1,4 @@
-import { type PublicConfigResponse, publicConfigResponseSchema } from '@radar/shared';
+import { API_PATHS, type PublicConfigResponse, publicConfigResponseSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** Settings change only with a restart: browsers and proxies may reuse an answer for a minute. */
@@ -9,7 +9,7 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ publicConfig: PublicCon
   { publicConfig },
 ) => {
   app.get(
-    '/api/config/',
+    API_PATHS.publicConfig,
     {
       schema: {
         tags: ['system'],

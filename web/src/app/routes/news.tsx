@@ -1,5 +1,5 @@
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { NewsPage } from '@/features/news/pages/news-page';
+import { NewsPage } from '@/features/news-recommendations/pages/news-page';
 
 /** Composes the news page with the session (features do not import each other). */
 export function NewsRoute() {

@@ -1,5 +1,5 @@
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { PapersPage } from '@/features/papers/pages/papers-page';
+import { PapersPage } from '@/features/paper-recommendations/pages/papers-page';
 
 /** Composes the papers page with the session (features do not import each other). */
 export function PapersRoute() {

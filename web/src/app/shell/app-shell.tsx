@@ -17,11 +17,11 @@ import { createReturnState } from '@/lib/navigation-state';
 import { DrawerContent } from './drawer-content';
 import { getNavItems, type NavItem } from './nav-items';
 
-/** Spec section 9. */
-export const DRAWER_WIDTH = 240;
+/** Width of the permanent drawer, in px. */
+const DRAWER_WIDTH = 240;
 
 /**
- * Shell of spec section 2: a permanent 240 px drawer from the md breakpoint (768 px) up; below it a top
+ * The app shell: a permanent 240 px drawer from the md breakpoint (768 px) up; below it a top
  * bar that opens a temporary drawer. Only one drawer is mounted at a time, so test ids are unique.
  */
 export function AppShell({ children }: { children: ReactNode }) {

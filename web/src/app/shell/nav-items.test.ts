@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getNavItems, isNavItemActive } from './nav-items';
 
 describe('getNavItems', () => {
-  it('lists the menu of spec section 2 with 登录 for visitors', () => {
+  it('lists the menu with 登录 for visitors', () => {
     const items = getNavItems(false);
     expect(items.map((item) => [item.label, item.href, item.requiresAuth])).toEqual([
       ['官网', '/', false],

@@ -23,7 +23,7 @@ export type NavItem = {
   comingSoon?: boolean;
 };
 
-/** Screens implied by the calls of spec section 7 (keywords, article and news search, favourites). */
+/** Screens implied by the calls of the API (keywords, article and news search, favourites). */
 const SESSION_ITEMS: NavItem[] = [
   { id: 'keywords', label: '关键词', href: paths.keywords.getHref(), icon: SellOutlined, requiresAuth: true },
   { id: 'search', label: '检索', href: paths.search.getHref(), icon: SearchOutlined, requiresAuth: true },
@@ -31,9 +31,9 @@ const SESSION_ITEMS: NavItem[] = [
 ];
 
 /**
- * The menu of spec section 2 ("Shell"); the last entry depends on the session. The screens the spec
- * only implies (keywords, search, favourites) are listed after news for a session only, so a visitor
- * sees the spec's menu as written and the spec's order stays.
+ * The menu; the last entry depends on the session. The screens added to the first menu (keywords,
+ * search, favourites) are listed after news for a session only, so a visitor sees the short menu and
+ * its order stays.
  */
 export function getNavItems(hasSession: boolean): NavItem[] {
   return [

@@ -12,7 +12,7 @@ type ComingSoonDialogProps = {
   onClose: () => void;
 };
 
-/** For menu entries flagged `comingSoon` (spec section 2; none are flagged today). */
+/** For menu entries flagged `comingSoon` (none are flagged today). */
 export function ComingSoonDialog({ open, featureName, onClose }: ComingSoonDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth data-testid="coming-soon-dialog">

@@ -13,7 +13,7 @@ type NeedLoginDialogProps = {
   onLogin: () => void;
 };
 
-/** Asked when an anonymous visitor opens a screen that needs an account (spec section 2, "Shell"). */
+/** Asked when an anonymous visitor opens a screen that needs an account. */
 export function NeedLoginDialog({ open, onCancel, onLogin }: NeedLoginDialogProps) {
   return (
     <Dialog

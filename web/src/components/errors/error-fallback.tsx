@@ -9,7 +9,7 @@ type ErrorFallbackProps = {
   description?: string;
 };
 
-/** Shown by the error boundaries (spec section 2: "an error boundary offers a page reload"). */
+/** Shown by the error boundaries: what went wrong and a button that reloads the page. */
 export function ErrorFallback({
   title = '页面出现了问题',
   description = '很抱歉，页面发生了意外错误。刷新页面通常可以解决；如果问题持续出现，请联系本站管理员。',

@@ -20,8 +20,8 @@ const TEXT = {
   similarity: '相似度',
 } as const;
 
-/** Content length on the news page (spec section 9). */
-export const NEWS_CONTENT_MAX_LENGTH = 300;
+/** Content length on the news page. */
+const NEWS_CONTENT_MAX_LENGTH = 300;
 
 /** The fields a card shows; the NewsItem of every news endpoint fits. */
 export type NewsCardItem = {
@@ -54,7 +54,7 @@ type NewsCardProps = {
 };
 
 /**
- * One news item (spec section 2, "News page"): the title opens the source in a new tab, a 推荐 badge for
+ * One news item: the title opens the source in a new tab, a 推荐 badge for
  * recommended items, the content truncated with an ellipsis, chips for the institute, the relative
  * crawl date and the similarity (no decimals), and why it is recommended when the item says.
  */

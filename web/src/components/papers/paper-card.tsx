@@ -15,7 +15,14 @@ import type { ElementType, ReactNode } from 'react';
 import { ActionIconButton } from '@/components/actions/action-icon-button';
 import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
-import { type AuthorEntry, formatJcrTier, formatSimilarityPercent, lastAuthor, paperHref } from '@/lib/paper-display';
+import {
+  type AuthorEntry,
+  describeTierSource,
+  formatJcrTier,
+  formatSimilarityPercent,
+  lastAuthor,
+  paperHref,
+} from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
 
 const TEXT = {
@@ -28,6 +35,7 @@ const TEXT = {
   favorite: '收藏',
   save: '稍后阅读',
   share: '分享',
+  preprint: '预印本',
 } as const;
 
 /** The fields a card shows; the Paper of every endpoint fits (authors may also be `{ name }` objects). */
@@ -37,10 +45,15 @@ export type PaperCardPaper = {
   /** The paper's page; absent or '' when the answer gives only the DOI (the title links that instead). */
   url?: string | null;
   doi?: string | null;
+  /** The preprint's page when `url` is the journal version (not in the spec: absent from spec-only answers). */
+  preprint_url?: string | null;
   authors: readonly AuthorEntry[];
   abstract: string | null;
   journal: string | null;
   jcr: number | null;
+  /** Which system the tier comes from and its year (optional: absent from spec-only answers). */
+  jcr_source?: string | null;
+  jcr_year?: number | null;
   date: string | null;
   year?: number | null;
   llm_summary?: string | null;
@@ -71,9 +84,10 @@ type PaperCardProps = {
 };
 
 /**
- * One paper (spec section 2, "Paper cards"): the title links to the paper in a new tab, then the AI
+ * One paper: the title links to the paper in a new tab, then the AI
  * summary, the abstract clamped to 3 lines, chips for journal, JCR tier, last author, relative time
- * and similarity, and why it is recommended when the paper says. Knows nothing about where its data or
+ * and similarity, the preprint's link of a journal version (when the answer has `preprint_url`), and why
+ * it is recommended when the paper says. Knows nothing about where its data or
  * actions come from.
  */
 export function PaperCard({
@@ -89,6 +103,7 @@ export function PaperCard({
   now,
 }: PaperCardProps) {
   const jcr = formatJcrTier(paper.jcr);
+  const tierSource = describeTierSource(paper.jcr_source, paper.jcr_year);
   const similarity = formatSimilarityPercent(score, 1);
   const abstract = paper.abstract?.trim() ?? '';
   const summary = paper.llm_summary?.trim() ?? '';
@@ -97,6 +112,7 @@ export function PaperCard({
   const isFavorited = Boolean(paper.is_favorited);
   const isSaved = Boolean(paper.is_saved);
   const href = paperHref(paper);
+  const preprintHref = paper.preprint_url?.trim() ?? '';
 
   return (
     <Card component="article" data-testid="paper-card" data-paper-id={paper.id} variant="outlined">
@@ -170,7 +186,9 @@ export function PaperCard({
             {paper.journal?.trim() ? (
               <InfoChip label={paper.journal} title={TEXT.journal} testId="paper-chip-journal" />
             ) : null}
-            {jcr ? <InfoChip label={jcr} testId="paper-chip-jcr" color="secondary" /> : null}
+            {jcr ? (
+              <InfoChip label={jcr} title={tierSource ?? undefined} testId="paper-chip-jcr" color="secondary" />
+            ) : null}
             <InfoChip label={lastAuthor(paper.authors)} title={TEXT.lastAuthor} testId="paper-chip-author" />
             <InfoChip
               label={formatRelativeTime(paper.date ?? paper.year, now)}
@@ -179,6 +197,18 @@ export function PaperCard({
             />
             {similarity ? (
               <InfoChip label={`${TEXT.similarity} ${similarity}`} testId="paper-chip-similarity" color="primary" />
+            ) : null}
+            {preprintHref && preprintHref !== href ? (
+              // The journal version is the title's link; its preprint (arXiv, bioRxiv ...) is the second.
+              <ExternalLink
+                href={preprintHref}
+                variant="body2"
+                underline="hover"
+                data-testid="paper-card-preprint-link"
+                sx={{ alignSelf: 'center' }}
+              >
+                {TEXT.preprint}
+              </ExternalLink>
             ) : null}
           </Box>
           {reason ? <RecommendationReasonLine text={reason} testId="paper-card-reason" /> : null}

@@ -20,7 +20,7 @@ type DateFilterCheckboxesProps = {
   testId: string;
 };
 
-/** The date-filter checkboxes of the recommendation settings (spec section 9's six ranges). */
+/** The date-filter checkboxes of the recommendation settings, one per range of DATE_FILTERS. */
 export function DateFilterCheckboxes({ selected, onToggle, label = TEXT.label, testId }: DateFilterCheckboxesProps) {
   const hintId = useId();
   return (

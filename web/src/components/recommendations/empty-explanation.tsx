@@ -20,6 +20,8 @@ export function EmptyExplanationBox({ explanation, onApplyChange, isBusy = false
     <Box
       data-testid={testId}
       data-cause={explanation.cause}
+      // Where the reader's sources stand (optional in the answer): no_source, first_fetch, failing ...
+      data-sources={explanation.sources?.state}
       sx={{ mt: 1, px: 2, py: 1.5, borderRadius: 1, bgcolor: 'action.hover', maxWidth: 480 }}
     >
       <Typography variant="body2" sx={{ fontWeight: 600 }}>

@@ -27,8 +27,8 @@ type RecommendationSlidersProps = {
 const thresholdText = (value: number) => formatSimilarityPercent(value, 0) ?? '';
 
 /**
- * The count and similarity-threshold sliders of the recommendation settings (spec section 9: 5-50 step
- * 5; 0.05-0.5 step 0.05 shown as a percentage).
+ * The count and similarity-threshold sliders of the recommendation settings (5-50 step 5; 0.05-0.5
+ * step 0.05 shown as a percentage).
  */
 export function RecommendationSliders({
   topK,

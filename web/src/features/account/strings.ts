@@ -1,6 +1,6 @@
 import { LIMITS, RESEARCH_DESCRIPTION_EMPTY_MESSAGE } from '@radar/shared';
 
-/** Every text of the account page, the research-info dialog and the first-visit guide (spec sections 2, 5, 8). */
+/** Every text of the account page, the research-info dialog and the first-visit guide. */
 export const ACCOUNT_STRINGS = {
   pageTitle: '我的',
   pageSubtitle: '管理账号与研究信息',
@@ -73,6 +73,12 @@ export const ACCOUNT_STRINGS = {
     partialBody: '已识别的内容已保存。推荐论文和学术新闻需要一段英文研究方向，这次没有生成。',
     partialOffline:
       '本次由内置的离线规则分析（尚未配置 AI 模型）：它只摘取文字中已有的英文研究描述，不会把中文翻译成英文。',
+    /** A glossed English draft (research_direction_origin 'offline-gloss'): shown to check, saved only by the user. */
+    draftTitle: '请检查英文研究方向草稿',
+    draftBody:
+      '下面的英文草稿由内置规则根据中文主页逐词翻译生成（尚未配置 AI 模型），只列出了识别到的研究术语，可能有误译或遗漏。请检查并修改后保存；其余识别结果已保存。',
+    draftInputHelper: '可以修改或删除术语、补充遗漏的方向，也可以改写成完整的英文句子；保存后即可获得推荐。',
+    reportSummaryDraft: '已生成草稿，待您检查后保存',
     reportTitle: '本次分析结果',
     reportLabels: {
       summary: '英文研究方向',
@@ -100,7 +106,7 @@ export const ACCOUNT_STRINGS = {
     confirm: '确定',
   },
 
-  /** Failures of the dialog (spec sections 4 and 8). */
+  /** Failures of the dialog. */
   errors: {
     emptyResult: 'AI 分析结果为空，请重试',
     processingFailed: '研究方向处理失败',

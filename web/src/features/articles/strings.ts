@@ -1,6 +1,6 @@
 import { ARTICLE_SEARCH_QUERY_MAX_LENGTH, type ArticleLibraryList } from '@radar/shared';
 
-/** Every text of the article search and the favourites screens (spec sections 2, 5 and 8). */
+/** Every text of the article search and the favourites screens. */
 export const ARTICLE_STRINGS = {
   search: {
     pageTitle: '论文检索',
@@ -19,9 +19,9 @@ export const ARTICLE_STRINGS = {
     start: '输入关键词开始检索论文；也可以先关注关键词，再一键检索。',
     resultCount: (count: number) => `找到 ${count} 篇相关论文`,
     matching: '同时包含：',
-    /** Spec section 8, "Other messages". */
+    /** Other messages. */
     noResults: '未找到与关键词相关的论文，请尝试其他关键词',
-    /** Spec section 8, "Other messages". */
+    /** Other messages. */
     loadFailed: '加载论文列表失败，请重试',
     retry: '重试',
     pagination: '论文检索结果分页',

@@ -1,5 +1,5 @@
 /**
- * Texts of the auth screens (spec sections 2, 4, 5 and 8). The messages the spec gives in Chinese are
+ * Texts of the auth screens. The messages the spec gives in Chinese are
  * copied exactly; its English labels are rendered here as natural Chinese. Validation messages come
  * from the request schemas of @radar/shared (the same texts the server answers with).
  */
@@ -33,7 +33,7 @@ export const AUTH_STRINGS = {
     forgotPassword: '忘记密码？',
     noAccount: '还没有账号？',
     register: '注册新账号',
-    /** Spec section 8, "Login". */
+    /** Messages of "Login". */
     failed: '登录失败，请检查邮箱和密码',
     verifyNow: '去验证邮箱',
   },
@@ -54,9 +54,9 @@ export const AUTH_STRINGS = {
     alreadyRegistered: '这个邮箱已经注册过账号，可以直接登录，或换一个邮箱注册。',
     goLogin: '去登录',
     useAnotherEmail: '使用其他邮箱',
-    /** Spec section 5: the common-password rule; the server checks a longer list with the same message. */
+    /** The common-password rule; the server checks a longer list with the same message. */
     commonPassword: '密码过于简单，请使用更复杂的密码',
-    /** Spec section 8, "Register". */
+    /** Messages of "Register". */
     emailFormatHint: '请输入正确的邮箱格式，例如：name@university.edu.cn',
     passwordsDifferRetry: '两次输入的密码不一致，请重新输入',
     badResponse: '服务器响应格式错误，请稍后重试',
@@ -76,7 +76,7 @@ export const AUTH_STRINGS = {
     sentHint: '请查收邮件并点击其中的链接设置新密码。没有收到？请检查垃圾邮件箱。',
     backToLogin: '返回登录',
     needHelp: '无法收到邮件？',
-    /** Spec section 8, "Forgot/reset". */
+    /** Messages of "Forgot/reset". */
     failed: '发送重置邮件失败，请稍后重试',
   },
   reset: {
@@ -87,7 +87,7 @@ export const AUTH_STRINGS = {
     submit: '重置密码',
     submitting: '提交中…',
     retry: '重新申请重置邮件',
-    /** Spec section 8, "Forgot/reset". */
+    /** Messages of "Forgot/reset". */
     invalidLink: DEFAULT_ERROR_MESSAGES.RESET_TOKEN_INVALID,
     failed: '密码重置失败，请稍后重试',
     successTitle: '密码重置成功',
@@ -107,7 +107,7 @@ export const AUTH_STRINGS = {
     resendWait: (seconds: number) => retryAfter(seconds),
     resent: '验证码已发送，请查收邮件',
     codeValidFor: '验证码有效期',
-    /** Shown instead of m:ss when the countdown reaches 0 (spec section 2). */
+    /** Shown instead of m:ss when the countdown reaches 0. */
     expired: '已过期',
     attemptsLeft: (count: number) => `剩余尝试次数：${count}`,
     successTitle: '验证成功',
@@ -122,7 +122,7 @@ export const AUTH_STRINGS = {
       `每 ${LIMITS.verificationResendCooldownSeconds} 秒可以重新发送一次验证码。`,
     ],
     helpContact: '仍有问题？联系客服',
-    /** Spec section 8, "Verify". */
+    /** Messages of "Verify". */
     codeExpired: DEFAULT_ERROR_MESSAGES.VERIFICATION_CODE_EXPIRED,
     noCode: DEFAULT_ERROR_MESSAGES.VERIFICATION_CODE_MISSING,
     failed: '验证失败',

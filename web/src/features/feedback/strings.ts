@@ -1,6 +1,6 @@
 import { FEEDBACK_THANKS, LIMITS } from '@radar/shared';
 
-/** Every text of the feedback page (spec sections 2, 5 and 8). */
+/** Every text of the feedback page. */
 export const FEEDBACK_STRINGS = {
   pageTitle: '意见反馈',
   pageSubtitle: '遇到问题或有好的想法？欢迎告诉我们，我们会认真阅读每一条反馈。',
@@ -21,9 +21,9 @@ export const FEEDBACK_STRINGS = {
     userAgent: '浏览器信息',
     currentPage: '当前页面',
     timestamp: '提交时间',
-    /** Spec section 3: the e-mail, or a 'not logged in' text. */
+    /** The e-mail, or a 'not logged in' text. */
     notLoggedIn: '未登录',
-    /** Spec section 3: the user id, or 'unknown'. */
+    /** The user id, or 'unknown'. */
     unknownUser: 'unknown',
   },
 

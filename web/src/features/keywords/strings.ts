@@ -2,7 +2,7 @@ import { type AlertFrequency, KEYWORD_LIMITS } from '@radar/shared';
 
 export const FREQUENCY_LABELS: Record<AlertFrequency, string> = { daily: '每天', weekly: '每周' };
 
-/** Every text of the keyword screen (spec section 2 implies it; messages of section 8, "Other messages"). */
+/** Every text of the keyword screen, its messages included. */
 export const KEYWORD_STRINGS = {
   pageTitle: '关键词',
   pageSubtitle: '关注感兴趣的关键词，一键检索相关论文，并按需接收新论文的邮件提醒',

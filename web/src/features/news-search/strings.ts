@@ -1,6 +1,6 @@
 import type { NewsSearchType } from '@radar/shared';
 
-/** Every text of the news search screen (spec sections 2 and 7). */
+/** Every text of the news search screen. */
 export const NEWS_SEARCH_STRINGS = {
   pageTitle: '新闻检索',
   pageSubtitle: '按关键词或语义检索学术新闻，可按发布机构和日期筛选',

@@ -33,7 +33,7 @@ function cedictDataFile(): string {
 const UNUSABLE_SENSE =
   /^(surname |old variant of|variant of|see |used in |CL:|classifier for|abbr\. for|also written|Japanese variant|erhua variant)/i;
 
-export function cleanSense(sense: string): string | undefined {
+function cleanSense(sense: string): string | undefined {
   if (UNUSABLE_SENSE.test(sense)) return undefined;
   const cleaned = (sense.split(';')[0] as string)
     .replace(/\([^)]*\)/g, ' ')

@@ -1,10 +1,10 @@
-import type { TaskStatusResponse } from '@radar/shared';
+import { API_PATHS, apiPath, type TaskStatusResponse } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 /** GET /api/auth/tasks/{id}/status/. */
-export function getTaskStatus(taskId: string, options: { signal?: AbortSignal } = {}): Promise<TaskStatusResponse> {
-  return api.get<TaskStatusResponse>(`/api/auth/tasks/${encodeURIComponent(taskId)}/status/`, options);
+function getTaskStatus(taskId: string, options: { signal?: AbortSignal } = {}): Promise<TaskStatusResponse> {
+  return api.get<TaskStatusResponse>(apiPath(API_PATHS.taskStatus, { id: taskId }), options);
 }
 
 /** One cache entry per task; a task's status is always read fresh (it is polled). */

@@ -25,6 +25,7 @@ import {
   type AnalysisReportItem,
   type AnalysisResult,
   checkEnglishSummary,
+  isDraftSummary,
   reportAnalysis,
   SUMMARY_MAX_LENGTH,
 } from '../utils/ai-profile';
@@ -54,7 +55,7 @@ type ResearchDialogProps = {
 };
 
 /**
- * The three-stage research-info dialog (spec sections 2 and 4): paste a homepage's text, the AI
+ * The three-stage research-info dialog: paste a homepage's text, the AI
  * analyses it, the result is saved. It cannot be closed while the analysis or the save runs.
  */
 export function ResearchDialog({ open, onClose, accountEmail, initialDescription, onSaved }: ResearchDialogProps) {
@@ -254,6 +255,7 @@ const SUMMARY_ERRORS = {
 function reportText(item: AnalysisReportItem): string {
   if (item.value !== null) return item.key === 'summary' ? STRINGS.reportSummaryDone : item.value;
   if (item.reason === 'not-own-page') return STRINGS.reportNotOwnPage;
+  if (item.reason === 'draft') return STRINGS.reportSummaryDraft;
   if (item.key === 'summary') return STRINGS.reportNotFound;
   return item.key === 'fields' ? STRINGS.reportFieldsNotFound : STRINGS.reportPersonalNotFound;
 }
@@ -261,7 +263,8 @@ function reportText(item: AnalysisReportItem): string {
 /**
  * A saved result without an English summary: says what was and was not produced (and, when the server
  * tells, that offline rules made it), and keeps the user on the next step: an English paragraph written
- * here, or an AI model the operator configures.
+ * here, or an AI model the operator configures. When the server sent a glossed English draft, the box
+ * starts with it and the panel says how it was made and that it needs checking.
  */
 function IncompletePanel({
   result,
@@ -274,7 +277,9 @@ function IncompletePanel({
   error: string | null;
   onSave: (summary: string) => void;
 }) {
-  const [summary, setSummary] = useState('');
+  const draft = isDraftSummary(result);
+  // A glossed draft starts in the box, to be checked and edited; otherwise the user writes the paragraph.
+  const [summary, setSummary] = useState(draft ? result.research_summary_en : '');
   const [problem, setProblem] = useState<keyof typeof SUMMARY_ERRORS | null>(null);
   const report = reportAnalysis(result, accountEmail, researchFieldLabel);
   const submit = (event: FormEvent) => {
@@ -291,19 +296,30 @@ function IncompletePanel({
       onSubmit={submit}
       data-testid="research-dialog-incomplete"
     >
-      <Alert severity="warning" sx={{ mb: 2 }} role="status">
-        <Typography component="p" sx={{ fontWeight: 600 }}>
-          {STRINGS.partialTitle}
-        </Typography>
-        <Typography component="p" variant="body2">
-          {STRINGS.partialBody}
-        </Typography>
-        {result.source === 'offline' ? (
-          <Typography component="p" variant="body2" sx={{ mt: 0.5 }} data-testid="research-dialog-offline">
-            {STRINGS.partialOffline}
+      {draft ? (
+        <Alert severity="info" sx={{ mb: 2 }} role="status" data-testid="research-dialog-draft">
+          <Typography component="p" sx={{ fontWeight: 600 }}>
+            {STRINGS.draftTitle}
           </Typography>
-        ) : null}
-      </Alert>
+          <Typography component="p" variant="body2">
+            {STRINGS.draftBody}
+          </Typography>
+        </Alert>
+      ) : (
+        <Alert severity="warning" sx={{ mb: 2 }} role="status">
+          <Typography component="p" sx={{ fontWeight: 600 }}>
+            {STRINGS.partialTitle}
+          </Typography>
+          <Typography component="p" variant="body2">
+            {STRINGS.partialBody}
+          </Typography>
+          {result.source === 'offline' ? (
+            <Typography component="p" variant="body2" sx={{ mt: 0.5 }} data-testid="research-dialog-offline">
+              {STRINGS.partialOffline}
+            </Typography>
+          ) : null}
+        </Alert>
+      )}
       <Typography variant="subtitle2" component="h3">
         {STRINGS.reportTitle}
       </Typography>
@@ -345,7 +361,7 @@ function IncompletePanel({
         fullWidth
         autoFocus
         error={problem !== null}
-        helperText={problem ? SUMMARY_ERRORS[problem] : STRINGS.summaryInputHelper}
+        helperText={problem ? SUMMARY_ERRORS[problem] : draft ? STRINGS.draftInputHelper : STRINGS.summaryInputHelper}
         slotProps={{ htmlInput: { maxLength: SUMMARY_MAX_LENGTH + 1, 'data-testid': 'research-dialog-summary-input' } }}
       />
       <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>

@@ -19,7 +19,7 @@ type ResearchGuideDialogProps = {
   onNeverRemind: () => void;
 };
 
-/** The first-visit guide of /my (spec section 2): why research info matters, and three ways on. */
+/** The first-visit guide of /my: why research info matters, and three ways on. */
 export function ResearchGuideDialog({
   open,
   onClose,

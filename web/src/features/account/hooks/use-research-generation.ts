@@ -4,14 +4,16 @@ import { confirmResearchProfile } from '../api/confirm-research-profile';
 import { taskStatusQueryOptions } from '../api/get-task-status';
 import { submitResearchAnalysis } from '../api/submit-research-analysis';
 import { ACCOUNT_STRINGS } from '../strings';
-import { type AnalysisResult, buildProfileFromAnalysis } from '../utils/ai-profile';
+import { type AnalysisResult, buildProfileFromAnalysis, withoutDraftSummary } from '../utils/ai-profile';
 import { describeGenerationError } from '../utils/generation-errors';
 import { nextPollDelay, readTaskProgress } from '../utils/research-task';
 
 /**
- * The dialog's three stages (spec section 2); 'analysing' covers sending, polling and saving. A saved
+ * The dialog's three stages; 'analysing' covers sending, polling and saving. A saved
  * result without an English summary goes to 'incomplete' instead of 'success': success is claimed only
- * when there is a summary, and the user writes one there (or leaves it for later).
+ * when there is a summary, and the user writes one there (or leaves it for later). A summary the server
+ * marks as a glossed draft (research_direction_origin 'offline-gloss') is not saved with the rest: it
+ * waits in the incomplete stage's box for the user to check, edit and save.
  */
 export type GenerationStage = 'input' | 'analysing' | 'incomplete' | 'success';
 
@@ -29,7 +31,7 @@ type RunState = {
 const INITIAL: RunState = { stage: 'input', taskId: null, error: null, result: null };
 
 /**
- * The research-info generation of spec section 4: send the text, poll the task every 2 s (at most 30
+ * The research-info generation: send the text, poll the task every 2 s (at most 30
  * times, TanStack Query's refetchInterval), save the result at once through the confirm call, then
  * show success. Any failure returns to the input stage with its text. `restart` abandons the run:
  * answers of an abandoned run are ignored.
@@ -98,10 +100,12 @@ export function useResearchGeneration({
     savedTaskId.current = taskId;
     const current = runId.current;
     const { result } = progress;
-    saveProfile(buildProfileFromAnalysis(result, accountEmail), {
+    // A glossed draft is not saved yet: the user checks it in the incomplete stage, then saves it there.
+    const saved = withoutDraftSummary(result);
+    saveProfile(buildProfileFromAnalysis(saved, accountEmail), {
       onSuccess: () => {
         if (current !== runId.current) return;
-        const stage = result.research_summary_en === '' ? 'incomplete' : 'success';
+        const stage = saved.research_summary_en === '' ? 'incomplete' : 'success';
         setRun({ stage, taskId, error: null, result });
       },
       onError: (error) => {
@@ -136,7 +140,8 @@ export function useResearchGeneration({
       const { result, taskId } = run;
       if (run.stage !== 'incomplete' || result === null) return;
       const current = runId.current;
-      const completed = { ...result, research_summary_en: summary.trim() };
+      const { research_direction_origin: _draft, ...rest } = result;
+      const completed: AnalysisResult = { ...rest, research_summary_en: summary.trim() };
       setRun({ ...run, error: null });
       saveProfile(buildProfileFromAnalysis(completed, accountEmail), {
         onSuccess: () => {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { dismissGuideForever, GUIDE_DELAY_MS, shouldOfferGuide, snoozeGuide } from '../utils/research-guide';
 
 /**
- * The first-visit guide of spec section 2: opens 500 ms after the page loads when the profile has no
+ * The first-visit guide: opens 500 ms after the page loads when the profile has no
  * research info and the guide was not dismissed; closes by itself once research info exists.
  */
 export function useResearchGuide(hasResearchInfo: boolean) {

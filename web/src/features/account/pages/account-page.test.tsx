@@ -58,7 +58,7 @@ describe('/my', () => {
     await events.click(screen.getByRole('button', { name: '保存' }));
 
     await screen.findByRole('button', { name: '编辑研究信息' });
-    await vi.waitFor(() => expect(api.requestsTo('GET', '/api/auth/user/').length).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(api.requestsTo('GET', '/api/auth/user/').length).toBeGreaterThanOrEqual(2));
     // Still on /my with the session: the account as it was, the token kept, no login prompt.
     expect(screen.getAllByText(user.email).length).toBeGreaterThan(0);
     expect(window.localStorage.getItem('token')).not.toBeNull();
@@ -149,7 +149,7 @@ describe('/my', () => {
     api.on('GET', '/api/auth/tasks/:id/status/', { body: taskStatus({ status: 'completed' }) });
     api.on('POST', CONFIRM, { body: confirmResponse(after) });
     api.on('GET', '/api/auth/user/', { body: after });
-    // Spec section 7: the task is polled every 2 s.
+    // The task is polled every 2 s.
     await act(() => vi.advanceTimersByTimeAsync(2000));
 
     expect(await dialog.findByText('研究信息已生成')).toBeTruthy();
@@ -240,6 +240,67 @@ describe('/my', () => {
     });
     await events.click(dialog.getByRole('button', { name: '确定' }));
     expect(await screen.findByText(paragraph)).toBeTruthy();
+  });
+
+  it('shows a glossed English draft to check and edit, saving it only when the user does', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const before = newUser();
+    const { user: events, fill } = renderApp(api, '/my', { user: before });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    await fill(
+      dialog.getByRole('textbox', { name: '研究方向描述' }),
+      '周雅琴 研究员\n研究方向：肠道干细胞与炎症性肠病。',
+    );
+
+    const draft = 'Research interests: intestinal stem cell, inflammatory bowel disease.';
+    const biologist = {
+      name: '周雅琴',
+      email: 'zhouyaqin@sibcb.ac.cn',
+      institution: '',
+      position: '研究员',
+      research_fields: ['biology', 'medicine'],
+      research_summary_en: draft,
+      research_direction_origin: 'offline-gloss' as const,
+      source: 'offline' as const,
+      model: 'offline-rules',
+      notices: [],
+    };
+    const saved: UserResponse = { ...before, research_fields: 'biology,medicine' };
+    api.on('POST', '/api/auth/research-direction/process-async/', { body: { task_id: 'task-42', status: 'pending' } });
+    api.on('GET', '/api/auth/tasks/:id/status/', { body: taskStatus({ status: 'completed', result_data: biologist }) });
+    api.on('POST', CONFIRM, { body: confirmResponse(saved) });
+    api.on('GET', '/api/auth/user/', { body: saved });
+    await events.click(dialog.getByRole('button', { name: '开始生成' }));
+
+    // A draft to check: how it was made, in the English box; never a success claim yet.
+    expect(await dialog.findByText('请检查英文研究方向草稿')).toBeTruthy();
+    expect(dialog.getByTestId('research-dialog-draft').textContent).toContain('由内置规则根据中文主页逐词翻译生成');
+    expect(dialog.queryByText('还没有英文研究方向')).toBeNull();
+    expect(dialog.queryByText('研究信息已生成')).toBeNull();
+    expect(dialog.getByTestId('research-dialog-report-summary').textContent).toContain('待您检查后保存');
+    const input = dialog.getByRole('textbox', { name: '英文研究方向' }) as HTMLTextAreaElement;
+    expect(input.value).toBe(draft);
+    // The rest is saved at once; the draft is not.
+    expect(api.requestsTo('POST', CONFIRM)).toHaveLength(1);
+    expect(api.requestsTo('POST', CONFIRM)[0]?.body).not.toHaveProperty('research_summary_en');
+    expect(api.requestsTo('POST', CONFIRM)[0]?.body).toMatchObject({ research_fields: ['biology', 'medicine'] });
+
+    const edited = `${draft} We study how gut stem cells repair the epithelium in colitis.`;
+    const after: UserResponse = { ...saved, research_summary_en: edited };
+    api.on('POST', CONFIRM, { body: confirmResponse(after) });
+    api.on('GET', '/api/auth/user/', { body: after });
+    await events.clear(input);
+    await fill(input, edited);
+    await events.click(dialog.getByRole('button', { name: '保存研究方向' }));
+
+    expect(await dialog.findByText('研究信息已生成')).toBeTruthy();
+    expect(api.requestsTo('POST', CONFIRM)[1]?.body).toMatchObject({
+      research_fields: ['biology', 'medicine'],
+      research_summary_en: edited,
+    });
+    await events.click(dialog.getByRole('button', { name: '确定' }));
+    expect(await screen.findByText(edited)).toBeTruthy();
   });
 
   it('decides from the spec-only result fields: no summary and no field is reported without a source line', async () => {

@@ -8,10 +8,14 @@ import { useEffect, useState } from 'react';
 import { Page } from '@/components/page/page';
 import { AccountSection } from '../components/account-section';
 import { BasicInfoSection } from '../components/basic-info-section';
+import { DataExportSection } from '../components/data-export-section';
+import { DeleteAccountSection } from '../components/delete-account-section';
+import { EmailChangeSection } from '../components/email-change-section';
 import { LearningSection } from '../components/learning-section';
 import { ResearchDialog } from '../components/research-dialog';
 import { ResearchGuideDialog } from '../components/research-guide-dialog';
 import { ResearchInfoSection } from '../components/research-info-section';
+import { SecuritySection } from '../components/security-section';
 import { useResearchGuide } from '../hooks/use-research-guide';
 import { ACCOUNT_STRINGS } from '../strings';
 import { cacheResearchProfile } from '../utils/research-cache';
@@ -22,14 +26,16 @@ type AccountPageProps = {
   onLogout: () => void;
   /** Reloads the profile after a save (the session owns it). */
   onProfileSaved: () => Promise<void>;
+  /** The account was deleted on the server: end the session here and leave the page. */
+  onAccountDeleted: () => void;
 };
 
 /**
- * /my (spec section 2, "Account page"): account, research info with the AI dialog, how the
+ * /my: account, research info with the AI dialog, how the
  * recommendations learn (with a research summary), basic info, logout, and the first-visit guide.
  * Guarded; app/routes/account.tsx passes the session in.
  */
-export function AccountPage({ user, onLogout, onProfileSaved }: AccountPageProps) {
+export function AccountPage({ user, onLogout, onProfileSaved, onAccountDeleted }: AccountPageProps) {
   const isEmpty = !hasResearchInfo(user);
   const guide = useResearchGuide(!isEmpty);
   const [isDialogOpen, setIsDialogOpen] = useState(false);
@@ -56,6 +62,10 @@ export function AccountPage({ user, onLogout, onProfileSaved }: AccountPageProps
         {/* Learning adjusts recommendations, which need a research summary. */}
         {user.research_summary_en.trim() ? <LearningSection onNotify={setNotice} /> : null}
         <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
+        <SecuritySection onNotify={setNotice} />
+        <EmailChangeSection currentEmail={user.email} onChanged={onProfileSaved} onNotify={setNotice} />
+        <DataExportSection onNotify={setNotice} />
+        <DeleteAccountSection onDeleted={onAccountDeleted} />
         <Box sx={{ display: 'flex', justifyContent: { xs: 'stretch', sm: 'flex-end' } }}>
           <Button
             variant="outlined"

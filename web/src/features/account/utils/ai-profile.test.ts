@@ -5,6 +5,7 @@ import {
   readAnalysisResult,
   replaceAtForm,
   reportAnalysis,
+  withoutDraftSummary,
 } from './ai-profile';
 
 const RESULT: AnalysisResult = {
@@ -28,7 +29,7 @@ describe('replaceAtForm', () => {
   });
 });
 
-describe('buildProfileFromAnalysis (spec section 5)', () => {
+describe('buildProfileFromAnalysis', () => {
   it("keeps name, institution and position when the extracted e-mail is the account's (any case)", () => {
     expect(buildProfileFromAnalysis(RESULT, 'JOkafor@CS.Stanford.edu')).toEqual({
       research_name: 'Jane M. Okafor',
@@ -132,5 +133,30 @@ describe('an analysis that produced no summary or no field (issue 18)', () => {
   it("reads the result's source when the server gives one, and works without it", () => {
     expect(readAnalysisResult({ ...historian, name: 'x' })?.source).toBe('offline');
     expect(readAnalysisResult({ name: 'x', source: 'something-else' })?.source).toBeUndefined();
+  });
+});
+
+describe('a glossed English draft (research_direction_origin, issue 20)', () => {
+  const draft = { ...RESULT, research_summary_en: 'Research interests: graph neural network.' };
+
+  it('reads the marker only as the one known value, and only with a summary', () => {
+    expect(
+      readAnalysisResult({ ...draft, research_direction_origin: 'offline-gloss' })?.research_direction_origin,
+    ).toBe('offline-gloss');
+    expect(readAnalysisResult({ ...draft, research_direction_origin: 'something-else' })).not.toHaveProperty(
+      'research_direction_origin',
+    );
+    expect(
+      readAnalysisResult({ ...draft, research_summary_en: '', research_direction_origin: 'offline-gloss' }),
+    ).not.toHaveProperty('research_direction_origin');
+  });
+
+  it('leaves the draft out of what is saved at once and reports it as waiting for a check', () => {
+    const result: AnalysisResult = { ...draft, research_direction_origin: 'offline-gloss' };
+    expect(withoutDraftSummary(result).research_summary_en).toBe('');
+    expect(buildProfileFromAnalysis(withoutDraftSummary(result), 'x@y.z')).not.toHaveProperty('research_summary_en');
+    expect(reportAnalysis(result, 'x@y.z', (id) => id)[0]).toEqual({ key: 'summary', value: null, reason: 'draft' });
+    // Without the marker (a spec-only backend) the summary is an ordinary one, saved at once.
+    expect(withoutDraftSummary(draft)).toBe(draft);
   });
 });

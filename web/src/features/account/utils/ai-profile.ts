@@ -1,6 +1,6 @@
 import type { ResearchConfirmRequest } from '@radar/shared';
 
-/** The six profile values an analysis returns (spec section 3, "Async task"). */
+/** The six profile values an analysis returns (the result of a research-direction task). */
 export type AnalysisResult = {
   name: string;
   email: string;
@@ -13,6 +13,11 @@ export type AnalysisResult = {
    * write an English summary from Chinese text. Absent from other backends; nothing depends on it.
    */
   source?: 'llm' | 'offline';
+  /**
+   * 'offline-gloss' when the server says research_summary_en is a draft glossed term by term from
+   * Chinese text (a field beyond the spec): the dialog shows it for checking instead of saving it.
+   */
+  research_direction_origin?: 'offline-gloss';
 };
 
 const readText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -40,6 +45,9 @@ export function readAnalysisResult(resultData: unknown): AnalysisResult | null {
     research_summary_en: readText(source.research_summary_en),
   };
   if (source.source === 'llm' || source.source === 'offline') result.source = source.source;
+  if (source.research_direction_origin === 'offline-gloss' && result.research_summary_en !== '') {
+    result.research_direction_origin = 'offline-gloss';
+  }
   const isEmpty =
     result.research_fields.length === 0 &&
     [result.name, result.email, result.institution, result.position, result.research_summary_en].every(
@@ -48,19 +56,27 @@ export function readAnalysisResult(resultData: unknown): AnalysisResult | null {
   return isEmpty ? null : result;
 }
 
-/** Homepages write addresses as `name (at) host` against spam; saved as `name@host` (spec section 5). */
+/** Whether the result's English summary is a glossed draft for the user to check before it is saved. */
+export const isDraftSummary = (result: AnalysisResult) =>
+  result.research_direction_origin === 'offline-gloss' && result.research_summary_en !== '';
+
+/** The result as saved at once: a draft summary is left out until the user has checked it. */
+export const withoutDraftSummary = (result: AnalysisResult): AnalysisResult =>
+  isDraftSummary(result) ? { ...result, research_summary_en: '' } : result;
+
+/** Homepages write addresses as `name (at) host` against spam; saved as `name@host`. */
 export function replaceAtForm(email: string): string {
   return email.replace(/\s*\(\s*at\s*\)\s*/gi, '@').trim();
 }
 
 /** Whether the pasted page is the user's own: its e-mail is the account's (ignoring case). */
-export function isOwnPage(result: AnalysisResult, accountEmail: string): boolean {
+function isOwnPage(result: AnalysisResult, accountEmail: string): boolean {
   const email = replaceAtForm(result.email);
   return email !== '' && email.toLowerCase() === accountEmail.trim().toLowerCase();
 }
 
 /**
- * The profile saved after an analysis (spec section 5). The pasted page is often the supervisor's, so
+ * The profile saved after an analysis. The pasted page is often the supervisor's, so
  * the extracted name, institution and position are kept only when the extracted e-mail is the account's
  * own (ignoring case); otherwise those three are cleared. Fields and summary are saved when the analysis
  * produced them; when it produced none they are left out, so the confirm call keeps what is stored (an
@@ -83,8 +99,11 @@ export type AnalysisReportItem = {
   key: 'summary' | 'fields' | 'name' | 'position' | 'institution';
   /** What was saved, shown to the user; null when nothing was. */
   value: string | null;
-  /** Why nothing was saved: not in the text, or left out because the page is not the user's own. */
-  reason: 'not-found' | 'not-own-page' | null;
+  /**
+   * Why nothing was saved: not in the text, left out because the page is not the user's own, or (the
+   * summary) a draft waiting for the user's check.
+   */
+  reason: 'not-found' | 'not-own-page' | 'draft' | null;
 };
 
 /** What the analysis produced and what it did not, decided from the result's own fields. */
@@ -101,7 +120,9 @@ export function reportAnalysis(
         ? { key, value: null, reason: 'not-own-page' }
         : { key, value, reason: null };
   return [
-    item('summary', result.research_summary_en, false),
+    isDraftSummary(result)
+      ? { key: 'summary', value: null, reason: 'draft' }
+      : item('summary', result.research_summary_en, false),
     item('fields', result.research_fields.map(fieldLabel).join('、'), false),
     item('name', result.name, true),
     item('position', result.position, true),

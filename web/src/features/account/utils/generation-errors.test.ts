@@ -4,7 +4,7 @@ import { describeGenerationError } from './generation-errors';
 
 const network = new ApiError({ status: null, code: 'NETWORK_ERROR', message: '网络连接失败，请检查网络设置' });
 
-describe('describeGenerationError (spec section 8)', () => {
+describe('describeGenerationError', () => {
   it('says "insufficient permission" on 403 and "server error" on any 5xx', () => {
     expect(describeGenerationError(createHttpError(403, null), 'submit')).toBe('权限不足，请检查账号状态');
     for (const status of [500, 502, 503, 504]) {

@@ -7,7 +7,7 @@ export type GenerationStep = 'submit' | 'status' | 'save';
 const { errors } = ACCOUNT_STRINGS;
 
 /**
- * The dialog's error text (spec section 8): 403 and 5xx have their own texts; a failed save always
+ * The dialog's error text: 403 and 5xx have their own texts; a failed save always
  * says how to go on; otherwise the API client's text (validation, rate limit, network, time-out) or
  * the step's own failure text.
  */

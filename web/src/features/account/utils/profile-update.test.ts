@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getProfileUpdateTarget, RESEARCH_CONFIRM_FIELDS } from './profile-update';
 
-describe('getProfileUpdateTarget (spec section 5)', () => {
+describe('getProfileUpdateTarget', () => {
   it.each(RESEARCH_CONFIRM_FIELDS)('an update with %s goes to the confirm call', (field) => {
     expect(getProfileUpdateTarget({ [field]: '' })).toBe('confirm');
     expect(getProfileUpdateTarget({ username: 'li', research_description: 'text', [field]: 'x' })).toBe('confirm');

@@ -16,7 +16,7 @@ export const RESEARCH_CONFIRM_FIELDS = [
 export type ProfileUpdateTarget = 'confirm' | 'patch';
 
 /**
- * Spec section 5: an update containing any research-profile field goes to
+ * An update containing any research-profile field goes to
  * POST /api/auth/research-direction/confirm/, any other update to PATCH /api/auth/user/.
  */
 export function getProfileUpdateTarget(update: ProfileUpdate): ProfileUpdateTarget {

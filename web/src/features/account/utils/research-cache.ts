@@ -2,8 +2,7 @@ import type { UserResponse } from '@radar/shared';
 import { RESEARCH_CACHE_STORAGE_KEYS } from '@/lib/session';
 
 /**
- * Keeps the research_* fields of the shown profile in localStorage (spec section 3, "Local storage
- * keys"); login clears them (lib/session), so one account never sees another's.
+ * Keeps the research_* fields of the shown profile in localStorage; login clears them (lib/session), so one account never sees another's.
  */
 export function cacheResearchProfile(user: Pick<UserResponse, (typeof RESEARCH_CACHE_STORAGE_KEYS)[number]>): void {
   try {

@@ -3,7 +3,7 @@ import { RESEARCH_FIELDS, type ResearchFieldId, toResearchFieldId, type UserResp
 export type StoredResearchFields = {
   /** Known fields, in the order of the 21 fields. */
   ids: ResearchFieldId[];
-  /** Names that are not among the 21 fields, kept as given (spec section 5). */
+  /** Names that are not among the 21 fields, kept as given. */
   unknown: string[];
 };
 

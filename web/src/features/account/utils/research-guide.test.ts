@@ -29,7 +29,7 @@ function memoryStorage(): Storage {
 
 const storages = () => ({ local: memoryStorage(), session: memoryStorage() });
 
-describe('the first-visit guide (spec sections 2 and 9)', () => {
+describe('the first-visit guide', () => {
   it('is offered after 500 ms when there is no research info and it was not dismissed', () => {
     expect(GUIDE_DELAY_MS).toBe(500);
     expect(shouldOfferGuide(false, storages())).toBe(true);

@@ -1,14 +1,14 @@
-/** localStorage key of 'never remind' (spec section 3, "Local storage keys"). */
+/** localStorage key of 'never remind'. */
 export const GUIDE_DISMISSED_KEY = 'research-guide-dismissed';
 /** sessionStorage key of 'remind later': hidden until the browser tab is closed. */
-export const GUIDE_SNOOZED_KEY = 'research-guide-snoozed';
-/** Spec section 9: the guide appears this long after the page loads. */
+const GUIDE_SNOOZED_KEY = 'research-guide-snoozed';
+/** The guide appears this long after the page loads. */
 export const GUIDE_DELAY_MS = 500;
 
 type GuideStorage = { local: Storage | null; session: Storage | null };
 
 /** The browser's storages, or null where they do not exist or are blocked (private modes). */
-export function getGuideStorage(): GuideStorage {
+function getGuideStorage(): GuideStorage {
   const read = (name: 'localStorage' | 'sessionStorage') => {
     try {
       return globalThis[name] ?? null;

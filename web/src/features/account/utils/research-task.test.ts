@@ -10,7 +10,7 @@ const RESULT = {
   research_summary_en: 'Plant ecology.',
 };
 
-describe('readTaskProgress (spec section 4)', () => {
+describe('readTaskProgress', () => {
   it('waits while the task is pending or processing and polls are left', () => {
     expect(readTaskProgress(undefined, 0)).toEqual({ kind: 'waiting' });
     expect(readTaskProgress({ status: 'pending', error_message: null, result_data: null }, 1)).toEqual({

@@ -2,10 +2,10 @@ import type { TaskStatusResponse } from '@radar/shared';
 import { ACCOUNT_STRINGS } from '../strings';
 import { type AnalysisResult, readAnalysisResult } from './ai-profile';
 
-/** Spec sections 7 and 9: the task's status is asked for up to 30 times, 2 s apart. */
+/** The task's status is asked for up to 30 times, 2 s apart. */
 export const TASK_POLLING = { maxPolls: 30, intervalMs: 2000 } as const;
 
-/** What a status answer means for the dialog (spec section 4, "Async research-direction task"). */
+/** What a status answer of the research-direction task means for the dialog. */
 export type TaskProgress =
   | { kind: 'waiting' }
   | { kind: 'completed'; result: AnalysisResult }

@@ -1,4 +1,4 @@
-import { ARTICLE_LIBRARY_PATH, type ArticleLibraryList, LIMITS, type LibraryPaper } from '@radar/shared';
+import { API_PATHS, type ArticleLibraryList, LIMITS, type LibraryPaper } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { LIBRARY_QUERY_KEY } from '@/api/article-state';
 import { api } from '@/lib/api-client';
@@ -21,11 +21,11 @@ function readLibraryItem(raw: unknown): LibraryItem {
   };
 }
 
-export async function getLibrary(
+async function getLibrary(
   { list, page }: LibraryParams,
   options: { signal?: AbortSignal } = {},
 ): Promise<PaperPage<LibraryItem>> {
-  const answer = await api.get<unknown>(ARTICLE_LIBRARY_PATH, {
+  const answer = await api.get<unknown>(API_PATHS.articleLibrary, {
     ...options,
     query: { list, page, page_size: LIMITS.paperSearchPageSize },
   });
@@ -34,7 +34,7 @@ export async function getLibrary(
 
 /**
  * One page of a list. Removing the last paper of the last page leaves that page empty: it is asked
- * again from page 1, as a search is (spec section 5).
+ * again from page 1, as a search is.
  */
 export const libraryQueryOptions = (params: LibraryParams) =>
   queryOptions<PageResult<PaperPage<LibraryItem>>>({

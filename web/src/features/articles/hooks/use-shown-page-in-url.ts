@@ -15,7 +15,7 @@ type ShownPage<T> = {
 };
 
 /**
- * After the empty-page fallback (spec section 5) the URL is replaced by the page shown, and that page's
+ * After the empty-page fallback the URL is replaced by the page shown, and that page's
  * answer is cached under its own key first, so the new URL does not fetch it a second time.
  */
 export function useShownPageInUrl<T>({ requestedPage, data, isPlaceholderData, queryKeyOf, hrefOf }: ShownPage<T>) {

@@ -32,7 +32,7 @@ type ArticleSearchPageProps = {
 };
 
 /**
- * /search: article search (spec sections 5, 7 and 8). The search text and page live in the URL
+ * /search: article search. The search text and page live in the URL
  * (`?q=&page=`), so back and forward work and a keyword's search can be linked; the keywords are
  * joined with AND by the server. The user's followed keywords are chips that add or remove themselves.
  */

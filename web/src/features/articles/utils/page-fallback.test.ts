@@ -44,7 +44,7 @@ describe('fetchPageWithFirstPageFallback', () => {
     expect(requested).toEqual([3]);
   });
 
-  it('asks for page 1 when the page is past the last one (spec section 5)', async () => {
+  it('asks for page 1 when the page is past the last one', async () => {
     const { fetchPage, requested } = serve(60);
     const result = await fetchPageWithFirstPageFallback(fetchPage, 9);
     expect(result).toMatchObject({ page: 1, count: 60 });

@@ -1,4 +1,4 @@
-/** Spec sections 5 and 9: an empty page past the last one is asked again from page 1, at most twice. */
+/** An empty page past the last one (the results shrank meanwhile) is asked again from page 1, at most twice. */
 export const EMPTY_PAGE_RETRY_LIMIT = 2;
 
 /** What the paged article endpoints answer (search, library): one page of results and the total. */

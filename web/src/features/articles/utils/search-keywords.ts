@@ -1,8 +1,7 @@
 import { splitSearchKeywords } from '@radar/shared';
 
 /**
- * Search text from keywords, for GET /articles/search/?q=, which joins its keywords with AND (spec
- * section 5). A keyword with spaces is quoted so it stays one keyword; quotes inside a keyword cannot
+ * Search text from keywords, for GET /articles/search/?q=, which joins its keywords with AND. A keyword with spaces is quoted so it stays one keyword; quotes inside a keyword cannot
  * be kept and become spaces. Blank keywords and repeats (ignoring case) are left out.
  */
 export function joinSearchKeywords(keywords: readonly string[]): string {

@@ -1,12 +1,12 @@
-import type { UserResponse } from '@radar/shared';
+import { API_PATHS, type UserResponse } from '@radar/shared';
 import { api } from '@/lib/api-client';
 
-/** The signed-in account with its research profile (spec section 3, "User"). */
+/** The signed-in account with its research profile. */
 export type User = UserResponse;
 
-/** GET /api/auth/user/ (spec section 7). */
+/** GET /api/auth/user/. */
 export async function getUser(options: { signal?: AbortSignal } = {}): Promise<User> {
-  const raw = await api.get<unknown>('/api/auth/user/', options);
+  const raw = await api.get<unknown>(API_PATHS.user, options);
   return toUser(raw);
 }
 

@@ -1,15 +1,15 @@
-import type { VerificationStatusResponse } from '@radar/shared';
+import { API_PATHS, type VerificationStatusResponse } from '@radar/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 export type VerificationStatus = VerificationStatusResponse;
 
-/** GET /api/auth/verification-status/?email= (spec section 7). */
-export async function getVerificationStatus(
+/** GET /api/auth/verification-status/?email=. */
+async function getVerificationStatus(
   email: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<VerificationStatus> {
-  const raw = await api.get<Partial<VerificationStatus> | null>('/api/auth/verification-status/', {
+  const raw = await api.get<Partial<VerificationStatus> | null>(API_PATHS.verificationStatus, {
     query: { email },
     signal: options.signal,
   });
@@ -24,7 +24,7 @@ export async function getVerificationStatus(
 
 export const verificationStatusQueryKey = (email: string) => ['auth', 'verification-status', email] as const;
 
-export function verificationStatusQueryOptions(email: string) {
+function verificationStatusQueryOptions(email: string) {
   return queryOptions({
     queryKey: verificationStatusQueryKey(email),
     queryFn: ({ signal }) => getVerificationStatus(email, { signal }),

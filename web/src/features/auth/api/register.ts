@@ -1,14 +1,14 @@
-import type { RegisterRequest, registerResponseSchema } from '@radar/shared';
+import { API_PATHS, type RegisterRequest, type registerResponseSchema } from '@radar/shared';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ApiError, api, CLIENT_ERROR_MESSAGES, REQUEST_TIMEOUTS } from '@/lib/api-client';
 
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;
 
-/** POST /api/auth/register/ (spec section 7) with the 15 s time-out of spec section 9. */
-export async function register(body: RegisterRequest): Promise<RegisterResponse> {
-  const raw = await api.post<unknown>('/api/auth/register/', body, { timeoutMs: REQUEST_TIMEOUTS.register });
-  // An answer that is not a JSON object is "unparseable" (spec section 8).
+/** POST /api/auth/register/ with its longer time-out (15 s: the server sends a mail). */
+async function register(body: RegisterRequest): Promise<RegisterResponse> {
+  const raw = await api.post<unknown>(API_PATHS.register, body, { timeoutMs: REQUEST_TIMEOUTS.register });
+  // An answer that is not a JSON object is "unparseable".
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ApiError({ status: 201, code: 'UNKNOWN_ERROR', message: CLIENT_ERROR_MESSAGES.UNKNOWN_ERROR });
   }

@@ -1,4 +1,4 @@
-import type { resendCodeResponseSchema } from '@radar/shared';
+import { API_PATHS, type resendCodeResponseSchema } from '@radar/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -6,9 +6,9 @@ import { verificationStatusQueryKey } from './get-verification-status';
 
 export type ResendCodeResponse = z.infer<typeof resendCodeResponseSchema>;
 
-/** POST /api/auth/resend-verification-code/ (spec section 7). */
-export async function resendVerificationCode(body: { email: string }): Promise<ResendCodeResponse> {
-  return api.post('/api/auth/resend-verification-code/', body);
+/** POST /api/auth/resend-verification-code/. */
+async function resendVerificationCode(body: { email: string }): Promise<ResendCodeResponse> {
+  return api.post(API_PATHS.resendVerificationCode, body);
 }
 
 export function useResendVerificationCode() {

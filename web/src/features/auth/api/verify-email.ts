@@ -1,12 +1,12 @@
-import type { VerifyEmailRequest } from '@radar/shared';
+import { API_PATHS, type VerifyEmailRequest } from '@radar/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { verificationStatusQueryKey } from './get-verification-status';
 import { type AuthSession, readAuthSession } from './read-session';
 
-/** POST /api/auth/verify-email/ (spec section 7): on success the account is verified and signed in. */
-export async function verifyEmail(body: VerifyEmailRequest): Promise<AuthSession> {
-  return readAuthSession(await api.post<unknown>('/api/auth/verify-email/', body));
+/** POST /api/auth/verify-email/: on success the account is verified and signed in. */
+async function verifyEmail(body: VerifyEmailRequest): Promise<AuthSession> {
+  return readAuthSession(await api.post<unknown>(API_PATHS.verifyEmail, body));
 }
 
 export function useVerifyEmail() {

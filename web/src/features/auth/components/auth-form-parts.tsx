@@ -32,7 +32,7 @@ type NewPasswordFieldsProps<Values extends FieldValues, Output> = {
   confirmationName: Path<Values>;
   passwordLabel: string;
   confirmationLabel: string;
-  /** The typed values, for the strength and match hints (spec section 4). */
+  /** The typed values, for the strength and match hints. */
   password: string;
   confirmation: string;
   disabled: boolean;

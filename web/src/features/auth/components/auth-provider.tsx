@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { clearSession, getToken, onSessionExpired, SESSION_STORAGE_KEYS, storeSession } from '@/lib/session';
 import { getUser, type User } from '../api/get-user';
+import { logoutOnServer } from '../api/logout';
 import { AuthContext, type AuthContextValue, type AuthStatus } from '../hooks/auth-context';
 
 type AuthState = {
@@ -17,7 +18,7 @@ const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
 const EXPIRED: AuthState = { status: 'anonymous', user: null, hasSessionExpired: true };
 
 /**
- * Auth state of spec section 4: the token comes from localStorage; with one, the profile is fetched on
+ * Auth state: the token comes from localStorage; with one, the profile is fetched on
  * load and any failure of that load clears token and email (a later refresh keeps the session on a
  * network error). Any 401 (see lib/session) logs out. Lives inside the
  * router so that logout can navigate.
@@ -51,7 +52,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [becomeAnonymous]);
 
   /**
-   * Loads the account. On load (and after a login) a failure logs out, as spec section 4 says. A
+   * Loads the account. On load (and after a login) a failure logs out: a token that cannot load its account is no session. A
    * refresh of a signed-in account (after a profile save) keeps the session on a network error or a
    * 5xx: the user stays on the page with the account as it was, and the next refresh or reload tries
    * again; a 401 still logs out (lib/session).
@@ -101,7 +102,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [loadUser, queryClient],
   );
 
+  // The session ends on the server too; locally it ends at once, whether or not that call gets through
+  // (offline, server down): the token is forgotten either way.
   const logout = useCallback(() => {
+    const token = getToken();
+    if (token) void logoutOnServer(token).catch(() => {});
     clearSession();
     becomeAnonymous();
     navigate(paths.home.getHref(), { replace: true });

@@ -7,7 +7,7 @@ import type { FieldValues } from 'react-hook-form';
 import { FormTextField, type FormTextFieldProps } from '@/components/form/form-text-field';
 import { AUTH_STRINGS } from '../strings';
 
-/** A password input with the show/hide toggle of spec section 2 ("Login"). */
+/** A password input with a show/hide toggle. */
 export function PasswordFormField<Values extends FieldValues, Output>(
   props: Omit<FormTextFieldProps<Values, Output>, 'type'>,
 ) {

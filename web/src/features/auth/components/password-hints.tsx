@@ -6,7 +6,7 @@ import { AUTH_STRINGS } from '../strings';
 const LEVELS: readonly PasswordStrengthLevel[] = ['weak', 'medium', 'strong'];
 const COLORS = { weak: 'error.main', medium: 'warning.main', strong: 'success.main' } as const;
 
-/** The weak / medium / strong hint of spec section 4 under a new password; nothing while it is empty. */
+/** The weak / medium / strong hint (passwordStrength) under a new password; nothing while it is empty. */
 export function PasswordStrengthHint({ password }: { password: string }) {
   if (password === '') return null;
   const { level } = getPasswordStrength(password);
@@ -38,7 +38,7 @@ export function PasswordStrengthHint({ password }: { password: string }) {
 }
 
 /**
- * The match hint under a confirmation field (spec section 2, "Register"), used as its helper text so
+ * The match hint under a confirmation field, used as its helper text so
  * screen readers announce it; a validation error of the field replaces it. Nothing while it is empty.
  */
 export function PasswordMatchHint({ password, confirmation }: { password: string; confirmation: string }) {

@@ -6,7 +6,7 @@ import { createReturnState } from '@/lib/navigation-state';
 import { useAuth } from '../hooks/use-auth';
 
 /**
- * Guard of spec section 4: anonymous visitors are sent to / (replace), with the wanted path kept in
+ * Guard of the screens that need an account: anonymous visitors are sent to / (replace), with the wanted path kept in
  * navigation state as `from`. While a stored token is being checked it waits rather than redirecting.
  * Use as a layout route (renders the child routes) or around an element.
  */

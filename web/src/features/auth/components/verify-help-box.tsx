@@ -8,7 +8,7 @@ import { AUTH_STRINGS } from '../strings';
 
 const t = AUTH_STRINGS.verify;
 
-/** The help box of the verify screen (spec section 2). */
+/** The help box of the verify screen. */
 export function VerifyHelpBox() {
   return (
     <Box

@@ -12,7 +12,7 @@ export type AuthContextValue = {
   hasSessionExpired: boolean;
   /** After a successful login or e-mail verification: stores the session and loads the profile. */
   signIn: (session: { token: string; email: string }) => Promise<void>;
-  /** Clears token and email and goes to / (replace). */
+  /** Ends the session on the server (POST /api/auth/logout/, not awaited), clears token and email and goes to / (replace). */
   logout: () => void;
   /** Re-reads the profile, e.g. after the research info was saved. */
   refreshUser: () => Promise<void>;

@@ -29,7 +29,7 @@ const t = AUTH_STRINGS.forgot;
 const RETRY_DEADLINES_KEY = 'forgotPasswordRetryAt';
 
 /**
- * /forgot-password (spec sections 2, 4 and 8): email, send button, return-home button and a
+ * /forgot-password: email, send button, return-home button and a
  * contact-support link. A rate-limit answer disables the button for its remaining seconds, kept across
  * a reload for that address.
  */

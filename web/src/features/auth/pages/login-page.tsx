@@ -24,7 +24,7 @@ import { getPostLoginTarget } from '../utils/return-target';
 const t = AUTH_STRINGS.login;
 
 /**
- * /login (spec sections 2 and 5): email and password with a show/hide toggle; submit stays disabled
+ * /login: email and password with a show/hide toggle; submit stays disabled
  * while either is empty. The email may come prefilled from the query (`?email=`) or navigation state.
  * A signed-in user (already, or after this login) goes to the originating route or /my.
  */

@@ -20,7 +20,7 @@ import { type RegisterFormValues, registerFormSchema } from '../utils/auth-form-
 const t = AUTH_STRINGS.register;
 
 /**
- * /register (spec sections 2, 4, 5 and 8): email, password with the strength hint, confirmation with
+ * /register: email, password with the strength hint, confirmation with
  * the match hint. The request may take up to 15 s (the button shows it is running). An address with a
  * verified account gets a warning offering to log in or use another email; success continues on
  * /verify-email?email=…&from=register.

@@ -23,11 +23,11 @@ import { type ResetPasswordFormValues, resetPasswordFormSchema } from '../utils/
 
 const t = AUTH_STRINGS.reset;
 
-/** Spec section 9: after a successful reset the user goes to / after 3 s. */
+/** After a successful reset the user goes to / after 3 s. */
 const REDIRECT_SECONDS = 3;
 
 /**
- * /reset-password?token= (spec sections 2, 4, 5 and 8): new password and confirmation, with a link to
+ * /reset-password?token=: new password and confirmation, with a link to
  * request a new mail. Without a token it shows the invalid-link error; success returns to / after 3 s.
  */
 export function ResetPasswordPage() {

@@ -30,7 +30,7 @@ import type { VerifyFormValues } from '../utils/auth-form-schemas';
 
 const t = AUTH_STRINGS.verify;
 
-/** Spec section 9: after a successful verification the user goes to /my after 2 s. */
+/** After a successful verification the user goes to /my after 2 s. */
 const REDIRECT_MS = 2000;
 
 type Panel = { kind: 'input' } | { kind: 'verifying' } | { kind: 'success' } | { kind: 'error'; message: string };
@@ -43,7 +43,7 @@ const STATUS_LOOKUP_DELAY_MS = 600;
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /**
- * /verify-email?email=&from= (spec sections 2, 4, 5 and 8). Panels: input -> verifying -> success
+ * /verify-email?email=&from=. Panels: input -> verifying -> success
  * (signed in, /my after 2 s) or error -> input again via 're-verify'. The code's time left (m:ss,
  * 'expired' at 0), the attempts left and the resend cooldown come from GET verification-status; the
  * code input is disabled when no attempt is left.

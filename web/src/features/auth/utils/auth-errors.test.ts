@@ -13,7 +13,7 @@ import {
 const http = (status: number, body: Record<string, unknown> | null = null) => createHttpError(status, body);
 const transport = (code: 'NETWORK_ERROR' | 'TIMEOUT') => new ApiError({ status: null, code, message: code });
 
-describe('describeRegisterError (spec section 8, "Register")', () => {
+describe('describeRegisterError ("Register" messages)', () => {
   it('turns the already-registered answer into the warning', () => {
     const error = http(409, {
       code: 'EMAIL_ALREADY_REGISTERED',
@@ -138,7 +138,7 @@ describe('describeRegisterError (spec section 8, "Register")', () => {
   });
 });
 
-describe('describeLoginError (spec sections 5 and 8, "Login")', () => {
+describe('describeLoginError', () => {
   it('shows the server’s message, else its detail, else the login default', () => {
     expect(describeLoginError(http(400, { code: 'INVALID_CREDENTIALS', message: '邮箱或密码错误' }))).toEqual({
       message: '邮箱或密码错误',
@@ -163,7 +163,7 @@ describe('describeLoginError (spec sections 5 and 8, "Login")', () => {
   });
 });
 
-describe('describeVerifyError (spec section 8, "Verify")', () => {
+describe('describeVerifyError ("Verify" messages)', () => {
   it('shows the server’s message with the attempts left', () => {
     const error = http(400, {
       code: 'VERIFICATION_CODE_INVALID',
@@ -203,8 +203,8 @@ describe('describeResendError', () => {
   });
 });
 
-describe('describeForgotPasswordError (spec sections 4 and 8)', () => {
-  it('counts down the seconds of a rate limit', () => {
+describe('describeForgotPasswordError', () => {
+  it('counts down the seconds of a rate limit on the button, with the plain message (no wait to go stale)', () => {
     const error = http(429, { code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试', remaining_seconds: 3599 });
     expect(describeForgotPasswordError(error)).toEqual({ message: '请求过于频繁，请稍后再试', waitSeconds: 3599 });
   });
@@ -217,7 +217,7 @@ describe('describeForgotPasswordError (spec sections 4 and 8)', () => {
   });
 });
 
-describe('describeResetPasswordError (spec section 8)', () => {
+describe('describeResetPasswordError', () => {
   it('recognises an unusable link', () => {
     expect(describeResetPasswordError(http(400, { code: 'RESET_TOKEN_INVALID', message: 'x' }))).toEqual({
       message: '无效的重置链接，请重新申请密码重置',

@@ -3,7 +3,7 @@ import { type ApiError, isApiError } from '@/lib/api-client';
 import { AUTH_STRINGS } from '../strings';
 
 /**
- * Which message each auth screen shows for a failed call (spec section 8). The API client has already
+ * Which message each auth screen shows for a failed call. The API client has already
  * turned every failure into an ApiError with a Chinese `message`; these rules pick the screen's own
  * wording where the spec gives one, and branch on `code`, never on the text.
  */
@@ -18,14 +18,14 @@ export type RegisterFailure =
   | { kind: 'field'; field: RegisterField; message: string }
   | { kind: 'form'; message: string };
 
-/** The section 5 format message; the server's copy of it gets an example address (section 8). */
+/** The form's message for a malformed address; the server's copy of it adds an example address. */
 const EMAIL_FORMAT_MESSAGE = '请输入正确的邮箱格式';
 const PASSWORDS_DIFFER_MESSAGE = '两次输入的密码不一致';
 
 /*
  * A backend that answers only as the contract says gives no error code, just a message (a 409 with
  * `message`, or arrays under `email`, `password`, `password2`), so for these three cases the text is all
- * there is to go on (section 8 maps them by their message). Ours also sends the code; both are read.
+ * there is to go on (they are recognised by their message). Ours also sends the code; both are read.
  */
 const ALREADY_REGISTERED_TEXT = /已(被)?注册|已存在|already (been )?(registered|taken|exists?)|already in use/i;
 const EMAIL_FORMAT_TEXT =
@@ -119,7 +119,7 @@ export type LoginFailure = {
 };
 
 /**
- * Login (spec sections 5 and 8): the server's message, else its detail, else '登录失败，请检查邮箱和密码'.
+ * Login: the server's message, else its detail, else '登录失败，请检查邮箱和密码'.
  * Failures without a server answer (network, time-out) and rate limits keep the client's text.
  */
 export function describeLoginError(error: unknown): LoginFailure {
@@ -136,7 +136,7 @@ export type VerifyFailure = {
   remainingAttempts?: number;
 };
 
-/** Verify e-mail (spec section 8): message/error or '验证失败'; the lock and network failures have their own text. */
+/** Verify e-mail: message/error or '验证失败'; the lock and network failures have their own text. */
 export function describeVerifyError(error: unknown): VerifyFailure {
   const t = AUTH_STRINGS.verify;
   if (!isApiError(error)) return { message: t.failed };
@@ -156,7 +156,7 @@ export type RateLimitedFailure = {
   waitSeconds?: number;
 };
 
-/** Resend code (spec section 8): '发送失败' with the reason; a 429 also starts the cooldown. */
+/** Resend code: '发送失败' with the reason; a 429 also starts the cooldown. */
 export function describeResendError(error: unknown): RateLimitedFailure {
   const t = AUTH_STRINGS.verify;
   if (!isApiError(error)) return { message: t.resendFailed };
@@ -164,16 +164,19 @@ export function describeResendError(error: unknown): RateLimitedFailure {
   return { message: `${t.resendFailed}：${reason}`, waitSeconds: positive(error.remainingSeconds) };
 }
 
-/** Forgot password (spec sections 4 and 8): a 429 disables the button for its remaining seconds. */
+/** Forgot password: a 429 disables the button for its remaining seconds. */
 export function describeForgotPasswordError(error: unknown): RateLimitedFailure {
   const t = AUTH_STRINGS.forgot;
-  // The button counts the seconds down; the message stays true while it does.
-  if (isApiError(error) && error.status === 429)
-    return { message: error.message, waitSeconds: positive(error.remainingSeconds) };
+  // The button counts the seconds down, so the message is the plain one (a wait in it would go stale);
+  // without a known wait the client's text, which then says none either.
+  if (isApiError(error) && error.status === 429) {
+    const waitSeconds = positive(error.remainingSeconds);
+    return { message: waitSeconds ? DEFAULT_ERROR_MESSAGES.RATE_LIMITED : error.message, waitSeconds };
+  }
   return { message: t.failed };
 }
 
-/** Reset password (spec section 8): an unusable link, or a generic failure. */
+/** Reset password: an unusable link, or a generic failure. */
 export function describeResetPasswordError(error: unknown): { message: string; invalidLink: boolean } {
   const t = AUTH_STRINGS.reset;
   if (isApiError(error) && (error.code === 'RESET_TOKEN_INVALID' || error.fields?.token)) {

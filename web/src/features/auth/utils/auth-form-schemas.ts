@@ -3,7 +3,7 @@ import { newPasswordFieldSchema } from './password-rules';
 
 /**
  * The auth forms validate with the API's own request schemas (@radar/shared), so the browser shows the
- * texts of spec section 5 the server would answer with. Login, forgot-password and verify-email use
+ * texts the server would answer with. Login, forgot-password and verify-email use
  * theirs unchanged; a new password also gets the common-password rule here.
  */
 export const registerFormSchema = registerRequestSchema.safeExtend({ password: newPasswordFieldSchema });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAuthNavigationState, createReturnState } from '@/lib/navigation-state';
 import { getPostLoginTarget } from './return-target';
 
-describe('getPostLoginTarget (spec section 2: the originating page or /my)', () => {
+describe('getPostLoginTarget (the originating page or /my)', () => {
   it('returns to the originating route', () => {
     expect(getPostLoginTarget(createReturnState('/papers?page=2'))).toBe('/papers?page=2');
     expect(getPostLoginTarget(createAuthNavigationState({ email: 'a@b.co', from: '/news' }))).toBe('/news');

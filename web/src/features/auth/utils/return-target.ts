@@ -11,7 +11,7 @@ const AUTH_SCREENS: readonly string[] = [
 ];
 
 /**
- * Where a signed-in user goes from /login (spec section 2): the originating route carried in navigation
+ * Where a signed-in user goes from /login: the originating route carried in navigation
  * state, or /my. An origin that is itself an auth screen counts as none.
  */
 export function getPostLoginTarget(state: unknown): string {

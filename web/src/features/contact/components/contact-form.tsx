@@ -19,7 +19,7 @@ const STRINGS = CONTACT_STRINGS.form;
 type ContactFormValues = { name: string; email: string; title: string; description: string; website: string };
 
 /** What a failed send says: too many (with the wait), no answer at all, or the server's own text. */
-export function describeContactError(error: unknown): string {
+function describeContactError(error: unknown): string {
   if (!isApiError(error)) return CONTACT_STRINGS.errors.failed;
   if (error.status === 429 && error.remainingSeconds !== undefined) {
     return CONTACT_STRINGS.errors.tooMany(Math.max(1, Math.ceil(error.remainingSeconds / 60)));
@@ -59,7 +59,7 @@ export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; on
   const [isErrorOnField, setErrorOnField] = useState(false);
 
   const { errors } = form.formState;
-  // One message for both (spec section 5: '请填写标题和详细描述'), as on the feedback page.
+  // One message for both ('请填写标题和详细描述'), as on the feedback page.
   const textMessages = [...new Set([errors.title?.message, errors.description?.message])].filter(Boolean);
 
   return (

@@ -52,7 +52,7 @@ const SELF_HELP = [
 ] as const;
 
 /**
- * /contact (spec section 2): target of the contact-support links, public. The support address is the
+ * /contact: target of the contact-support links, public. The support address is the
  * server's run-time setting (GET /api/config/); the contact form is there either way, so a visitor
  * without an account, or whose mail does not arrive, always has a way to reach the operators.
  */

@@ -9,7 +9,7 @@ import { FEEDBACK_STRINGS } from '../strings';
 
 const STRINGS = FEEDBACK_STRINGS.thanks;
 
-/** Shown after feedback was sent (spec section 2): thanks, return home, or send more. */
+/** Shown after feedback was sent: thanks, return home, or send more. */
 export function ThanksPanel({ onHome, onAgain }: { onHome: () => void; onAgain: () => void }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The form is gone: move focus to the message so keyboard and screen-reader users land on it.

@@ -21,7 +21,7 @@ type UserInfoBoxProps = {
 };
 
 /**
- * The auto-attached user info of the feedback page (spec section 2), shown as it will be sent; the
+ * The auto-attached user info of the feedback page, shown as it will be sent; the
  * clock ticks here only, so the form does not re-render every second.
  */
 export function UserInfoBox({ account, userAgent, currentPage }: UserInfoBoxProps) {

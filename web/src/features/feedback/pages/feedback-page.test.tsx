@@ -14,7 +14,7 @@ describe('/feedback', () => {
     await user.click(await screen.findByRole('button', { name: '提交反馈' }));
     expect(await screen.findByText('请填写标题和详细描述')).toBeTruthy();
 
-    // Blank after trimming counts as empty (spec section 5).
+    // Blank after trimming counts as empty.
     await user.type(screen.getByRole('textbox', { name: '标题' }), '   ');
     await user.type(screen.getByRole('textbox', { name: '详细描述' }), '   ');
     await user.click(screen.getByRole('button', { name: '提交反馈' }));

@@ -41,11 +41,11 @@ type FeedbackPageProps = {
   account: { email: string; id: string } | null;
 };
 
-/** /feedback (spec section 2, "Feedback page"). Guarded; app/routes/feedback.tsx passes the account in. */
+/** /feedback. Guarded; app/routes/feedback.tsx passes the account in. */
 export function FeedbackPage({ account }: FeedbackPageProps) {
   const navigate = useNavigate();
   const location = useLocation();
-  // Checked on submit, then as the user corrects it (one message for both fields, spec section 5).
+  // Checked on submit, then as the user corrects it (one message for both fields).
   const form = useZodForm<FeedbackForm, FeedbackValues>({
     schema: feedbackFormSchema,
     defaultValues: EMPTY_FORM,

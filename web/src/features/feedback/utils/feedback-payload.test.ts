@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, createHttpError } from '@/lib/api-client';
 import { buildFeedbackUserInfo, describeFeedbackError, formatShanghaiTimestamp } from './feedback-payload';
 
-describe('formatShanghaiTimestamp (spec section 3)', () => {
+describe('formatShanghaiTimestamp', () => {
   it.each([
     ['2026-11-23T12:05:09Z', '2026-11-23 20:05:09'],
     // Past 16:00 UTC it is the next day in Shanghai (UTC+8, no daylight saving).
@@ -36,7 +36,7 @@ describe('buildFeedbackUserInfo', () => {
   });
 });
 
-describe('describeFeedbackError (spec section 8)', () => {
+describe('describeFeedbackError', () => {
   it('is the network text when no answer arrived', () => {
     for (const code of ['NETWORK_ERROR', 'TIMEOUT'] as const) {
       expect(describeFeedbackError(new ApiError({ status: null, code, message: '' }))).toBe(
@@ -46,8 +46,14 @@ describe('describeFeedbackError (spec section 8)', () => {
   });
 
   it('is the send failure for any answer of the server and anything else', () => {
-    for (const error of [createHttpError(500, null), createHttpError(429, null), createHttpError(400, null), 'x']) {
+    for (const error of [createHttpError(500, null), createHttpError(400, null), 'x']) {
       expect(describeFeedbackError(error)).toBe('发送反馈失败，请稍后重试');
     }
+  });
+
+  it('is the rate-limit text with the wait on a 429', () => {
+    expect(describeFeedbackError(createHttpError(429, { code: 'RATE_LIMITED', remaining_seconds: 1800 }))).toBe(
+      '请求过于频繁，请稍后再试（30 分钟后可重试）',
+    );
   });
 });

@@ -1,8 +1,8 @@
 import { isApiError } from '@/lib/api-client';
 import { FEEDBACK_STRINGS } from '../strings';
 
-/** Spec section 3: the feedback's time is given in China Standard Time, whatever the browser's zone. */
-export const FEEDBACK_TIME_ZONE = 'Asia/Shanghai';
+/** The feedback's time is given in China Standard Time, whatever the browser's zone. */
+const FEEDBACK_TIME_ZONE = 'Asia/Shanghai';
 
 const SHANGHAI_PARTS = new Intl.DateTimeFormat('en-US', {
   timeZone: FEEDBACK_TIME_ZONE,
@@ -30,7 +30,7 @@ export type FeedbackUserInfo = {
   timestamp: string;
 };
 
-/** The user-info box attached to every feedback (spec section 3, "Feedback payload"). */
+/** The user-info box attached to every feedback: who sent it, from which page and browser. */
 export function buildFeedbackUserInfo(input: {
   account: { email: string; id: string } | null;
   userAgent: string;
@@ -46,8 +46,12 @@ export function buildFeedbackUserInfo(input: {
   };
 }
 
-/** Spec section 8: no answer at all (network, time-out) is a network error; any other failure a send failure. */
+/**
+ * No answer at all (network, time-out) is a network error; a 429 says to wait (and how long, as the API
+ * client words it); any other failure is a send failure.
+ */
 export function describeFeedbackError(error: unknown): string {
+  if (isApiError(error) && error.status === 429) return error.message;
   return isApiError(error) && error.status === null && error.code !== 'ABORTED'
     ? FEEDBACK_STRINGS.errors.network
     : FEEDBACK_STRINGS.errors.failed;

@@ -1,14 +1,12 @@
-import type { KeywordSuggestionsResponse } from '@radar/shared';
+import { API_PATHS, type KeywordSuggestionsResponse } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { readKeywordSuggestions } from '@/lib/spec-answers';
 import { KEYWORDS_QUERY_KEY } from './get-keywords';
 
 /** GET /user-rkeywords/: keywords suggested from the research profile and the papers nearest to it. */
-export async function getKeywordSuggestions(
-  options: { signal?: AbortSignal } = {},
-): Promise<KeywordSuggestionsResponse> {
-  return readKeywordSuggestions(await api.get<unknown>('/user-rkeywords/', options));
+async function getKeywordSuggestions(options: { signal?: AbortSignal } = {}): Promise<KeywordSuggestionsResponse> {
+  return readKeywordSuggestions(await api.get<unknown>(API_PATHS.keywordSuggestions, options));
 }
 
 export const keywordSuggestionsQueryOptions = () =>

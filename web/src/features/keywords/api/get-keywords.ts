@@ -1,4 +1,4 @@
-import type { KeywordListResponse } from '@radar/shared';
+import { API_PATHS, type KeywordListResponse } from '@radar/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { readKeywordList } from '@/lib/spec-answers';
@@ -7,8 +7,8 @@ import { readKeywordList } from '@/lib/spec-answers';
 export const KEYWORDS_QUERY_KEY = ['keywords'] as const;
 
 /** GET /user-keywords/: the caller's keywords with their alert settings, newest first. */
-export async function getKeywords(options: { signal?: AbortSignal } = {}): Promise<KeywordListResponse> {
-  return readKeywordList(await api.get<unknown>('/user-keywords/', options));
+async function getKeywords(options: { signal?: AbortSignal } = {}): Promise<KeywordListResponse> {
+  return readKeywordList(await api.get<unknown>(API_PATHS.keywords, options));
 }
 
 export const keywordsQueryOptions = () =>

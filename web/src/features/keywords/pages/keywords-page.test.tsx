@@ -32,6 +32,14 @@ describe('/keywords', () => {
     expect(await screen.findByRole('button', { name: /molecular property prediction/ })).toBeTruthy();
   });
 
+  it('says a 429 from anywhere with its wait, read from Retry-After', async () => {
+    api.on('GET', '/user-keywords/', { status: 429, headers: { 'Retry-After': '120' } });
+    api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+    renderApp(api, '/keywords', { user: testUser() });
+
+    expect(await screen.findByText('请求过于频繁，请稍后再试（2 分钟后可重试）')).toBeTruthy();
+  });
+
   it('follows a typed keyword', async () => {
     serveKeywords(api, []);
     api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });

@@ -19,7 +19,7 @@ import { useKeywords } from '../hooks/use-keywords';
 import { KEYWORD_STRINGS as STRINGS } from '../strings';
 
 /**
- * /keywords, the keyword screen spec section 2 implies: follow a keyword (typed or suggested), see the
+ * /keywords, the keyword screen: follow a keyword (typed or suggested), see the
  * followed ones with their alert state, change a keyword's alerts, remove one after confirming.
  */
 export function KeywordsPage() {

@@ -16,7 +16,7 @@ import type { ComponentType } from 'react';
 
 type Feature = { title: string; description: string; icon: ComponentType<SvgIconProps> };
 
-/** Spec section 1: paper subscription, news tracking, content summaries. */
+/** Paper subscription, news tracking, content summaries. */
 const CORE_FEATURES: readonly Feature[] = [
   {
     title: '论文订阅',
@@ -35,7 +35,7 @@ const CORE_FEATURES: readonly Feature[] = [
   },
 ];
 
-/** Spec section 1: direction fit, summaries, multi-dimension filtering, real-time updates. */
+/** Direction fit, summaries, multi-dimension filtering, real-time updates. */
 const RECOMMENDATION_FEATURES: readonly Feature[] = [
   {
     title: '研究方向匹配',

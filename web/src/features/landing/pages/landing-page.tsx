@@ -21,15 +21,27 @@ type LandingPageProps = {
   redirectedFrom?: string;
   /** The server ended the reader's session (a 401): the login expired, rather than never existed. */
   hasSessionExpired?: boolean;
+  /** The reader has just deleted their account from /my. */
+  wasAccountDeleted?: boolean;
 };
 
-/** / (spec section 1): what the product does, with sign-up and login calls to action. */
-export function LandingPage({ isAuthenticated, redirectedFrom, hasSessionExpired = false }: LandingPageProps) {
+/** /: what the product does, with sign-up and login calls to action. */
+export function LandingPage({
+  isAuthenticated,
+  redirectedFrom,
+  hasSessionExpired = false,
+  wasAccountDeleted = false,
+}: LandingPageProps) {
   useDocumentTitle('论文与学术新闻智能推荐');
   const showLoginHint = !isAuthenticated && (redirectedFrom !== undefined || hasSessionExpired);
 
   return (
     <Box>
+      {wasAccountDeleted && !isAuthenticated ? (
+        <Alert severity="success" square data-testid="landing-account-deleted">
+          你的账户和全部数据已删除。感谢你使用科研雷达。
+        </Alert>
+      ) : null}
       {showLoginHint ? (
         <Alert
           severity="info"

@@ -1,19 +1,16 @@
-import { LIMITS } from '@radar/shared';
+import { API_PATHS, LIMITS } from '@radar/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, REQUEST_TIMEOUTS } from '@/lib/api-client';
 import { type NewsPage, readNewsPage } from '@/lib/spec-answers';
 import type { NewsSearchCriteria } from '../utils/news-search-criteria';
 
 /**
- * POST /api/news/search/ (spec section 7): query, search_type, institute_name, date_from, date_to,
+ * POST /api/news/search/: query, search_type, institute_name, date_from, date_to,
  * page, page_size 20. Empty filters are left out.
  */
-export async function searchNews(
-  criteria: NewsSearchCriteria,
-  options: { signal?: AbortSignal } = {},
-): Promise<NewsPage> {
+async function searchNews(criteria: NewsSearchCriteria, options: { signal?: AbortSignal } = {}): Promise<NewsPage> {
   const answer = await api.post<unknown>(
-    '/api/news/search/',
+    API_PATHS.newsSearch,
     {
       query: criteria.query,
       search_type: criteria.search_type,

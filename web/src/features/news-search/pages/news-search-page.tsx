@@ -21,7 +21,7 @@ import { NEWS_SEARCH_STRINGS as STRINGS } from '../strings';
 import { type NewsSearchCriteria, parseNewsSearchParams, toNewsSearchParams } from '../utils/news-search-criteria';
 
 /**
- * /search/news: news search (POST /api/news/search/, spec section 7), implied by spec section 2. The
+ * /search/news: news search (POST /api/news/search/). The
  * submitted form and the page live in the URL, so back and forward work; 20 items a page.
  */
 export function NewsSearchPage() {

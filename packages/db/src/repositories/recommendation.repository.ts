@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { parseVectorText } from '../schema/columns';
+import type { EmbeddingModelRow } from './embedding.repository';
+import { bestMatchingKeyword, compiledKeywords } from './keyword-match';
+import {
+  closestLikedQuery,
+  type LearningState,
+  type LearningStateRow,
+  learningStateQuery,
+  toClosestLiked,
+  toLearningState,
+} from './learning.repository';
+import { runInOneTrip } from './one-trip';
+import type { PaperView } from './paper.repository';
+import { toDate } from './raw-values';
+
+/*
+ * The reads of one recommendation request that are not the candidate search itself, each a single
+ * round trip: what the request starts from (context), and the cards of the ranked papers with the liked
+ * paper closest to each (cards). The search and the freshness line travel together in a second trip
+ * (PaperRepository.recommendWith, NewsSearchRepository.nearestWith).
+ */
+
+/** Everything a recommendation starts from, read in one statement. */
+export interface RecommendationContext {
+  /** The row marked active (the caller checks it against the configuration); undefined when none. */
+  activeModel: EmbeddingModelRow | undefined;
+  /** undefined for an unknown user. */
+  learning: LearningState | undefined;
+  /** The learned profile of the active model, if there is one. */
+  learnedVector: number[] | null;
+  /** Items of this kind the user marked 'not interested' (reset or not). */
+  dismissedIds: number[];
+}
+
+export class RecommendationRepository {
+  constructor(private readonly db: Database) {}
+
+  async context(userId: string, kind: 'papers' | 'news'): Promise<RecommendationContext> {
+    const dismissed =
+      kind === 'papers'
+        ? sql`SELECT paper_id AS id FROM radar.user_article_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`
+        : sql`SELECT news_item_id AS id FROM radar.user_news_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`;
+    const result = await this.db.execute<{
+      model: Record<string, unknown> | string | null;
+      learning: LearningStateRow | string | null;
+      learned: string | null;
+      dismissed: string;
+    }>(
+      sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
+          SELECT
+            (SELECT json_build_object('id', a.id, 'provider', a.provider, 'name', a.name, 'version', a.version,
+               'dimension', a.dimension, 'isActive', a.is_active, 'createdAt', a.created_at) FROM active a) AS model,
+            (SELECT row_to_json(st) FROM (${learningStateQuery(userId)}) st) AS learning,
+            (SELECT u.learned_embedding::text FROM radar.users u
+              WHERE u.id = ${userId}::uuid AND u.learned_embedding IS NOT NULL
+                AND u.learned_embedding_model_id = (SELECT id FROM active)) AS learned,
+            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed`,
+    );
+    const row = result.rows[0];
+    const json = <T>(value: T | string | null | undefined): T | null =>
+      value === null || value === undefined ? null : typeof value === 'string' ? (JSON.parse(value) as T) : value;
+    const model = json(row?.model);
+    const learning = json(row?.learning);
+    const learned = row?.learned ? parseVectorText(row.learned) : null;
+    const activeModel = model
+      ? ({
+          ...model,
+          id: Number(model.id),
+          dimension: Number(model.dimension),
+          createdAt: toDate(model.createdAt),
+        } as EmbeddingModelRow)
+      : undefined;
+    return {
+      activeModel,
+      learning: learning ? toLearningState(learning) : undefined,
+      learnedVector: learned && activeModel && learned.length === activeModel.dimension ? learned : null,
+      dismissedIds: row?.dismissed ? row.dismissed.split(',').map(Number) : [],
+    };
+  }
+
+  /**
+   * The papers as `userId` sees them, in the order of `ids` (unknown ids left out), the keyword of
+   * theirs each matches best (bestMatchingKeyword: the alerts' rule), and, when `closestLikedOf` names
+   * the model, the liked paper closest to each (LearningRepository.closestLiked): one round trip.
+   */
+  async cards(
+    ids: readonly number[],
+    userId: string,
+    closestLikedOf?: { modelId: number },
+  ): Promise<{
+    views: PaperView[];
+    matchedKeywords: Map<number, string>;
+    closestLiked: Map<number, { id: number; title: string; similarity: number }>;
+  }> {
+    if (ids.length === 0) return { views: [], matchedKeywords: new Map(), closestLiked: new Map() };
+    const list = ids.join(',');
+    const [viewRows = [], likedRows = []] = await runInOneTrip(this.db, [
+      sql`WITH keywords AS MATERIALIZED (${compiledKeywords(sql`k.user_id = ${userId}::uuid`)})
+          SELECT p.id, p.title, p.authors, p.abstract, p.journal_name AS "journalName", p.jcr_tier AS "jcrTier",
+            (SELECT j.tier_system FROM radar.journals j WHERE j.id = p.journal_id AND p.jcr_tier IS NOT NULL) AS "jcrSystem",
+            (SELECT j.tier_year FROM radar.journals j WHERE j.id = p.journal_id AND p.jcr_tier IS NOT NULL) AS "jcrYear",
+            p.doi, p.url, p.pdf_url AS "pdfUrl",
+            coalesce(p.source_ids ->> 'preprintUrl', 'https://arxiv.org/abs/' || p.arxiv_id,
+              'https://doi.org/' || (p.source_ids ->> 'preprintDoi')) AS "preprintUrl",
+            p.published_at::text AS "publishedAt", p.keywords, p.llm_summary AS "llmSummary",
+            p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+            coalesce(s.is_favorited, false) AS "isFavorited", coalesce(s.is_saved, false) AS "isSaved",
+            ${bestMatchingKeyword(sql`p.search_vector`, sql`keywords`)} AS "matchedKeyword"
+          FROM radar.papers p
+          LEFT JOIN radar.user_article_states s ON s.paper_id = p.id AND s.user_id = ${userId}::uuid
+          WHERE p.id = ANY(string_to_array(${list}, ',')::bigint[])`,
+      ...(closestLikedOf ? [closestLikedQuery(userId, closestLikedOf.modelId, ids)] : []),
+    ]);
+    const matchedKeywords = new Map<number, string>();
+    const byId = new Map(
+      viewRows.map(({ matchedKeyword, ...row }) => {
+        if (typeof matchedKeyword === 'string') matchedKeywords.set(Number(row.id), matchedKeyword);
+        return [
+          Number(row.id),
+          {
+            ...row,
+            id: Number(row.id),
+            jcrTier: row.jcrTier === null ? null : Number(row.jcrTier),
+            jcrYear: row.jcrYear === null ? null : Number(row.jcrYear),
+            createdAt: toDate(row.createdAt),
+            updatedAt: toDate(row.updatedAt),
+          } as unknown as PaperView,
+        ];
+      }),
+    );
+    return {
+      views: ids.flatMap((id) => byId.get(id) ?? []),
+      matchedKeywords,
+      closestLiked: toClosestLiked(
+        likedRows as { candidate: unknown; id: unknown; title: unknown; distance: unknown }[],
+      ),
+    };
+  }
+}

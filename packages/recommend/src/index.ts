@@ -1,0 +1,7 @@
+/*
+ * @radar/recommend: where papers and news are recommended and keyword alerts get their reasons. See
+ * README.md for the entry points.
+ */
+export { ContentSources } from './content-sources';
+export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
+export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';

@@ -1,0 +1,497 @@
+import type { EmbeddingModels } from '@radar/ai';
+import {
+  type AlertClaim,
+  type Availability,
+  type EmbeddingModelRow,
+  type LearningState,
+  type NewsSearchRepository,
+  type NewsView,
+  type PaperRecommendationResult,
+  type PaperRepository,
+  type PaperView,
+  type RecommendationDiagnosticsRepository,
+  type RecommendationRepository,
+  sql,
+  type UserRow,
+  type WindowStart,
+} from '@radar/db';
+import {
+  DATE_FILTERS,
+  type DateFilterLabel,
+  type EmptyExplanation,
+  type Freshness,
+  type LearningSummary,
+  type RecommendationReason,
+  startOfCalendarDay,
+  widestWindowDays,
+  windowFirstDay,
+} from '@radar/shared';
+import type { Logger } from 'pino';
+import type { ContentSources } from './content-sources';
+import { explainEmptyResult } from './empty-explanation';
+import type { FieldStanding } from './field-rule';
+import { presentFreshness } from './freshness';
+import { orderRecommendations, reorders, rerankPoolSize } from './ordering';
+import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
+
+/*
+ * The one ranking pipeline of paper recommendations, news recommendations and keyword alerts:
+ *   1. context (one query): the active model, the learning state and learned profile, the dismissed
+ *      items;
+ *   2. candidates (one round trip): the nearest items to the research summary that pass the filters,
+ *      with their learned-profile similarity and research fields, and the freshness line, in the same
+ *      message as their planner settings;
+ *   3. learned or field reordering, in memory;
+ *   4. cards (one query): the displayed rows of the final list, with the reader's keyword each matches
+ *      (papers: and the liked paper closest to each);
+ *   5. reasons, in memory; the explanation of an empty list from what step 2 returned plus one count
+ *      query (and the reader's source setup), only when the list is empty.
+ * The three differ only in what PIPELINE_OPTIONS names.
+ */
+
+export type RecommendationKind = 'papers' | 'news' | 'keyword-alerts';
+
+export interface PipelineOptions {
+  /** Where step 2's candidates come from. */
+  candidates: 'nearest to the research summary' | 'new papers matching a due keyword';
+  /** Step 3: whether the learned profile and the research-field rule reorder the candidates. */
+  reorders: boolean;
+  /** Step 5: whether a liked paper can be the reason (news has no 'liked' counterpart). */
+  likedReasons: boolean;
+  /** Step 5: whether an empty list is explained (an alert with no paper sends no mail). */
+  explainsEmpty: boolean;
+}
+
+export const PIPELINE_OPTIONS: Record<RecommendationKind, PipelineOptions> = {
+  papers: {
+    candidates: 'nearest to the research summary',
+    reorders: true,
+    likedReasons: true,
+    explainsEmpty: true,
+  },
+  news: { candidates: 'nearest to the research summary', reorders: true, likedReasons: false, explainsEmpty: true },
+  // Keyword alerts select and order in the database (KeywordRepository.claimAlertDigest: the keyword
+  // match without its negative terms, never mailed before, by similarity to the profile vector); the
+  // pipeline gives their reasons.
+  'keyword-alerts': {
+    candidates: 'new papers matching a due keyword',
+    reorders: false,
+    likedReasons: false,
+    explainsEmpty: false,
+  },
+};
+
+/**
+ * Whether the learned profile misses a change: a signal newer than it, a research summary re-embedded
+ * since, or signals without one (a worker that was down, a model switch).
+ */
+export function isLearnedProfileBehind(state: LearningState, activeModelId: number): boolean {
+  const signals = state.likedCount + state.dismissedCount;
+  if (signals === 0) return state.learnedModelId !== null;
+  return state.learnedModelId !== activeModelId || state.changedSinceLearned;
+}
+
+export interface PipelineDeps {
+  /** The active model's term weights for reasons (AiServices.embeddings). */
+  embeddings: Pick<EmbeddingModels, 'termWeighting'>;
+  recommendations: RecommendationRepository;
+  papers: PaperRepository;
+  news: NewsSearchRepository;
+  diagnostics: RecommendationDiagnosticsRepository;
+  contentSources: Pick<ContentSources, 'setupOf'>;
+  /**
+   * The research summary's vector of the active model (`activeRow`: the row step 1 read). The caller's
+   * errors (no summary, no vector yet, no model) pass through.
+   */
+  profileVector: (
+    user: UserRow,
+    activeRow: EmbeddingModelRow | undefined,
+  ) => Promise<{ model: EmbeddingModelRow; vector: number[] }>;
+  /** Asks the worker to recompute a learned profile found behind (the caller deduplicates and rate-limits). */
+  requestRelearn: (userId: string) => Promise<void>;
+  logger: Logger;
+  /** The readers' IANA zone, whose calendar days the publication windows count. */
+  timeZone: string;
+  now?: (() => Date) | undefined;
+}
+
+/** What a recommendation starts from (step 1). */
+export interface RecommendationStart {
+  model: EmbeddingModelRow;
+  /** The research summary's vector: candidates, threshold and the shown similarity are about it. */
+  baseVector: number[];
+  /** The learned profile, when it is applied. */
+  learnedVector: number[] | null;
+  learning: LearningSummary;
+  dismissedIds: number[];
+}
+
+/** A candidate after steps 2 and 3: its raw similarity, field standing and known fields. */
+export interface RankedCandidate {
+  id: number;
+  similarity: number;
+  standing?: FieldStanding | undefined;
+  fields?: string[] | undefined;
+}
+
+export interface RecommendationFilters {
+  topK: number;
+  threshold: number;
+  dateFilter: DateFilterLabel[];
+}
+
+/** A paper recommendation before it is presented. */
+export interface PaperRecommendations {
+  items: (RankedCandidate & { view: PaperView; reason: RecommendationReason | undefined })[];
+  /** The first calendar day of the publication window, undefined for 不限. */
+  publishedSince: string | undefined;
+  filteredOut: PaperRecommendationResult['filteredOut'];
+  learning: LearningSummary;
+  freshness: Freshness;
+  emptyExplanation: EmptyExplanation | null;
+}
+
+/** A news recommendation before it is presented: the whole ranked set, and the requested page's cards. */
+export interface NewsRecommendations {
+  ranked: RankedCandidate[];
+  page: { views: NewsView[]; reasons: Map<number, RecommendationReason> };
+  learning: LearningSummary;
+  freshness: Freshness;
+  emptyExplanation: EmptyExplanation | null;
+}
+
+type CandidateRow = { id: number; similarity: number; extra: Record<string, unknown> };
+
+export class RecommendationPipeline {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  /** GET /api/auth/recommendations/papers/: steps 1 to 5 for papers. */
+  async recommendPapers(
+    user: UserRow,
+    query: RecommendationFilters & { excludedTiers: number[] },
+  ): Promise<PaperRecommendations> {
+    const start = await this.start(user, 'papers');
+    const { model } = start;
+    const days = widestWindowDays(query.dateFilter);
+    // A paper's publication date is a calendar day (no time): it is in the window when it is on or after
+    // the window's first day in the reader's zone, so 一天内 at 01:00 Beijing time is today and yesterday
+    // there, whatever day it is in UTC.
+    const publishedSince = this.windowFirstDay(days);
+    // The threshold and the shown similarity are about the research summary; learning and the field
+    // rule only reorder what passes, within a pool large enough to hold every passing paper in all but
+    // the widest windows.
+    const { result, unthresholded, after } = await this.deps.papers.recommendWith(
+      {
+        model,
+        vector: start.baseVector,
+        topK: this.poolSize('papers', start, user, query.topK),
+        threshold: query.threshold,
+        publishedSince,
+        excludedTiers: query.excludedTiers,
+        excludedIds: start.dismissedIds,
+        countTopK: query.topK,
+      },
+      { rowColumns: this.candidateColumns(start, 'papers'), after: [this.freshnessStatement('papers')] },
+    );
+    const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
+    const order = this.order('papers', start, user, passing, query.topK);
+    const { views, matchedKeywords, closestLiked } = await this.deps.recommendations.cards(
+      order.map((entry) => entry.id),
+      user.id,
+      start.learning.applied ? { modelId: model.id } : undefined,
+    );
+    const viewById = new Map(views.map((view) => [view.id, view]));
+    const ranked = order.flatMap((entry) => {
+      const view = viewById.get(entry.id);
+      return view ? [{ ...entry, view }] : [];
+    });
+    const reasons = await this.reasons(
+      'papers',
+      start,
+      user,
+      ranked.map((entry) => ({
+        id: entry.id,
+        title: entry.view.title,
+        body: entry.view.abstract,
+        baseSimilarity: entry.similarity,
+        keyword: matchedKeywords.get(entry.id),
+        closestLiked: closestLiked.get(entry.id),
+        fieldStanding: entry.standing,
+        fields: entry.fields,
+      })),
+    );
+    const emptyExplanation =
+      ranked.length === 0 && PIPELINE_OPTIONS.papers.explainsEmpty
+        ? await this.explainEmpty({
+            kind: 'papers',
+            user,
+            start,
+            days,
+            threshold: query.threshold,
+            topK: query.topK,
+            excludedTiers: query.excludedTiers,
+            unthresholded,
+            windowStart: (windowDays) => this.windowFirstDay(windowDays),
+          })
+        : null;
+    return {
+      items: ranked.map((entry) => ({ ...entry, reason: reasons.get(entry.id) })),
+      publishedSince,
+      filteredOut: result.filteredOut,
+      learning: start.learning,
+      freshness: this.readFreshness('papers', after[0]),
+      emptyExplanation,
+    };
+  }
+
+  /**
+   * GET /api/news/recommendations/. The recommended set is the top_k items nearest to the profile whose
+   * date (publish_date, else crawl_date) is within the widest date filter (calendar days of the reader's
+   * zone), of those the ones at or above the threshold, reordered as papers are; cards and reasons are
+   * made for one page of it.
+   */
+  async recommendNews(
+    user: UserRow,
+    query: RecommendationFilters & { page: number; pageSize: number },
+  ): Promise<NewsRecommendations> {
+    const start = await this.start(user, 'news');
+    const days = widestWindowDays(query.dateFilter);
+    const { unthresholded, after } = await this.deps.news.nearestWith(
+      {
+        model: start.model,
+        vector: start.baseVector,
+        topK: this.poolSize('news', start, user, query.topK),
+        threshold: query.threshold,
+        filters: { since: this.windowStart(days), excludedIds: start.dismissedIds },
+      },
+      { rowColumns: this.candidateColumns(start, 'news'), after: [this.freshnessStatement('news')] },
+    );
+    const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
+    const ranked = this.order('news', start, user, passing, query.topK);
+    const first = (query.page - 1) * query.pageSize;
+    const slice = ranked.slice(first, first + query.pageSize);
+    const { views, matchedKeywords } = await this.deps.news.findCards(
+      slice.map((item) => item.id),
+      user.id,
+    );
+    const byId = new Map(slice.map((item) => [item.id, item]));
+    const reasons = await this.reasons(
+      'news',
+      start,
+      user,
+      views.map((view) => ({
+        id: view.id,
+        title: view.title,
+        body: view.content,
+        baseSimilarity: byId.get(view.id)?.similarity ?? 0,
+        keyword: matchedKeywords.get(view.id),
+        fieldStanding: byId.get(view.id)?.standing,
+        fields: byId.get(view.id)?.fields,
+      })),
+    );
+    const emptyExplanation =
+      ranked.length === 0 && PIPELINE_OPTIONS.news.explainsEmpty
+        ? await this.explainEmpty({
+            kind: 'news',
+            user,
+            start,
+            days,
+            threshold: query.threshold,
+            topK: query.topK,
+            excludedTiers: [],
+            unthresholded,
+            windowStart: (windowDays) => this.windowStart(windowDays),
+          })
+        : null;
+    return {
+      ranked,
+      page: { views, reasons },
+      learning: start.learning,
+      freshness: this.readFreshness('news', after[0]),
+      emptyExplanation,
+    };
+  }
+
+  /**
+   * Step 1. The learned profile is used when it was made from at least one signal since the last reset
+   * and with this model; when it is behind the signals (or missing), the worker is asked to recompute it
+   * (deps.requestRelearn) and this request uses what exists (the summary alone at worst).
+   */
+  private async start(user: UserRow, kind: 'papers' | 'news'): Promise<RecommendationStart> {
+    const context = await this.deps.recommendations.context(user.id, kind);
+    const { model, vector: baseVector } = await this.deps.profileVector(user, context.activeModel);
+    const state = context.learning;
+    const signalCount = state ? state.likedCount + state.dismissedCount : 0;
+    if (state && isLearnedProfileBehind(state, model.id)) await this.deps.requestRelearn(user.id);
+    const learned =
+      signalCount > 0 && context.activeModel?.id === model.id && context.learnedVector?.length === model.dimension
+        ? context.learnedVector
+        : null;
+    return {
+      model,
+      baseVector,
+      learnedVector: learned,
+      learning: { applied: learned !== null, signal_count: signalCount },
+      dismissedIds: context.dismissedIds,
+    };
+  }
+
+  /** How many candidates step 2 asks for: a pool when learning or the field rule reorders them. */
+  private poolSize(kind: RecommendationKind, start: RecommendationStart, user: UserRow, topK: number): number {
+    const reordered = PIPELINE_OPTIONS[kind].reorders && reorders(start.learning.applied, user.researchFields);
+    return reordered ? rerankPoolSize(topK) : topK;
+  }
+
+  /** The per-candidate columns of step 2: similarity to the learned profile, research fields. */
+  private candidateColumns(start: RecommendationStart, kind: 'papers' | 'news'): ReturnType<typeof sql>[] {
+    const { model, learnedVector } = start;
+    const dimension = sql.raw(String(Math.trunc(model.dimension)));
+    const columns = [
+      kind === 'papers'
+        ? sql`item.research_fields || coalesce((SELECT j.research_fields FROM radar.journals j WHERE j.id = item.journal_id), '{}'::text[]) AS x_fields`
+        : sql`item.research_fields AS x_fields`,
+    ];
+    if (learnedVector) {
+      columns.push(
+        sql`1 - ((item.embedding::vector(${dimension})) <=> ${`[${learnedVector.join(',')}]`}::vector(${dimension})) AS x_learned`,
+      );
+    }
+    return columns;
+  }
+
+  /** Step 3: learned or field reordering of the candidates, the first topK. */
+  private order(
+    kind: RecommendationKind,
+    start: RecommendationStart,
+    user: UserRow,
+    passing: CandidateRow[],
+    topK: number,
+  ): RankedCandidate[] {
+    if (!PIPELINE_OPTIONS[kind].reorders)
+      return passing.slice(0, topK).map(({ id, similarity }) => ({ id, similarity }));
+    const learnedScores = start.learning.applied
+      ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
+      : undefined;
+    const fields = new Map(passing.map((row) => [row.id, [...new Set((row.extra.fields as string[] | null) ?? [])]]));
+    return orderRecommendations({
+      pool: passing.map(({ id, similarity }) => ({ id, similarity })),
+      readerFields: user.researchFields,
+      fields,
+      learnedScores,
+      topK,
+    });
+  }
+
+  /** Step 5: why each item is recommended (buildReasons, one way for every kind). */
+  private reasons(
+    kind: RecommendationKind,
+    start: RecommendationStart,
+    user: UserRow,
+    candidates: ReasonCandidate[],
+  ): Promise<Map<number, RecommendationReason>> {
+    const { likedReasons } = PIPELINE_OPTIONS[kind];
+    return buildReasons(
+      { termWeighting: () => this.deps.embeddings.termWeighting(start.model), logger: this.deps.logger },
+      {
+        reader: user,
+        candidates: likedReasons
+          ? candidates
+          : candidates.map((candidate) => ({ ...candidate, closestLiked: undefined })),
+      },
+    );
+  }
+
+  /**
+   * Step 5, for an empty list: the counts of every window at once (one query), the closest
+   * similarities from step 2's search without the threshold, the reader's sources.
+   */
+  private async explainEmpty(input: {
+    kind: 'papers' | 'news';
+    user: UserRow;
+    start: RecommendationStart;
+    days: number | null;
+    threshold: number;
+    topK: number;
+    excludedTiers: readonly number[];
+    unthresholded: { id: number; similarity: number }[];
+    /** The start of a window of that many days (null: 不限). */
+    windowStart: (days: number | null) => WindowStart;
+  }): Promise<EmptyExplanation> {
+    const { kind, days } = input;
+    const windows = [
+      days,
+      ...DATE_FILTERS.map((filter) => filter.days).filter((d) => d === null || (days !== null && d > days)),
+    ];
+    const counts = await this.deps.diagnostics.availabilityByWindow(
+      kind,
+      input.start.model.id,
+      windows.map(input.windowStart),
+      input.excludedTiers,
+    );
+    const availabilityIn = async (windowDays: number | null): Promise<Availability> => {
+      const index = windows.indexOf(windowDays);
+      const window = counts.windows[index] ?? { inWindow: 0, allowed: 0 };
+      return { total: counts.total, embedded: counts.embedded, ...window };
+    };
+    return explainEmptyResult({
+      kind,
+      days,
+      sourceSetup: () => this.deps.contentSources.setupOf(kind, input.user.researchFields),
+      timeZone: this.deps.timeZone,
+      threshold: input.threshold,
+      excludedTiers: input.excludedTiers,
+      availabilityIn,
+      // The same search without the threshold, ranked by the summary, as the threshold applies to it.
+      nearestSimilarities: async () => input.unthresholded.slice(0, input.topK).map((row) => row.similarity),
+    });
+  }
+
+  /** The freshness line's statement (sent with step 2) and its reading. */
+  private freshnessStatement(kind: 'papers' | 'news') {
+    return this.deps.diagnostics.freshnessStatement(kind);
+  }
+
+  private readFreshness(kind: 'papers' | 'news', rows: Record<string, unknown>[] | undefined): Freshness {
+    return presentFreshness(this.deps.diagnostics.readFreshness(kind, rows?.[0]));
+  }
+
+  /** The first calendar day, in the readers' zone, of a window of `days` days (papers' dates are days). */
+  private windowFirstDay(days: number | null): string | undefined {
+    return windowFirstDay(days, this.now(), this.deps.timeZone);
+  }
+
+  /**
+   * The first instant of a window of `days` days: midnight, in the reader's zone, of its first calendar
+   * day. News carries times, so an item is in the window when its calendar day in that zone is, as the
+   * relative-time label counts it.
+   */
+  private windowStart(days: number | null): Date | undefined {
+    const firstDay = this.windowFirstDay(days);
+    return firstDay === undefined ? undefined : startOfCalendarDay(firstDay, this.deps.timeZone);
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+}
+
+/**
+ * Keyword alerts' step 5, usable without the rest of the pipeline (the worker has no HTTP-side
+ * dependencies): each digest paper's reason, with the keyword that selected it (claimAlertDigest
+ * matched it, and none of its negative terms, with matchesKeyword).
+ */
+export function keywordAlertReasons(
+  deps: ReasonDeps,
+  claim: Pick<AlertClaim, 'researchSummaryEn' | 'papers'>,
+): Promise<Map<number, RecommendationReason>> {
+  return buildReasons(deps, {
+    reader: { researchSummaryEn: claim.researchSummaryEn, researchFields: [] },
+    candidates: claim.papers.map((paper) => ({
+      id: paper.id,
+      title: paper.title,
+      body: paper.abstract,
+      baseSimilarity: paper.similarity ?? 0,
+      keyword: paper.keyword,
+    })),
+  });
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { SourceSetup } from '../src/content-sources';
+import { explainEmptyList, narrowestWiderWindow } from '../src/empty-explanation';
+
+/** The empty-result explanation's rules that the HTTP tests (learning.test.ts) cannot reach cheaply. */
+
+const facts = (overrides: Partial<Parameters<typeof explainEmptyList>[0]> = {}) => ({
+  kind: 'papers' as const,
+  availability: { total: 10, embedded: 10, inWindow: 10, allowed: 10 },
+  windowLabel: '一周内' as const,
+  excludedTiers: [4, 3],
+  threshold: 0.3,
+  nearestSimilarities: [0.27, 0.26, 0.12],
+  ...overrides,
+});
+
+describe('explainEmptyList', () => {
+  it('offers the highest threshold on the slider grid that lets the closest through, with the count', () => {
+    expect(explainEmptyList(facts())).toEqual({
+      cause: 'below_threshold',
+      message: '没有论文达到相似度阈值 30%（最接近的为 27.0%）',
+      suggestion: '把相似度阈值降到 25%，可看到 2 篇论文',
+      change: { similarity_threshold: '0.25' },
+    });
+    // Exactly on the grid: kept, and never above the closest similarity.
+    expect(explainEmptyList(facts({ nearestSimilarities: [0.15] })).change).toEqual({ similarity_threshold: '0.15' });
+  });
+
+  it('offers no threshold below the slider minimum; a wider window instead when there is one', () => {
+    const weak = explainEmptyList(facts({ nearestSimilarities: [0.03] }));
+    expect(weak).toMatchObject({ cause: 'below_threshold', change: null });
+    const widened = explainEmptyList(
+      facts({ nearestSimilarities: [0.03], widerWindow: { label: '一月内', count: 40 } }),
+    );
+    expect(widened.change).toEqual({ date_filter: '一月内' });
+  });
+
+  it('checks the causes in filter order', () => {
+    expect(explainEmptyList(facts({ availability: { total: 0, embedded: 0, inWindow: 0, allowed: 0 } })).cause).toBe(
+      'no_items',
+    );
+    expect(explainEmptyList(facts({ availability: { total: 5, embedded: 0, inWindow: 0, allowed: 0 } })).cause).toBe(
+      'items_not_embedded',
+    );
+    expect(explainEmptyList(facts({ availability: { total: 5, embedded: 5, inWindow: 0, allowed: 0 } })).cause).toBe(
+      'nothing_in_window',
+    );
+    const tiers = explainEmptyList(facts({ availability: { total: 5, embedded: 5, inWindow: 3, allowed: 0 } }));
+    expect(tiers).toMatchObject({ cause: 'excluded_tiers', change: { excluded_jcr: '' } });
+    expect(tiers.message).toContain('Q4、Q3');
+    expect(explainEmptyList(facts({ nearestSimilarities: [] })).cause).toBe('all_dismissed');
+  });
+
+  it('with nothing stored, names what is missing and who can fix it, promising content only when a run will come', () => {
+    const none = { total: 0, embedded: 0, inWindow: 0, allowed: 0 };
+    const failure = { name: 'arxiv-cs', since: new Date('2026-11-26T02:20:00Z'), error: 'HTTP 503' };
+    const read = (overrides: object): SourceSetup => ({
+      state: 'read' as const,
+      catalogue: false,
+      configured: 1,
+      relevant: 1,
+      readerHasFields: false,
+      fieldsWithoutSource: [],
+      scheduled: true,
+      finished: 0,
+      failing: [],
+      ...overrides,
+    });
+    const explain = (sources: Parameters<typeof explainEmptyList>[0]['sources']) =>
+      explainEmptyList(facts({ availability: none, sources }));
+
+    expect(explain(read({ configured: 0 }))).toEqual({
+      cause: 'no_items',
+      message: '还没有任何论文：管理员尚未配置论文来源',
+      suggestion: '请联系管理员添加论文来源；管理员也可运行 radar demo 载入演示数据先行体验',
+      change: null,
+      sources: { state: 'no_source', fields_without_source: [] },
+    });
+    expect(explain(read({})).message).toBe('还没有任何论文：论文来源已配置，正在等待首次抓取');
+    expect(explain(read({ scheduled: false })).message).toBe('还没有任何论文：论文来源已配置，但定时抓取已关闭');
+    expect(explain(read({ finished: 1, failing: [failure] })).message).toBe(
+      '还没有任何论文：论文来源抓取失败（arxiv-cs 自 11月26日 10:20 起：HTTP 503）',
+    );
+    expect(explain(read({ finished: 1 })).message).toBe('还没有任何论文：论文来源已运行，但没有抓取到论文');
+    expect(explain({ state: 'unreadable' }).message).toBe('还没有任何论文：内容来源的配置有误，无法抓取');
+    // Only a scheduled source that has yet to run may say content is coming; nothing says "come back later".
+    for (const sources of [
+      read({ configured: 0 }),
+      read({ scheduled: false }),
+      read({ failing: [failure] }),
+      undefined,
+    ]) {
+      const { message, suggestion } = explain(sources);
+      expect(`${message}${suggestion}`).not.toMatch(/请稍后再来|首次抓取按计划/);
+    }
+  });
+
+  it('finds the narrowest wider window with items, asking one window at a time', async () => {
+    const asked: (number | null)[] = [];
+    const counts = new Map<number | null, number>([
+      [30, 0],
+      [null, 12],
+    ]);
+    const found = await narrowestWiderWindow(7, async (days) => {
+      asked.push(days);
+      return counts.get(days) ?? 0;
+    });
+    expect(found).toEqual({ label: '不限', count: 12 });
+    expect(asked).toEqual([30, null]);
+    expect(await narrowestWiderWindow(null, async () => 5)).toBeUndefined();
+    expect(await narrowestWiderWindow(1, async (days) => (days === 3 ? 4 : 0))).toEqual({ label: '三天内', count: 4 });
+  });
+});

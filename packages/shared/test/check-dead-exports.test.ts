@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** scripts/check-dead-exports.mjs (run by `pnpm lint`) on a small workspace with one finding of each kind. */
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const SCRIPT = path.join(REPO_ROOT, 'scripts/check-dead-exports.mjs');
+const run = promisify(execFile);
+
+async function check(root: string): Promise<{ code: number; lines: string[] }> {
+  try {
+    const { stdout } = await run(process.execPath, [SCRIPT, root], { cwd: REPO_ROOT });
+    return { code: 0, lines: stdout.split('\n').filter(Boolean) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, lines: failed.stdout.split('\n').filter(Boolean) };
+  }
+}
+
+let tree: string;
+
+async function write(file: string, content: string | object) {
+  const full = path.join(tree, file);
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  await fs.writeFile(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+}
+
+beforeAll(async () => {
+  tree = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-dead-exports-'));
+  await write('packages/util/package.json', {
+    name: '@radar/util',
+    exports: { '.': './src/index.ts', './testing': './src/testing/index.ts' },
+  });
+  await write('server/package.json', { name: '@radar/server' });
+  await write(
+    'packages/util/src/index.ts',
+    "export { alsoUsed, configure, used, unusedReexport } from './text';\nexport * from './store';\nexport * from './numbers';\n",
+  );
+  await write(
+    'packages/util/src/text.ts',
+    [
+      'export function used() { return helper(); }',
+      'export function helper() { return 1; }', // used only in its own file
+      'export function unusedReexport() { return 2; }', // re-exported by index.ts, imported by nobody
+      'export function dead() { return 3; }', // nobody
+      'export function testedHelper() { return 4; }', // its own file uses it and its test imports it
+      'export const alsoUsed = testedHelper();',
+      'export interface Options { a: number }', // a type its own file uses
+      'export function configure(options: Options) { return options; }',
+      '',
+    ].join('\n'),
+  );
+  await write(
+    'packages/util/src/store.ts',
+    [
+      'export class Store {',
+      '  read() { return 1; }',
+      '  unusedMethod() { return 2; }', // appears nowhere else
+      '  testOnly() { return 3; }', // only a test calls it
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await write('packages/util/src/numbers.ts', 'export const ONE = 1;\nexport const TWO = 2;\n');
+  await write('packages/util/src/testing/index.ts', 'export function fixture() { return 1; }\n');
+  await write(
+    'packages/util/test/text.test.ts',
+    "import { fixture } from '@radar/util/testing';\nimport { testedHelper, dead } from '../src/text';\nimport { Store } from '../src/store';\nnew Store().testOnly();\n",
+  );
+  await write(
+    'server/src/app.ts',
+    "import { used, Store, ONE, alsoUsed, configure } from '@radar/util';\nimport * as lazy from './lazy';\nused(); new Store().read();\n",
+  );
+  await write('server/src/lazy.ts', 'export const viaNamespace = 1;\n');
+  await write('server/src/routes.ts', "export const loaded = () => import('./page');\n");
+  await write('server/src/page.ts', 'export default function page() {}\n');
+});
+
+afterAll(async () => {
+  await fs.rm(tree, { recursive: true, force: true });
+});
+
+describe('check-dead-exports', () => {
+  // Starts node with TypeScript loaded: seconds on a busy machine, not the default 5.
+  it('prints each finding on one line with file, line, name and what to do, and exits 1', {
+    timeout: 30_000,
+  }, async () => {
+    const { code, lines } = await check(tree);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'packages/util/src/index.ts:1: unusedReexport: nothing imports it through this re-export: remove the re-export',
+      'packages/util/src/numbers.ts:2: TWO: used nowhere: delete it',
+      'packages/util/src/store.ts:3: Store.unusedMethod: used nowhere: delete it',
+      'packages/util/src/store.ts:4: Store.testOnly: only tests use it: delete it with its tests (or move it under src/testing/ if it is a test helper)',
+      'packages/util/src/text.ts:2: helper: used only in its own file: drop `export`',
+      // The re-export nobody imports through keeps nothing alive.
+      'packages/util/src/text.ts:3: unusedReexport: used nowhere: delete it',
+      'packages/util/src/text.ts:4: dead: only tests use it: delete it with its tests (or move it under src/testing/ if it is a test helper)',
+      'server/src/routes.ts:1: loaded: used nowhere: delete it',
+      '8 dead exports (rules: scripts/check-dead-exports.mjs)',
+    ]);
+  });
+
+  // Reads every source file of the repository: seconds on a busy machine, not the default 5.
+  it('passes on this repository', { timeout: 30_000 }, async () => {
+    expect(await check(REPO_ROOT)).toEqual({ code: 0, lines: [] });
+  });
+});

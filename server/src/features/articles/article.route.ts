@@ -1,0 +1,129 @@
+import {
+  API_PATHS,
+  apiErrorSchema,
+  articleFavoriteResponseSchema,
+  articleIdParamsSchema,
+  articleLibraryQuerySchema,
+  articleLibraryResponseSchema,
+  articleReadRequestSchema,
+  articleReadResponseSchema,
+  articleSaveResponseSchema,
+  articleSearchQuerySchema,
+  articleSearchResponseSchema,
+  articleShareResponseSchema,
+} from '@radar/shared';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import type { ArticleService } from './article.service';
+
+/** Searches per user: each is a full-text query over the whole corpus. */
+const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
+/** Favourite, save, share and read calls per user: one small write each. */
+const ARTICLE_ACTION_LIMIT = { max: 300, timeWindow: '1 minute' };
+
+/**
+ * The per-user budget of small writes on a paper or news item (favourite, save, share, read, 'not
+ * interested'): every route that uses it counts against the same key.
+ */
+export const articleActionLimit = (app: FastifyInstance) =>
+  keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
+
+const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
+const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
+
+/** Article search, the library and the per-paper actions (favourite, share, read), outside /api/ where the web app requests them. */
+export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> = async (app, { articles }) => {
+  // Keyed by user (after authentication): the limits follow the account, not the address.
+  const searchLimit = keyedRateLimit(
+    app,
+    ARTICLE_SEARCH_LIMIT,
+    (request) => `article-search:${request.currentUser?.id}`,
+  );
+  const actionLimit = articleActionLimit(app);
+
+  app.get(
+    API_PATHS.articleSearch,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary: 'Full-text search over papers: every keyword must match (AND), most relevant first, then newest',
+        querystring: articleSearchQuerySchema,
+        response: { 200: articleSearchResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => articles.search(requireUser(request), request.query),
+  );
+
+  app.get(
+    API_PATHS.articleLibrary,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary: "The caller's favourited and saved papers (list=all|favorited|saved), most recently marked first",
+        querystring: articleLibraryQuerySchema,
+        response: { 200: articleLibraryResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => articles.library(requireUser(request), request.query),
+  );
+
+  // The three toggles and share: the same guard, limit and errors, one service call on the paper id.
+  const actions = [
+    {
+      path: API_PATHS.articleFavorite,
+      summary: "Toggle the paper in the user's favourites; returns the new state",
+      response: articleFavoriteResponseSchema,
+      run: articles.toggleFavorite.bind(articles),
+    },
+    {
+      path: API_PATHS.articleSave,
+      summary: "Toggle the paper in the user's saved papers; returns the new state",
+      response: articleSaveResponseSchema,
+      run: articles.toggleSaved.bind(articles),
+    },
+    {
+      path: API_PATHS.articleShare,
+      summary: 'A link that opens the paper (its page, else its DOI link); counts the share',
+      response: articleShareResponseSchema,
+      run: articles.share.bind(articles),
+    },
+  ] as const;
+  for (const action of actions) {
+    app.post(
+      action.path,
+      {
+        onRequest: app.authenticate,
+        preHandler: actionLimit,
+        schema: {
+          ...guarded,
+          summary: action.summary,
+          params: articleIdParamsSchema,
+          response: { 200: action.response, ...actionErrors },
+        },
+      },
+      async (request) => action.run(requireUser(request), request.params.id),
+    );
+  }
+
+  app.post(
+    API_PATHS.articleRead,
+    {
+      onRequest: app.authenticate,
+      preHandler: actionLimit,
+      schema: {
+        ...guarded,
+        summary: 'Record reading progress (0-100); the furthest progress is kept and returned',
+        params: articleIdParamsSchema,
+        body: articleReadRequestSchema,
+        response: { 200: articleReadResponseSchema, ...actionErrors },
+      },
+    },
+    async (request) => articles.recordRead(requireUser(request), request.params.id, request.body.progress),
+  );
+};

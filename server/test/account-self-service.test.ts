@@ -1,0 +1,181 @@
+import { PaperRepository, UserAdminRepository } from '@radar/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeFrom, SmtpSink } from './smtp-sink';
+import { startTestRuntime, type TestRuntime } from './test-runtime';
+
+/*
+ * What a signed-in person does to their own account: download everything stored for them (and nothing
+ * of anyone else), and delete the account after typing the password again. Real database, real SMTP.
+ */
+
+let runtime: TestRuntime;
+let smtp: SmtpSink;
+let admin: UserAdminRepository;
+const PASSWORD = 'tr0ub4dor-horse';
+
+const request = (method: 'GET' | 'POST', url: string, token: string, payload?: unknown) =>
+  runtime.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+
+async function verifiedAccount(email: string): Promise<{ id: string; token: string }> {
+  const post = (url: string, payload: Record<string, unknown>) => runtime.app.inject({ method: 'POST', url, payload });
+  await post('/api/auth/register/', { email, password: PASSWORD, password2: PASSWORD });
+  const code = codeFrom(await smtp.waitForMail(email));
+  const body = (await post('/api/auth/verify-email/', { email, verification_code: code })).json();
+  return { id: body.user.id, token: body.token };
+}
+
+/** A keyword, a favourite, a read paper, a 'not interested' paper and a feedback message. */
+async function fillAccount(token: string, label: string, paperIds: number[]): Promise<void> {
+  const ok = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const response = await request(method, url, token, payload);
+    expect(response.statusCode, `${url}: ${response.body}`).toBeLessThan(300);
+  };
+  await ok('POST', '/user-keywords/add/', { keyword: `${label} keyword` });
+  await ok('POST', `/articles/${paperIds[0]}/favorite/`);
+  await ok('POST', `/articles/${paperIds[1]}/save/`);
+  await ok('POST', '/api/feedback/send/', {
+    type: '功能建议',
+    title: `${label} feedback title`,
+    description: `${label} feedback body`,
+    userInfo: {},
+  });
+}
+
+beforeAll(async () => {
+  smtp = await new SmtpSink().start();
+  runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url } });
+  admin = new UserAdminRepository(runtime.database.db);
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  await smtp?.stop();
+});
+
+describe('download my data', () => {
+  it('is a no-store JSON attachment with the own profile, keywords, paper states and feedback, nobody else’s', async () => {
+    const papers = await new PaperRepository(runtime.database.db).insertMany(
+      ['Export paper one', 'Export paper two', 'Export paper three'].map((title, index) => ({
+        source: 'self-service-test',
+        title,
+        doi: `10.5555/export.${index}`,
+        authors: ['A. Author'],
+      })),
+    );
+    const ids = papers.map((paper) => paper.id);
+    const ada = await verifiedAccount('ada-export@example.org');
+    const bob = await verifiedAccount('bob-export@example.org');
+    await fillAccount(ada.token, 'ada', [ids[0] as number, ids[1] as number]);
+    await fillAccount(bob.token, 'bob', [ids[2] as number, ids[0] as number]);
+
+    const response = await request('GET', '/api/auth/user/export/', ada.token);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['content-type']).toContain('application/json');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="research-radar-data-.+\.json"$/);
+    const data = response.json();
+    expect(data.profile).toMatchObject({ id: ada.id, email: 'ada-export@example.org', is_email_verified: true });
+    expect(data.keywords).toEqual([
+      expect.objectContaining({ name: 'ada keyword', alert_enabled: expect.any(Boolean), alert_frequency: 'daily' }),
+    ]);
+    const states = (data.articleStates as { paper_id: unknown }[]).map((state) => ({
+      ...state,
+      paper_id: Number(state.paper_id),
+    })) as { paper_id: number; title: string; is_favorited: boolean; is_saved: boolean }[];
+    expect(states.find((state) => state.paper_id === ids[0])).toMatchObject({
+      title: 'Export paper one',
+      is_favorited: true,
+    });
+    expect(states.find((state) => state.paper_id === ids[1])).toMatchObject({ is_saved: true });
+    expect(states.some((state) => state.paper_id === ids[2])).toBe(false);
+    expect(data.feedback).toEqual([
+      expect.objectContaining({ title: 'ada feedback title', description: 'ada feedback body' }),
+    ]);
+    expect(response.body).not.toContain('bob');
+    expect(response.body).not.toContain('password');
+
+    expect((await runtime.app.inject({ method: 'GET', url: '/api/auth/user/export/' })).statusCode).toBe(401);
+  });
+});
+
+describe('delete my account', () => {
+  it('refuses a wrong password with a Chinese 400 and removes nothing', async () => {
+    const carol = await verifiedAccount('carol-delete@example.org');
+    await request('POST', '/user-keywords/add/', carol.token, { keyword: 'carol keyword' });
+    const before = await admin.countOwnedRecords(carol.id);
+
+    const refused = await request('POST', '/api/auth/user/delete/', carol.token, { password: 'not-the-password1' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'INVALID_CREDENTIALS', message: '密码错误，请重新输入' });
+    const empty = await request('POST', '/api/auth/user/delete/', carol.token, {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('请输入密码');
+
+    expect(await admin.find(carol.id)).toBeDefined();
+    expect(await admin.countOwnedRecords(carol.id)).toEqual(before);
+    expect((await request('GET', '/api/auth/user/', carol.token)).statusCode).toBe(200);
+  });
+
+  it('with the right password removes that user’s rows (not another’s) and the token stops working', async () => {
+    const dave = await verifiedAccount('dave-delete@example.org');
+    const erin = await verifiedAccount('erin-delete@example.org');
+    for (const { token } of [dave, erin]) {
+      await request('POST', '/user-keywords/add/', token, { keyword: 'shared interest' });
+      await request('POST', '/api/feedback/send/', token, { type: '其他', title: 't', description: 'd', userInfo: {} });
+    }
+    const erinBefore = await admin.countOwnedRecords(erin.id);
+    // Cached by the auth guard now: the deletion must reach the cache too.
+    expect((await request('GET', '/api/auth/user/', dave.token)).statusCode).toBe(200);
+
+    const deleted = await request('POST', '/api/auth/user/delete/', dave.token, { password: PASSWORD });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json()).toEqual({ message: '账户已删除' });
+
+    expect(await admin.find(dave.id)).toBeUndefined();
+    const daveCounts = await admin.countOwnedRecords(dave.id);
+    expect(Object.values(daveCounts).every((count) => count === 0)).toBe(true);
+    expect(await admin.countOwnedRecords(erin.id)).toEqual(erinBefore);
+    expect(erinBefore.keywords).toBe(1);
+    expect(erinBefore.feedback).toBe(1);
+
+    const after = await request('GET', '/api/auth/user/', dave.token);
+    expect(after.statusCode).toBe(401);
+    const login = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      payload: { email: 'dave-delete@example.org', password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(400);
+  });
+
+  it('limits password guesses per account like login guesses (429 with the wait)', async () => {
+    const limited = await startTestRuntime({
+      env: { SMTP_URL: smtp.url },
+      shareWith: runtime,
+      authRateLimits: { loginPerAccountAndClient: { max: 2, timeWindow: '15 minutes' } },
+    });
+    try {
+      const frank = await verifiedAccount('frank-delete@example.org');
+      const attempt = (password: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/user/delete/',
+          headers: { authorization: `Bearer ${frank.token}` },
+          payload: { password },
+        });
+      expect((await attempt('wrong-password-1')).statusCode).toBe(400);
+      expect((await attempt('wrong-password-2')).statusCode).toBe(400);
+      const third = await attempt(PASSWORD);
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toMatchObject({ code: 'RATE_LIMITED', remaining_seconds: expect.any(Number) });
+      expect(await admin.find(frank.id)).toBeDefined();
+    } finally {
+      await limited.stop();
+    }
+  });
+});

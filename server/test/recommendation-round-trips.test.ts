@@ -1,0 +1,144 @@
+import {
+  KeywordRepository,
+  LearningRepository,
+  NewsRepository,
+  PaperRepository,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
+import { learnProfile } from '@radar/jobs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRuntime, type TestRuntime } from './test-runtime';
+
+/**
+ * Database round trips of one recommendation request (a count, not a time): the context query, the
+ * candidate search with its settings and the freshness line in one message, the cards. Measured on the
+ * pool's query counter (DatabaseHandle.roundTrips) with the heaviest path switched on: a learned profile
+ * (learned scores, the liked paper closest to each), research fields (the field rule), keywords and
+ * dismissed items.
+ */
+
+const DAY_MS = 86_400_000;
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+
+let runtime: TestRuntime;
+let dimension: number;
+let modelId: number;
+let headers: Record<string, string>;
+let userId: string;
+
+const unit = (index: number) => Array.from({ length: dimension }, (_, i) => (i === index ? 1 : 0));
+const mix = (similarity: number, side: number) =>
+  Array.from({ length: dimension }, (_, i) =>
+    i === 0 ? similarity : i === side ? Math.sqrt(Math.max(0, 1 - similarity ** 2)) : 0,
+  );
+
+/** The round trips of one GET, after a first one warmed the per-process caches (estimates, term weights). */
+async function roundTripsOf(url: string): Promise<{ count: number; body: Record<string, unknown> }> {
+  const warm = await runtime.app.inject({ method: 'GET', url, headers });
+  expect(warm.statusCode, warm.body).toBe(200);
+  // The rate limits' counters are not the request's work: in Redis with REDIS_URL, in the database in
+  // embedded mode (counted apart there).
+  const trips = () => runtime.database.roundTrips.count - runtime.database.roundTrips.rateLimitCount;
+  const before = trips();
+  const response = await runtime.app.inject({ method: 'GET', url, headers });
+  const count = trips() - before;
+  expect(response.statusCode, response.body).toBe(200);
+  return { count, body: response.json() };
+}
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
+  const model = await runtime.parts.ai.embeddings.activeModel();
+  dimension = model.dimension;
+  modelId = model.id;
+  const papers = new PaperRepository(runtime.database.db);
+  const rows = await papers.insertMany(
+    Array.from({ length: 12 }, (_, index) => ({
+      title: `Graph neural networks for proteins, part ${index + 1}`,
+      abstract: 'Graph neural networks predict protein structure and molecular dynamics.',
+      authors: ['Ada Lovelace'],
+      journalName: 'Journal of Tests',
+      jcrTier: 2,
+      publishedAt: daysAgo(3),
+      researchFields: index % 2 ? ['computer-science'] : ['biology'],
+      source: 'test',
+    })),
+  );
+  const vectors = new VectorRepository(runtime.database.db);
+  await vectors.setVectors(
+    'papers',
+    modelId,
+    rows.map((row, index) => ({ id: String(row.id), vector: mix(0.9 - index * 0.02, 1 + (index % 3)) })),
+  );
+  await papers.analyze();
+  const news = await new NewsRepository(runtime.database.db).insertMany(
+    Array.from({ length: 4 }, (_, index) => ({
+      title: `Protein lab news ${index + 1}`,
+      content: 'Graph neural networks for proteins.',
+      url: `https://example.org/n/${index}`,
+      urlNormalized: `example.org/n/${index}`,
+      source: 'test',
+    })),
+  );
+  await vectors.setVectors(
+    'news',
+    modelId,
+    news.map((item, index) => ({ id: String(item.id), vector: mix(0.8 - index * 0.05, 1) })),
+  );
+
+  const users = new UserRepository(runtime.database.db);
+  const user = await users.create({
+    email: 'round-trips@example.org',
+    researchSummaryEn: 'Graph neural networks for protein structure prediction.',
+    researchFields: ['biology'],
+  });
+  userId = user.id;
+  await vectors.setUserVector(user.id, modelId, unit(0));
+  headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
+  await new KeywordRepository(runtime.database.db).create(user.id, 'protein', 100);
+  const [liked, dismissed] = rows;
+  await runtime.app.inject({ method: 'POST', url: `/articles/${liked?.id}/favorite/`, headers });
+  await runtime.app.inject({ method: 'POST', url: `/articles/${dismissed?.id}/not-interested/`, headers });
+  await learnProfile(
+    {
+      learning: new LearningRepository(runtime.database.db),
+      users: new UserRepository(runtime.database.db),
+      embeddings: runtime.parts.ai.embeddings,
+    },
+    user.id,
+  );
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+describe('database round trips of a recommendation request', () => {
+  it('papers: at most 3, with the learned profile, research fields, keywords and a dismissed paper', async () => {
+    const { count, body } = await roundTripsOf(
+      '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.1',
+    );
+    expect((body.recommendations as unknown[]).length).toBeGreaterThan(0);
+    expect(body.learning).toMatchObject({ applied: true });
+    expect(count).toBeLessThanOrEqual(3);
+  });
+
+  it('news: at most 3', async () => {
+    const { count, body } = await roundTripsOf('/api/news/recommendations/?date_filter=不限&similarity_threshold=0.1');
+    expect((body.data as unknown[]).length).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(3);
+  });
+
+  it('an empty list is explained without searching again: one count query more, and the source setup', async () => {
+    const { count, body } = await roundTripsOf(
+      '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.99',
+    );
+    expect(body.recommendations).toEqual([]);
+    expect(body.empty_explanation).toMatchObject({ cause: 'below_threshold' });
+    // context, search, counts of every window (one query), and the reader's source setup (the source
+    // activation and the run records, three reads): no second search.
+    expect(count).toBeLessThanOrEqual(6);
+    expect(userId).toBeTruthy();
+  });
+});

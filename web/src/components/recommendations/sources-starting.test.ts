@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { refetchWhileSourcesStart, SOURCES_STARTING_REFETCH_MS } from './sources-starting';
+
+const withSources = (state?: string) => ({
+  state: {
+    data: {
+      empty_explanation: {
+        cause: 'no_items' as const,
+        message: '还没有任何论文',
+        suggestion: '',
+        change: null,
+        ...(state ? { sources: { state: state as 'first_fetch' } } : {}),
+      },
+    },
+  },
+});
+
+describe('refetchWhileSourcesStart', () => {
+  it('asks again while the first fetch is queued or running, never otherwise', () => {
+    expect(refetchWhileSourcesStart(withSources('first_fetch'))).toBe(SOURCES_STARTING_REFETCH_MS);
+    expect(refetchWhileSourcesStart(withSources('waiting'))).toBe(SOURCES_STARTING_REFETCH_MS);
+    for (const state of ['no_source', 'failing', 'ran_empty', 'no_fields']) {
+      expect(refetchWhileSourcesStart(withSources(state))).toBe(false);
+    }
+    // A backend answering only the spec's fields: no explanation, or one without `sources`.
+    expect(refetchWhileSourcesStart(withSources())).toBe(false);
+    expect(refetchWhileSourcesStart({ state: { data: undefined } })).toBe(false);
+  });
+});

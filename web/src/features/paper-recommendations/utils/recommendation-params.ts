@@ -1,0 +1,131 @@
+import { type DateFilterLabel, JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '@radar/shared';
+import {
+  dateFilterQueryValue,
+  getLocalStorage,
+  mergeSharedParamsChange,
+  normaliseThreshold,
+  normaliseTopK,
+  parseDateFilterSelection,
+  readStoredObject,
+  writeStoredObject,
+} from '@/lib/recommendation-params';
+
+/** Recommendation params of the papers page, as stored in localStorage. */
+export type PaperRecommendationParams = {
+  topK: number;
+  threshold: number;
+  excludedJCR: JcrTier[];
+  dateFilter: DateFilterLabel[];
+};
+
+/** localStorage key of the applied paper recommendation settings. */
+export const PAPER_PARAMS_STORAGE_KEY = 'recommendationParams';
+
+/** Excluding a tier excludes every tier before it here (the lowest tiers go first). */
+export const JCR_EXCLUSION_ORDER: readonly JcrTier[] = [4, 3, 2, 1];
+
+export function defaultPaperParams(): PaperRecommendationParams {
+  return {
+    topK: PAPER_RECOMMENDATION_DEFAULTS.topK,
+    threshold: PAPER_RECOMMENDATION_DEFAULTS.threshold,
+    excludedJCR: [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr],
+    dateFilter: [...PAPER_RECOMMENDATION_DEFAULTS.dateFilter],
+  };
+}
+
+const byExclusionOrder = (tiers: Iterable<JcrTier>) =>
+  [...new Set(tiers)].sort((a, b) => JCR_EXCLUSION_ORDER.indexOf(a) - JCR_EXCLUSION_ORDER.indexOf(b));
+
+/**
+ * Ticking or unticking a JCR tier: ticking excludes it and every tier before it in the
+ * order 4, 3, 2, 1 (excluding Q2 also excludes Q3 and Q4); unticking includes it again with every tier
+ * after it (including Q3 also includes Q2 and Q1).
+ */
+export function toggleExcludedTier(excluded: readonly JcrTier[], tier: JcrTier, checked: boolean): JcrTier[] {
+  const index = JCR_EXCLUSION_ORDER.indexOf(tier);
+  if (checked) return byExclusionOrder([...excluded, ...JCR_EXCLUSION_ORDER.slice(0, index + 1)]);
+  const included = new Set(JCR_EXCLUSION_ORDER.slice(index));
+  return byExclusionOrder(excluded.filter((value) => !included.has(value)));
+}
+
+function parseTiers(value: unknown): JcrTier[] {
+  const valid = Array.isArray(value) && value.every((item) => (JCR_TIERS as readonly unknown[]).includes(item));
+  return valid ? byExclusionOrder(value as JcrTier[]) : [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr];
+}
+
+/**
+ * The stored params, each field checked on its own: a missing or invalid field (edited by hand, an older
+ * version) takes its default and the others are kept.
+ */
+export function parsePaperParams(stored: Record<string, unknown> | null): PaperRecommendationParams {
+  const defaults = defaultPaperParams();
+  if (!stored) return defaults;
+  return {
+    topK: normaliseTopK(stored.topK, defaults.topK),
+    threshold: normaliseThreshold(stored.threshold, defaults.threshold),
+    excludedJCR: parseTiers(stored.excludedJCR),
+    dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
+  };
+}
+
+/** The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996). */
+export function normalisePaperParams(params: PaperRecommendationParams): PaperRecommendationParams {
+  return {
+    ...params,
+    topK: normaliseTopK(params.topK, PAPER_RECOMMENDATION_DEFAULTS.topK),
+    threshold: normaliseThreshold(params.threshold, PAPER_RECOMMENDATION_DEFAULTS.threshold),
+  };
+}
+
+export function loadPaperParams(storage: Storage | null = getLocalStorage()): PaperRecommendationParams {
+  return parsePaperParams(readStoredObject(storage, PAPER_PARAMS_STORAGE_KEY));
+}
+
+export function savePaperParams(params: PaperRecommendationParams, storage: Storage | null = getLocalStorage()): void {
+  writeStoredObject(storage, PAPER_PARAMS_STORAGE_KEY, normalisePaperParams(params));
+}
+
+/**
+ * The query of GET /api/auth/recommendations/papers/. Empty lists are sent as empty values, not left
+ * out: the API reads a missing excluded_jcr as its default (4,3) and a missing date_filter as 一周内,
+ * whereas empty means no tier excluded and no date limit, which is what the page shows.
+ */
+export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
+  const { topK, threshold } = normalisePaperParams(params);
+  return {
+    top_k: topK,
+    similarity_threshold: threshold,
+    excluded_jcr: byExclusionOrder(params.excludedJCR).join(','),
+    date_filter: dateFilterQueryValue(params.dateFilter),
+  };
+}
+
+export function arePaperParamsEqual(a: PaperRecommendationParams, b: PaperRecommendationParams): boolean {
+  return JSON.stringify(toPaperRecommendationQuery(a)) === JSON.stringify(toPaperRecommendationQuery(b));
+}
+
+/** An excluded_jcr query value ('' for none, else tiers comma-joined); null when any part is not a tier. */
+function parseExcludedJcrQuery(value: string): JcrTier[] | null {
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(Number);
+  if (!parts.every((tier) => (JCR_TIERS as readonly number[]).includes(tier))) return null;
+  return byExclusionOrder(parts as JcrTier[]);
+}
+
+/**
+ * The settings with an empty result's suggested change merged in (`change` is in the API's query names:
+ * top_k, similarity_threshold, excluded_jcr, date_filter); see mergeSharedParamsChange.
+ */
+export function mergePaperParamsChange(
+  params: PaperRecommendationParams,
+  change: Record<string, string>,
+): PaperRecommendationParams {
+  const next = mergeSharedParamsChange(params, change);
+  if (change.excluded_jcr !== undefined) {
+    next.excludedJCR = parseExcludedJcrQuery(change.excluded_jcr) ?? params.excludedJCR;
+  }
+  return next;
+}
