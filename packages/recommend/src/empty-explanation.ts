@@ -112,7 +112,10 @@ export function explainEmptyList(facts: EmptyListFacts): EmptyExplanation {
   const status = sourceStatusOf(facts.sources);
   const note = status && sourceNote(facts.kind, facts.sources, status, facts.timeZone);
   if (!status || !note) return explanation;
-  return { ...explanation, ...(explanation.change ? {} : { suggestion: note }), sources: status };
+  // A filter change gives results now, so it stays the suggestion; the sources' state is said beside it
+  // (the reader widens the window and still learns that more is coming, or that a source is failing).
+  if (explanation.change) return { ...explanation, sources: status, sources_note: note };
+  return { ...explanation, suggestion: note, sources: status };
 }
 
 function explainByFilters(facts: EmptyListFacts): EmptyExplanation {

@@ -95,6 +95,48 @@ describe('explainEmptyList', () => {
     }
   });
 
+  it('keeps a filter change as the suggestion and says beside it that the first fetch is still running', () => {
+    const firstFetch = {
+      sources: ['arxiv-cond-mat'],
+      startedAt: new Date('2026-11-26T02:20:00Z'),
+      expectedBy: new Date('2026-11-26T02:25:00Z'),
+    };
+    const sources: SourceSetup = {
+      state: 'read',
+      catalogue: true,
+      configured: 3,
+      relevant: 3,
+      readerHasFields: true,
+      fieldsWithoutSource: [],
+      scheduled: true,
+      finished: 1,
+      failing: [],
+      firstFetch,
+    };
+    const explanation = explainEmptyList(
+      facts({
+        availability: { total: 3, embedded: 3, inWindow: 0, allowed: 0 },
+        widerWindow: { label: '不限', count: 3 },
+        sources,
+      }),
+    );
+    expect(explanation).toMatchObject({
+      cause: 'nothing_in_window',
+      suggestion: '把发布时间放宽到“不限”，有 3 篇论文可供推荐',
+      change: { date_filter: '不限' },
+      sources: { state: 'first_fetch' },
+    });
+    expect(explanation.sources_note).toBe(
+      '你的研究领域的论文来源正在首次抓取（10:20 开始，预计 10:25 前完成，此为估计），完成后本页会自动刷新',
+    );
+    // With no filter change to offer, the note is the suggestion, and is not repeated.
+    const noChange = explainEmptyList(
+      facts({ availability: { total: 3, embedded: 3, inWindow: 0, allowed: 0 }, sources }),
+    );
+    expect(noChange.suggestion).toBe(explanation.sources_note);
+    expect(noChange.sources_note).toBeUndefined();
+  });
+
   it('finds the narrowest wider window with items, asking one window at a time', async () => {
     const asked: (number | null)[] = [];
     const counts = new Map<number | null, number>([

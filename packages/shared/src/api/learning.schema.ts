@@ -110,6 +110,12 @@ export const emptyExplanationSchema = z.object({
   change: z.record(z.string(), z.string()).nullable(),
   /** Where the reader's sources stand, when that is part of the reason (left out otherwise). */
   sources: sourceStatusSchema.optional(),
+  /**
+   * What the reader's sources add, in Chinese, when the suggestion is a filter change: e.g. the first
+   * fetch of their fields' sources is still running, so more items are coming. Left out when the
+   * suggestion already says it (no filter change helps) or the sources are fine.
+   */
+  sources_note: z.string().optional(),
 });
 export type EmptyExplanation = z.infer<typeof emptyExplanationSchema>;
 

@@ -30,6 +30,11 @@ export function EmptyExplanationBox({ explanation, onApplyChange, isBusy = false
       <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
         {explanation.suggestion}
       </Typography>
+      {explanation.sources_note ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid={`${testId}-sources-note`}>
+          {explanation.sources_note}
+        </Typography>
+      ) : null}
       {change ? (
         <Button
           variant="contained"
