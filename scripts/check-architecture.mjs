@@ -13,10 +13,8 @@
  * - package-cycle:         the @radar packages' dependencies have no cycle.
  * - feature-import:        a feature folder (server/src/features/<name>/, web/src/features/<name>/) imports
  *                          no other feature folder; what two features share lives outside features/
- *                          (server: plugins/, security/, presenters/, packages; web: components/, hooks/,
- *                          lib/, api/).
- *                          KNOWN_FEATURE_IMPORTS lists the pairs that still do, to be moved out; a new
- *                          pair fails.
+ *                          (server: plugins/, security/, presenters/, services/, packages; web:
+ *                          components/, hooks/, lib/, api/).
  * - repository-construction: repositories (`new XRepository(`) are built only in the composition roots
  *                          (REPOSITORY_ROOTS: the server's runtime, the worker app, the CLI's commands)
  *                          and handed to the services and jobs that use them; tests, src/testing/ and
@@ -39,19 +37,9 @@ const LOOSE_FOLDERS = { scripts: [], bench: ['packages', 'server'] };
 
 /** Folders whose subfolders are features, with the import alias that reaches their src/ (web: '@/'). */
 const FEATURE_ROOTS = [
-  { app: 'server', features: 'server/src/features', alias: null },
-  { app: 'web', features: 'web/src/features', alias: { prefix: '@/', dir: 'web/src' } },
+  { features: 'server/src/features', alias: null },
+  { features: 'web/src/features', alias: { prefix: '@/', dir: 'web/src' } },
 ];
-/**
- * Cross-feature imports that predate the rule ('app:from->to'), to be moved out; remove a line when its
- * import goes. (The recommendation ones went with the ranking pipeline into packages/recommend.)
- */
-const KNOWN_FEATURE_IMPORTS = new Set([
-  'server:accounts->research-profile',
-  'server:learning->articles',
-  'server:research-profile->accounts',
-]);
-
 /**
  * Where repositories may be constructed: the processes' composition roots. A prefix ending in '/' covers
  * a folder (each CLI command is the root of its own run).
@@ -212,7 +200,7 @@ for (const pkg of packages) {
 }
 
 // Feature folders import no other feature folder.
-for (const { app, features, alias } of FEATURE_ROOTS) {
+for (const { features, alias } of FEATURE_ROOTS) {
   const featuresDir = path.join(root, features);
   if (!fs.existsSync(featuresDir)) continue;
   const featureOf = (target) => {
@@ -228,7 +216,7 @@ for (const { app, features, alias } of FEATURE_ROOTS) {
         target = path.join(root, alias.dir, specifier.slice(alias.prefix.length));
       }
       const other = target && featureOf(target);
-      if (!other || other === own || KNOWN_FEATURE_IMPORTS.has(`${app}:${own}->${other}`)) continue;
+      if (!other || other === own) continue;
       report(
         file,
         line,

@@ -60,7 +60,6 @@ import { PaperRecommendationService } from './features/recommendations/paper-rec
 import { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
-import { SourceActivationRequests } from './features/research-profile/source-activation';
 import { HealthService } from './features/system/health.service';
 import { publicConfigOf } from './features/system/public-config.presenter';
 import { closeHttpServer } from './http-shutdown';
@@ -73,6 +72,7 @@ import { resolveJwtSecret } from './security/jwt-secret';
 import { type Argon2Params, PasswordHasher } from './security/password-hasher';
 import { SecretCodes } from './security/secret-codes';
 import { SignedCookies } from './security/signed-cookies';
+import { SourceActivationRequests } from './services/source-activation';
 import { WebBaseUrl } from './web-base-url';
 
 /*

@@ -42,3 +42,14 @@ export function keyedRateLimit(
     if (hits > limit.max) throw errors.rateLimited(secondsLeft(ttlMs));
   };
 }
+
+/** Favourite, save, share, read and 'not interested' calls per user: one small write each. */
+const ARTICLE_ACTION_LIMIT: RateLimit = { max: 300, timeWindow: '1 minute' };
+
+/**
+ * The per-user budget of small writes on a paper or news item (favourite, save, share, read, 'not
+ * interested'), shared by the features that take them (articles, learning): every route that uses it
+ * counts against the same key.
+ */
+export const articleActionLimit = (app: FastifyInstance) =>
+  keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);

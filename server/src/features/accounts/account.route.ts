@@ -19,12 +19,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { LoginLimiter } from '../../plugins/login-limiter';
+import { presentUser } from '../../presenters/user.presenter';
 import { emailFingerprint } from '../../security/secret-codes';
 import type { SignedCookies } from '../../security/signed-cookies';
 import type { AuthRateLimits } from './account-rate-limits';
 import type { AuthService } from './auth.service';
 import { BrowserCodeState, VERIFY_COOKIE, VERIFY_COOKIE_MAX_AGE_S, VERIFY_COOKIE_PATH } from './browser-code-state';
-import { presentUser } from './user.presenter';
 
 const errorResponses = {
   400: apiErrorSchema,

@@ -1,8 +1,8 @@
 import type { OwnedRecordsExport, UserAdminRepository, UserRow } from '@radar/db';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
+import { presentUser } from '../../presenters/user.presenter';
 import type { PasswordHasher } from '../../security/password-hasher';
-import { presentUser } from './user.presenter';
 
 export interface AccountSelfServiceDeps {
   /** The operator's account repository: the CLI's `radar users delete` path, reused so deletion has one definition. */

@@ -12,10 +12,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import { presentUser } from '../../presenters/user.presenter';
 import type { AuthRateLimits } from './account-rate-limits';
 import type { EmailChangeService } from './email-change.service';
 import type { AccountSelfService } from './self-service.service';
-import { presentUser } from './user.presenter';
 import type { UserService } from './user.service';
 
 const dateOnly = (date: Date) => date.toISOString().slice(0, 10);

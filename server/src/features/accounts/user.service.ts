@@ -1,8 +1,7 @@
 import type { UserRepository, UserRow } from '@radar/db';
-import type { UserUpdate } from '@radar/shared';
+import { mapResearchFields, type UserUpdate } from '@radar/shared';
 import { errors } from '../../errors';
-import type { SourceActivationRequests } from '../research-profile/source-activation';
-import { mapResearchFields } from './research-fields';
+import type { SourceActivationRequests } from '../../services/source-activation';
 
 export class UserService {
   constructor(

@@ -12,23 +12,13 @@ import {
   articleSearchResponseSchema,
   articleShareResponseSchema,
 } from '@radar/shared';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import { articleActionLimit, keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { ArticleService } from './article.service';
 
 /** Searches per user: each is a full-text query over the whole corpus. */
 const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
-/** Favourite, save, share and read calls per user: one small write each. */
-const ARTICLE_ACTION_LIMIT = { max: 300, timeWindow: '1 minute' };
-
-/**
- * The per-user budget of small writes on a paper or news item (favourite, save, share, read, 'not
- * interested'): every route that uses it counts against the same key.
- */
-export const articleActionLimit = (app: FastifyInstance) =>
-  keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
 
 const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
 const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };

@@ -7,7 +7,7 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { articleActionLimit } from '../articles/article.route';
+import { articleActionLimit } from '../../plugins/keyed-rate-limit';
 import type { DismissTarget, LearningService } from './learning.service';
 
 const guarded = { security: [{ bearerAuth: [] }] };

@@ -10,6 +10,7 @@ import type { AsyncTaskRepository, AsyncTaskRow, UserRepository, UserRow } from 
 import type { JobQueue } from '@radar/jobs';
 import {
   EMAIL_PATTERN,
+  mapResearchFields,
   type ResearchConfirmRequest,
   type ResearchConfirmResponse,
   type ResearchProcessResponse,
@@ -18,10 +19,9 @@ import {
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
-import { mapResearchFields } from '../accounts/research-fields';
-import { presentUser } from '../accounts/user.presenter';
+import { presentUser } from '../../presenters/user.presenter';
+import type { SourceActivationRequests } from '../../services/source-activation';
 import type { ProfileEmbeddingService } from './profile-embedding.service';
-import type { SourceActivationRequests } from './source-activation';
 import { presentTask } from './task.presenter';
 
 const RESEARCH_MESSAGES = {
