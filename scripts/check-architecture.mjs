@@ -73,7 +73,6 @@ const KNOWN_REPOSITORY_CONSTRUCTION = new Set([
   'packages/ingest/src/run-source.ts',
   'packages/ingest/src/tier-import.ts',
   'packages/ingest/src/tier-refresh.ts',
-  'packages/jobs/src/jobs/keyword-alerts.job.ts',
 ]);
 
 const toPosix = (file) => file.split(path.sep).join('/');

@@ -3,6 +3,7 @@ import {
   AsyncTaskRepository,
   AuthRecordRepository,
   type DatabaseHandle,
+  KeywordRepository,
   LearningRepository,
   SessionRepository,
   SourceStateRepository,
@@ -104,6 +105,7 @@ function createWorkerRepositories(db: DatabaseHandle['db']) {
     learning: new LearningRepository(db),
     sourceStates: new SourceStateRepository(db),
     vectors: new VectorRepository(db),
+    keywords: new KeywordRepository(db),
   };
 }
 
@@ -151,8 +153,8 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
     createContentEmbedProcessor({ db: database.db, embedder: content.embedder, texts: content.texts, logger }),
   [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
     createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
-  [QUEUE_NAMES.keywordAlerts]: ({ database, mail, ai, logger }) =>
-    createKeywordAlertsProcessor({ database, mail, logger, embeddings: ai.embeddings }),
+  [QUEUE_NAMES.keywordAlerts]: ({ repositories, mail, ai, logger }) =>
+    createKeywordAlertsProcessor({ keywords: repositories.keywords, mail, logger, embeddings: ai.embeddings }),
   [QUEUE_NAMES.profileLearning]: ({ repositories, ai, logger }) =>
     createProfileLearningProcessor({
       learning: repositories.learning,

@@ -51,7 +51,7 @@ beforeAll(async () => {
   settings = { mailer, webBaseUrl: () => WEB, linkSecret: secret };
   keywords = new KeywordRepository(database.db);
   users = new UserRepository(database.db);
-  const processor = createKeywordAlertsProcessor({ database, mail: settings, logger: pino({ level: 'silent' }) });
+  const processor = createKeywordAlertsProcessor({ keywords, mail: settings, logger: pino({ level: 'silent' }) });
   run = () => processor({ data: {} });
   modelId = (
     await new EmbeddingRepository(database.db).registerModel({
@@ -312,7 +312,7 @@ describe('keyword alerts', () => {
       from: 'alerts@radar.test',
       outboxDir: path.join(os.tmpdir(), 'unused-outbox'),
     });
-    const broken = createKeywordAlertsProcessor({ database, mail: { ...settings, mailer: brokenMailer } });
+    const broken = createKeywordAlertsProcessor({ keywords, mail: { ...settings, mailer: brokenMailer } });
     try {
       expect(await broken({ data: {} })).toMatchObject({ mailed: 0, failed: 1 });
     } finally {
@@ -341,7 +341,7 @@ describe('keyword alerts', () => {
       idf: Float32Array.from([3, 4, 5]),
     });
     const processor = createKeywordAlertsProcessor({
-      database,
+      keywords,
       mail: settings,
       embeddings: { termWeighting: async () => model },
     });
@@ -358,7 +358,7 @@ describe('keyword alerts', () => {
     await follow(judy.id, 'protein docking');
     await addPaper('Diffusion models for protein docking', { abstract: 'Diffusion models dock proteins.' });
     const processor = createKeywordAlertsProcessor({
-      database,
+      keywords,
       mail: settings,
       logger: pino({ level: 'silent' }),
       embeddings: {
@@ -401,7 +401,7 @@ describe('keyword alerts', () => {
   });
 
   it('skips the run without mail settings', async () => {
-    const without = createKeywordAlertsProcessor({ database, mail: undefined });
+    const without = createKeywordAlertsProcessor({ keywords, mail: undefined });
     expect(await without({ data: {} })).toMatchObject({ outcome: 'skipped' });
   });
 });
@@ -420,7 +420,7 @@ describe('through the queue, with two workers', () => {
     const connection = testQueueConnection(database);
     queue = createQueue<unknown>(connection, QUEUE_NAMES.keywordAlerts);
     for (let i = 0; i < 2; i++) {
-      const processor = createKeywordAlertsProcessor({ database, mail: settings });
+      const processor = createKeywordAlertsProcessor({ keywords, mail: settings });
       workers.push(createWorker(connection, QUEUE_NAMES.keywordAlerts, processor) as AppWorker<unknown>);
     }
     const frank = await makeUser('frank@example.org');

@@ -1,5 +1,5 @@
 import type { EmbeddingModels, TermWeighting } from '@radar/ai';
-import { type AlertClaim, type AlertWindowRules, type DatabaseHandle, KeywordRepository } from '@radar/db';
+import type { AlertClaim, AlertWindowRules, KeywordRepository } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { keywordAlertReasons } from '@radar/recommend';
 import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
@@ -136,13 +136,13 @@ async function sendKeywordAlerts(deps: {
 }
 
 export function createKeywordAlertsProcessor(deps: {
-  database: DatabaseHandle;
+  keywords: KeywordRepository;
   mail: KeywordAlertMailSettings | undefined;
   logger?: Logger;
   /** The active embedding model (AiServices.embeddings); without it shared terms are weighed by idf over each digest. */
   embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
 }) {
-  const keywords = new KeywordRepository(deps.database.db);
+  const { keywords } = deps;
   // The payload (empty) was parsed by the worker (createWorker).
   return async (_job: { data: KeywordAlertsJob }): Promise<KeywordAlertRunResult> => {
     if (!deps.mail) {
