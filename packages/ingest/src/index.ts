@@ -9,6 +9,7 @@ export { type EnqueueJob, enqueueEnrichment } from './enrichment';
 export { DatabasePolitenessLease } from './lease';
 export { summarizePapers } from './paper-summaries';
 export type { IngestProgress, IngestSummary } from './pipeline';
+export { isPreprintServerName } from './identifiers';
 export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './reader-queries';
 export {
   describeError,

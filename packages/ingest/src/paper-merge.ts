@@ -97,6 +97,24 @@ export function preprintDoiOf(incoming: IncomingPaper, except?: string | null): 
   );
 }
 
+type JournalFields = Pick<PaperFields, 'journalId' | 'journalName' | 'arxivId' | 'doi'>;
+
+/** A record of a preprint alone: no journal row, and its venue is a preprint server (or none, with a preprint id). */
+export function isPreprintOnly(row: JournalFields): boolean {
+  if (row.journalId !== null) return false;
+  if (row.journalName) return isPreprintServerName(row.journalName);
+  return Boolean(row.arxivId || (row.doi && isPreprintDoi(row.doi.toLowerCase())));
+}
+
+/**
+ * The merge turns a preprint's row into its journal version (a journal, or a journal named by arXiv's
+ * journal_ref): readers who marked the preprint are told it was published.
+ */
+export function publishesPreprint(existing: PaperFields, patch: Partial<NewPaperRow>): boolean {
+  const after = { ...existing, ...patch } as JournalFields;
+  return isPreprintOnly(existing) && Boolean(after.journalName) && !isPreprintOnly(after);
+}
+
 /** The stored row's link is a preprint's page (or it has none): a journal record's page replaces it. */
 function showsPreprint(row: PaperFields): boolean {
   if (!row.url || isPreprintUrl(row.url)) return true;

@@ -1,8 +1,10 @@
 import {
   API_PATHS,
   apiErrorSchema,
+  articleExportQuerySchema,
   articleFavoriteResponseSchema,
   articleIdParamsSchema,
+  articleLibraryExportQuerySchema,
   articleLibraryQuerySchema,
   articleLibraryResponseSchema,
   articleReadRequestSchema,
@@ -12,11 +14,11 @@ import {
   articleSearchResponseSchema,
   articleShareResponseSchema,
 } from '@radar/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
-import type { ArticleService } from './article.service';
+import type { ArticleService, NamedCitationFile } from './article.service';
 
 /** Searches per user: each is a full-text query over the whole corpus. */
 const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
@@ -31,6 +33,14 @@ export const articleActionLimit = (app: FastifyInstance) =>
   keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
 
 const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
+
+/** A citation file as a download: its media type and name, never cached (it is the caller's own list). */
+const sendFile = (reply: FastifyReply, file: NamedCitationFile) =>
+  reply
+    .header('cache-control', 'no-store')
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .send(file.body);
 const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
 
 /** Article search, the library and the per-paper actions (favourite, share, read), outside /api/ where the web app requests them. */
@@ -71,6 +81,40 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
       },
     },
     async (request) => articles.library(requireUser(request), request.query),
+  );
+
+  // Exports: no 200 schema, the answer is the file's text (BibTeX, RIS or CSL-JSON) under its own media type.
+  app.get(
+    API_PATHS.articleLibraryExport,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary:
+          "The caller's favourites, saved papers or both (list=all|favorited|saved) as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment; empty list, empty file)",
+        querystring: articleLibraryExportQuerySchema,
+        response: { 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => sendFile(reply, await articles.exportLibrary(requireUser(request), request.query)),
+  );
+
+  app.get(
+    API_PATHS.articleExport,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary: 'One paper as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment)',
+        params: articleIdParamsSchema,
+        querystring: articleExportQuerySchema,
+        response: { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      sendFile(reply, await articles.exportPaper(requireUser(request), request.params.id, request.query)),
   );
 
   // The three toggles and share: the same guard, limit and errors, one service call on the paper id.
