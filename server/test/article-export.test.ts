@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { ArticleRepository, type NewPaperRow, PaperRepository, UserRepository } from '@radar/db';
 import { defaultIngestSettings, importSourceFile } from '@radar/ingest';
 import { articleLibraryResponseSchema } from '@radar/shared';
+import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
@@ -86,7 +86,7 @@ function parseRis(text: string): Record<string, string[]>[] {
   let current: Record<string, string[]> | undefined;
   for (const line of text.split(/\r?\n/)) {
     if (!line.trim()) continue;
-    const match = /^([A-Z][A-Z0-9])  - ?(.*)$/.exec(line);
+    const match = /^([A-Z][A-Z0-9]) {2}- ?(.*)$/.exec(line);
     if (!match) throw new Error(`not a RIS line: ${line}`);
     const [, tag = '', value = ''] = match;
     if (tag === 'TY') current = {};
@@ -218,7 +218,9 @@ describe('the library as a citation file', () => {
   it('an empty library is a valid empty file of each format', async () => {
     const bib = await get('/articles/library/export/?format=bibtex&list=favorited', other.headers);
     expect(bib.statusCode, bib.body).toBe(200);
-    expect(bib.headers['content-disposition']).toMatch(/^attachment; filename="radar-favorites-\d{4}-\d{2}-\d{2}\.bib"$/);
+    expect(bib.headers['content-disposition']).toMatch(
+      /^attachment; filename="radar-favorites-\d{4}-\d{2}-\d{2}\.bib"$/,
+    );
     expect(parseBibtex(bib.body).entries).toEqual([]);
     expect((await get('/articles/library/export/?format=ris', other.headers)).body).toBe('');
     expect(JSON.parse((await get('/articles/library/export/?format=csljson', other.headers)).body)).toEqual([]);
@@ -233,12 +235,16 @@ describe('the library as a citation file', () => {
     const favourites = await get('/articles/library/export/?format=bibtex&list=favorited');
     expect(favourites.headers['content-disposition']).toMatch(/filename="radar-favorites-\d{4}-\d{2}-\d{2}\.bib"/);
     const entries = parseBibtex(favourites.body, { sentenceCase: false, caseProtection: false }).entries;
-    expect(entries.map((entry) => entry.fields.title).sort()).toEqual([TEX_TITLE, '基于图神经网络的分子性质预测'].sort());
+    expect(entries.map((entry) => entry.fields.title).sort()).toEqual(
+      [TEX_TITLE, '基于图神经网络的分子性质预测'].sort(),
+    );
     expect(new Set(entries.map((entry) => entry.key)).size).toBe(2);
 
     const saved = await get('/articles/library/export/?format=ris&list=saved');
     expect(saved.headers['content-disposition']).toMatch(/filename="radar-saved-\d{4}-\d{2}-\d{2}\.ris"/);
-    expect(parseRis(saved.body).map((record) => record.TI?.[0])).toEqual(['Attention is not all you need for radar echoes']);
+    expect(parseRis(saved.body).map((record) => record.TI?.[0])).toEqual([
+      'Attention is not all you need for radar echoes',
+    ]);
 
     const all = await get('/articles/library/export/?format=csljson');
     expect(all.headers['content-disposition']).toMatch(/filename="radar-library-\d{4}-\d{2}-\d{2}\.json"/);
@@ -294,9 +300,7 @@ describe('a favourited preprint is published', () => {
     fs.writeFileSync(journalFile, JSON.stringify(JOURNAL_WORK));
     await importSourceFile(ingest, { kind: 'crossref', filePath: journalFile, source: undefined });
 
-    const library = articleLibraryResponseSchema.parse(
-      (await get('/articles/library/?list=favorited')).json(),
-    );
+    const library = articleLibraryResponseSchema.parse((await get('/articles/library/?list=favorited')).json());
     const card = library.results.find((paper) => paper.id === preprintId);
     expect(card?.published_version).toMatchObject({
       journal: 'Computational Visual Media',

@@ -6,10 +6,10 @@ export { embedContent } from './content-embed';
 export { NEWS_TRUNCATED_NOTE, NEWS_TRUNCATION_MARK } from './content-store';
 export { loadDemoCorpus, removeDemoContent } from './demo/load-demo';
 export { type EnqueueJob, enqueueEnrichment } from './enrichment';
+export { isPreprintServerName } from './identifiers';
 export { DatabasePolitenessLease } from './lease';
 export { summarizePapers } from './paper-summaries';
 export type { IngestProgress, IngestSummary } from './pipeline';
-export { isPreprintServerName } from './identifiers';
 export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './reader-queries';
 export {
   describeError,

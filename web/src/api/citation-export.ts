@@ -1,4 +1,4 @@
-import { API_PATHS, type ArticleLibraryList, type CitationFormat, apiPath } from '@radar/shared';
+import { API_PATHS, type ArticleLibraryList, apiPath, type CitationFormat } from '@radar/shared';
 import { api, type DownloadedFile } from '@/lib/api-client';
 
 /*

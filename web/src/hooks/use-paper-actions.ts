@@ -1,6 +1,6 @@
+import type { CitationFormat } from '@radar/shared';
 import { type Query, type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { CitationFormat } from '@radar/shared';
 import { LIBRARY_QUERY_KEY, recordRead, shareArticle, toggleFavorite, toggleSave } from '@/api/article-state';
 import { CITATION_FORMAT_LABELS, downloadPaperCitation } from '@/api/citation-export';
 import { useCanExportCitations } from '@/api/public-config';

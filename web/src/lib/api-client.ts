@@ -189,7 +189,7 @@ export type RequestOptions = {
 export type DownloadedFile = { text: string; contentType: string; fileName: string | null };
 
 /** The file name of a `Content-Disposition: attachment; filename="..."` header; null without one. */
-export function attachmentFileName(header: string | null): string | null {
+function attachmentFileName(header: string | null): string | null {
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '')?.[1];
   if (encoded) return decodeURIComponent(encoded);
   return /filename="?([^";]+)"?/i.exec(header ?? '')?.[1] ?? null;

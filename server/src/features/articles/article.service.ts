@@ -30,7 +30,7 @@ function parsePaperId(raw: string): number {
 const paperNotFound = () => errors.notFound('论文不存在');
 
 /** A library export holds at most this many papers, most recently marked first (one query, one file in memory). */
-export const LIBRARY_EXPORT_MAX_PAPERS = 5000;
+const LIBRARY_EXPORT_MAX_PAPERS = 5000;
 
 /** The file name's word for each library list: radar-favorites-2026-11-27.bib. */
 const LIBRARY_FILE_NAMES = { all: 'library', favorited: 'favorites', saved: 'saved' } as const;

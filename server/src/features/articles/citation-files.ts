@@ -56,7 +56,7 @@ const TEX_ESCAPES: Record<string, string> = {
  * Text as a BibTeX value: the ten TeX special characters escaped; every other character (accents, CJK)
  * stays as UTF-8, which biber/BibLaTeX, Zotero, JabRef, EndNote and NoteExpress read.
  */
-export const escapeTex = (text: string) => text.replace(/[\\{}&%$#_~^]/g, (char) => TEX_ESCAPES[char] ?? char);
+const escapeTex = (text: string) => text.replace(/[\\{}&%$#_~^]/g, (char) => TEX_ESCAPES[char] ?? char);
 
 /** A URL or DOI is read verbatim; only braces, which would unbalance the value, are percent-encoded. */
 const verbatim = (text: string) => text.replace(/\{/g, '%7B').replace(/\}/g, '%7D');
@@ -87,7 +87,9 @@ function bibtexEntry(item: CitationItem): string {
     ['abstract', item.abstract ? escapeTex(item.abstract) : undefined],
     ['keywords', item.keyword ? escapeTex(item.keyword) : undefined],
   ];
-  const lines = fields.filter((field): field is [string, string] => field[1] !== undefined).map(([name, value]) => `  ${name} = {${value}},`);
+  const lines = fields
+    .filter((field): field is [string, string] => field[1] !== undefined)
+    .map(([name, value]) => `  ${name} = {${value}},`);
   // Month as BibTeX's own macro (jan ... dec), which every style prints in its language.
   const monthName = typeof month === 'number' ? MONTHS[month - 1] : undefined;
   if (monthName) lines.splice(lines.findIndex((line) => line.startsWith('  year')) + 1, 0, `  month = ${monthName},`);
@@ -95,4 +97,4 @@ function bibtexEntry(item: CitationItem): string {
   return `@${item.type === 'article' ? 'misc' : 'article'}{${item['citation-key']},\n${lines.join('\n')}\n}\n`;
 }
 
-export const writeBibtex = (items: readonly CitationItem[]) => items.map(bibtexEntry).join('\n');
+const writeBibtex = (items: readonly CitationItem[]) => items.map(bibtexEntry).join('\n');

@@ -19,16 +19,37 @@ export type CitationName = { family: string; given?: string } | { literal: strin
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 /** A space between two CJK characters (王 小明): not part of the name. */
-const CJK_SPACE = /(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]) (?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])/g;
+const CJK_SPACE =
+  /(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]) (?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])/g;
 /** Lower-case particles that belong to the family name (van der Berg, de la Cruz, von Neumann). */
-const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'da', 'di', 'du', 'la', 'le', 'dos', 'das', 'ter', 'ten', 'bin', 'al', 'el']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'da',
+  'di',
+  'du',
+  'la',
+  'le',
+  'dos',
+  'das',
+  'ter',
+  'ten',
+  'bin',
+  'al',
+  'el',
+]);
 const ARXIV_PAGE = /arxiv\.org\/(?:abs|pdf)\/([a-z-]+(?:\.[a-z]{2})?\/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?/i;
 
 /**
  * "Müller, Jürgen" and "Jürgen Müller" -> family Müller, given Jürgen; a CJK name (王小明, 王 小明) stays
  * whole, since which characters are the family name cannot be told reliably (欧阳, 司马).
  */
-export function citationName(raw: string): CitationName {
+function citationName(raw: string): CitationName {
   const name = raw.replace(/\s+/g, ' ').trim();
   if (CJK.test(name)) return { literal: name.replace(CJK_SPACE, '') };
   const comma = name.indexOf(',');
@@ -54,7 +75,7 @@ const asciiWord = (text: string) =>
     .find((word) => word.length > 2 && !['the', 'and', 'for', 'with', 'from'].includes(word)) ?? '';
 
 /** The arXiv id of a paper, from its own or its preprint's page; undefined when it has none. */
-export function arxivIdOf(paper: Pick<PaperView, 'url' | 'preprintUrl' | 'pdfUrl'>): string | undefined {
+function arxivIdOf(paper: Pick<PaperView, 'url' | 'preprintUrl' | 'pdfUrl'>): string | undefined {
   for (const link of [paper.url, paper.preprintUrl, paper.pdfUrl]) {
     const match = link ? ARXIV_PAGE.exec(link) : null;
     if (match?.[1]) return match[1];
@@ -68,12 +89,13 @@ const isPreprint = (paper: PaperView) => !paper.journalName.trim() || isPreprint
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** `citation-key`s unique within one file: the second of two alike gets b, the third c. */
-export function citationKeys(papers: readonly PaperView[]): string[] {
+function citationKeys(papers: readonly PaperView[]): string[] {
   const seen = new Map<string, number>();
   return papers.map((paper) => {
     const first = paper.authors[0] ? citationName(paper.authors[0]) : undefined;
     const family = first ? asciiWord('family' in first ? first.family : first.literal) : '';
-    const base = `${family || 'paper'}${paper.publishedAt?.slice(0, 4) ?? ''}${asciiWord(paper.title)}` || `paper${paper.id}`;
+    const base =
+      `${family || 'paper'}${paper.publishedAt?.slice(0, 4) ?? ''}${asciiWord(paper.title)}` || `paper${paper.id}`;
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
     return count === 1 ? base : `${base}${String.fromCharCode(96 + Math.min(count, 26))}`;
@@ -97,9 +119,14 @@ export function toCitationItems(papers: readonly PaperView[]): CitationItem[] {
       title: oneLine(paper.title),
       author: paper.authors.map(citationName),
       ...(preprint
-        ? { publisher: oneLine(paper.journalName) || (arxivId ? 'arXiv' : ''), ...(arxivId ? { number: `arXiv:${arxivId}` } : {}) }
+        ? {
+            publisher: oneLine(paper.journalName) || (arxivId ? 'arXiv' : ''),
+            ...(arxivId ? { number: `arXiv:${arxivId}` } : {}),
+          }
         : { 'container-title': oneLine(paper.journalName) }),
-      ...(date?.[0] ? { issued: { 'date-parts': [date.filter((part) => Number.isFinite(part)) as [number, number, number]] } } : {}),
+      ...(date?.[0]
+        ? { issued: { 'date-parts': [date.filter((part) => Number.isFinite(part)) as [number, number, number]] } }
+        : {}),
       ...(doi ? { DOI: doi } : {}),
       ...(url ? { URL: url } : {}),
       ...(paper.abstract.trim() ? { abstract: oneLine(paper.abstract) } : {}),

@@ -15,7 +15,6 @@ import type { ElementType, ReactNode } from 'react';
 import { ActionIconButton } from '@/components/actions/action-icon-button';
 import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
-import { CitationExportMenu } from './citation-export-menu';
 import {
   type AuthorEntry,
   describeTierSource,
@@ -25,6 +24,7 @@ import {
   paperHref,
 } from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
+import { CitationExportMenu } from './citation-export-menu';
 
 const TEXT = {
   noAbstract: '暂无摘要',

@@ -83,10 +83,14 @@ describe('导出: citation files from /library and the paper cards', () => {
 
     // The journal version of the favourited preprint, with its DOI link.
     const card = await screen.findByRole('article');
-    expect(within(card).getByTestId('paper-card-published').textContent).toContain('已正式发表：Computational Visual Media');
-    expect(within(card).getByRole('link', { name: /DOI: 10\.1007\/s41095-022-0271-y/ }).getAttribute('href')).toBe(
-      'https://doi.org/10.1007/s41095-022-0271-y',
+    expect(within(card).getByTestId('paper-card-published').textContent).toContain(
+      '已正式发表：Computational Visual Media',
     );
+    expect(
+      within(card)
+        .getByRole('link', { name: /DOI: 10\.1007\/s41095-022-0271-y/ })
+        .getAttribute('href'),
+    ).toBe('https://doi.org/10.1007/s41095-022-0271-y');
 
     await user.click(await screen.findByRole('button', { name: '导出收藏' }));
     await user.click(await screen.findByRole('menuitem', { name: 'BibTeX' }));
@@ -95,7 +99,10 @@ describe('导出: citation files from /library and the paper cards', () => {
     expect(request?.query).toEqual({ format: 'bibtex', list: 'favorited' });
     expect(request?.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(await downloads[0]?.text).toBe(BIBTEX);
-    expect(downloads[0]).toMatchObject({ type: 'application/x-bibtex; charset=utf-8', name: 'radar-favorites-2026-11-27.bib' });
+    expect(downloads[0]).toMatchObject({
+      type: 'application/x-bibtex; charset=utf-8',
+      name: 'radar-favorites-2026-11-27.bib',
+    });
 
     await user.click(within(card).getByRole('button', { name: '导出' }));
     await user.click(await screen.findByRole('menuitem', { name: 'RIS' }));
@@ -110,7 +117,10 @@ describe('导出: citation files from /library and the paper cards', () => {
   it('shows a failed export in Chinese', async () => {
     serveConfig(api, ['citation_export']);
     serveLibrary(api, [libraryPaper({ is_favorited: false, is_saved: true })]);
-    api.on('GET', LIBRARY_EXPORT, { status: 400, body: { code: 'BAD_REQUEST', message: '导出格式 format 只能是 bibtex、ris、csljson' } });
+    api.on('GET', LIBRARY_EXPORT, {
+      status: 400,
+      body: { code: 'BAD_REQUEST', message: '导出格式 format 只能是 bibtex、ris、csljson' },
+    });
     const { user } = renderApp(api, '/library?list=saved', { user: testUser() });
 
     await user.click(await screen.findByRole('button', { name: '导出稍后读' }));

@@ -153,7 +153,12 @@ export function LibraryPage() {
               ) : null}
             </Box>
             {exportList.isError ? (
-              <Alert severity="error" sx={{ mb: 2 }} data-testid="library-export-error" onClose={() => exportList.reset()}>
+              <Alert
+                severity="error"
+                sx={{ mb: 2 }}
+                data-testid="library-export-error"
+                onClose={() => exportList.reset()}
+              >
                 {getErrorMessage(exportList.error)}
               </Alert>
             ) : null}
