@@ -99,11 +99,13 @@ export function preprintDoiOf(incoming: IncomingPaper, except?: string | null): 
 
 type JournalFields = Pick<PaperFields, 'journalId' | 'journalName' | 'arxivId' | 'doi'>;
 
-/** A record of a preprint alone: no journal row, and its venue is a preprint server (or none, with a preprint id). */
+/**
+ * A record of a preprint alone: its venue is a preprint server (a source may have given the server as a
+ * journal, with a journal row), or it has no venue and no journal row but a preprint's id.
+ */
 export function isPreprintOnly(row: JournalFields): boolean {
-  if (row.journalId !== null) return false;
   if (row.journalName) return isPreprintServerName(row.journalName);
-  return Boolean(row.arxivId || (row.doi && isPreprintDoi(row.doi.toLowerCase())));
+  return row.journalId === null && Boolean(row.arxivId || (row.doi && isPreprintDoi(row.doi.toLowerCase())));
 }
 
 /**
