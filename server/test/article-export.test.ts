@@ -195,6 +195,14 @@ describe('one paper as a citation file', () => {
     expect(record?.DO).toEqual(['10.48550/arXiv.2602.01234']);
   });
 
+  it('is in the OpenAPI document, guarded, with its formats', async () => {
+    const doc = (await get('/api/docs/json')).json();
+    for (const path of ['/articles/{id}/export/', '/articles/library/export/']) {
+      expect(doc.paths[path]?.get?.security, path).toEqual([{ bearerAuth: [] }]);
+      expect(JSON.stringify(doc.paths[path]?.get?.parameters), path).toContain('csljson');
+    }
+  });
+
   it('an unknown format is a 400 in Chinese; an unknown or malformed paper id a 404', async () => {
     for (const query of ['?format=docx', '', '?format=BIBTEX']) {
       const response = await get(`/articles/${ids.tex}/export/${query}`);

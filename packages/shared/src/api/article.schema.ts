@@ -203,3 +203,13 @@ export const articleLibraryExportQuerySchema = z.object({
   list: z.enum(ARTICLE_LIBRARY_LISTS, { error: `list 只能是 ${ARTICLE_LIBRARY_LISTS.join('、')}` }).default('all'),
 });
 export type ArticleLibraryExportQuery = z.infer<typeof articleLibraryExportQuerySchema>;
+
+/**
+ * The 200 of an export, for the OpenAPI document: the file's text, sent as it is under its own media
+ * type (not JSON).
+ */
+export const citationFileSchema = z
+  .string()
+  .describe(
+    'The citation file: BibTeX (application/x-bibtex), RIS (application/x-research-info-systems) or CSL-JSON (application/vnd.citationstyles.csl+json), UTF-8, as an attachment',
+  );

@@ -13,6 +13,7 @@ import {
   articleSearchQuerySchema,
   articleSearchResponseSchema,
   articleShareResponseSchema,
+  citationFileSchema,
 } from '@radar/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -83,7 +84,7 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
     async (request) => articles.library(requireUser(request), request.query),
   );
 
-  // Exports: no 200 schema, the answer is the file's text (BibTeX, RIS or CSL-JSON) under its own media type.
+  // Exports: the answer is the file's text (BibTeX, RIS or CSL-JSON) under its own media type.
   app.get(
     API_PATHS.articleLibraryExport,
     {
@@ -94,7 +95,7 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
         summary:
           "The caller's favourites, saved papers or both (list=all|favorited|saved) as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment; empty list, empty file)",
         querystring: articleLibraryExportQuerySchema,
-        response: { 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: citationFileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
     async (request, reply) => sendFile(reply, await articles.exportLibrary(requireUser(request), request.query)),
@@ -110,7 +111,13 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
         summary: 'One paper as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment)',
         params: articleIdParamsSchema,
         querystring: articleExportQuerySchema,
-        response: { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+        response: {
+          200: citationFileSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          429: apiErrorSchema,
+        },
       },
     },
     async (request, reply) =>
