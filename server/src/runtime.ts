@@ -290,7 +290,10 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     }),
     profileEmbedding,
     recommendationStats: new RecommendationStatsService({ ai, logger }),
-    articles: new ArticleService(new ArticleRepository(database.db), (userId) => learning.requestRelearn(userId)),
+    articles: new ArticleService(new ArticleRepository(database.db), (userId) => learning.requestRelearn(userId), {
+      now: options.clock,
+      timeZone: config.timeZone,
+    }),
     feedback: new FeedbackService({
       feedback: new FeedbackRepository(database.db),
       mailer: parts.mailer,

@@ -89,13 +89,18 @@ describe('GET /api/config/', () => {
     expect(publicConfigResponseSchema.parse(response.json())).toEqual({
       support_email: null,
       time_zone: 'Asia/Shanghai',
+      features: ['citation_export'],
     });
     expect(response.headers['cache-control']).toBe('public, max-age=60');
   });
 
   it('gives SUPPORT_EMAIL and TIME_ZONE when they are set, and nothing else', async () => {
     const response = await supportApp.inject({ method: 'GET', url: '/api/config/' });
-    expect(response.json()).toEqual({ support_email: SUPPORT, time_zone: 'Europe/Berlin' });
+    expect(response.json()).toEqual({
+      support_email: SUPPORT,
+      time_zone: 'Europe/Berlin',
+      features: ['citation_export'],
+    });
   });
 
   it('is in the OpenAPI document with POST /api/contact/, both without security', async () => {

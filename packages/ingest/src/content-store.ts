@@ -10,7 +10,14 @@ import {
   titleAuthorKey,
 } from './identifiers';
 import { JournalResolver } from './journal-resolver';
-import { type IncomingPaper, mergePaper, pickMatch, preprintDoiOf } from './paper-merge';
+import {
+  type IncomingPaper,
+  isPreprintOnly,
+  mergePaper,
+  pickMatch,
+  preprintDoiOf,
+  publishesPreprint,
+} from './paper-merge';
 import { mergeFields } from './research-field-evidence';
 import { cleanBlock, cleanInline, cleanParagraphs, truncateText } from './text';
 import type { JournalRef, NewsDraft, PaperDraft } from './types';
@@ -196,6 +203,20 @@ export class ContentStore {
         source: this.options.source,
         isDemo: this.options.isDemo ?? false,
       };
+      // The journal version of a stored preprint it could not merge with (other identifiers): it becomes
+      // the canonical row below, and readers who marked the preprint are told it was published.
+      if (
+        row.titleAuthorKey &&
+        !isPreprintOnly({
+          journalId: paper.journalId ?? null,
+          journalName: paper.journalName,
+          arxivId: paper.arxivId ?? null,
+          doi: paper.doi ?? null,
+        }) &&
+        candidates.some((other) => other.titleAuthorKey === row.titleAuthorKey && isPreprintOnly(other))
+      ) {
+        row.journalVersionAt = new Date();
+      }
       const id = await this.papers.insert(row);
       // A record of the same paper that could not be merged (other identifiers): one card for both.
       if (row.titleAuthorKey) await this.papers.linkDuplicates(row.titleAuthorKey);
@@ -203,6 +224,7 @@ export class ContentStore {
     }
     const patch = mergePaper(match.row, paper, candidates);
     if (Object.keys(patch).length === 0) return { outcome: 'unchanged', id: match.row.id, matchedBy: match.by };
+    if (publishesPreprint(match.row, patch)) patch.journalVersionAt = new Date();
     await this.papers.update(match.row.id, patch);
     // The update may make this row the better record (a journal, a tier, an abstract) or give it a key.
     const key = patch.titleAuthorKey ?? match.row.titleAuthorKey;

@@ -6,6 +6,7 @@ export { embedContent } from './content-embed';
 export { NEWS_TRUNCATED_NOTE, NEWS_TRUNCATION_MARK } from './content-store';
 export { loadDemoCorpus, removeDemoContent } from './demo/load-demo';
 export { type EnqueueJob, enqueueEnrichment } from './enrichment';
+export { isPreprintServerName } from './identifiers';
 export { DatabasePolitenessLease } from './lease';
 export { summarizePapers } from './paper-summaries';
 export type { IngestProgress, IngestSummary } from './pipeline';

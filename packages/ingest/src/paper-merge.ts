@@ -97,6 +97,26 @@ export function preprintDoiOf(incoming: IncomingPaper, except?: string | null): 
   );
 }
 
+type JournalFields = Pick<PaperFields, 'journalId' | 'journalName' | 'arxivId' | 'doi'>;
+
+/**
+ * A record of a preprint alone: its venue is a preprint server (a source may have given the server as a
+ * journal, with a journal row), or it has no venue and no journal row but a preprint's id.
+ */
+export function isPreprintOnly(row: JournalFields): boolean {
+  if (row.journalName) return isPreprintServerName(row.journalName);
+  return row.journalId === null && Boolean(row.arxivId || (row.doi && isPreprintDoi(row.doi.toLowerCase())));
+}
+
+/**
+ * The merge turns a preprint's row into its journal version (a journal, or a journal named by arXiv's
+ * journal_ref): readers who marked the preprint are told it was published.
+ */
+export function publishesPreprint(existing: PaperFields, patch: Partial<NewPaperRow>): boolean {
+  const after = { ...existing, ...patch } as JournalFields;
+  return isPreprintOnly(existing) && Boolean(after.journalName) && !isPreprintOnly(after);
+}
+
 /** The stored row's link is a preprint's page (or it has none): a journal record's page replaces it. */
 function showsPreprint(row: PaperFields): boolean {
   if (!row.url || isPreprintUrl(row.url)) return true;

@@ -159,6 +159,30 @@ describe('papers stored twice under different identifiers', () => {
   });
 });
 
+describe('a favourited preprint whose journal version arrives as its own record', () => {
+  it('marks the journal record as the published version, which the reader is told of', async () => {
+    const title = 'Contrastive Priors for Sea Ice Forecasting';
+    const preprintDraft = { ...draft({ arxivId: '2603.00011' }), title, journal: { name: 'arXiv', issns: [] } };
+    const store = new ContentStore(database.db, { source: 'test' });
+    const preprint = (await store.storePaper(preprintDraft)) as { id: number };
+    const articles = new ArticleRepository(database.db);
+    expect(await articles.toggleSaved(userId, preprint.id)).toBe(true);
+    const before = new Date(Date.now() - 1000);
+
+    // Another arXiv id on the journal record (a second listing): the two cannot share a row.
+    const journal = (await store.storePaper({
+      ...draft({ arxivId: '2603.00099', doi: '10.1016/j.ocemod.2026.102301' }),
+      title,
+      journal: { name: 'Ocean Modelling', issns: ['14635003'] },
+    })) as { id: number };
+    const published = await articles.listPublishedPreprints(userId, before);
+    expect(published.map((paper) => [paper.id, paper.journalName, paper.doi])).toEqual([
+      [journal.id, 'Ocean Modelling', '10.1016/j.ocemod.2026.102301'],
+    ]);
+    expect(published[0]?.journalVersionArrivedAt).toBeInstanceOf(Date);
+  });
+});
+
 describe('a linked paper that changes its title', () => {
   it('frees the row it was linked with, which becomes canonical again', async () => {
     const store = new ContentStore(database.db, { source: 'arxiv' });

@@ -22,6 +22,14 @@ export function presentPaper(paper: PaperView): Paper {
     pdf_url: paper.pdfUrl,
     // The second link of a paper published after its preprint; none when the card's link is the preprint.
     preprint_url: paper.preprintUrl && paper.preprintUrl !== url ? paper.preprintUrl : null,
+    published_version: paper.journalVersionArrivedAt
+      ? {
+          journal: paper.journalName,
+          doi: paper.doi,
+          url: paper.doi ? doiLink(paper.doi) : url,
+          arrived_at: paper.journalVersionArrivedAt.toISOString(),
+        }
+      : null,
     jcr: paper.jcrTier,
     jcr_source: paper.jcrTier === null ? null : paper.jcrSystem,
     jcr_year: paper.jcrTier === null ? null : paper.jcrYear,

@@ -12,6 +12,8 @@ export type PublicConfig = {
   supportEmail: string | null;
   /** The readers' IANA time zone; null when the server does not say. */
   timeZone: string | null;
+  /** The calls beyond the spec the server names (`citation_export`); empty when it names none. */
+  features: readonly string[];
 };
 
 const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
@@ -23,7 +25,10 @@ const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
 function toPublicConfig(raw: unknown): PublicConfig {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-  return { supportEmail: text(record.support_email), timeZone: text(record.time_zone) };
+  const features = Array.isArray(record.features)
+    ? record.features.filter((item): item is string => typeof item === 'string')
+    : [];
+  return { supportEmail: text(record.support_email), timeZone: text(record.time_zone), features };
 }
 
 export async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
@@ -40,4 +45,13 @@ const publicConfigQueryOptions = () =>
 
 export function usePublicConfig() {
   return useQuery(publicConfigQueryOptions());
+}
+
+/**
+ * Whether the server exports citation files (GET /articles/{id}/export/ and /articles/library/export/,
+ * beyond the spec): false until /api/config/ says so, and for a backend without that call.
+ */
+export function useCanExportCitations(): boolean {
+  const config = usePublicConfig();
+  return config.data?.features.includes('citation_export') ?? false;
 }

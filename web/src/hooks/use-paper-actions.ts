@@ -1,6 +1,9 @@
+import type { CitationFormat } from '@radar/shared';
 import { type Query, type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LIBRARY_QUERY_KEY, recordRead, shareArticle, toggleFavorite, toggleSave } from '@/api/article-state';
+import { CITATION_FORMAT_LABELS, downloadPaperCitation } from '@/api/citation-export';
+import { useCanExportCitations } from '@/api/public-config';
 import { getErrorMessage } from '@/lib/api-client';
 import { type PaperLinkFields, paperHref } from '@/lib/paper-display';
 import { type PaperStatePatch, patchPaperInAnswer } from '@/lib/paper-state';
@@ -16,6 +19,7 @@ const PAPER_ACTION_STRINGS = {
   linkCopied: '链接已复制到剪贴板',
   noLink: '这篇论文暂无可分享的链接',
   readRecorded: '已标记为已读',
+  exported: (format: string) => `已导出 ${format} 文件`,
 } as const;
 
 type PaperRef = { id: string };
@@ -132,7 +136,21 @@ export function usePaperActions() {
     onSettled: (_answer, _error, { paper }) => setBusy(paper.id, false),
   });
 
+  const canExport = useCanExportCitations();
+  const exportCitation = useMutation({
+    mutationFn: ({ paper, format }: { paper: PaperRef; format: CitationFormat }) =>
+      downloadPaperCitation(paper.id, format),
+    onMutate: ({ paper }) => setBusy(paper.id, true),
+    onSuccess: (_answer, { format }) => setNotice(PAPER_ACTION_STRINGS.exported(CITATION_FORMAT_LABELS[format])),
+    onError: (error) => setNotice(getErrorMessage(error)),
+    onSettled: (_answer, _error, { paper }) => setBusy(paper.id, false),
+  });
+
   return {
+    /** 导出 on each card: only when the server exports citation files (GET /api/config/ says so). */
+    exportCitation: canExport
+      ? (paper: PaperRef, format: CitationFormat) => exportCitation.mutate({ paper, format })
+      : undefined,
     toggleFavorite: (paper: PaperRef & { is_favorited?: boolean }) => favorite.mutate(paper),
     toggleSave: (paper: PaperRef & { is_saved?: boolean }) => save.mutate(paper),
     share: (paper: PaperRef) => share.mutate(paper),

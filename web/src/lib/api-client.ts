@@ -181,7 +181,19 @@ export type RequestOptions = {
   /** Milliseconds before the request fails with TIMEOUT; default `REQUEST_TIMEOUTS.default`. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** 'file': the answer is a file to save (its text, media type and name), not JSON. */
+  as?: 'json' | 'file';
 };
+
+/** A file the API answered (an export): its text, media type and the name it asks to be saved under. */
+export type DownloadedFile = { text: string; contentType: string; fileName: string | null };
+
+/** The file name of a `Content-Disposition: attachment; filename="..."` header; null without one. */
+function attachmentFileName(header: string | null): string | null {
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '')?.[1];
+  if (encoded) return decodeURIComponent(encoded);
+  return /filename="?([^";]+)"?/i.exec(header ?? '')?.[1] ?? null;
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -211,8 +223,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body?: unknown,
     requestOptions: RequestOptions = {},
   ): Promise<T> {
-    const { query, headers: extraHeaders, timeoutMs = defaultTimeoutMs, signal } = requestOptions;
-    const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
+    const { query, headers: extraHeaders, timeoutMs = defaultTimeoutMs, signal, as = 'json' } = requestOptions;
+    const headers: Record<string, string> = { Accept: as === 'file' ? '*/*' : 'application/json', ...extraHeaders };
     // Only with a body: Fastify rejects `Content-Type: application/json` on an empty body.
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const token = readToken();
@@ -258,6 +270,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
         if (response.status === 401) onUnauthorized();
         throw apiError;
       }
+      if (as === 'file') {
+        const file: DownloadedFile = {
+          text,
+          contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+          fileName: attachmentFileName(response.headers.get('content-disposition')),
+        };
+        return file as T;
+      }
       if (text === '') return undefined as T;
       try {
         return JSON.parse(text) as T;
@@ -285,6 +305,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
     patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, body, options),
     delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+    /** GET of a file (an export), with the reader's token like every call. */
+    download: (path: string, options?: Omit<RequestOptions, 'as'>) =>
+      request<DownloadedFile>('GET', path, undefined, { ...options, as: 'file' }),
   };
 }
 

@@ -45,6 +45,17 @@ function tierSourceOf(paper: Record<string, unknown>): Pick<Paper, 'jcr_source' 
   return { jcr_source: source, jcr_year: year === null ? null : Math.trunc(year) };
 }
 
+/** `published_version` when the answer carries a well-formed one (an addition to the spec's Paper). */
+function publishedVersionOf(paper: Record<string, unknown>): Pick<Paper, 'published_version'> {
+  const version = objectOrUndefined<Record<string, unknown>>(paper.published_version);
+  const journal = textOrNull(version?.journal)?.trim();
+  const url = textOrNull(version?.url)?.trim();
+  if (!version || !journal || !url) return {};
+  return {
+    published_version: { journal, doi: textOrNull(version.doi), url, arrived_at: text(version.arrived_at) },
+  };
+}
+
 /** A Paper with its authors as sources give them (names, or `{ name }` objects). */
 export type ClientPaper = Omit<Paper, 'authors'> & { authors: AuthorEntry[] };
 
@@ -67,8 +78,11 @@ export function readPaper(raw: unknown): ClientPaper {
     url: text(paper.url),
     doi: textOrNull(paper.doi),
     pdf_url: textOrNull(paper.pdf_url),
+    // The preprint's page beside a journal version (not in the spec): the card's second link.
+    ...(textOrNull(paper.preprint_url) ? { preprint_url: textOrNull(paper.preprint_url) } : {}),
     jcr: numberOrNull(paper.jcr),
     ...tierSourceOf(paper),
+    ...publishedVersionOf(paper),
     llm_summary: textOrNull(paper.llm_summary),
     is_favorited: paper.is_favorited === true,
     is_saved: paper.is_saved === true,

@@ -94,6 +94,11 @@ export function createFakeApi(): FakeApi {
       response.writeHead(status, reply.headers).end();
       return;
     }
+    if (typeof reply.body === 'string' && reply.headers?.['Content-Type']) {
+      // A file (an export): sent as it is, under its own media type.
+      response.writeHead(status, reply.headers).end(reply.body);
+      return;
+    }
     response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers });
     response.end(JSON.stringify(reply.body));
   };

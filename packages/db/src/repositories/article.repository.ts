@@ -155,6 +155,40 @@ export class ArticleRepository {
     return { total: counted?.total ?? 0, papers: [] };
   }
 
+  /**
+   * One paper as the user sees it; a duplicate's id gives its canonical row (the card every list shows).
+   * Undefined when no paper has this id.
+   */
+  async findView(userId: string, paperId: number): Promise<PaperView | undefined> {
+    const canonical = sql`(SELECT coalesce(p.duplicate_of, p.id) FROM radar.papers p WHERE p.id = ${paperId})`;
+    const [row] = await this.db
+      .select(PAPER_VIEW_COLUMNS)
+      .from(papers)
+      .leftJoin(userArticleStates, and(eq(userArticleStates.paperId, papers.id), eq(userArticleStates.userId, userId)))
+      .where(sql`${papers.id} = ${canonical}`);
+    return row;
+  }
+
+  /**
+   * The reader's favourited or saved papers whose journal version arrived at or after `since`, having
+   * been marked before it arrived (as preprints), newest arrival first. For digests: "已正式发表".
+   */
+  async listPublishedPreprints(userId: string, since: Date): Promise<PaperView[]> {
+    return this.db
+      .select(PAPER_VIEW_COLUMNS)
+      .from(userArticleStates)
+      .innerJoin(papers, eq(papers.id, userArticleStates.paperId))
+      .where(
+        and(
+          eq(userArticleStates.userId, userId),
+          sql`(${userArticleStates.isFavorited} OR ${userArticleStates.isSaved})`,
+          sql`${papers.journalVersionAt} >= ${since.toISOString()}::timestamptz`,
+          sql`${papers.journalVersionAt} >= ${userArticleStates.createdAt}`,
+        ),
+      )
+      .orderBy(sql`${papers.journalVersionAt} DESC`, sql`${papers.id} DESC`);
+  }
+
   /** Flips the user's favourite; the new state, or undefined when no paper has this id. */
   // A state written through a duplicate's id (a page opened before the link) lands on the canonical row,
   // where every list and the library look.

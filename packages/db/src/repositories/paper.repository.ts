@@ -97,6 +97,11 @@ export interface PaperView {
   updatedAt: Date;
   isFavorited: boolean;
   isSaved: boolean;
+  /**
+   * When the journal version of this paper arrived, if the reader favourited or saved it before then
+   * (as a preprint) and still does; null otherwise. The card says it was published.
+   */
+  journalVersionArrivedAt: Date | null;
 }
 
 /** The columns of PaperView, for selects that join the caller's state (see findViews). */
@@ -123,6 +128,10 @@ export const PAPER_VIEW_COLUMNS = {
   updatedAt: papers.updatedAt,
   isFavorited: sql<boolean>`coalesce(${userArticleStates.isFavorited}, false)`,
   isSaved: sql<boolean>`coalesce(${userArticleStates.isSaved}, false)`,
+  journalVersionArrivedAt: sql<Date | null>`CASE WHEN ${papers.journalVersionAt} >= ${userArticleStates.createdAt}
+    AND (${userArticleStates.isFavorited} OR ${userArticleStates.isSaved}) THEN ${papers.journalVersionAt} END`.mapWith(
+    papers.journalVersionAt,
+  ),
 };
 
 export class PaperRepository {

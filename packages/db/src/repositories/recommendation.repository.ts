@@ -107,6 +107,8 @@ export class RecommendationRepository {
             p.published_at::text AS "publishedAt", p.keywords, p.llm_summary AS "llmSummary",
             p.created_at AS "createdAt", p.updated_at AS "updatedAt",
             coalesce(s.is_favorited, false) AS "isFavorited", coalesce(s.is_saved, false) AS "isSaved",
+            CASE WHEN p.journal_version_at >= s.created_at AND (s.is_favorited OR s.is_saved)
+              THEN p.journal_version_at END AS "journalVersionArrivedAt",
             ${bestMatchingKeyword(sql`p.search_vector`, sql`keywords`)} AS "matchedKeyword"
           FROM radar.papers p
           LEFT JOIN radar.user_article_states s ON s.paper_id = p.id AND s.user_id = ${userId}::uuid
@@ -126,6 +128,7 @@ export class RecommendationRepository {
             jcrYear: row.jcrYear === null ? null : Number(row.jcrYear),
             createdAt: toDate(row.createdAt),
             updatedAt: toDate(row.updatedAt),
+            journalVersionArrivedAt: row.journalVersionArrivedAt ? toDate(row.journalVersionArrivedAt) : null,
           } as unknown as PaperView,
         ];
       }),

@@ -98,6 +98,11 @@ export const papers = radar.table(
     duplicateOf: bigint('duplicate_of', { mode: 'number' }).references((): AnyPgColumn => papers.id, {
       onDelete: 'set null',
     }),
+    /**
+     * When this paper, stored as a preprint, got its journal version (the journal record merged into
+     * this row, or this journal record took over a stored preprint as canonical row). Migration 0021.
+     */
+    journalVersionAt: timestamp('journal_version_at', { withTimezone: true }),
     /** Where the paper came from: `{ arxiv: '2401.01234', openalex: 'W123', crossref: '10.1/x' }`. */
     sourceIds: jsonb('source_ids').$type<Record<string, string>>().notNull().default({}),
     /** Source name that first created the row (a configured source or 'demo'). */
@@ -125,6 +130,7 @@ export const papers = radar.table(
     index('papers_title_author_key_idx').on(t.titleAuthorKey),
     index('papers_duplicate_of_idx').on(t.duplicateOf).where(sql`${t.duplicateOf} is not null`),
     index('papers_published_at_idx').on(t.publishedAt),
+    index('papers_journal_version_at_idx').on(t.journalVersionAt).where(sql`${t.journalVersionAt} is not null`),
     index('papers_journal_id_idx').on(t.journalId),
     index('papers_embedding_model_idx').on(t.embeddingModelId),
     index('papers_english_gist_at_idx').on(t.englishGistAt).where(sql`${t.englishGistAt} is not null`),

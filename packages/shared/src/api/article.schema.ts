@@ -181,3 +181,35 @@ export const articleLibraryResponseSchema = z.object({
   previous: z.string().nullable(),
 });
 export type ArticleLibraryResponse = z.infer<typeof articleLibraryResponseSchema>;
+
+/** The citation file formats of an export: what Zotero, EndNote, NoteExpress and JabRef import. */
+export const CITATION_FORMATS = ['bibtex', 'ris', 'csljson'] as const;
+export type CitationFormat = (typeof CITATION_FORMATS)[number];
+
+const citationFormat = z.enum(CITATION_FORMATS, {
+  error: `导出格式 format 只能是 ${CITATION_FORMATS.join('、')}`,
+});
+
+/** GET /articles/{id}/export/ (not in the spec): one paper as a citation file. */
+export const articleExportQuerySchema = z.object({ format: citationFormat });
+export type ArticleExportQuery = z.infer<typeof articleExportQuerySchema>;
+
+/**
+ * GET /articles/library/export/ (not in the spec): the caller's favourites and/or saved papers as one
+ * citation file, `list` as in GET /articles/library/ (all, favorited, saved; default all).
+ */
+export const articleLibraryExportQuerySchema = z.object({
+  format: citationFormat,
+  list: z.enum(ARTICLE_LIBRARY_LISTS, { error: `list 只能是 ${ARTICLE_LIBRARY_LISTS.join('、')}` }).default('all'),
+});
+export type ArticleLibraryExportQuery = z.infer<typeof articleLibraryExportQuerySchema>;
+
+/**
+ * The 200 of an export, for the OpenAPI document: the file's text, sent as it is under its own media
+ * type (not JSON).
+ */
+export const citationFileSchema = z
+  .string()
+  .describe(
+    'The citation file: BibTeX (application/x-bibtex), RIS (application/x-research-info-systems) or CSL-JSON (application/vnd.citationstyles.csl+json), UTF-8, as an attachment',
+  );

@@ -31,6 +31,9 @@ export const contactResponseSchema = z.object({
 });
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
 
+/** The optional calls a server names in GET /api/config/ `features`. */
+export const SERVER_FEATURES = ['citation_export'] as const;
+
 /**
  * GET /api/config/: the installation's public settings the web app reads at run time. Nothing secret,
  * the same for everyone.
@@ -40,5 +43,11 @@ export const publicConfigResponseSchema = z.object({
   support_email: z.string().nullable(),
   /** The readers' time zone (TIME_ZONE, an IANA name such as Asia/Shanghai). */
   time_zone: z.string(),
+  /**
+   * The calls beyond the spec this server answers, by name, so the web app shows what uses them
+   * (absent from a backend without them: hidden). `citation_export`: GET /articles/{id}/export/ and
+   * /articles/library/export/.
+   */
+  features: z.array(z.enum(SERVER_FEATURES)),
 });
 export type PublicConfigResponse = z.infer<typeof publicConfigResponseSchema>;

@@ -33,6 +33,22 @@ export const paperSchema = z.object({
    * `url` is its journal version; null when there is none or `url` is the preprint itself.
    */
   preprint_url: z.string().nullable().optional(),
+  /**
+   * Not in the spec (optional for clients): the journal version of a preprint the caller favourited or
+   * saved, arrived after they marked it (the card says 已正式发表); null otherwise.
+   */
+  published_version: z
+    .object({
+      journal: z.string(),
+      /** The journal DOI; null when the journal version came without one (an arXiv journal_ref). */
+      doi: z.string().nullable(),
+      /** The journal version's page (its DOI link when it has a DOI). */
+      url: z.string(),
+      /** When the journal version arrived, ISO 8601. */
+      arrived_at: z.string(),
+    })
+    .nullable()
+    .optional(),
   /** Journal quality tier 1 (best) to 4; null when the journal has no known tier (most preprints). */
   jcr: z.number().int().nullable(),
   /**

@@ -65,6 +65,9 @@ export const API_PATHS = {
   articleSave: '/articles/:id/save/',
   articleShare: '/articles/:id/share/',
   articleRead: '/articles/:id/read/',
+  /** Not in the spec: the library, or one paper, as a BibTeX, RIS or CSL-JSON file. */
+  articleLibraryExport: '/articles/library/export/',
+  articleExport: '/articles/:id/export/',
 
   // Keywords and their alert mails
   keywords: '/user-keywords/',

@@ -1,8 +1,10 @@
 import {
   API_PATHS,
   apiErrorSchema,
+  articleExportQuerySchema,
   articleFavoriteResponseSchema,
   articleIdParamsSchema,
+  articleLibraryExportQuerySchema,
   articleLibraryQuerySchema,
   articleLibraryResponseSchema,
   articleReadRequestSchema,
@@ -11,16 +13,26 @@ import {
   articleSearchQuerySchema,
   articleSearchResponseSchema,
   articleShareResponseSchema,
+  citationFileSchema,
 } from '@radar/shared';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { articleActionLimit, keyedRateLimit } from '../../plugins/keyed-rate-limit';
-import type { ArticleService } from './article.service';
+import type { ArticleService, NamedCitationFile } from './article.service';
 
 /** Searches per user: each is a full-text query over the whole corpus. */
 const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
 
 const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
+
+/** A citation file as a download: its media type and name, never cached (it is the caller's own list). */
+const sendFile = (reply: FastifyReply, file: NamedCitationFile) =>
+  reply
+    .header('cache-control', 'no-store')
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .send(file.body);
 const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
 
 /** Article search, the library and the per-paper actions (favourite, share, read), outside /api/ where the web app requests them. */
@@ -61,6 +73,46 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
       },
     },
     async (request) => articles.library(requireUser(request), request.query),
+  );
+
+  // Exports: the answer is the file's text (BibTeX, RIS or CSL-JSON) under its own media type.
+  app.get(
+    API_PATHS.articleLibraryExport,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary:
+          "The caller's favourites, saved papers or both (list=all|favorited|saved) as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment; empty list, empty file)",
+        querystring: articleLibraryExportQuerySchema,
+        response: { 200: citationFileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => sendFile(reply, await articles.exportLibrary(requireUser(request), request.query)),
+  );
+
+  app.get(
+    API_PATHS.articleExport,
+    {
+      onRequest: app.authenticate,
+      preHandler: searchLimit,
+      schema: {
+        ...guarded,
+        summary: 'One paper as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment)',
+        params: articleIdParamsSchema,
+        querystring: articleExportQuerySchema,
+        response: {
+          200: citationFileSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          429: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) =>
+      sendFile(reply, await articles.exportPaper(requireUser(request), request.params.id, request.query)),
   );
 
   // The three toggles and share: the same guard, limit and errors, one service call on the paper id.

@@ -2,7 +2,9 @@ import { englishSearchPhrases } from '@radar/ai';
 import type { ArticleRepository, UserRow } from '@radar/db';
 import {
   API_PATHS,
+  type ArticleExportQuery,
   type ArticleFavoriteResponse,
+  type ArticleLibraryExportQuery,
   type ArticleLibraryQuery,
   type ArticleLibraryResponse,
   type ArticleReadResponse,
@@ -13,6 +15,8 @@ import {
 } from '@radar/shared';
 import { errors } from '../../errors';
 import { doiLink, presentPaper } from '../../presenters/paper.presenter';
+import { type CitationFile, writeCitationFile } from './citation-files';
+import { toCitationItems } from './paper-citation';
 
 /** Paper ids are positive bigints; beyond 15 digits none exists yet and JS numbers stay exact. */
 const PAPER_ID = /^[1-9]\d{0,14}$/;
@@ -24,6 +28,17 @@ function parsePaperId(raw: string): number {
 }
 
 const paperNotFound = () => errors.notFound('论文不存在');
+
+/** A library export holds at most this many papers, most recently marked first (one query, one file in memory). */
+const LIBRARY_EXPORT_MAX_PAPERS = 5000;
+
+/** The file name's word for each library list: radar-favorites-2026-11-27.bib. */
+const LIBRARY_FILE_NAMES = { all: 'library', favorited: 'favorites', saved: 'saved' } as const;
+
+/** A citation file with the name it is downloaded under. */
+export interface NamedCitationFile extends CitationFile {
+  fileName: string;
+}
 
 /** The link of another page of the same list: path and query, as the client requests it. */
 const pageLink = (path: string, params: Record<string, string>, page: number, pageSize: number) =>
@@ -44,7 +59,35 @@ export class ArticleService {
     private readonly articles: ArticleRepository,
     /** Favourites, saves and reading progress are learning signals: the learned profile is recomputed. */
     private readonly onSignalChanged: (userId: string) => Promise<void> = async () => {},
+    /** The day in export file names: today in the deployment's time zone. */
+    private readonly fileDate: { now?: () => Date; timeZone?: string } = {},
   ) {}
+
+  /** GET /articles/{id}/export/: one paper (a duplicate's id gives its card's paper) as a citation file. */
+  async exportPaper(user: UserRow, rawId: string, query: ArticleExportQuery): Promise<NamedCitationFile> {
+    const paper = await this.articles.findView(user.id, parsePaperId(rawId));
+    if (!paper) throw paperNotFound();
+    const file = writeCitationFile(toCitationItems([paper]), query.format);
+    return { ...file, fileName: `radar-paper-${paper.id}.${file.extension}` };
+  }
+
+  /**
+   * GET /articles/library/export/: the caller's favourites, saved papers or both, most recently marked
+   * first, as one citation file; an empty list gives an empty file of the format.
+   */
+  async exportLibrary(user: UserRow, query: ArticleLibraryExportQuery): Promise<NamedCitationFile> {
+    const { papers } = await this.articles.library({
+      userId: user.id,
+      list: query.list,
+      limit: LIBRARY_EXPORT_MAX_PAPERS,
+      offset: 0,
+    });
+    const file = writeCitationFile(toCitationItems(papers), query.format);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: this.fileDate.timeZone ?? 'UTC' }).format(
+      this.fileDate.now?.() ?? new Date(),
+    );
+    return { ...file, fileName: `radar-${LIBRARY_FILE_NAMES[query.list]}-${day}.${file.extension}` };
+  }
 
   /**
    * Every keyword must match; a Chinese keyword matches as itself or as its English glosses

@@ -3,5 +3,5 @@ import type { AppConfig } from '@radar/shared/server';
 
 /** The settings the web app reads at run time; only what every visitor may see. */
 export function publicConfigOf(config: Pick<AppConfig, 'supportEmail' | 'timeZone'>): PublicConfigResponse {
-  return { support_email: config.supportEmail ?? null, time_zone: config.timeZone };
+  return { support_email: config.supportEmail ?? null, time_zone: config.timeZone, features: ['citation_export'] };
 }

@@ -10,7 +10,7 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import { alpha } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { LEARNING_TEXTS } from '@radar/shared';
+import { type CitationFormat, LEARNING_TEXTS } from '@radar/shared';
 import type { ElementType, ReactNode } from 'react';
 import { ActionIconButton } from '@/components/actions/action-icon-button';
 import { ExternalLink } from '@/components/links/external-link';
@@ -24,6 +24,7 @@ import {
   paperHref,
 } from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
+import { CitationExportMenu } from './citation-export-menu';
 
 const TEXT = {
   noAbstract: '暂无摘要',
@@ -36,6 +37,8 @@ const TEXT = {
   save: '稍后阅读',
   share: '分享',
   preprint: '预印本',
+  export: '导出',
+  publishedVersion: (journal: string) => `已正式发表：${journal}`,
 } as const;
 
 /** The fields a card shows; the Paper of every endpoint fits (authors may also be `{ name }` objects). */
@@ -61,6 +64,11 @@ export type PaperCardPaper = {
   is_saved?: boolean;
   /** Why it is recommended (recommendations only). */
   reason?: { text: string } | null;
+  /**
+   * The journal version of a preprint the reader favourited or saved, arrived since (not in the spec:
+   * absent from spec-only answers).
+   */
+  published_version?: { journal: string; doi: string | null; url: string } | null;
 };
 
 type PaperCardProps = {
@@ -73,6 +81,8 @@ type PaperCardProps = {
   onShare?: (paper: PaperCardPaper) => void;
   /** 'Not interested' (recommendations only). */
   onNotInterested?: (paper: PaperCardPaper) => void;
+  /** 导出 (BibTeX, RIS, CSL-JSON); given only when the server exports citation files. */
+  onExport?: (paper: PaperCardPaper, format: CitationFormat) => void;
   /** Disables the action buttons, e.g. while a request for this paper is under way. */
   isBusy?: boolean;
   /** Heading element of the title; h3 below a page h1 and a list h2. */
@@ -97,6 +107,7 @@ export function PaperCard({
   onToggleSave,
   onShare,
   onNotInterested,
+  onExport,
   isBusy = false,
   titleComponent = 'h3',
   footer,
@@ -107,7 +118,8 @@ export function PaperCard({
   const similarity = formatSimilarityPercent(score, 1);
   const abstract = paper.abstract?.trim() ?? '';
   const summary = paper.llm_summary?.trim() ?? '';
-  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested);
+  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested || onExport);
+  const publishedVersion = paper.published_version?.journal.trim() ? paper.published_version : null;
   const reason = paper.reason?.text.trim() ?? '';
   const isFavorited = Boolean(paper.is_favorited);
   const isSaved = Boolean(paper.is_saved);
@@ -211,6 +223,20 @@ export function PaperCard({
               </ExternalLink>
             ) : null}
           </Box>
+          {publishedVersion ? (
+            <Typography variant="body2" color="success.main" sx={{ mt: 1.5 }} data-testid="paper-card-published">
+              {TEXT.publishedVersion(publishedVersion.journal)}
+              {publishedVersion.doi || publishedVersion.url ? (
+                <>
+                  {'（'}
+                  <ExternalLink href={publishedVersion.url} underline="hover" data-testid="paper-card-published-link">
+                    {publishedVersion.doi ? `DOI: ${publishedVersion.doi}` : publishedVersion.url}
+                  </ExternalLink>
+                  {'）'}
+                </>
+              ) : null}
+            </Typography>
+          ) : null}
           {reason ? <RecommendationReasonLine text={reason} testId="paper-card-reason" /> : null}
           {footer}
         </Box>
@@ -243,6 +269,15 @@ export function PaperCard({
                 testId="paper-share"
                 onClick={() => onShare(paper)}
                 icon={<ShareOutlinedIcon />}
+              />
+            ) : null}
+            {onExport ? (
+              <CitationExportMenu
+                label={TEXT.export}
+                variant="icon"
+                disabled={isBusy}
+                testId="paper-export"
+                onSelect={(format) => onExport(paper, format)}
               />
             ) : null}
             {onNotInterested ? (

@@ -46,5 +46,10 @@ export const ARTICLE_STRINGS = {
     progressLabel: '阅读进度',
     markRead: '标记为已读',
     marked: (relative: string) => `标记于${relative}`,
+    /** The export button of each tab (a menu of BibTeX, RIS, CSL-JSON). */
+    exportList: { all: '导出全部', favorited: '导出收藏', saved: '导出稍后读' } satisfies Record<
+      ArticleLibraryList,
+      string
+    >,
   },
 } as const;

@@ -6,10 +6,13 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { ARTICLE_LIBRARY_LISTS, type ArticleLibraryList, LIMITS } from '@radar/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { downloadLibraryCitations } from '@/api/citation-export';
+import { useCanExportCitations } from '@/api/public-config';
 import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
+import { CitationExportMenu } from '@/components/papers/citation-export-menu';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
@@ -44,6 +47,8 @@ export function LibraryPage() {
   const page = parsePageParam(searchParams.get('page'));
   const library = useQuery(libraryQueryOptions({ list, page }));
   const actions = usePaperActions();
+  const canExport = useCanExportCitations();
+  const exportList = useMutation({ mutationFn: downloadLibraryCitations.bind(null, list) });
 
   useShownPageInUrl({
     requestedPage: page,
@@ -132,9 +137,31 @@ export function LibraryPage() {
           </Alert>
         ) : (
           <>
-            <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="library-count">
-              {STRINGS.count(library.data.count)}
-            </Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
+              <Typography color="text.secondary" sx={{ flexGrow: 1 }} data-testid="library-count">
+                {STRINGS.count(library.data.count)}
+              </Typography>
+              {canExport ? (
+                // The whole list (every page) as one file, with the reader's token.
+                <CitationExportMenu
+                  label={STRINGS.exportList[list]}
+                  variant="text"
+                  disabled={exportList.isPending}
+                  testId="library-export"
+                  onSelect={(format) => exportList.mutate(format)}
+                />
+              ) : null}
+            </Box>
+            {exportList.isError ? (
+              <Alert
+                severity="error"
+                sx={{ mb: 2 }}
+                data-testid="library-export-error"
+                onClose={() => exportList.reset()}
+              >
+                {getErrorMessage(exportList.error)}
+              </Alert>
+            ) : null}
             <PaperResults
               papers={library.data.results}
               actions={actions}

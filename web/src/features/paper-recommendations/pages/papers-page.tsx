@@ -156,6 +156,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                   onToggleFavorite={actions.toggleFavorite}
                   onToggleSave={actions.toggleSave}
                   onShare={actions.share}
+                  onExport={actions.exportCitation}
                   onNotInterested={actions.notInterested}
                   isBusy={actions.isBusy(paper.id)}
                 />

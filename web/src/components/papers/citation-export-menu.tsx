@@ -1,0 +1,66 @@
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import { CITATION_FORMATS, type CitationFormat } from '@radar/shared';
+import { useId, useRef, useState } from 'react';
+import { CITATION_FORMAT_LABELS } from '@/api/citation-export';
+
+/**
+ * 导出: a menu of the citation formats (BibTeX, RIS, CSL-JSON). An icon button on a paper card, a text
+ * button (`label`) on /library; choosing a format calls `onSelect`, which downloads the file.
+ */
+export function CitationExportMenu(props: {
+  /** The button's text (a text button) or its tooltip and accessible name (an icon button). */
+  label: string;
+  variant: 'icon' | 'text';
+  disabled?: boolean;
+  testId: string;
+  onSelect: (format: CitationFormat) => void;
+}) {
+  const anchor = useRef<HTMLButtonElement>(null);
+  const [isOpen, setOpen] = useState(false);
+  const menuId = useId();
+  const buttonProps = {
+    ref: anchor,
+    disabled: props.disabled,
+    'aria-haspopup': 'menu' as const,
+    'aria-expanded': isOpen,
+    'aria-controls': isOpen ? menuId : undefined,
+    'data-testid': props.testId,
+    onClick: () => setOpen(true),
+  };
+  return (
+    <>
+      {props.variant === 'icon' ? (
+        // A disabled button fires no events, so the tooltip needs a wrapper to listen on.
+        <Tooltip title={props.label}>
+          <span>
+            <IconButton aria-label={props.label} {...buttonProps}>
+              <FileDownloadOutlinedIcon />
+            </IconButton>
+          </span>
+        </Tooltip>
+      ) : (
+        <Button size="small" variant="outlined" startIcon={<FileDownloadOutlinedIcon />} {...buttonProps}>
+          {props.label}
+        </Button>
+      )}
+      <Menu id={menuId} anchorEl={anchor.current} open={isOpen} onClose={() => setOpen(false)}>
+        {CITATION_FORMATS.map((format) => (
+          <MenuItem
+            key={format}
+            onClick={() => {
+              setOpen(false);
+              props.onSelect(format);
+            }}
+          >
+            {CITATION_FORMAT_LABELS[format]}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
