@@ -12,6 +12,7 @@ export * from './repositories/embedding.repository';
 export * from './repositories/feedback.repository';
 export * from './repositories/gist.repository';
 export * from './repositories/health.repository';
+export * from './repositories/interest.repository';
 export * from './repositories/ingest-paper.repository';
 export * from './repositories/journal.repository';
 export * from './repositories/keyword.repository';

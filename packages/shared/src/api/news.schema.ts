@@ -8,6 +8,7 @@ import {
   recommendationReasonSchema,
 } from './learning.schema';
 import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
+import { servedInterestSchema } from './interest.schema';
 import { text } from './text.schema';
 
 /**
@@ -54,6 +55,8 @@ export const newsItemSchema = z.object({
   similarity_score: z.number().nullable(),
   /** Why it is recommended; null in search results. */
   reason: recommendationReasonSchema.nullable(),
+  /** Not in the spec (optional for clients): the reader's interest it was drawn for, when they keep several. */
+  interest: servedInterestSchema.optional(),
 });
 export type NewsItem = z.infer<typeof newsItemSchema>;
 

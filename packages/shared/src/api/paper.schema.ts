@@ -7,6 +7,7 @@ import {
   learningSummarySchema,
   recommendationReasonSchema,
 } from './learning.schema';
+import { servedInterestSchema } from './interest.schema';
 import { text } from './text.schema';
 
 /**
@@ -163,6 +164,13 @@ export const recommendedPaperSchema = paperSchema.extend({
   similarity_score: z.number(),
   /** Why it is recommended (shared profile terms, a matching keyword, or a similar saved paper). */
   reason: recommendationReasonSchema,
+  /** Not in the spec (optional for clients): the reader's interest it was drawn for, when they keep several. */
+  interest: servedInterestSchema.optional(),
+  /**
+   * Not in the spec (optional for clients): why the LLM placed it where it is, in Chinese, when the
+   * operator turned the LLM rerank on (LLM_RERANK) and it succeeded.
+   */
+  rerank_reason: z.string().optional(),
 });
 export type RecommendedPaper = z.infer<typeof recommendedPaperSchema>;
 
