@@ -61,6 +61,10 @@ export type PaperCardPaper = {
   is_saved?: boolean;
   /** Why it is recommended (recommendations only). */
   reason?: { text: string } | null;
+  /** The reader's interest it serves (recommendations with several interests only). */
+  interest?: { name: string } | undefined;
+  /** Why the LLM placed it there (only with the operator's LLM rerank on). */
+  rerank_reason?: string | undefined;
 };
 
 type PaperCardProps = {
@@ -109,6 +113,8 @@ export function PaperCard({
   const summary = paper.llm_summary?.trim() ?? '';
   const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested);
   const reason = paper.reason?.text.trim() ?? '';
+  const interestName = paper.interest?.name.trim() ?? '';
+  const rerankReason = paper.rerank_reason?.trim() ?? '';
   const isFavorited = Boolean(paper.is_favorited);
   const isSaved = Boolean(paper.is_saved);
   const href = paperHref(paper);
@@ -198,6 +204,7 @@ export function PaperCard({
             {similarity ? (
               <InfoChip label={`${TEXT.similarity} ${similarity}`} testId="paper-chip-similarity" color="primary" />
             ) : null}
+            {interestName ? <InfoChip label={`兴趣：${interestName}`} testId="paper-chip-interest" /> : null}
             {preprintHref && preprintHref !== href ? (
               // The journal version is the title's link; its preprint (arXiv, bioRxiv ...) is the second.
               <ExternalLink
@@ -212,6 +219,9 @@ export function PaperCard({
             ) : null}
           </Box>
           {reason ? <RecommendationReasonLine text={reason} testId="paper-card-reason" /> : null}
+          {rerankReason ? (
+            <RecommendationReasonLine text={`AI 排序：${rerankReason}`} testId="paper-card-rerank-reason" />
+          ) : null}
           {footer}
         </Box>
         {hasActions ? (
