@@ -48,7 +48,12 @@ async function reader(email: string) {
   return { authorization: `Bearer ${await runtime.app.signIn(user)}` };
 }
 
-async function call(headers: Record<string, string>, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+async function call(
+  headers: Record<string, string>,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
   return runtime.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 }
 
@@ -165,7 +170,10 @@ describe('recommendations drawn from several interests', () => {
   it('makes an interest from favourites: the mean of their vectors', async () => {
     const headers = await reader('favourites@example.org');
     const all = await papers(headers, `${ALL}&similarity_threshold=0&top_k=50`);
-    const coralIds = all.filter((card) => topic(card) === 'coral').slice(0, 3).map((card) => card.id);
+    const coralIds = all
+      .filter((card) => topic(card) === 'coral')
+      .slice(0, 3)
+      .map((card) => card.id);
     const refused = await call(headers, 'POST', '/api/auth/interests/', { name: '收藏', paper_ids: coralIds });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('只能选择你收藏的论文');
@@ -184,20 +192,36 @@ describe('managing interests', () => {
     const short = await call(headers, 'POST', '/api/auth/interests/', { name: '太短', description: 'ab' });
     expect(short.statusCode).toBe(400);
     expect(short.json().fields.description).toContain('兴趣描述至少 4 个字符');
-    const both = await call(headers, 'POST', '/api/auth/interests/', { name: '两者', description: 'quantum optics', paper_ids: ['1'] });
+    const both = await call(headers, 'POST', '/api/auth/interests/', {
+      name: '两者',
+      description: 'quantum optics',
+      paper_ids: ['1'],
+    });
     expect(both.statusCode).toBe(400);
-    const longName = await call(headers, 'POST', '/api/auth/interests/', { name: '名'.repeat(31), description: 'quantum optics' });
+    const longName = await call(headers, 'POST', '/api/auth/interests/', {
+      name: '名'.repeat(31),
+      description: 'quantum optics',
+    });
     expect(longName.json().fields.name).toContain('兴趣名称不能超过 30 个字符');
 
     const ids: string[] = [];
     for (let i = 1; i <= 4; i++) {
-      const response = await call(headers, 'POST', '/api/auth/interests/', { name: `兴趣${i}`, description: `coral topic ${i}` });
+      const response = await call(headers, 'POST', '/api/auth/interests/', {
+        name: `兴趣${i}`,
+        description: `coral topic ${i}`,
+      });
       expect(response.statusCode).toBe(201);
       ids.push(response.json().interests.at(-1).id);
     }
-    const sixth = await call(headers, 'POST', '/api/auth/interests/', { name: '第六个', description: 'coral topic six' });
+    const sixth = await call(headers, 'POST', '/api/auth/interests/', {
+      name: '第六个',
+      description: 'coral topic six',
+    });
     expect(sixth.statusCode).toBe(400);
-    expect(sixth.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: '最多保留 5 个研究兴趣（含研究概述），请先删除一个' });
+    expect(sixth.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: '最多保留 5 个研究兴趣（含研究概述），请先删除一个',
+    });
     expect((await call(headers, 'GET', '/api/auth/interests/')).json().interests).toHaveLength(5);
 
     const renamed = await call(headers, 'PATCH', `/api/auth/interests/${ids[0]}/`, { name: '改名了' });
@@ -235,7 +259,10 @@ describe('LLM rerank (LLM_RERANK)', () => {
     const keys = normal.map((_, index) => `P${index + 1}`).reverse();
     fake.queueChat({
       content: JSON.stringify({
-        ranking: [...keys.map((key) => ({ key, reason: `与量子纠错直接相关（${key}）` })), { key: 'P99', reason: '无' }],
+        ranking: [
+          ...keys.map((key) => ({ key, reason: `与量子纠错直接相关（${key}）` })),
+          { key: 'P99', reason: '无' },
+        ],
       }),
     });
     const reranked = await papers(headers);

@@ -156,7 +156,9 @@ describe('database round trips of a recommendation request', () => {
     const papers = await roundTripsOf(
       '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.1',
     );
-    const served = (papers.body.recommendations as { interest?: { name: string } }[]).map((card) => card.interest?.name);
+    const served = (papers.body.recommendations as { interest?: { name: string } }[]).map(
+      (card) => card.interest?.name,
+    );
     expect(served).toContain('side 2');
     expect(papers.count).toBeLessThanOrEqual(3);
     const news = await roundTripsOf('/api/news/recommendations/?date_filter=不限&similarity_threshold=0.1');

@@ -49,7 +49,9 @@ export class LlmReranker {
     const items = input.items.slice(0, this.maxItems);
     const now = this.options.now?.() ?? Date.now();
     const key = createHash('sha256')
-      .update(`${input.readerId}|${input.profile}|${input.interests.join('|')}|${items.map((item) => item.id).join(',')}`)
+      .update(
+        `${input.readerId}|${input.profile}|${input.interests.join('|')}|${items.map((item) => item.id).join(',')}`,
+      )
       .digest('hex');
     const cached = this.cache.get(key);
     if (cached && now - cached.at < CACHE_TTL_MS) return cached.value;
@@ -78,7 +80,12 @@ export class LlmReranker {
     const order: number[] = [];
     const reasons = new Map<number, string>();
     for (const entry of answer.ranking) {
-      const id = byKey.get(entry.key.trim().replace(/^\[|\]$/g, '').toUpperCase());
+      const id = byKey.get(
+        entry.key
+          .trim()
+          .replace(/^\[|\]$/g, '')
+          .toUpperCase(),
+      );
       if (id === undefined || order.includes(id)) continue;
       order.push(id);
       const reason = entry.reason.replace(/\s+/g, ' ').trim().slice(0, REASON_MAX_CHARS);

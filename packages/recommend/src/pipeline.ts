@@ -21,11 +21,11 @@ import {
   type DateFilterLabel,
   type EmptyExplanation,
   type Freshness,
-  type LearningSummary,
   INTEREST_LIMITS,
+  type LearningSummary,
   type RecommendationReason,
-  SUMMARY_INTEREST,
   type ServedInterest,
+  SUMMARY_INTEREST,
   startOfCalendarDay,
   widestWindowDays,
   windowFirstDay,
@@ -422,7 +422,7 @@ export class RecommendationPipeline {
         quota: interest.quota,
       })),
     ];
-    const lists = interests.map(({ served, quota }, index) => {
+    const lists = interests.map(({ quota }, index) => {
       const passing = (candidates[index] ?? []).filter((row) => row.similarity >= query.threshold);
       return {
         key: String(index),
@@ -479,9 +479,10 @@ export class RecommendationPipeline {
   ): RankedCandidate[] {
     if (!PIPELINE_OPTIONS[kind].reorders)
       return passing.slice(0, topK).map(({ id, similarity }) => ({ id, similarity }));
-    const learnedScores = useLearned && start.learning.applied
-      ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
-      : undefined;
+    const learnedScores =
+      useLearned && start.learning.applied
+        ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
+        : undefined;
     const fields = new Map(passing.map((row) => [row.id, [...new Set((row.extra.fields as string[] | null) ?? [])]]));
     return orderRecommendations({
       pool: passing.map(({ id, similarity }) => ({ id, similarity })),

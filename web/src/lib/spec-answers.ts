@@ -95,7 +95,8 @@ function readRecommendedPaper(raw: unknown): ClientRecommendedPaper {
     similarity_score: numberOrNull(paper.similarity_score) ?? numberOrNull(paper.score),
     reason: readReason(paper.reason),
     interest: readServedInterest(paper.interest),
-    rerank_reason: typeof paper.rerank_reason === 'string' && paper.rerank_reason.trim() ? paper.rerank_reason : undefined,
+    rerank_reason:
+      typeof paper.rerank_reason === 'string' && paper.rerank_reason.trim() ? paper.rerank_reason : undefined,
   };
 }
 

@@ -92,7 +92,12 @@ export class InterestRepository {
   async update(
     userId: string,
     id: number,
-    patch: { name?: string | undefined; description?: string | undefined; paperIds?: number[] | undefined; quota?: number | undefined },
+    patch: {
+      name?: string | undefined;
+      description?: string | undefined;
+      paperIds?: number[] | undefined;
+      quota?: number | undefined;
+    },
   ): Promise<InterestRow | undefined> {
     const changesVector = patch.description !== undefined || patch.paperIds !== undefined;
     const rows = await this.db
@@ -159,7 +164,9 @@ export class InterestRepository {
    * whose papers has such a vector yet keeps none. Returns how many got one.
    */
   async refreshFavouriteVectors(model: Pick<EmbeddingModelRow, 'id'>, ids?: readonly number[]): Promise<number> {
-    const only = ids ? sql` AND i.id = ANY(string_to_array(${ids.map((id) => Math.trunc(id)).join(',') || '0'}, ',')::bigint[])` : sql``;
+    const only = ids
+      ? sql` AND i.id = ANY(string_to_array(${ids.map((id) => Math.trunc(id)).join(',') || '0'}, ',')::bigint[])`
+      : sql``;
     const result = await this.db.execute(
       sql`UPDATE radar.reader_interests i SET embedding = m.mean, embedding_model_id = ${model.id}, embedded_at = now()
           FROM (

@@ -173,9 +173,7 @@ export async function routedNearest(
     /** Statements run after the search in the same round trip; their rows come back in `after`. */
     after?: SQL[] | undefined;
   } = {},
-): Promise<
-  RoutedNearestResult & { after: Record<string, unknown>[][]; others: RoutedNearestResult['rows'][] }
-> {
+): Promise<RoutedNearestResult & { after: Record<string, unknown>[][]; others: RoutedNearestResult['rows'][] }> {
   const strategy = options.strategy ?? 'auto';
   const maxRows = options.exactSearchMaxRows ?? exactSearchLimit(search.dimension);
   let decision: 'exact' | 'index' | 'count' = strategy === 'exact' ? 'exact' : 'index';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
+import { type RankingInterest, rankingInterestsQuery, toRankingInterests } from './interest.repository';
 import { bestMatchingKeyword, compiledKeywords } from './keyword-match';
 import {
   closestLikedQuery,
@@ -11,7 +12,6 @@ import {
   toClosestLiked,
   toLearningState,
 } from './learning.repository';
-import { type RankingInterest, rankingInterestsQuery, toRankingInterests } from './interest.repository';
 import { runInOneTrip } from './one-trip';
 import type { PaperView } from './paper.repository';
 import { toDate } from './raw-values';

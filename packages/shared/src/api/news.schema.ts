@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NEWS_RECOMMENDATION_DEFAULTS } from '../limits';
 import { splitSearchKeywords } from './article.schema';
+import { servedInterestSchema } from './interest.schema';
 import {
   emptyExplanationSchema,
   freshnessSchema,
@@ -8,7 +9,6 @@ import {
   recommendationReasonSchema,
 } from './learning.schema';
 import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
-import { servedInterestSchema } from './interest.schema';
 import { text } from './text.schema';
 
 /**

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel } from '../date-filters';
 import { JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '../limits';
+import { servedInterestSchema } from './interest.schema';
 import {
   emptyExplanationSchema,
   freshnessSchema,
   learningSummarySchema,
   recommendationReasonSchema,
 } from './learning.schema';
-import { servedInterestSchema } from './interest.schema';
 import { text } from './text.schema';
 
 /**

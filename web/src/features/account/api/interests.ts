@@ -47,6 +47,8 @@ export async function getFavouritesForInterests(
   const results = Array.isArray(answer?.results) ? answer.results : [];
   return results.flatMap((raw) => {
     const paper = (typeof raw === 'object' && raw !== null ? raw : {}) as { id?: unknown; title?: unknown };
-    return typeof paper.id === 'string' && typeof paper.title === 'string' ? [{ id: paper.id, title: paper.title }] : [];
+    return typeof paper.id === 'string' && typeof paper.title === 'string'
+      ? [{ id: paper.id, title: paper.title }]
+      : [];
   });
 }

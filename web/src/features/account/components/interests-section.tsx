@@ -23,8 +23,8 @@ import {
   INTEREST_LIMITS,
   type Interest,
   type InterestCreateRequest,
-  interestCreateSchema,
   type InterestUpdateRequest,
+  interestCreateSchema,
   interestUpdateSchema,
 } from '@radar/shared';
 import { useEffect, useState } from 'react';
