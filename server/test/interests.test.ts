@@ -1,5 +1,5 @@
 import { apiError, type FakeOpenAiServer, fakeEmbedding, startFakeOpenAi } from '@radar/ai/testing';
-import { PaperRepository, UserRepository } from '@radar/db';
+import { PaperRepository, sql, UserRepository } from '@radar/db';
 import { calendarDayIn, DEFAULT_TIME_ZONE } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
@@ -183,6 +183,24 @@ describe('recommendations drawn from several interests', () => {
     expect(created.json().interests[1]).toMatchObject({ kind: 'favourites', has_vector: true, paper_ids: coralIds });
     const cards = await papers(headers);
     expect(cards.filter((card) => card.interest?.name === '收藏的珊瑚').length).toBe(10);
+  });
+
+  it('puts interests back on the active model after their vectors went stale (a model change)', async () => {
+    const headers = await reader('stale@example.org');
+    await call(headers, 'POST', '/api/auth/interests/', { name: '珊瑚礁', description: 'Coral reef ecology' });
+    // As after a switch to another model: no vector of the active one.
+    await runtime.database.db.execute(sql`UPDATE radar.reader_interests SET embedding_model_id = NULL`);
+    const stale = (await call(headers, 'GET', '/api/auth/interests/')).json().interests;
+    expect(stale[1]).toMatchObject({ has_vector: false, share: 0 });
+    // A waiting interest is not used: the list is the summary's alone, as with one interest.
+    expect((await papers(headers)).every((card) => card.interest === undefined)).toBe(true);
+
+    const result = await runtime.parts.ai.embeddings.reembedInterests();
+    expect(result.failed).toBe(0);
+    expect(result.embedded).toBeGreaterThanOrEqual(2);
+    const again = (await call(headers, 'GET', '/api/auth/interests/')).json().interests;
+    expect(again[1]).toMatchObject({ has_vector: true, share: 0.5 });
+    expect((await papers(headers)).filter((card) => topic(card) === 'coral')).toHaveLength(10);
   });
 });
 
