@@ -49,7 +49,10 @@ describe('/my 研究兴趣', () => {
     await events.type(dialog.getByLabelText(/兴趣描述/), '礁生态与白化');
     await events.click(dialog.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('已添加研究兴趣')).toBeTruthy();
-    expect(api.requestsTo('POST', API_PATHS.interests)[0]?.body).toEqual({ name: '珊瑚礁', description: '珊瑚礁生态与白化' });
+    expect(api.requestsTo('POST', API_PATHS.interests)[0]?.body).toEqual({
+      name: '珊瑚礁',
+      description: '珊瑚礁生态与白化',
+    });
     expect(section.getAllByText('约占推荐的 50%')).toHaveLength(2);
 
     api.on('DELETE', apiPath(API_PATHS.interest, { id: '7' }), { body: list(summary) });
