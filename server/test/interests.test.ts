@@ -296,4 +296,28 @@ describe('LLM rerank (LLM_RERANK)', () => {
     expect((await papers(headers)).map((card) => card.id)).toEqual(reranked.map((card) => card.id));
     expect(fake.chatRequests().length).toBe(calls);
   });
+
+  it('keeps the papers the LLM left out in their order after the ones it ranked, and drops a reason not in Chinese', async () => {
+    const headers = await reader('rerank-partial@example.org');
+    fake.queueChat({ content: JSON.stringify({ ranking: [{ key: 'P3', reason: 'closest to the summary' }] }) });
+    const cards = await papers(headers);
+    const titles = cards.map((card) => card.title);
+    expect(titles.slice(0, 4)).toEqual([
+      'Quantum paper #3',
+      'Quantum paper #1',
+      'Quantum paper #2',
+      'Quantum paper #4',
+    ]);
+    expect(cards.every((card) => card.rerank_reason === undefined)).toBe(true);
+
+    // An answer naming none of the papers is a failure: the pipeline's order.
+    const other = await reader('rerank-nonsense@example.org');
+    fake.queueChat({ content: JSON.stringify({ ranking: [{ key: 'X1', reason: '无关' }] }) });
+    const fallback = await papers(other);
+    expect(fallback.map((card) => card.title).slice(0, 3)).toEqual([
+      'Quantum paper #1',
+      'Quantum paper #2',
+      'Quantum paper #3',
+    ]);
+  });
 });
