@@ -11,6 +11,12 @@ import path from 'node:path';
 // Imported from the worker package, where its dependencies resolve (the repository root has none).
 import { runQualityBenchmark } from '../packages/ai/src/quality-benchmark.runner';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
+import { runInterestBenchmark } from './quality-interests';
 
-const file = path.resolve(process.argv[2] ?? path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const fileArg = args.find((arg) => !arg.startsWith('--'));
+const file = path.resolve(fileArg ?? path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
 process.exitCode = await runQualityBenchmark(file, (text) => process.stdout.write(text));
+// Readers with several interests (one method table entry per ranking; see quality-interests.ts).
+if (process.exitCode === 0) await runInterestBenchmark(file, (text) => process.stdout.write(text), { json });

@@ -27,6 +27,8 @@ import type { ArticleService } from './features/articles/article.service';
 import { contactRoutes } from './features/feedback/contact.route';
 import { feedbackRoutes } from './features/feedback/feedback.route';
 import type { FeedbackService } from './features/feedback/feedback.service';
+import { interestRoutes } from './features/interests/interest.route';
+import type { InterestService } from './features/interests/interest.service';
 import { keywordRoutes } from './features/keywords/keyword.route';
 import type { KeywordService } from './features/keywords/keyword.service';
 import { keywordUnsubscribeRoutes } from './features/keywords/keyword-unsubscribe.route';
@@ -82,6 +84,8 @@ export interface AppServices {
   newsSearch: NewsSearchService;
   keywords: KeywordService;
   learning: LearningService;
+  /** Not in the spec: the reader's research interests besides the summary. */
+  interests: InterestService;
   health: HealthService;
   /** GET /api/config/'s answer: the public settings, fixed for the process's life. */
   publicConfig: PublicConfigResponse;
@@ -208,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(newsSearchRoutes, { newsSearch: services.newsSearch });
   await app.register(keywordRoutes, { keywords: services.keywords });
   await app.register(learningRoutes, { learning: services.learning });
+  await app.register(interestRoutes, { interests: services.interests });
   await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AiServices } from '@radar/ai';
+import { type AiServices, createLlmReranker } from '@radar/ai';
 import {
   ArticleRepository,
   AsyncTaskRepository,
@@ -11,6 +11,7 @@ import {
   EmailChangeRepository,
   FeedbackRepository,
   HealthRepository,
+  InterestRepository,
   KeywordRepository,
   LearningRepository,
   NewsSearchRepository,
@@ -52,6 +53,7 @@ import { SessionService } from './features/accounts/session.service';
 import { UserService } from './features/accounts/user.service';
 import { ArticleService } from './features/articles/article.service';
 import { FeedbackService } from './features/feedback/feedback.service';
+import { InterestService } from './features/interests/interest.service';
 import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
 import { NewsRecommendationService } from './features/news-recommendations/news-recommendation.service';
@@ -246,6 +248,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     requestRelearn: (userId) => learning.requestRelearnFromRead(userId),
     logger,
     timeZone: config.timeZone,
+    llmRerank: createLlmReranker(config, ai.languageModel, logger),
     now: options.clock,
   });
   return {
@@ -317,6 +320,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       logger,
     }),
     learning,
+    interests: new InterestService({ interests: new InterestRepository(database.db), ai, logger }),
     health: new HealthService({
       version: parts.version,
       databaseMode: database.mode,

@@ -1,4 +1,5 @@
 import {
+  InterestRepository,
   KeywordRepository,
   LearningRepository,
   NewsRepository,
@@ -140,5 +141,28 @@ describe('database round trips of a recommendation request', () => {
     // activation and the run records, three reads): no second search.
     expect(count).toBeLessThanOrEqual(6);
     expect(userId).toBeTruthy();
+  });
+
+  it('with two more interests: still at most 3 (their searches travel with the first)', async () => {
+    const interests = new InterestRepository(runtime.database.db);
+    for (const side of [2, 3]) {
+      const created = await interests.create(
+        userId,
+        { kind: 'typed', name: `side ${side}`, description: 'graph neural networks', paperIds: [], quota: 5 },
+        4,
+      );
+      await interests.setVector(created?.id as number, modelId, unit(side));
+    }
+    const papers = await roundTripsOf(
+      '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.1',
+    );
+    const served = (papers.body.recommendations as { interest?: { name: string } }[]).map(
+      (card) => card.interest?.name,
+    );
+    expect(served).toContain('side 2');
+    expect(papers.count).toBeLessThanOrEqual(3);
+    const news = await roundTripsOf('/api/news/recommendations/?date_filter=不限&similarity_threshold=0.1');
+    expect((news.body.data as unknown[]).length).toBeGreaterThan(0);
+    expect(news.count).toBeLessThanOrEqual(3);
   });
 });

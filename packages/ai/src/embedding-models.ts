@@ -3,6 +3,7 @@ import {
   EmbedderStateRepository,
   type EmbeddingModelRow,
   EmbeddingRepository,
+  InterestRepository,
   VECTOR_TARGETS,
   VectorRepository,
   type VectorTarget,
@@ -79,6 +80,7 @@ export class EmbeddingModels {
   private readonly models: EmbeddingRepository;
   private readonly states: EmbedderStateRepository;
   private readonly vectors: VectorRepository;
+  private readonly interests: InterestRepository;
   private readonly providers = new Map<number, Promise<RegisteredEmbeddingProvider>>();
   private readonly termWeightings = new Map<number, Promise<TermWeighting>>();
   private readonly minFitDocuments: number;
@@ -101,6 +103,7 @@ export class EmbeddingModels {
     this.models = new EmbeddingRepository(options.database.db);
     this.states = new EmbedderStateRepository(options.database.db);
     this.vectors = new VectorRepository(options.database.db);
+    this.interests = new InterestRepository(options.database.db);
     this.minFitDocuments = options.minFitDocuments ?? LSA_MIN_DOCUMENTS;
     this.refitGrowthFactor = options.refitGrowthFactor ?? 1.5;
     this.fitSampleSize = options.fitSampleSize ?? 20_000;
@@ -398,6 +401,53 @@ export class EmbeddingModels {
     if (problem) throw new Error(`the embedding provider returned ${problem} for the profile`);
     await this.vectors.setUserVector(userId, provider.modelId, vector as number[]);
     return { hasVector: true, modelId: provider.modelId };
+  }
+
+  /**
+   * A typed research interest's vector of the active model, from its description by the profile's path
+   * (English as written; Chinese as written with a multilingual endpoint, else glossed): an interest is
+   * compared with papers exactly as the research summary is.
+   */
+  async embedInterest(description: string): Promise<{ modelId: number; vector: number[] }> {
+    const provider = await this.active();
+    const [vector] = await provider.embed([this.texts.profile(description)]);
+    const problem = vectorProblem(vector, provider.model.dimension);
+    if (problem) throw new Error(`the embedding provider returned ${problem} for an interest`);
+    return { modelId: provider.modelId, vector: vector as number[] };
+  }
+
+  /**
+   * Puts the readers' interests on the active model (after a model change, or when embedding one failed
+   * when it was saved): typed ones embedded again from their description, batch by batch; those made
+   * from favourites recomputed as the mean of their papers' vectors of this model, in one statement.
+   * Idempotent: only interests whose vector is missing or of another model are touched. A typed interest
+   * the provider refuses stays without a vector (not used by the ranking) and is counted in `failed`.
+   */
+  async reembedInterests(): Promise<{ embedded: number; failed: number }> {
+    const provider = await this.active();
+    let embedded = await this.interests.refreshFavouriteVectors({ id: provider.modelId });
+    let failed = 0;
+    const skipped = new Set<number>();
+    for (;;) {
+      const rows = (await this.interests.listStaleTyped(provider.modelId, this.reembedBatchSize + skipped.size)).filter(
+        (row) => !skipped.has(row.id),
+      );
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        try {
+          const [vector] = await provider.embed([this.texts.profile(row.description)]);
+          const problem = vectorProblem(vector, provider.model.dimension);
+          if (problem) throw new Error(`the embedding provider returned ${problem}`);
+          await this.interests.setVector(row.id, provider.modelId, vector as number[]);
+          embedded++;
+        } catch (error) {
+          failed++;
+          skipped.add(row.id);
+          this.options.logger?.warn({ interestId: row.id, err: (error as Error).message }, 'interest embedding failed');
+        }
+      }
+    }
+    return { embedded, failed };
   }
 
   /**

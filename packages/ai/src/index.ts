@@ -2,6 +2,7 @@ import type { DatabaseHandle } from '@radar/db';
 import type { AppConfig } from '@radar/shared/server';
 import type { Logger } from 'pino';
 import { EmbeddingModels } from './embedding-models';
+import { LlmReranker } from './llm-rerank';
 import { OpenAiChatModel } from './openai/openai-chat.adapter';
 import type { LanguageModel } from './providers';
 import {
@@ -64,6 +65,16 @@ export function createEmbeddingModels(
     embeddingModelsByDatabase.set(database, models);
   }
   return models;
+}
+
+/** The LLM rerank of paper recommendations when the operator turned it on (LLM_RERANK) and an LLM is configured. */
+export function createLlmReranker(
+  config: Pick<AppConfig, 'llm'>,
+  languageModel: LanguageModel | undefined,
+  logger?: Logger,
+): LlmReranker | undefined {
+  if (!config.llm.rerank || !languageModel) return undefined;
+  return new LlmReranker({ languageModel, timeoutMs: config.llm.rerankTimeoutMs, logger });
 }
 
 export interface AiServices {

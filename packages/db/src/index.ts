@@ -13,6 +13,7 @@ export * from './repositories/feedback.repository';
 export * from './repositories/gist.repository';
 export * from './repositories/health.repository';
 export * from './repositories/ingest-paper.repository';
+export * from './repositories/interest.repository';
 export * from './repositories/journal.repository';
 export * from './repositories/keyword.repository';
 export * from './repositories/keyword-match';

@@ -9,6 +9,7 @@ import {
   type PaperRecommendationResult,
   type PaperRepository,
   type PaperView,
+  type RankingInterest,
   type RecommendationDiagnosticsRepository,
   type RecommendationRepository,
   sql,
@@ -20,8 +21,11 @@ import {
   type DateFilterLabel,
   type EmptyExplanation,
   type Freshness,
+  INTEREST_LIMITS,
   type LearningSummary,
   type RecommendationReason,
+  type ServedInterest,
+  SUMMARY_INTEREST,
   startOfCalendarDay,
   widestWindowDays,
   windowFirstDay,
@@ -31,6 +35,8 @@ import type { ContentSources } from './content-sources';
 import { explainEmptyResult } from './empty-explanation';
 import type { FieldStanding } from './field-rule';
 import { presentFreshness } from './freshness';
+import { interleaveByQuota } from './interest-quotas';
+import type { LlmRerank } from './llm-rerank';
 import { orderRecommendations, reorders, rerankPoolSize } from './ordering';
 import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
 
@@ -112,6 +118,8 @@ export interface PipelineDeps {
   logger: Logger;
   /** The readers' IANA zone, whose calendar days the publication windows count. */
   timeZone: string;
+  /** The optional LLM rerank of paper recommendations (LLM_RERANK with an LLM configured); absent: off. */
+  llmRerank?: LlmRerank | undefined;
   now?: (() => Date) | undefined;
 }
 
@@ -124,6 +132,8 @@ export interface RecommendationStart {
   learnedVector: number[] | null;
   learning: LearningSummary;
   dismissedIds: number[];
+  /** The summary's quota and the reader's other interests with a vector of this model (none: one interest, as before). */
+  interests: { summaryQuota: number; others: RankingInterest[] };
 }
 
 /** A candidate after steps 2 and 3: its raw similarity, field standing and known fields. */
@@ -132,6 +142,8 @@ export interface RankedCandidate {
   similarity: number;
   standing?: FieldStanding | undefined;
   fields?: string[] | undefined;
+  /** The interest it was drawn for, when the reader keeps several (its similarity is to that interest). */
+  interest?: ServedInterest | undefined;
 }
 
 export interface RecommendationFilters {
@@ -142,7 +154,12 @@ export interface RecommendationFilters {
 
 /** A paper recommendation before it is presented. */
 export interface PaperRecommendations {
-  items: (RankedCandidate & { view: PaperView; reason: RecommendationReason | undefined })[];
+  items: (RankedCandidate & {
+    view: PaperView;
+    reason: RecommendationReason | undefined;
+    /** Why the LLM placed it there (Chinese), when the LLM rerank ran. */
+    rerankReason?: string | undefined;
+  })[];
   /** The first calendar day of the publication window, undefined for 不限. */
   publishedSince: string | undefined;
   filteredOut: PaperRecommendationResult['filteredOut'];
@@ -180,7 +197,7 @@ export class RecommendationPipeline {
     // The threshold and the shown similarity are about the research summary; learning and the field
     // rule only reorder what passes, within a pool large enough to hold every passing paper in all but
     // the widest windows.
-    const { result, unthresholded, after } = await this.deps.papers.recommendWith(
+    const { result, unthresholded, others, after } = await this.deps.papers.recommendWith(
       {
         model,
         vector: start.baseVector,
@@ -191,20 +208,30 @@ export class RecommendationPipeline {
         excludedIds: start.dismissedIds,
         countTopK: query.topK,
       },
-      { rowColumns: this.candidateColumns(start, 'papers'), after: [this.freshnessStatement('papers')] },
+      {
+        rowColumns: this.candidateColumns(start, 'papers'),
+        after: [this.freshnessStatement('papers')],
+        otherVectors: start.interests.others.map((interest) => interest.vector),
+      },
     );
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
-    const order = this.order('papers', start, user, passing, query.topK);
+    const order = start.interests.others.length
+      ? this.orderByInterests('papers', start, user, [unthresholded, ...others], query)
+      : this.order('papers', start, user, passing, query.topK);
     const { views, matchedKeywords, closestLiked } = await this.deps.recommendations.cards(
       order.map((entry) => entry.id),
       user.id,
       start.learning.applied ? { modelId: model.id } : undefined,
     );
     const viewById = new Map(views.map((view) => [view.id, view]));
-    const ranked = order.flatMap((entry) => {
-      const view = viewById.get(entry.id);
-      return view ? [{ ...entry, view }] : [];
-    });
+    const { ranked, rerankReasons } = await this.rerank(
+      user,
+      start,
+      order.flatMap((entry) => {
+        const view = viewById.get(entry.id);
+        return view ? [{ ...entry, view }] : [];
+      }),
+    );
     const reasons = await this.reasons(
       'papers',
       start,
@@ -235,7 +262,11 @@ export class RecommendationPipeline {
           })
         : null;
     return {
-      items: ranked.map((entry) => ({ ...entry, reason: reasons.get(entry.id) })),
+      items: ranked.map((entry) => ({
+        ...entry,
+        reason: reasons.get(entry.id),
+        rerankReason: rerankReasons.get(entry.id),
+      })),
       publishedSince,
       filteredOut: result.filteredOut,
       learning: start.learning,
@@ -256,7 +287,7 @@ export class RecommendationPipeline {
   ): Promise<NewsRecommendations> {
     const start = await this.start(user, 'news');
     const days = widestWindowDays(query.dateFilter);
-    const { unthresholded, after } = await this.deps.news.nearestWith(
+    const { unthresholded, others, after } = await this.deps.news.nearestWith(
       {
         model: start.model,
         vector: start.baseVector,
@@ -264,10 +295,16 @@ export class RecommendationPipeline {
         threshold: query.threshold,
         filters: { since: this.windowStart(days), excludedIds: start.dismissedIds },
       },
-      { rowColumns: this.candidateColumns(start, 'news'), after: [this.freshnessStatement('news')] },
+      {
+        rowColumns: this.candidateColumns(start, 'news'),
+        after: [this.freshnessStatement('news')],
+        otherVectors: start.interests.others.map((interest) => interest.vector),
+      },
     );
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
-    const ranked = this.order('news', start, user, passing, query.topK);
+    const ranked = start.interests.others.length
+      ? this.orderByInterests('news', start, user, [unthresholded, ...others], query)
+      : this.order('news', start, user, passing, query.topK);
     const first = (query.page - 1) * query.pageSize;
     const slice = ranked.slice(first, first + query.pageSize);
     const { views, matchedKeywords } = await this.deps.news.findCards(
@@ -333,6 +370,12 @@ export class RecommendationPipeline {
       learnedVector: learned,
       learning: { applied: learned !== null, signal_count: signalCount },
       dismissedIds: context.dismissedIds,
+      interests: {
+        summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
+        // Vectors of the model in use only (the context read the active one; a summary vector of
+        // another model means the configuration changed under it).
+        others: context.interests.others.filter((interest) => interest.vector.length === model.dimension),
+      },
     };
   }
 
@@ -359,6 +402,71 @@ export class RecommendationPipeline {
     return columns;
   }
 
+  /**
+   * Step 3 for a reader with several interests: each interest's candidates (its own similarity, its own
+   * threshold pass) ordered as one interest's are, then drawn in proportion to the quotas
+   * (interleaveByQuota). The learned profile refines the research summary, so it orders only the
+   * summary's candidates; the others are ordered by their interest's similarity and the field rule.
+   */
+  private orderByInterests(
+    kind: RecommendationKind,
+    start: RecommendationStart,
+    user: UserRow,
+    candidates: CandidateRow[][],
+    query: { threshold: number; topK: number },
+  ): RankedCandidate[] {
+    const interests: { served: ServedInterest; quota: number }[] = [
+      { served: { ...SUMMARY_INTEREST }, quota: start.interests.summaryQuota },
+      ...start.interests.others.map((interest) => ({
+        served: { id: String(interest.id), name: interest.name },
+        quota: interest.quota,
+      })),
+    ];
+    const lists = interests.map(({ quota }, index) => {
+      const passing = (candidates[index] ?? []).filter((row) => row.similarity >= query.threshold);
+      return {
+        key: String(index),
+        quota,
+        items: this.order(kind, start, user, passing, passing.length, index === 0),
+      };
+    });
+    return interleaveByQuota(lists, query.topK, (entry) => entry.id).map(({ item, key }) => ({
+      ...item,
+      interest: interests[Number(key)]?.served,
+    }));
+  }
+
+  /**
+   * The optional LLM rerank of the first papers (papers only; deps.llmRerank): an order, never a score,
+   * with a reason in Chinese per paper; any failure keeps the pipeline's order (logged).
+   */
+  private async rerank<Entry extends RankedCandidate & { view: PaperView }>(
+    user: UserRow,
+    start: RecommendationStart,
+    ranked: Entry[],
+  ): Promise<{ ranked: Entry[]; rerankReasons: Map<number, string> }> {
+    const rerank = this.deps.llmRerank;
+    if (!rerank || ranked.length < 2) return { ranked, rerankReasons: new Map() };
+    const head = ranked.slice(0, rerank.maxItems);
+    try {
+      const answer = await rerank.rerank({
+        readerId: user.id,
+        profile: user.researchSummaryEn,
+        interests: start.interests.others.map((interest) => interest.name),
+        items: head.map((entry) => ({ id: entry.id, title: entry.view.title, abstract: entry.view.abstract })),
+      });
+      const byId = new Map(head.map((entry) => [entry.id, entry]));
+      const reordered = answer.order.flatMap((id) => byId.get(id) ?? []);
+      return { ranked: [...reordered, ...ranked.slice(head.length)], rerankReasons: answer.reasons };
+    } catch (error) {
+      this.deps.logger.warn(
+        { userId: user.id, err: (error as Error).message },
+        'LLM rerank failed; the recommendations keep their order',
+      );
+      return { ranked, rerankReasons: new Map() };
+    }
+  }
+
   /** Step 3: learned or field reordering of the candidates, the first topK. */
   private order(
     kind: RecommendationKind,
@@ -366,12 +474,15 @@ export class RecommendationPipeline {
     user: UserRow,
     passing: CandidateRow[],
     topK: number,
+    /** Whether the learned profile may order them (it refines the research summary, not other interests). */
+    useLearned = true,
   ): RankedCandidate[] {
     if (!PIPELINE_OPTIONS[kind].reorders)
       return passing.slice(0, topK).map(({ id, similarity }) => ({ id, similarity }));
-    const learnedScores = start.learning.applied
-      ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
-      : undefined;
+    const learnedScores =
+      useLearned && start.learning.applied
+        ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
+        : undefined;
     const fields = new Map(passing.map((row) => [row.id, [...new Set((row.extra.fields as string[] | null) ?? [])]]));
     return orderRecommendations({
       pool: passing.map(({ id, similarity }) => ({ id, similarity })),

@@ -11,6 +11,7 @@ import type {
   Paper,
   PaperRecommendationResponse,
   RecommendationReason,
+  ServedInterest,
 } from '@radar/shared';
 import type { AuthorEntry } from './paper-display';
 
@@ -95,6 +96,10 @@ export type ClientRecommendedPaper = ClientPaper & {
   similarity_score: number | null;
   /** Why it is recommended; absent when the backend does not say. */
   reason?: RecommendationReason | null;
+  /** The reader's interest it serves (beyond the spec; only with several interests). */
+  interest?: ServedInterest | undefined;
+  /** Why the LLM placed it there (beyond the spec; only with the LLM rerank on). */
+  rerank_reason?: string | undefined;
 };
 
 function readRecommendedPaper(raw: unknown): ClientRecommendedPaper {
@@ -103,7 +108,15 @@ function readRecommendedPaper(raw: unknown): ClientRecommendedPaper {
     ...readPaper(paper),
     similarity_score: numberOrNull(paper.similarity_score) ?? numberOrNull(paper.score),
     reason: readReason(paper.reason),
+    interest: readServedInterest(paper.interest),
+    rerank_reason:
+      typeof paper.rerank_reason === 'string' && paper.rerank_reason.trim() ? paper.rerank_reason : undefined,
   };
+}
+
+function readServedInterest(value: unknown): ServedInterest | undefined {
+  const interest = objectOrUndefined<ServedInterest>(value);
+  return interest && typeof interest.name === 'string' && interest.name.trim() ? interest : undefined;
 }
 
 function readReason(value: unknown): RecommendationReason | null {
@@ -175,6 +188,7 @@ function readNewsItem(raw: unknown, isRecommendedByDefault: boolean): ClientNews
     recommendation_score: score,
     similarity_score: score,
     reason: readReason(item.reason),
+    interest: readServedInterest(item.interest),
   };
 }
 

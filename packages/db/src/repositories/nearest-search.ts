@@ -89,15 +89,7 @@ export function prepareNearest(
   filterKey?: string,
 ): PreparedNearest {
   const { model } = query;
-  if (query.vector.length !== model.dimension) {
-    throw new RangeError(`query vector has ${query.vector.length} dimensions, model has ${model.dimension}`);
-  }
-  if (!query.vector.every(Number.isFinite)) throw new RangeError('query vector has non-finite values');
-  // Integers from our own tables, inlined so the planner can match the partial expression index
-  // (embedding.repository.ts), whose expression this repeats.
-  const dimension = sql.raw(String(Math.trunc(model.dimension)));
   const modelId = sql.raw(String(Math.trunc(model.id)));
-  const vectorLiteral = `[${query.vector.join(',')}]`;
   return {
     target,
     topK: Math.min(Math.max(Math.trunc(query.topK), 1), MAX_NEAREST_RESULTS),
@@ -105,8 +97,20 @@ export function prepareNearest(
     filters,
     filterKey: filterKey === undefined ? undefined : `m${Math.trunc(model.id)};${filterKey}`,
     dimension: Math.trunc(model.dimension),
-    distance: sql`(${target.embedding}::vector(${dimension})) <=> ${vectorLiteral}::vector(${dimension})`,
+    distance: distanceTo(target, model.dimension, query.vector),
   };
+}
+
+/** Cosine distance to a vector, written as the model's HNSW index expression so the planner can use it. */
+function distanceTo(target: VectorTable, modelDimension: number, vector: number[]): SQL {
+  if (vector.length !== modelDimension) {
+    throw new RangeError(`query vector has ${vector.length} dimensions, model has ${modelDimension}`);
+  }
+  if (!vector.every(Number.isFinite)) throw new RangeError('query vector has non-finite values');
+  // Integers from our own tables, inlined so the planner can match the partial expression index
+  // (embedding.repository.ts), whose expression this repeats.
+  const dimension = sql.raw(String(Math.trunc(modelDimension)));
+  return sql`(${target.embedding}::vector(${dimension})) <=> ${`[${vector.join(',')}]`}::vector(${dimension})`;
 }
 
 /**
@@ -161,10 +165,15 @@ export async function routedNearest(
     exactSearchMaxRows?: number | undefined;
     estimates?: EstimateCache | undefined;
     extras?: NearestExtras | undefined;
+    /**
+     * More query vectors (a reader's other interests): the same search, route and row columns for each,
+     * in the same round trip; their rows come back in `others`, in this order.
+     */
+    otherVectors?: number[][] | undefined;
     /** Statements run after the search in the same round trip; their rows come back in `after`. */
     after?: SQL[] | undefined;
   } = {},
-): Promise<RoutedNearestResult & { after: Record<string, unknown>[][] }> {
+): Promise<RoutedNearestResult & { after: Record<string, unknown>[][]; others: RoutedNearestResult['rows'][] }> {
   const strategy = options.strategy ?? 'auto';
   const maxRows = options.exactSearchMaxRows ?? exactSearchLimit(search.dimension);
   let decision: 'exact' | 'index' | 'count' = strategy === 'exact' ? 'exact' : 'index';
@@ -174,15 +183,25 @@ export async function routedNearest(
   }
   const fallback = strategy === 'auto';
   const statement = nearestStatement(search, { decision, fallback, maxRows }, options.extras ?? {});
+  const otherVectors = options.otherVectors ?? [];
+  const otherStatements = otherVectors.map((vector) =>
+    nearestStatement(
+      { ...search, distance: distanceTo(search.target, search.dimension, vector) },
+      { decision, fallback, maxRows },
+      { rowColumns: options.extras?.rowColumns },
+    ),
+  );
   const [, ...results] = await runInOneTrip(db, [
     ...setLocal(routeSettings(search, decision === 'exact' ? 'exact' : 'index')),
     statement,
+    ...otherStatements,
     ...(options.after ?? []),
   ]);
   // runInOneTrip returns one list per statement; the settings are one statement each.
   const settingCount = Object.keys(routeSettings(search, 'index')).length;
   const searchRows = results[settingCount - 1] ?? [];
-  const after = results.slice(settingCount);
+  const others = results.slice(settingCount, settingCount + otherVectors.length).map(toNearestRows);
+  const after = results.slice(settingCount + otherVectors.length);
   const first = searchRows[0] ?? {};
   const counted = first.eligible === null || first.eligible === undefined ? undefined : Number(first.eligible);
   if (counted !== undefined && search.filterKey !== undefined) options.estimates?.set(search.filterKey, counted);
@@ -195,7 +214,12 @@ export async function routedNearest(
       .filter(([name]) => name.startsWith('meta_'))
       .map(([name, value]) => [name.slice('meta_'.length), value]),
   );
-  const rows = searchRows
+  return { rows: toNearestRows(searchRows), route, meta, after, others };
+}
+
+/** The found rows of a nearestStatement, most similar first, with their `x_*` columns. */
+function toNearestRows(searchRows: Record<string, unknown>[]): RoutedNearestResult['rows'] {
+  return searchRows
     .filter((row) => row.id !== null && row.id !== undefined)
     .map((row) => {
       const extra: Record<string, unknown> = {};
@@ -203,7 +227,6 @@ export async function routedNearest(
       return { id: Number(row.id), similarity: 1 - Number(row.distance), extra };
     })
     .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
-  return { rows, route, meta, after };
 }
 
 /** The plan of a route, to check which index it uses. */

@@ -170,25 +170,28 @@ export class NewsSearchRepository {
    */
   async nearestWith(
     query: NearestNewsQuery,
-    more: { rowColumns?: SQL[]; after?: SQL[] } = {},
+    more: { rowColumns?: SQL[]; after?: SQL[]; otherVectors?: number[][] } = {},
   ): Promise<{
     items: { id: number; similarity: number }[];
     route: NearestRoute;
     /** Every candidate before the threshold, most similar first, with its `x_*` columns (without the prefix). */
     unthresholded: { id: number; similarity: number; extra: Record<string, unknown> }[];
+    /** The same search for each of `more.otherVectors`, before the threshold (similarity to that vector). */
+    others: { id: number; similarity: number; extra: Record<string, unknown> }[][];
     after: Record<string, unknown>[][];
   }> {
     const search = prepareSearch(query);
-    const { rows, route, after } = await routedNearest(this.db, search, {
+    const { rows, route, after, others } = await routedNearest(this.db, search, {
       strategy: query.strategy,
       estimates: this.estimates,
       extras: { rowColumns: more.rowColumns },
+      otherVectors: more.otherVectors,
       after: more.after,
     });
     const items = rows
       .filter((row) => row.similarity >= query.threshold)
       .map(({ id, similarity }) => ({ id, similarity }));
-    return { items, route, unthresholded: rows, after };
+    return { items, route, unthresholded: rows, others, after };
   }
 
   /** The plan of a route of nearest(), to check which index it uses. */

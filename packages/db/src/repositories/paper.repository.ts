@@ -188,20 +188,23 @@ export class PaperRepository {
    */
   async recommendWith(
     query: NearestPapersQuery,
-    more: { rowColumns?: SQL[]; after?: SQL[] } = {},
+    more: { rowColumns?: SQL[]; after?: SQL[]; otherVectors?: number[][] } = {},
   ): Promise<{
     result: PaperRecommendationResult;
     /** Every candidate before the threshold, most similar first, with its `x_*` columns (without the prefix). */
     unthresholded: { id: number; similarity: number; extra: Record<string, unknown> }[];
+    /** The same search for each of `more.otherVectors`, before the threshold (similarity to that vector). */
+    others: { id: number; similarity: number; extra: Record<string, unknown> }[][];
     after: Record<string, unknown>[][];
   }> {
     const search = preparePaperSearch(query);
     const countK = query.countTopK === undefined ? search.topK : Math.max(1, Math.trunc(query.countTopK));
-    const { rows, route, meta, after } = await routedNearest(this.db, search, {
+    const { rows, route, meta, after, others } = await routedNearest(this.db, search, {
       strategy: query.strategy,
       exactSearchMaxRows: this.options.exactSearchMaxRows,
       estimates: this.estimates,
       extras: { ...filteredOutExtras(search, query, countK), rowColumns: more.rowColumns },
+      otherVectors: more.otherVectors,
       after: more.after,
     });
     const filteredOut = {
@@ -213,6 +216,7 @@ export class PaperRepository {
     return {
       result: { papers: papers.map(({ id, similarity }) => ({ id, similarity })), route, filteredOut },
       unthresholded: rows,
+      others,
       after,
     };
   }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
+import { type RankingInterest, rankingInterestsQuery, toRankingInterests } from './interest.repository';
 import { bestMatchingKeyword, compiledKeywords } from './keyword-match';
 import {
   closestLikedQuery,
@@ -32,6 +33,11 @@ export interface RecommendationContext {
   learnedVector: number[] | null;
   /** Items of this kind the user marked 'not interested' (reset or not). */
   dismissedIds: number[];
+  /**
+   * The reader's interests besides the research summary that have a vector of the active model, and the
+   * summary's own quota when the reader set it.
+   */
+  interests: { summaryQuota: number | undefined; others: RankingInterest[] };
 }
 
 export class RecommendationRepository {
@@ -47,6 +53,7 @@ export class RecommendationRepository {
       learning: LearningStateRow | string | null;
       learned: string | null;
       dismissed: string;
+      interests: unknown;
     }>(
       sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
           SELECT
@@ -56,7 +63,8 @@ export class RecommendationRepository {
             (SELECT u.learned_embedding::text FROM radar.users u
               WHERE u.id = ${userId}::uuid AND u.learned_embedding IS NOT NULL
                 AND u.learned_embedding_model_id = (SELECT id FROM active)) AS learned,
-            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed`,
+            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed,
+            ${rankingInterestsQuery(userId)} AS interests`,
     );
     const row = result.rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
@@ -77,6 +85,7 @@ export class RecommendationRepository {
       learning: learning ? toLearningState(learning) : undefined,
       learnedVector: learned && activeModel && learned.length === activeModel.dimension ? learned : null,
       dismissedIds: row?.dismissed ? row.dismissed.split(',').map(Number) : [],
+      interests: toRankingInterests(row?.interests, activeModel?.dimension),
     };
   }
 

@@ -6,6 +6,7 @@ export * from './email-changes';
 export * from './embedder-states';
 export * from './embedding-models';
 export * from './ingest';
+export * from './interests';
 export * from './rate-limits';
 export * from './sessions';
 export * from './user-content';

@@ -77,7 +77,19 @@ export function createEmbeddingsProcessor(deps: {
           refit = again;
           refits++;
         }
-        return { outcome: 'success', switched, refitted: refits > 0, refits, refit: refit.reason, embedded, failed };
+        // The readers' other interests follow their profiles onto the active model.
+        const interests = await deps.embeddings.reembedInterests();
+        if (interests.embedded + interests.failed > 0) deps.logger?.info({ interests }, 're-embedded interests');
+        return {
+          outcome: 'success',
+          switched,
+          refitted: refits > 0,
+          refits,
+          refit: refit.reason,
+          embedded,
+          failed,
+          interests,
+        };
       }
       case 'embed-profile': {
         const user = await users.findById(payload.userId);

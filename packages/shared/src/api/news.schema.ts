@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NEWS_RECOMMENDATION_DEFAULTS } from '../limits';
 import { splitSearchKeywords } from './article.schema';
+import { servedInterestSchema } from './interest.schema';
 import {
   emptyExplanationSchema,
   freshnessSchema,
@@ -54,6 +55,8 @@ export const newsItemSchema = z.object({
   similarity_score: z.number().nullable(),
   /** Why it is recommended; null in search results. */
   reason: recommendationReasonSchema.nullable(),
+  /** Not in the spec (optional for clients): the reader's interest it was drawn for, when they keep several. */
+  interest: servedInterestSchema.optional(),
 });
 export type NewsItem = z.infer<typeof newsItemSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATE_FILTER_LABELS, type DateFilterLabel, isDateFilterLabel } from '../date-filters';
 import { JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '../limits';
+import { servedInterestSchema } from './interest.schema';
 import {
   emptyExplanationSchema,
   freshnessSchema,
@@ -179,6 +180,13 @@ export const recommendedPaperSchema = paperSchema.extend({
   similarity_score: z.number(),
   /** Why it is recommended (shared profile terms, a matching keyword, or a similar saved paper). */
   reason: recommendationReasonSchema,
+  /** Not in the spec (optional for clients): the reader's interest it was drawn for, when they keep several. */
+  interest: servedInterestSchema.optional(),
+  /**
+   * Not in the spec (optional for clients): why the LLM placed it where it is, in Chinese, when the
+   * operator turned the LLM rerank on (LLM_RERANK) and it succeeded.
+   */
+  rerank_reason: z.string().optional(),
 });
 export type RecommendedPaper = z.infer<typeof recommendedPaperSchema>;
 

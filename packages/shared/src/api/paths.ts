@@ -44,6 +44,10 @@ export const API_PATHS = {
   researchConfirm: '/api/auth/research-direction/confirm/',
   taskStatus: '/api/auth/tasks/:id/status/',
   vectorUpdate: '/api/auth/vector/update/',
+  /** Not in the spec: the reader's research interests (the summary first); GET lists, POST adds one. */
+  interests: '/api/auth/interests/',
+  /** Not in the spec: PATCH renames, edits or sets the quota of one interest ('summary': quota only); DELETE removes it. */
+  interest: '/api/auth/interests/:id/',
 
   // Paper recommendations and what they learn from the reader
   paperRecommendations: '/api/auth/recommendations/papers/',

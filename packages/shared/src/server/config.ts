@@ -171,6 +171,8 @@ const envSchema = z.object({
   ),
   LLM_MAX_RETRIES: integer(2, 0, 10),
   LLM_GIST_DAILY_LIMIT: integer(500, 0, 1_000_000),
+  LLM_RERANK: booleanFlag(false),
+  LLM_RERANK_TIMEOUT_MS: integer(15_000, 1_000, 120_000),
   EMBEDDING_MODEL: optionalString,
   EMBEDDING_DIM: z.preprocess(
     emptyToUndefined,
@@ -295,6 +297,13 @@ export interface AppConfig {
      * in any 24 hours, over all processes; beyond it, and with 0, items are glossed offline instead.
      */
     gistDailyLimit: number;
+    /**
+     * The LLM reorders the first 50 paper recommendations, with a reason in Chinese each (an order, never
+     * a score); off by default: it adds a call of seconds to a recommendation whose list changed.
+     */
+    rerank: boolean;
+    /** The rerank's time budget; past it the list keeps the pipeline's order. */
+    rerankTimeoutMs: number;
   };
   /** An OpenAI-compatible embeddings endpoint when model is set; the built-in embedder otherwise. */
   embedding: {
@@ -454,6 +463,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jsonMode: e.LLM_JSON_MODE,
       maxRetries: e.LLM_MAX_RETRIES,
       gistDailyLimit: e.LLM_GIST_DAILY_LIMIT,
+      rerank: e.LLM_RERANK,
+      rerankTimeoutMs: e.LLM_RERANK_TIMEOUT_MS,
     },
     embedding: {
       model: e.EMBEDDING_MODEL,

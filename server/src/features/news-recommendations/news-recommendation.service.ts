@@ -18,15 +18,20 @@ export class NewsRecommendationService {
    */
   async recommend(user: UserRow, query: NewsRecommendationQuery): Promise<NewsRecommendationResponse> {
     const result = await this.deps.pipeline.recommendNews(user, query);
-    const similarity = new Map(result.ranked.map((item) => [item.id, item.similarity]));
+    const byId = new Map(result.ranked.map((item) => [item.id, item]));
     return {
-      data: result.page.views.map((view) =>
-        presentNewsItem(view, {
-          isRecommended: true,
-          score: similarity.get(view.id) ?? null,
-          reason: result.page.reasons.get(view.id),
-        }),
-      ),
+      data: result.page.views.map((view) => {
+        const ranked = byId.get(view.id);
+        return {
+          ...presentNewsItem(view, {
+            isRecommended: true,
+            score: ranked?.similarity ?? null,
+            reason: result.page.reasons.get(view.id),
+          }),
+          // Only for a reader with several interests: the card says which one it serves.
+          ...(ranked?.interest ? { interest: ranked.interest } : {}),
+        };
+      }),
       pagination: presentPagination(result.ranked.length, query.page, query.pageSize),
       learning: result.learning,
       freshness: result.freshness,

@@ -34,6 +34,9 @@ export class PaperRecommendationService {
       ...presentPaper(entry.view),
       similarity_score: entry.similarity,
       reason: entry.reason ?? { kind: 'profile' as const, text: '与你的研究方向整体相近', terms: [] },
+      // Beyond the spec, only when present: the interest it serves (several interests) and the LLM's reason.
+      ...(entry.interest ? { interest: entry.interest } : {}),
+      ...(entry.rerankReason ? { rerank_reason: entry.rerankReason } : {}),
     }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
     return {

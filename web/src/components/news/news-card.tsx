@@ -36,6 +36,8 @@ export type NewsCardItem = {
   similarity_score?: number | null;
   /** Why it is recommended; null in search results. */
   reason?: { text: string } | null;
+  /** The reader's interest it serves (recommendations with several interests only). */
+  interest?: { name: string } | undefined;
 };
 
 type NewsCardProps = {
@@ -71,6 +73,7 @@ export function NewsCard({
   const title = titleMaxLength === undefined ? item.title : truncateText(item.title, titleMaxLength);
   const content = truncateText(item.content.trim(), contentMaxLength);
   const reason = item.reason?.text.trim() ?? '';
+  const interestName = item.interest?.name.trim() ?? '';
 
   return (
     <Card component="article" variant="outlined" data-testid="news-card" data-news-id={item.id}>
@@ -156,6 +159,9 @@ export function NewsCard({
               label={`${TEXT.similarity} ${similarity}`}
               data-testid="news-chip-similarity"
             />
+          ) : null}
+          {interestName ? (
+            <Chip size="small" variant="outlined" label={`兴趣：${interestName}`} data-testid="news-chip-interest" />
           ) : null}
         </Box>
         {reason ? <RecommendationReasonLine text={reason} testId="news-card-reason" /> : null}

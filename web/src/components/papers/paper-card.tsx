@@ -69,6 +69,10 @@ export type PaperCardPaper = {
    * absent from spec-only answers).
    */
   published_version?: { journal: string; doi: string | null; url: string } | null;
+  /** The reader's interest it serves (recommendations with several interests only). */
+  interest?: { name: string } | undefined;
+  /** Why the LLM placed it there (only with the operator's LLM rerank on). */
+  rerank_reason?: string | undefined;
 };
 
 type PaperCardProps = {
@@ -121,6 +125,8 @@ export function PaperCard({
   const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested || onExport);
   const publishedVersion = paper.published_version?.journal.trim() ? paper.published_version : null;
   const reason = paper.reason?.text.trim() ?? '';
+  const interestName = paper.interest?.name.trim() ?? '';
+  const rerankReason = paper.rerank_reason?.trim() ?? '';
   const isFavorited = Boolean(paper.is_favorited);
   const isSaved = Boolean(paper.is_saved);
   const href = paperHref(paper);
@@ -210,6 +216,7 @@ export function PaperCard({
             {similarity ? (
               <InfoChip label={`${TEXT.similarity} ${similarity}`} testId="paper-chip-similarity" color="primary" />
             ) : null}
+            {interestName ? <InfoChip label={`兴趣：${interestName}`} testId="paper-chip-interest" /> : null}
             {preprintHref && preprintHref !== href ? (
               // The journal version is the title's link; its preprint (arXiv, bioRxiv ...) is the second.
               <ExternalLink
@@ -238,6 +245,9 @@ export function PaperCard({
             </Typography>
           ) : null}
           {reason ? <RecommendationReasonLine text={reason} testId="paper-card-reason" /> : null}
+          {rerankReason ? (
+            <RecommendationReasonLine text={`AI 排序：${rerankReason}`} testId="paper-card-rerank-reason" />
+          ) : null}
           {footer}
         </Box>
         {hasActions ? (

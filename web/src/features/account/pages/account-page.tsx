@@ -11,6 +11,7 @@ import { BasicInfoSection } from '../components/basic-info-section';
 import { DataExportSection } from '../components/data-export-section';
 import { DeleteAccountSection } from '../components/delete-account-section';
 import { EmailChangeSection } from '../components/email-change-section';
+import { InterestsSection } from '../components/interests-section';
 import { LearningSection } from '../components/learning-section';
 import { ResearchDialog } from '../components/research-dialog';
 import { ResearchGuideDialog } from '../components/research-guide-dialog';
@@ -61,6 +62,8 @@ export function AccountPage({ user, onLogout, onProfileSaved, onAccountDeleted }
         />
         {/* Learning adjusts recommendations, which need a research summary. */}
         {user.research_summary_en.trim() ? <LearningSection onNotify={setNotice} /> : null}
+        {/* The research summary is the first interest: the others join it once it exists. */}
+        {user.research_summary_en.trim() ? <InterestsSection onNotify={setNotice} /> : null}
         <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
         <SecuritySection onNotify={setNotice} />
         <EmailChangeSection currentEmail={user.email} onChanged={onProfileSaved} onNotify={setNotice} />

@@ -153,6 +153,9 @@ describe('/papers', () => {
         [
           recommendedPaper({
             reason: testReason({ kind: 'saved', text: '与你收藏的《Graph attention networks》相近' }),
+            // Beyond the spec: the interest it serves and the LLM rerank's reason.
+            interest: { id: '7', name: '珊瑚礁' },
+            rerank_reason: '与你的第二个兴趣直接相关',
           }),
         ],
         { freshness: testFreshness({ new_items_last_7_days: 42 }) },
@@ -162,6 +165,8 @@ describe('/papers', () => {
 
     const card = within(await screen.findByRole('article'));
     expect(card.getByText('与你收藏的《Graph attention networks》相近')).toBeTruthy();
+    expect(card.getByText('兴趣：珊瑚礁')).toBeTruthy();
+    expect(card.getByText('AI 排序：与你的第二个兴趣直接相关')).toBeTruthy();
     // The fixture's sources ran 3 hours before now.
     expect(screen.getByText('论文来源最近更新：3小时前（近 7 天新增 42 篇）')).toBeTruthy();
   });

@@ -1,0 +1,46 @@
+/**
+ * The "interests" part of `pnpm bench:quality`: simulated readers with 2-3 interests (categories of the
+ * labelled set), five rounds of ratings; precision@20 per round and each interest's share of the top 20,
+ * for Rocchio over one profile and Rocchio with interests (INTEREST_METHODS in
+ * packages/recommend/src/interests-benchmark.ts, where a classifier ranking the summary's list is one
+ * more entry). The built-in model is fitted on the set, as bench:quality does.
+ */
+import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../packages/ai/src/builtin/lsa-model';
+import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
+import {
+  INTEREST_METHODS,
+  type InterestSimulationResult,
+  simulateInterestReaders,
+} from '../packages/recommend/src/interests-benchmark';
+
+export async function runInterestBenchmark(
+  file: string,
+  write: (text: string) => void,
+  options: { json?: boolean } = {},
+): Promise<InterestSimulationResult[]> {
+  const documents = await readLabelledCsv(file);
+  const labels = documents.map((d) => d.label);
+  const texts = documents.map((d) => d.text);
+  const state = await fitLsaModel(texts, { dimension: lsaDimensionFor(documents.length) });
+  const lsa = new LsaEmbedder(state);
+  const vectors = texts.map((text) => lsa.embedOne(text));
+  const results = INTEREST_METHODS.map((method) => simulateInterestReaders(labels, vectors, method));
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`.padStart(4);
+  write(
+    `\nreaders with interests: ${results[0]?.readers ?? 0} readers with 2 or 3 interests (categories, equal quotas), ` +
+      `5 rounds rating the top 20 (relevant: any of their categories; favourite relevant, dismiss up to 5 others)\n`,
+  );
+  for (const result of results) {
+    write(`${result.method}\n`);
+    write(`  precision@20 by round   ${result.precision.map((v) => v.toFixed(4)).join('  ')}\n`);
+    for (const slot of [0, 1, 2]) {
+      const name = slot === 0 ? 'summary' : `interest ${slot + 1}`;
+      write(
+        `  share of ${name.padEnd(13)} ${result.shares.map((round) => percent(round[slot] as number)).join('    ')}\n`,
+      );
+    }
+    write(`  readers with an interest under half its quota ${result.belowHalfQuota.map(percent).join('  ')}\n`);
+  }
+  if (options.json) write(`${JSON.stringify({ interests: results })}\n`);
+  return results;
+}

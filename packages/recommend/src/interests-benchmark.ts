@@ -1,0 +1,150 @@
+import { learnedProfileVector } from '@radar/ai';
+import { interleaveByQuota } from './interest-quotas';
+
+/*
+ * The "interests" methods of `pnpm bench:quality` (bench/quality-interests.ts): simulated readers with
+ * 2-3 interests drawn from a labelled set's categories, who rate what they see for 5 rounds, ranked
+ * by Rocchio over one profile (today's single interest) or by Rocchio with interests (the pipeline's
+ * step 3 with several interests: the summary's candidates reordered by the learned profile, each other
+ * interest's by its own vector, drawn by quota with interleaveByQuota). Reported per round: precision@20
+ * (relevant: in any of the reader's categories) and each interest's share of the top 20.
+ *
+ * The hook for other rankers of the research summary's list (the per-reader classifier): a method's
+ * `summaryScores` scores every document for the summary interest from the reader's ratings so far;
+ * `withInterests` says whether the other interests get their quota. Add an entry to INTEREST_METHODS.
+ */
+
+export interface InterestReaderState {
+  /** The research summary's vector (the first interest). */
+  summary: readonly number[];
+  liked: readonly number[];
+  dismissed: readonly number[];
+  vectors: readonly (readonly number[])[];
+}
+
+export interface InterestMethod {
+  name: string;
+  /** Each document's score for the summary's list (higher first). */
+  summaryScores: (state: InterestReaderState) => Float64Array;
+  withInterests: boolean;
+}
+
+const rocchioScores = (state: InterestReaderState): Float64Array => {
+  const profile = learnedProfileVector(
+    [...state.summary],
+    state.liked.map((d) => [...(state.vectors[d] as number[])]),
+    state.dismissed.map((d) => [...(state.vectors[d] as number[])]),
+  );
+  return scoresFor(profile, state.vectors);
+};
+
+export const INTEREST_METHODS: InterestMethod[] = [
+  { name: 'Rocchio (one profile)', summaryScores: rocchioScores, withInterests: false },
+  { name: 'Rocchio with interests', summaryScores: rocchioScores, withInterests: true },
+];
+
+export interface InterestSimulationResult {
+  method: string;
+  /** Mean precision@shown per round 0..rounds. */
+  precision: number[];
+  /** Mean share of the top `shown` per interest slot (0: the summary), per round. */
+  shares: number[][];
+  /** Share of reader-rounds where some interest got less than half its quota. */
+  belowHalfQuota: number[];
+  readers: number;
+}
+
+/** The summary's candidates the learned order applies to (the pipeline's rerankPoolSize at top_k 20). */
+const SUMMARY_POOL = 200;
+
+function scoresFor(profile: readonly number[], vectors: readonly (readonly number[])[]): Float64Array {
+  const scores = new Float64Array(vectors.length);
+  for (let d = 0; d < vectors.length; d++) {
+    const v = vectors[d] as number[];
+    let sum = 0;
+    for (let i = 0; i < profile.length; i++) sum += (profile[i] as number) * (v[i] as number);
+    scores[d] = sum;
+  }
+  return scores;
+}
+
+const ranked = (scores: Float64Array, keep: (d: number) => boolean): number[] =>
+  Array.from(scores.keys())
+    .filter(keep)
+    .sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+
+/**
+ * Readers: every `step`-th document is a reader's research summary; their other interests are the
+ * next one or two categories (in sorted order, alternating 1 and 2 more), each given by one document of
+ * that category (as a typed description is one text). Interests have equal quotas.
+ */
+export function simulateInterestReaders(
+  labels: readonly string[],
+  vectors: readonly (readonly number[])[],
+  method: InterestMethod,
+  options: { rounds?: number; shown?: number; dismissPerRound?: number; step?: number } = {},
+): InterestSimulationResult {
+  const { rounds = 5, shown = 20, dismissPerRound = 5, step = 4 } = options;
+  const categories = [...new Set(labels)].sort();
+  const byCategory = new Map(categories.map((c) => [c, labels.flatMap((l, d) => (l === c ? [d] : []))]));
+  const precision = new Array<number>(rounds + 1).fill(0);
+  const shares = Array.from({ length: rounds + 1 }, () => [0, 0, 0]);
+  const belowHalf = new Array<number>(rounds + 1).fill(0);
+  let readers = 0;
+
+  for (let query = 0; query < labels.length; query += step, readers++) {
+    const own = labels[query] as string;
+    const others = (readers % 2 === 0 ? [1] : [1, 2]).map(
+      (offset) => categories[(categories.indexOf(own) + offset) % categories.length] as string,
+    );
+    const interestCategories = [own, ...others];
+    // One document of each other category stands for the typed interest (not shown to the reader).
+    const interestDocs = others.map((c) => {
+      const docs = byCategory.get(c) as number[];
+      return docs[(readers * 7) % docs.length] as number;
+    });
+    const hidden = new Set([query, ...interestDocs]);
+    const interestScores = interestDocs.map((d) => scoresFor(vectors[d] as number[], vectors));
+    const baseScores = scoresFor(vectors[query] as number[], vectors);
+    const summaryPool = new Set(ranked(baseScores, (d) => !hidden.has(d)).slice(0, SUMMARY_POOL));
+    const liked: number[] = [];
+    const dismissed = new Set<number>();
+
+    for (let round = 0; round <= rounds; round++) {
+      const state = { summary: vectors[query] as number[], liked, dismissed: [...dismissed], vectors };
+      const keep = (d: number) => !hidden.has(d) && !dismissed.has(d);
+      let page: number[];
+      if (!method.withInterests) {
+        page = ranked(round === 0 ? baseScores : method.summaryScores(state), keep).slice(0, shown);
+      } else {
+        const summaryScores = round === 0 ? baseScores : method.summaryScores(state);
+        const lists = [
+          { key: '0', quota: 1, items: ranked(summaryScores, (d) => keep(d) && summaryPool.has(d)) },
+          ...interestScores.map((scores, index) => ({ key: String(index + 1), quota: 1, items: ranked(scores, keep) })),
+        ];
+        page = interleaveByQuota(lists, shown, (d) => d).map((entry) => entry.item);
+      }
+      const relevant = page.filter((d) => interestCategories.includes(labels[d] as string));
+      precision[round] = (precision[round] as number) + relevant.length / shown;
+      const counts = interestCategories.map((c) => page.filter((d) => labels[d] === c).length / shown);
+      counts.forEach((share, slot) => {
+        (shares[round] as number[])[slot] = ((shares[round] as number[])[slot] as number) + share;
+      });
+      const quota = 1 / interestCategories.length;
+      if (counts.some((share) => share < quota / 2)) belowHalf[round] = (belowHalf[round] as number) + 1;
+      // The reader rates what they see: favourites the relevant ones, dismisses up to 5 others.
+      for (const d of relevant) if (!liked.includes(d)) liked.push(d);
+      for (const d of page.filter((d) => !relevant.includes(d)).slice(0, dismissPerRound)) dismissed.add(d);
+    }
+  }
+  const mean = (value: number) => value / Math.max(readers, 1);
+  // Slots 1 and 2 are averaged over the readers who have them (every reader has slot 1, half have slot 2).
+  const slotReaders = [readers, readers, Math.floor(readers / 2)];
+  return {
+    method: method.name,
+    precision: precision.map(mean),
+    shares: shares.map((round) => round.map((sum, slot) => sum / Math.max(slotReaders[slot] as number, 1))),
+    belowHalfQuota: belowHalf.map(mean),
+    readers,
+  };
+}
