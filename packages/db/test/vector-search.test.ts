@@ -1,11 +1,15 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmbeddingModelRow,
   EmbeddingRepository,
+  embeddingIndexName,
   type NearestPapersQuery,
   PaperRepository,
   VectorRepository,
 } from '../src';
+import { MIGRATIONS_DIR } from '../src/migrate';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
@@ -226,5 +230,32 @@ describe(`paper recommendation search (${process.env.TEST_DATABASE_URL ? 'Postgr
     await expect(
       papers.recommend({ model, vector: topics[0] ?? [], topK: 5, threshold: 0, publishedSince: "2024-01-01'" }),
     ).rejects.toThrow(RangeError);
+  });
+
+  it("builds each model's HNSW index with m 24 and ef_construction 128, and the migration rebuilds an older one", async () => {
+    const options = async () => {
+      const { rows } = await database.pool.query<{ name: string; reloptions: string[] | null }>(
+        `SELECT c.relname AS name, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'radar' AND c.relname ~ '_embedding_m[0-9]+_hnsw$' ORDER BY c.relname`,
+      );
+      return rows;
+    };
+    const built = await options();
+    expect(built.length).toBeGreaterThanOrEqual(2);
+    for (const index of built) expect(index.reloptions).toEqual(['m=24', 'ef_construction=128']);
+
+    // An index built before the parameters (pgvector's defaults), as an older installation has it.
+    const name = embeddingIndexName('papers', model.id);
+    await database.pool.query(`DROP INDEX radar.${name}`);
+    await database.pool.query(
+      `CREATE INDEX ${name} ON radar.papers USING hnsw ((embedding::vector(${DIMENSION})) vector_cosine_ops) WHERE embedding_model_id = ${model.id}`,
+    );
+    expect((await options()).find((index) => index.name === name)?.reloptions).toBeNull();
+    const migration = await fs.readFile(path.join(MIGRATIONS_DIR, '0024_hnsw_build_parameters.sql'), 'utf8');
+    await database.pool.query(migration);
+    expect(await options()).toEqual(built);
+    // Searches still use it.
+    const results = await papers.findSimilar({ model, vector: topics[2] ?? [], limit: 10 });
+    expect(results).toHaveLength(10);
   });
 });
