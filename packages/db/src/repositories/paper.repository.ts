@@ -97,6 +97,8 @@ export interface PaperView {
   updatedAt: Date;
   isFavorited: boolean;
   isSaved: boolean;
+  /** The caller's rating: 1 (👍), -1 (👎), null: none. */
+  rating: 1 | -1 | null;
 }
 
 /** The columns of PaperView, for selects that join the caller's state (see findViews). */
@@ -123,6 +125,7 @@ export const PAPER_VIEW_COLUMNS = {
   updatedAt: papers.updatedAt,
   isFavorited: sql<boolean>`coalesce(${userArticleStates.isFavorited}, false)`,
   isSaved: sql<boolean>`coalesce(${userArticleStates.isSaved}, false)`,
+  rating: sql<1 | -1 | null>`${userArticleStates.rating}::int`,
 };
 
 export class PaperRepository {

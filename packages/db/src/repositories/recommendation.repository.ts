@@ -32,6 +32,8 @@ export interface RecommendationContext {
   learnedVector: number[] | null;
   /** Items of this kind the user marked 'not interested' (reset or not). */
   dismissedIds: number[];
+  /** The reader's classifier of the active model (issue 23), if the worker fitted one. */
+  classifier: { weights: number[]; bias: number; signalCount: number } | null;
 }
 
 export class RecommendationRepository {
@@ -47,6 +49,7 @@ export class RecommendationRepository {
       learning: LearningStateRow | string | null;
       learned: string | null;
       dismissed: string;
+      classifier: { weights: string; bias: number; signalCount: number } | string | null;
     }>(
       sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
           SELECT
@@ -56,7 +59,10 @@ export class RecommendationRepository {
             (SELECT u.learned_embedding::text FROM radar.users u
               WHERE u.id = ${userId}::uuid AND u.learned_embedding IS NOT NULL
                 AND u.learned_embedding_model_id = (SELECT id FROM active)) AS learned,
-            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed`,
+            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed,
+            (SELECT json_build_object('weights', c.weights::text, 'bias', c.bias, 'signalCount', c.signal_count)
+              FROM radar.reader_classifiers c
+              WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier`,
     );
     const row = result.rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
@@ -64,6 +70,7 @@ export class RecommendationRepository {
     const model = json(row?.model);
     const learning = json(row?.learning);
     const learned = row?.learned ? parseVectorText(row.learned) : null;
+    const classifier = json(row?.classifier);
     const activeModel = model
       ? ({
           ...model,
@@ -77,6 +84,13 @@ export class RecommendationRepository {
       learning: learning ? toLearningState(learning) : undefined,
       learnedVector: learned && activeModel && learned.length === activeModel.dimension ? learned : null,
       dismissedIds: row?.dismissed ? row.dismissed.split(',').map(Number) : [],
+      classifier: classifier
+        ? {
+            weights: parseVectorText(classifier.weights),
+            bias: Number(classifier.bias),
+            signalCount: Number(classifier.signalCount),
+          }
+        : null,
     };
   }
 
@@ -107,6 +121,7 @@ export class RecommendationRepository {
             p.published_at::text AS "publishedAt", p.keywords, p.llm_summary AS "llmSummary",
             p.created_at AS "createdAt", p.updated_at AS "updatedAt",
             coalesce(s.is_favorited, false) AS "isFavorited", coalesce(s.is_saved, false) AS "isSaved",
+            s.rating::int AS rating,
             ${bestMatchingKeyword(sql`p.search_vector`, sql`keywords`)} AS "matchedKeyword"
           FROM radar.papers p
           LEFT JOIN radar.user_article_states s ON s.paper_id = p.id AND s.user_id = ${userId}::uuid

@@ -119,6 +119,11 @@ export const learningSummarySchema = z.object({
   applied: z.boolean(),
   /** Papers liked (favourited, saved or read >= 50%) plus items marked 'not interested', since the last reset. */
   signal_count: z.number().int(),
+  /**
+   * Not in the spec (optional for clients): true when the order came from the reader's classifier,
+   * learned from their ratings (enough signals, fitted for the active model); false: Rocchio or none.
+   */
+  classifier: z.boolean().optional(),
 });
 export type LearningSummary = z.infer<typeof learningSummarySchema>;
 

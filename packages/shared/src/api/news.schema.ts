@@ -8,6 +8,7 @@ import {
   recommendationReasonSchema,
 } from './learning.schema';
 import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
+import { ratingValueSchema } from './rating.schema';
 import { text } from './text.schema';
 
 /**
@@ -54,6 +55,8 @@ export const newsItemSchema = z.object({
   similarity_score: z.number().nullable(),
   /** Why it is recommended; null in search results. */
   reason: recommendationReasonSchema.nullable(),
+  /** Not in the spec (optional for clients): the caller's rating in recommendations, 1 (👍), -1 (👎) or null. */
+  rating: ratingValueSchema.nullable().optional(),
 });
 export type NewsItem = z.infer<typeof newsItemSchema>;
 
