@@ -13,4 +13,11 @@ export const LEARNING_TEXTS = {
   notInterested: '不感兴趣',
   notInterestedDone: '已标记为不感兴趣，不会再推荐',
   undo: '撤销',
+  /** 👍 and 👎 (issue 23): what a rating asks of the ranking, as the buttons' names. */
+  rateUp: '更多此类',
+  rateDown: '减少此类',
+  rateUpDone: '已记录：更多此类，推荐稍后据此调整',
+  rateDownDone: '已记录：减少此类，推荐稍后据此调整',
+  rateUndone: '已取消评分',
+  learnedOrder: '根据你的评分学习排序',
 } as const;

@@ -46,6 +46,7 @@ export function PaperResults<P extends ClientPaper>({
               onToggleFavorite={actions.toggleFavorite}
               onToggleSave={actions.toggleSave}
               onShare={actions.share}
+              onRate={actions.rate}
               isBusy={actions.isBusy(paper.id)}
               footer={renderFooter?.(paper)}
             />

@@ -157,6 +157,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                   onToggleSave={actions.toggleSave}
                   onShare={actions.share}
                   onNotInterested={actions.notInterested}
+                  onRate={actions.rate}
                   isBusy={actions.isBusy(paper.id)}
                 />
               </li>
@@ -185,6 +186,14 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
           onCancel={cancel}
           isRetry={isEmptyResult}
           isBusy={isFetching}
+          onApplyThreshold={
+            hasResearchSummary
+              ? (threshold) => {
+                  applySuggestedChange({ similarity_threshold: String(threshold) });
+                  setIsSettingsOpen(false);
+                }
+              : undefined
+          }
         />
         <ActiveFilterChips params={params.applied} />
         <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="papers-refreshing">
