@@ -54,17 +54,14 @@ const cosineTo = (reader: SimulatedReader, profile: readonly number[]) => (paper
 
 /** Rocchio, as the product learns today (learnedProfileVector and LEARNING_WEIGHTS). */
 const rocchio = (reader: SimulatedReader) =>
-  cosineTo(
-    reader,
-    learnedProfileVector([...reader.profile], ratedVectors(reader, 1), ratedVectors(reader, -1)),
-  );
+  cosineTo(reader, learnedProfileVector([...reader.profile], ratedVectors(reader, 1), ratedVectors(reader, -1)));
 
 /**
  * The training set of the product's classifier from a simulated reader: the summary and the 👍 as
  * positives, the 👎 as negatives, each weighted by its age (a round is a week), and unrated papers
  * chosen by a fixed pseudo-random order as weak negatives.
  */
-export function simulatedTrainingSet(reader: SimulatedReader): TrainingExample[] {
+function simulatedTrainingSet(reader: SimulatedReader): TrainingExample[] {
   const examples: TrainingExample[] = [{ vector: reader.profile, label: 1, weight: 1 }];
   for (const rating of reader.ratings)
     examples.push({
@@ -85,7 +82,7 @@ export function simulatedTrainingSet(reader: SimulatedReader): TrainingExample[]
 }
 
 /** The classifier from `minSignals` ratings on, Rocchio below (as the product switches). */
-export const classifierMethod = (
+const classifierMethod = (
   name: string,
   minSignals = CLASSIFIER_MIN_SIGNALS,
   options: ClassifierOptions = CLASSIFIER_OPTIONS,
@@ -159,7 +156,10 @@ export function simulateMultiInterestReaders(
       const profile = normalised(
         interests
           .map((i) => vectors[i.seed] as number[])
-          .reduce((sum, v) => sum.map((x, j) => x + (v[j] as number)), new Array<number>(vectors[0]?.length ?? 0).fill(0)),
+          .reduce(
+            (sum, v) => sum.map((x, j) => x + (v[j] as number)),
+            new Array<number>(vectors[0]?.length ?? 0).fill(0),
+          ),
       );
       const wanted = new Set(interests.map((i) => i.label));
       const excluded = new Set(interests.map((i) => i.seed));

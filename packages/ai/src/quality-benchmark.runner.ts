@@ -6,7 +6,6 @@ import { HashingEmbeddingProvider } from './builtin/builtin-embedders';
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from './builtin/lsa-model';
 import { LEARNING_WEIGHTS, type LearningWeights } from './learning/profile-learning';
 import { OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
-import { simulateMultiInterestReaders } from './quality-benchmark-readers';
 import {
   denseCosinePrecision,
   type ReaderSimulationOptions,
@@ -14,6 +13,7 @@ import {
   simulateReader,
   tfidfBaselinePrecision,
 } from './quality-benchmark';
+import { simulateMultiInterestReaders } from './quality-benchmark-readers';
 
 /**
  * The body of `pnpm bench:quality` (bench/quality.ts): precision@20 of the active embedder and of the

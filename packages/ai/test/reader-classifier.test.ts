@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   classifierScore,
   fitReaderClassifier,
-  signalWeight,
   SIGNAL_HALF_LIFE_DAYS,
+  signalWeight,
 } from '../src/learning/reader-classifier';
 import { READER_METHODS, simulateMultiInterestReaders } from '../src/quality-benchmark-readers';
 
@@ -90,6 +90,7 @@ describe('simulated readers with several interests', () => {
     const { plain, classifier } = result.methods as Record<string, { precision: number[] }>;
     expect(classifier?.precision[0]).toBeCloseTo(plain?.precision[0] as number, 12);
     // Every reader follows 2 of the 3 labels: whatever the method, most of each page is relevant.
-    for (const { precision } of Object.values(result.methods)) for (const p of precision) expect(p).toBeGreaterThan(0.6);
+    for (const { precision } of Object.values(result.methods))
+      for (const p of precision) expect(p).toBeGreaterThan(0.6);
   });
 });

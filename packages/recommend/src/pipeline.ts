@@ -20,6 +20,7 @@ import {
   type DateFilterLabel,
   type EmptyExplanation,
   type Freshness,
+  LEARNING_TEXTS,
   type LearningSummary,
   type RecommendationReason,
   startOfCalendarDay,
@@ -50,9 +51,6 @@ import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
  */
 
 export type RecommendationKind = 'papers' | 'news' | 'keyword-alerts';
-
-/** The start of each reason when the reader's classifier ordered the list. */
-export const LEARNED_ORDER_REASON = '根据你的评分学习排序';
 
 export interface PipelineOptions {
   /** Where step 2's candidates come from. */
@@ -436,7 +434,7 @@ export class RecommendationPipeline {
     if (!start.classifier) return reasons;
     // The order is the classifier's: the card says so before what it shares with the profile.
     return new Map(
-      [...reasons].map(([id, reason]) => [id, { ...reason, text: `${LEARNED_ORDER_REASON}；${reason.text}` }]),
+      [...reasons].map(([id, reason]) => [id, { ...reason, text: `${LEARNING_TEXTS.learnedOrder}；${reason.text}` }]),
     );
   }
 

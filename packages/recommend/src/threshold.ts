@@ -9,8 +9,8 @@ import type { RatingBucket } from '@radar/shared';
  * would drift with the ranking.
  */
 
-export const MIN_LIKED_FOR_SUGGESTION = 5;
-export const MIN_DISLIKED_FOR_SUGGESTION = 3;
+const MIN_LIKED_FOR_SUGGESTION = 5;
+const MIN_DISLIKED_FOR_SUGGESTION = 3;
 /** The share of the reader's 👍 papers the suggested threshold keeps. */
 const SUGGESTION_KEEPS = 0.9;
 const BUCKET_WIDTH = 0.05;
@@ -30,7 +30,10 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
 
 export function suggestThreshold(rated: readonly { value: 1 | -1; similarity: number }[]): ThresholdSuggestion {
   const finite = rated.filter((r) => Number.isFinite(r.similarity));
-  const liked = finite.filter((r) => r.value === 1).map((r) => r.similarity).sort((a, b) => a - b);
+  const liked = finite
+    .filter((r) => r.value === 1)
+    .map((r) => r.similarity)
+    .sort((a, b) => a - b);
   const disliked = finite.filter((r) => r.value === -1).map((r) => r.similarity);
   const base = {
     liked_count: liked.length,

@@ -1,6 +1,11 @@
 import { LEARNING_TEXTS } from '@radar/shared';
 import { type Query, type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { LEARNING_STATUS_QUERY_KEY, RATING_THRESHOLD_QUERY_KEY, RECOMMENDATION_QUERY_KEYS, rateItem } from '@/api/learning';
+import {
+  LEARNING_STATUS_QUERY_KEY,
+  RATING_THRESHOLD_QUERY_KEY,
+  RECOMMENDATION_QUERY_KEYS,
+  rateItem,
+} from '@/api/learning';
 import { getErrorMessage } from '@/lib/api-client';
 import { patchNewsInAnswer, patchPaperInAnswer } from '@/lib/paper-state';
 import type { RecommendationKind } from '@/lib/recommendation-list';

@@ -86,13 +86,16 @@ export function fitReaderClassifier(
   for (let iteration = 1; iteration <= options.iterations; iteration++) {
     const momentum = (iteration - 1) / (iteration + 2);
     const lookW = new Float64Array(dimension);
-    for (let j = 0; j < dimension; j++) lookW[j] = (w[j] as number) + momentum * ((w[j] as number) - (previousW[j] as number));
+    for (let j = 0; j < dimension; j++)
+      lookW[j] = (w[j] as number) + momentum * ((w[j] as number) - (previousW[j] as number));
     const lookB = b + momentum * (b - previousB);
     gradient.fill(0);
     let gradientB = 0;
     for (const example of usable) {
-      const residual = (sigmoid(dotProduct(lookW, example.vector) + lookB) - example.label) * (example.weight / totalWeight);
-      for (let j = 0; j < dimension; j++) gradient[j] = (gradient[j] as number) + residual * (example.vector[j] as number);
+      const residual =
+        (sigmoid(dotProduct(lookW, example.vector) + lookB) - example.label) * (example.weight / totalWeight);
+      for (let j = 0; j < dimension; j++)
+        gradient[j] = (gradient[j] as number) + residual * (example.vector[j] as number);
       gradientB += residual;
     }
     previousW = w;
@@ -115,7 +118,7 @@ export function classifierScoreFromProduct(classifier: Pick<ReaderClassifier, 'b
   return sigmoid(product + classifier.bias);
 }
 
-export function sigmoid(z: number): number {
+function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 

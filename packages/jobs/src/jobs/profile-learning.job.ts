@@ -56,7 +56,12 @@ export async function learnProfile(
       if (!saved) return { outcome: 'superseded' };
       const classifier = await fitClassifier(learning, userId, model.id, base, state);
       if (!(await learning.saveClassifier(userId, classifier, snapshot))) return { outcome: 'superseded' };
-      outcome = { outcome: 'learned', liked: liked.length, dismissed: dismissed.length, classifier: classifier !== null };
+      outcome = {
+        outcome: 'learned',
+        liked: liked.length,
+        dismissed: dismissed.length,
+        classifier: classifier !== null,
+      };
     }
     // A favourite or dismissal that landed while this pass ran is newer than its stamp: go again.
     const after = await learning.state(userId);

@@ -6,9 +6,7 @@ import { z } from 'zod';
  * with a suggested threshold. Decisions are in docs/decisions.md, "Issue 23: ratings".
  */
 
-export const RATING_VALUES = [1, -1] as const;
 export const ratingValueSchema = z.union([z.literal(1), z.literal(-1)]);
-export type RatingValue = z.infer<typeof ratingValueSchema>;
 
 const VALUE_MESSAGE = '评分 value 只能是 1（更多此类）、-1（减少此类）或 0（取消评分）';
 
@@ -16,7 +14,6 @@ const VALUE_MESSAGE = '评分 value 只能是 1（更多此类）、-1（减少�
 export const ratingRequestSchema = z.object({
   value: z.union([z.literal(1), z.literal(-1), z.literal(0)], { error: VALUE_MESSAGE }),
 });
-export type RatingRequest = z.infer<typeof ratingRequestSchema>;
 
 export const ratingResponseSchema = z.object({
   success: z.literal(true),

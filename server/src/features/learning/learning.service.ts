@@ -28,7 +28,7 @@ const RELEARN_FROM_READ_INTERVAL_MS = 60_000;
  * A rating waits this long before the worker refits (debounced: each rating within it pushes the refit
  * back), so a reader rating a page in a row costs one fit, a few seconds after the last click.
  */
-export const RATING_REFIT_DELAY_MS = 3_000;
+const RATING_REFIT_DELAY_MS = 3_000;
 
 export class LearningService {
   private readonly relearnAskedAt = new Map<string, number>();

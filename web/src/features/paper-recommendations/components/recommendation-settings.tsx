@@ -19,12 +19,12 @@ import { DateFilterCheckboxes } from '@/components/recommendations/date-filter-c
 import { RecommendationSliders } from '@/components/recommendations/recommendation-sliders';
 import { toggleDateFilter } from '@/lib/recommendation-params';
 import { PAPERS_STRINGS } from '../strings';
-import { ThresholdSuggestion } from './threshold-suggestion';
 import {
   JCR_EXCLUSION_ORDER,
   type PaperRecommendationParams,
   toggleExcludedTier,
 } from '../utils/recommendation-params';
+import { ThresholdSuggestion } from './threshold-suggestion';
 
 const STRINGS = PAPERS_STRINGS.settings;
 

@@ -76,7 +76,9 @@ export function ThresholdSuggestion({ onApply }: { onApply: (threshold: number) 
 function Bar({ count, widest, color }: { count: number; widest: number; color: string }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, height: 10 }}>
-      <Box sx={{ height: 6, borderRadius: 1, bgcolor: color, width: `${(count / widest) * 85}%`, minWidth: count ? 3 : 0 }} />
+      <Box
+        sx={{ height: 6, borderRadius: 1, bgcolor: color, width: `${(count / widest) * 85}%`, minWidth: count ? 3 : 0 }}
+      />
       {count ? (
         <Typography variant="caption" sx={{ lineHeight: 1 }}>
           {count}
