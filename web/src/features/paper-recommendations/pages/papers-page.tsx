@@ -186,8 +186,9 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
           onCancel={cancel}
           isRetry={isEmptyResult}
           isBusy={isFetching}
+          // Asked only once the list loaded: without a profile vector the call fails like the list.
           onApplyThreshold={
-            hasResearchSummary
+            hasResearchSummary && data && !isError
               ? (threshold) => {
                   applySuggestedChange({ similarity_threshold: String(threshold) });
                   setIsSettingsOpen(false);
