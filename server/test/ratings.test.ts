@@ -269,5 +269,15 @@ describe("the reader's classifier", () => {
       { liked: 0, disliked: 0 },
     );
     expect(counted).toEqual({ liked: 5, disliked: 4 });
+
+    // Without a research summary: nothing to spread the ratings over, an empty answer (not an error).
+    const cleared = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/research-direction/confirm/',
+      headers: reader.headers,
+      payload: { research_summary_en: '' },
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(await get()).toMatchObject({ buckets: [], suggested_threshold: null });
   });
 });

@@ -60,6 +60,9 @@ export class LearningService {
 
   /** GET /api/auth/recommendations/rating-threshold/: the reader's 👍 and 👎 over similarity, and a suggestion. */
   async ratingThreshold(user: UserRow): Promise<RatingThresholdResponse> {
+    // Without a research summary there is no similarity to spread the ratings over: nothing to suggest
+    // (the recommendation list says what to do; this optional panel stays quiet).
+    if (!user.researchSummaryEn.trim()) return { success: true, ...suggestThreshold([]) };
     const { model, vector } = await this.deps.profileVector(user);
     const rated = await this.deps.learning.ratedSimilarities(user.id, model, vector);
     return { success: true, ...suggestThreshold(rated) };
