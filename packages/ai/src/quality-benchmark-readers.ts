@@ -82,7 +82,7 @@ function simulatedTrainingSet(reader: SimulatedReader): TrainingExample[] {
 }
 
 /** The classifier from `minSignals` ratings on, Rocchio below (as the product switches). */
-const classifierMethod = (
+export const classifierMethod = (
   name: string,
   minSignals = CLASSIFIER_MIN_SIGNALS,
   options: ClassifierOptions = CLASSIFIER_OPTIONS,

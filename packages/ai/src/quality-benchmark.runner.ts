@@ -13,7 +13,7 @@ import {
   simulateReader,
   tfidfBaselinePrecision,
 } from './quality-benchmark';
-import { simulateMultiInterestReaders } from './quality-benchmark-readers';
+import { classifierMethod, READER_METHODS, simulateMultiInterestReaders } from './quality-benchmark-readers';
 
 /**
  * The body of `pnpm bench:quality` (bench/quality.ts): precision@20 of the active embedder and of the
@@ -106,9 +106,12 @@ export async function runQualityBenchmark(
 
 /** Issue 23: readers with 2-3 interests who rate what they see, by method (READER_METHODS). */
 function writeMultiInterestReaders(labels: string[], vectors: number[][], write: (text: string) => void): void {
-  const table = (title: string, ratedPerRound?: number) => {
+  const table = (title: string, ratedPerRound?: number, methods = READER_METHODS) => {
     const started = Date.now();
-    const result = simulateMultiInterestReaders(labels, vectors, ratedPerRound ? { ratedPerRound } : {});
+    const result = simulateMultiInterestReaders(labels, vectors, {
+      methods,
+      ...(ratedPerRound ? { ratedPerRound } : {}),
+    });
     write(`\n${title} (${result.readers} readers, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
     write(`${'precision@20 by round'.padEnd(32)} 0       1       2       3       4       5\n`);
     for (const [name, { precision }] of Object.entries(result.methods))
@@ -122,7 +125,12 @@ function writeMultiInterestReaders(labels: string[], vectors: number[][], write:
       `each round shows the top 20 unrated papers, the reader rates them (👍 own category, 👎 otherwise)\n`,
   );
   table('rating all 20 shown');
-  table('rating only the top 1 shown per round (where the classifier switches on)', 1);
+  // Where to switch on: the classifier from 1 and from 2 signals beside the product's switch.
+  table('rating only the top 1 shown per round (where the classifier switches on)', 1, [
+    ...READER_METHODS,
+    classifierMethod('classifier from 1 signal', 1),
+    classifierMethod('classifier from 2 signals', 2),
+  ]);
 }
 
 const SHOWN = 20;

@@ -36,11 +36,11 @@ export const CLASSIFIER_OPTIONS: ClassifierOptions = { l2: 0.01, iterations: 150
 /**
  * The number of signals (👍 + 👎, favourites, saves and 'not interested' included) from which the
  * classifier orders recommendations; Rocchio below it. Measured with `pnpm bench:quality` (a reader who
- * rates one paper a round): the classifier ties Rocchio after one rating and beats it from two; the
- * simulated reader judges without noise by broad category, so the switch waits for a margin of five
- * (docs/benchmarks.md, "Issue 23").
+ * rates one paper a round): switched on from the first signal the classifier about ties Rocchio after one
+ * rating and beats it from two on (docs/benchmarks.md, "Issue 23"); the simulated reader judges by broad
+ * category without noise, so the switch waits one signal more than that.
  */
-export const CLASSIFIER_MIN_SIGNALS = 5;
+export const CLASSIFIER_MIN_SIGNALS = 3;
 
 /** Each unrated paper sampled as a negative counts this much of a rated one. */
 export const RANDOM_NEGATIVE_WEIGHT = 0.2;
