@@ -254,7 +254,7 @@ describe('learning from favourites and "not interested"', () => {
       applied: true,
       reset_at: null,
     });
-    expect(LEARNING_TEXTS.adjusted(status.signal_count)).toBe('推荐已根据你的 3 次收藏/不感兴趣调整');
+    expect(LEARNING_TEXTS.adjusted(status.signal_count)).toBe('推荐已根据你的 3 次收藏/评分/不感兴趣调整');
     expect(keys(await recommend(reader))).not.toEqual(['X1', 'X2', 'Y1', 'Y2', 'Z1']);
 
     const reset = await post(reader, '/api/auth/recommendations/learning/reset/');

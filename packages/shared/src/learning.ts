@@ -5,7 +5,7 @@
 
 /** Texts of the learning status on /my. */
 export const LEARNING_TEXTS = {
-  adjusted: (n: number) => `推荐已根据你的 ${n} 次收藏/不感兴趣调整`,
+  adjusted: (n: number) => `推荐已根据你的 ${n} 次收藏/评分/不感兴趣调整`,
   plain: '推荐目前仅根据你的研究方向',
   reset: '恢复为仅按研究方向推荐',
   resetDone: '已恢复为仅按研究方向推荐',

@@ -130,7 +130,7 @@ export type LearningSummary = z.infer<typeof learningSummarySchema>;
 /** GET /api/auth/recommendations/learning/ and POST .../learning/reset/. */
 export const learningStatusResponseSchema = z.object({
   success: z.literal(true),
-  /** liked + dismissed: the N of '推荐已根据你的 N 次收藏/不感兴趣调整'. */
+  /** liked + dismissed: the N of '推荐已根据你的 N 次收藏/评分/不感兴趣调整' (ratings count since issue 23). */
   signal_count: z.number().int(),
   /** Distinct papers favourited, saved or read to >= 50% since the last reset. */
   liked_count: z.number().int(),

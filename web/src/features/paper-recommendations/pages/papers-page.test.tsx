@@ -422,7 +422,7 @@ describe('/papers', () => {
 
     // The status was loaded less than 30 s ago (fresh), so only the dismissal can make /my load it again.
     await act(() => router.navigate('/my'));
-    expect(await screen.findByText('推荐已根据你的 1 次收藏/不感兴趣调整')).toBeTruthy();
+    expect(await screen.findByText('推荐已根据你的 1 次收藏/评分/不感兴趣调整')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '恢复为仅按研究方向推荐' }));
     expect(await screen.findByText('推荐目前仅根据你的研究方向')).toBeTruthy();
 
