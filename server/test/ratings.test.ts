@@ -213,6 +213,13 @@ describe("the reader's classifier", () => {
     // The database orders exactly by the stored classifier's w·x ...
     const classifierOrder = byScore((key) => dot(weights, vectorOf.get(key) as number[]));
     expect(keys(learned)).toEqual(classifierOrder);
+    // ... which is not what Rocchio would give from the same ratings.
+    const rocchioAll = learnedProfileVector(
+      unit(0),
+      ratings.filter(([, v]) => v === 1).map(([key]) => vectorOf.get(key) as number[]),
+      ratings.filter(([, v]) => v === -1).map(([key]) => vectorOf.get(key) as number[]),
+    );
+    expect(keys(learned)).not.toEqual(byScore((key) => dot(rocchioAll, vectorOf.get(key) as number[])));
     // ... which has learned the reader's sides: every e1 paper above every e2 paper of the same angle,
     // and the e1 papers first.
     const order = keys(learned);
