@@ -4,8 +4,9 @@
  * shared fixtures are ../shared/fixtures or RADAR_SHARED_FIXTURES;
  * columns title, summary, category). Each paper's title and abstract is the profile, every other paper
  * is ranked, relevant means same category. Then a simulated reader who favourites and dismisses papers for
- * three rounds: precision@20 per round with and without the learned profile. Record results in
- * docs/benchmarks.md.
+ * three rounds: precision@20 per round with and without the learned profile; and readers with 2-3
+ * interests who rate what they see for 5 rounds (plain, Rocchio, the classifier). `--json` prints only
+ * the latter as JSON: method -> precision@20 per round. Record results in docs/benchmarks.md.
  */
 import path from 'node:path';
 // Imported from the worker package, where its dependencies resolve (the repository root has none).
@@ -13,10 +14,9 @@ import { runQualityBenchmark } from '../packages/ai/src/quality-benchmark.runner
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 import { runInterestBenchmark } from './quality-interests';
 
-const args = process.argv.slice(2);
-const json = args.includes('--json');
-const fileArg = args.find((arg) => !arg.startsWith('--'));
-const file = path.resolve(fileArg ?? path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
-process.exitCode = await runQualityBenchmark(file, (text) => process.stdout.write(text));
+const json = process.argv.includes('--json');
+const fileArgument = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
+const file = path.resolve(fileArgument ?? path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
+process.exitCode = await runQualityBenchmark(file, (text) => process.stdout.write(text), { json });
 // Readers with several interests (one method table entry per ranking; see quality-interests.ts).
 if (process.exitCode === 0) await runInterestBenchmark(file, (text) => process.stdout.write(text), { json });

@@ -550,7 +550,7 @@ describe('learning from the reader and reasons (issue 13)', () => {
         },
         { timeout: 15_000, interval: 250 },
       )
-      .toEqual({ applied: true, signal_count: 1 });
+      .toEqual({ applied: true, signal_count: 1, classifier: false });
 
     // /my: one signal (the mark; the undone one does not count), then the reset.
     await responseTo(page, 'GET', API_PATHS.learningStatus, () => page.getByTestId('nav-my').first().click());
@@ -574,6 +574,94 @@ describe('learning from the reader and reasons (issue 13)', () => {
       (paper) => paper.id,
     );
     expect(afterResetIds).not.toContain(dismissedId);
+    expectCleanPage(session);
+  });
+
+  it('👍 and 👎 on /papers toggle at once; after the refit the order is learned from them and a threshold is suggested', async () => {
+    const raterToken = (await e2e.server.createSignedInUser('rater@example.org')).token;
+    await confirmSummary(raterToken, RESEARCH_SUMMARY);
+    const session = await e2e.openPage({
+      localStorage: {
+        token: raterToken,
+        userEmail: 'rater@example.org',
+        'research-guide-dismissed': 'true',
+        // Every paper of the month, so the list is long enough to move.
+        recommendationParams: JSON.stringify({
+          topK: 20,
+          threshold: 0,
+          excludedJCR: [],
+          dateFilter: ALL_RANGES.split(','),
+        }),
+      },
+    });
+    const { page } = session;
+    const loaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.goto('/papers'));
+    const before = ((await loaded.json()) as PaperRecommendationResponse).recommendations.map((paper) => paper.id);
+    expect(before.length).toBeGreaterThanOrEqual(8);
+    await page.getByTestId('papers-list').waitFor();
+    expect(await cardIds(page)).toEqual(before);
+
+    const rate = async (id: string, button: string, expected: 1 | -1 | null) => {
+      const answer = await responseTo(page, 'POST', apiPath(API_PATHS.paperRating, { id }), () =>
+        cardOf(page, id).getByRole('button', { name: button }).click(),
+      );
+      expect(await answer.json()).toEqual({ success: true, id, rating: expected });
+    };
+    // The reader likes the five papers ranked lowest and dislikes the three ranked highest.
+    const liked = before.slice(-5);
+    const disliked = before.slice(0, 3);
+    for (const id of liked) await rate(id, LEARNING_TEXTS.rateUp, 1);
+    for (const id of disliked) await rate(id, LEARNING_TEXTS.rateDown, -1);
+    // The same button again removes the rating (and the card shows it at once); once more puts it back.
+    const [firstDisliked = ''] = disliked;
+    const down = cardOf(page, firstDisliked).getByRole('button', { name: LEARNING_TEXTS.rateDown });
+    expect(await down.getAttribute('aria-pressed')).toBe('true');
+    await rate(firstDisliked, LEARNING_TEXTS.rateDown, null);
+    expect(await down.getAttribute('aria-pressed')).toBe('false');
+    await rate(firstDisliked, LEARNING_TEXTS.rateDown, -1);
+    await page.getByTestId('papers-notice').getByText(LEARNING_TEXTS.rateDownDone).waitFor();
+    // Nothing moved under the pointer.
+    expect(await cardIds(page)).toEqual(before);
+
+    // The worker refits a few seconds after the last rating; then the answers are ordered by the classifier.
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(e2e.url(PAPERS_PATH), { headers: { authorization: `Bearer ${raterToken}` } });
+          return ((await response.json()) as PaperRecommendationResponse).learning?.classifier;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true);
+    const reloaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.reload());
+    const after = ((await reloaded.json()) as PaperRecommendationResponse).recommendations;
+    await page.getByTestId('papers-list').waitFor();
+    await expect.poll(() => cardIds(page)).toEqual(after.map((paper) => paper.id));
+    const rank = (ids: readonly string[], id: string) => (ids.includes(id) ? ids.indexOf(id) : ids.length);
+    const afterIds = after.map((paper) => paper.id);
+    // Every liked paper ranks higher than it did, every disliked one lower (or out of the list).
+    for (const id of liked) expect(rank(afterIds, id)).toBeLessThan(rank(before, id));
+    for (const id of disliked) expect(rank(afterIds, id)).toBeGreaterThan(rank(before, id));
+    const reason = page.getByTestId('paper-card').first().getByTestId('paper-card-reason');
+    expect(await reason.textContent()).toMatch(new RegExp(`^${LEARNING_TEXTS.learnedOrder}；`));
+    const [topLiked = ''] = liked.filter((id) => afterIds.includes(id));
+    expect(
+      await cardOf(page, topLiked).getByRole('button', { name: LEARNING_TEXTS.rateUp }).getAttribute('aria-pressed'),
+    ).toBe('true');
+
+    // Five 👍 and three 👎: the settings show where they lie and suggest a threshold, applied in one click.
+    const suggestion = await responseTo(page, 'GET', API_PATHS.ratingThreshold, () =>
+      page.getByTestId('papers-settings-toggle').click(),
+    );
+    const threshold = (await suggestion.json()).suggested_threshold as number;
+    expect(threshold).toBeGreaterThan(0);
+    await page.getByTestId('papers-threshold-suggestion').waitFor();
+    expect(await page.getByTestId('papers-threshold-bucket').count()).toBeGreaterThan(0);
+    await captureBothWidths(page, 'papers-ratings');
+    const applied = await responseTo(page, 'GET', PAPERS_PATH, () =>
+      page.getByTestId('papers-threshold-apply').click(),
+    );
+    expect(queryOf(applied).similarity_threshold).toBe(String(threshold));
     expectCleanPage(session);
   });
 });

@@ -215,6 +215,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
         (model) => model.id,
         () => undefined,
       ),
+    profileVector: (user) => profileVectorOf({ ai, users: userRepository, logger }, user),
     logger,
   });
   const keywordRepository = new KeywordRepository(database.db);

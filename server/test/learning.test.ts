@@ -172,7 +172,7 @@ describe('learning from favourites and "not interested"', () => {
     const reader = await signUp('learner@example.org');
     const plain = await recommend(reader);
     expect(keys(plain)).toEqual(['X1', 'X2', 'Y1', 'Y2', 'Z1', 'Z2']);
-    expect(plain.learning).toEqual({ applied: false, signal_count: 0 });
+    expect(plain.learning).toEqual({ applied: false, signal_count: 0, classifier: false });
 
     expect((await post(reader, `/articles/${idOf.get('X1')}/favorite/`)).json()).toMatchObject({ is_favorited: true });
     const dismissed = await post(reader, `/articles/${idOf.get('X2')}/not-interested/`);
@@ -182,7 +182,7 @@ describe('learning from favourites and "not interested"', () => {
     // Before the worker ran: the dismissed paper is gone at once, the order is still the plain one.
     const beforeLearning = await recommend(reader);
     expect(keys(beforeLearning)).toEqual(['X1', 'Y1', 'Y2', 'Z1', 'Z2']);
-    expect(beforeLearning.learning).toEqual({ applied: false, signal_count: 2 });
+    expect(beforeLearning.learning).toEqual({ applied: false, signal_count: 2, classifier: false });
 
     const status = async () =>
       (
@@ -193,7 +193,7 @@ describe('learning from favourites and "not interested"', () => {
     expect(await learn(reader)).toMatchObject({ outcome: 'learned', liked: 1, dismissed: 1 });
     expect(await status()).toMatchObject({ signal_count: 2, liked_count: 1, dismissed_count: 1, applied: true });
     const learned = await recommend(reader);
-    expect(learned.learning).toEqual({ applied: true, signal_count: 2 });
+    expect(learned.learning).toEqual({ applied: true, signal_count: 2, classifier: false });
     // The learned profile is Rocchio over the stored vectors; the database must rank exactly by it.
     const profile = learnedProfileVector(unit(0), [vectorOf.get('X1') as number[]], [vectorOf.get('X2') as number[]]);
     const expected = CORPUS.filter((paper) => paper.key !== 'X2')
@@ -234,7 +234,7 @@ describe('learning from favourites and "not interested"', () => {
     await learn(reader);
     const after = await recommend(reader);
     expect(keys(after)).toContain('Y1');
-    expect(after.learning).toEqual({ applied: false, signal_count: 0 });
+    expect(after.learning).toEqual({ applied: false, signal_count: 0, classifier: false });
   });
 
   it('reset goes back to the summary alone; dismissed papers stay hidden', async () => {
@@ -254,7 +254,7 @@ describe('learning from favourites and "not interested"', () => {
       applied: true,
       reset_at: null,
     });
-    expect(LEARNING_TEXTS.adjusted(status.signal_count)).toBe('推荐已根据你的 3 次收藏/不感兴趣调整');
+    expect(LEARNING_TEXTS.adjusted(status.signal_count)).toBe('推荐已根据你的 3 次收藏/评分/不感兴趣调整');
     expect(keys(await recommend(reader))).not.toEqual(['X1', 'X2', 'Y1', 'Y2', 'Z1']);
 
     const reset = await post(reader, '/api/auth/recommendations/learning/reset/');
@@ -262,7 +262,7 @@ describe('learning from favourites and "not interested"', () => {
     expect(reset.json()).toMatchObject({ signal_count: 0, liked_count: 0, dismissed_count: 0, applied: false });
     expect(reset.json().reset_at).toEqual(expect.any(String));
     const plain = await recommend(reader);
-    expect(plain.learning).toEqual({ applied: false, signal_count: 0 });
+    expect(plain.learning).toEqual({ applied: false, signal_count: 0, classifier: false });
     expect(keys(plain)).toEqual(['X1', 'X2', 'Y1', 'Y2', 'Z1']);
     // A learning run after the reset (a job queued before it) finds no signals and keeps it plain.
     expect(await learn(reader)).toMatchObject({ outcome: 'plain', reason: 'no-signals' });
@@ -278,7 +278,7 @@ describe('learning from favourites and "not interested"', () => {
     await post(reader, '/api/auth/recommendations/learning/reset/');
     const stale = { modelId, vector: unit(1) };
     expect(await learning.saveLearned(reader.id, stale, before)).toBe(false);
-    expect((await recommend(reader)).learning).toEqual({ applied: false, signal_count: 0 });
+    expect((await recommend(reader)).learning).toEqual({ applied: false, signal_count: 0, classifier: false });
 
     // A new signal, learned; then the summary is re-embedded: the learned profile is behind it.
     await post(reader, `/articles/${idOf.get('Y1')}/favorite/`);

@@ -26,6 +26,15 @@ export { CrossLingualTexts } from './cross-lingual-texts';
 export { describeModel, EmbeddingModels, type ReembedProgress } from './embedding-models';
 export { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
 export { learnedProfileVector } from './learning/profile-learning';
+export {
+  CLASSIFIER_MIN_SIGNALS,
+  classifierScoreFromProduct,
+  fitReaderClassifier,
+  RANDOM_NEGATIVE_WEIGHT,
+  RANDOM_NEGATIVES_MIN,
+  RANDOM_NEGATIVES_PER_SIGNAL,
+  signalWeight,
+} from './learning/reader-classifier';
 export { englishSearchPhrases } from './offline/chinese-gloss';
 export type { EmbeddingProvider, LanguageModel } from './providers';
 export * from './reasons';

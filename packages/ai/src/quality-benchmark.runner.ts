@@ -13,6 +13,7 @@ import {
   simulateReader,
   tfidfBaselinePrecision,
 } from './quality-benchmark';
+import { classifierMethod, READER_METHODS, simulateMultiInterestReaders } from './quality-benchmark-readers';
 
 /**
  * The body of `pnpm bench:quality` (bench/quality.ts): precision@20 of the active embedder and of the
@@ -22,7 +23,11 @@ import {
  * simulated reader of issue 13 (`simulateReader`): precision@20 per round of feedback, plain and learning,
  * for the built-in embedder (with other learning weights for comparison) and the configured endpoint.
  */
-export async function runQualityBenchmark(file: string, write: (text: string) => void): Promise<number> {
+export async function runQualityBenchmark(
+  file: string,
+  write: (text: string) => void,
+  options: { json?: boolean } = {},
+): Promise<number> {
   if (!fs.existsSync(file)) {
     write(`bench:quality: labelled set not found: ${file}\n`);
     return 1;
@@ -31,6 +36,17 @@ export async function runQualityBenchmark(file: string, write: (text: string) =>
   const documents = await readLabelledCsv(file);
   const labels = documents.map((d) => d.label);
   const texts = documents.map((d) => d.text);
+  if (options.json) {
+    // Only the multi-interest readers, on the built-in model: method -> precision@20 per round.
+    const dimension = (!config.embedding.model && config.embedding.dimension) || lsaDimensionFor(documents.length);
+    const lsa = new LsaEmbedder(await fitLsaModel(texts, { dimension }));
+    const { methods } = simulateMultiInterestReaders(
+      labels,
+      texts.map((text) => lsa.embedOne(text)),
+    );
+    write(`${JSON.stringify(Object.fromEntries(Object.entries(methods).map(([name, m]) => [name, m.precision])))}\n`);
+    return 0;
+  }
   const line = (name: string, value: number, ms: number) =>
     write(`${name.padEnd(48)} ${value.toFixed(4)}   (${(ms / 1000).toFixed(1)} s)\n`);
 
@@ -84,7 +100,37 @@ export async function runQualityBenchmark(file: string, write: (text: string) =>
   );
 
   writeReaderSimulation(labels, simulated, write);
+  writeMultiInterestReaders(labels, lsaVectors, write);
   return 0;
+}
+
+/** Issue 23: readers with 2-3 interests who rate what they see, by method (READER_METHODS). */
+function writeMultiInterestReaders(labels: string[], vectors: number[][], write: (text: string) => void): void {
+  const table = (title: string, ratedPerRound?: number, methods = READER_METHODS) => {
+    const started = Date.now();
+    const result = simulateMultiInterestReaders(labels, vectors, {
+      methods,
+      ...(ratedPerRound ? { ratedPerRound } : {}),
+    });
+    write(`\n${title} (${result.readers} readers, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    write(`${'precision@20 by round'.padEnd(32)} 0       1       2       3       4       5\n`);
+    for (const [name, { precision }] of Object.entries(result.methods))
+      write(`${name.padEnd(32)} ${precision.map((v) => v.toFixed(4)).join('  ')}\n`);
+    write(`${'smallest interest share in top 20'.padEnd(32)}\n`);
+    for (const [name, { smallestInterestShare }] of Object.entries(result.methods))
+      write(`${`  ${name}`.padEnd(32)} ${smallestInterestShare.map((v) => v.toFixed(4)).join('  ')}\n`);
+  };
+  write(
+    `\nreaders with 2-3 interests (categories of the set; summary = mean of one paper of each), built-in model;\n` +
+      `each round shows the top 20 unrated papers, the reader rates them (👍 own category, 👎 otherwise)\n`,
+  );
+  table('rating all 20 shown');
+  // Where to switch on: the classifier from 1 and from 2 signals beside the product's switch.
+  table('rating only the top 1 shown per round (where the classifier switches on)', 1, [
+    ...READER_METHODS,
+    classifierMethod('classifier from 1 signal', 1),
+    classifierMethod('classifier from 2 signals', 2),
+  ]);
 }
 
 const SHOWN = 20;

@@ -5,3 +5,4 @@
 export { ContentSources } from './content-sources';
 export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
 export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';
+export { suggestThreshold } from './threshold';

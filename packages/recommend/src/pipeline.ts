@@ -1,4 +1,4 @@
-import type { EmbeddingModels } from '@radar/ai';
+import { CLASSIFIER_MIN_SIGNALS, classifierScoreFromProduct, type EmbeddingModels } from '@radar/ai';
 import {
   type AlertClaim,
   type Availability,
@@ -22,6 +22,7 @@ import {
   type EmptyExplanation,
   type Freshness,
   INTEREST_LIMITS,
+  LEARNING_TEXTS,
   type LearningSummary,
   type RecommendationReason,
   type ServedInterest,
@@ -130,6 +131,11 @@ export interface RecommendationStart {
   baseVector: number[];
   /** The learned profile, when it is applied. */
   learnedVector: number[] | null;
+  /**
+   * The reader's classifier, when it orders (issue 23: at least CLASSIFIER_MIN_SIGNALS signals and a fit
+   * for this model); it takes the learned profile's place in step 3.
+   */
+  classifier: { weights: number[]; bias: number } | null;
   learning: LearningSummary;
   dismissedIds: number[];
   /** The summary's quota and the reader's other interests with a vector of this model (none: one interest, as before). */
@@ -360,15 +366,25 @@ export class RecommendationPipeline {
     const state = context.learning;
     const signalCount = state ? state.likedCount + state.dismissedCount : 0;
     if (state && isLearnedProfileBehind(state, model.id)) await this.deps.requestRelearn(user.id);
+    const sameModel = context.activeModel?.id === model.id;
     const learned =
-      signalCount > 0 && context.activeModel?.id === model.id && context.learnedVector?.length === model.dimension
-        ? context.learnedVector
+      signalCount > 0 && sameModel && context.learnedVector?.length === model.dimension ? context.learnedVector : null;
+    // Another model made active since the fit: its weights mean nothing for these vectors (the context
+    // reads the active model's row only; the dimension check guards a model re-created in place).
+    const classifier =
+      signalCount >= CLASSIFIER_MIN_SIGNALS && sameModel && context.classifier?.weights.length === model.dimension
+        ? { weights: context.classifier.weights, bias: context.classifier.bias }
         : null;
     return {
       model,
       baseVector,
       learnedVector: learned,
-      learning: { applied: learned !== null, signal_count: signalCount },
+      classifier,
+      learning: {
+        applied: learned !== null || classifier !== null,
+        signal_count: signalCount,
+        classifier: classifier !== null,
+      },
       dismissedIds: context.dismissedIds,
       interests: {
         summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
@@ -387,14 +403,19 @@ export class RecommendationPipeline {
 
   /** The per-candidate columns of step 2: similarity to the learned profile, research fields. */
   private candidateColumns(start: RecommendationStart, kind: 'papers' | 'news'): ReturnType<typeof sql>[] {
-    const { model, learnedVector } = start;
+    const { model, learnedVector, classifier } = start;
     const dimension = sql.raw(String(Math.trunc(model.dimension)));
     const columns = [
       kind === 'papers'
         ? sql`item.research_fields || coalesce((SELECT j.research_fields FROM radar.journals j WHERE j.id = item.journal_id), '{}'::text[]) AS x_fields`
         : sql`item.research_fields AS x_fields`,
     ];
-    if (learnedVector) {
+    if (classifier) {
+      // w·x: pgvector's <#> is the negative inner product.
+      columns.push(
+        sql`-((item.embedding::vector(${dimension})) <#> ${`[${classifier.weights.join(',')}]`}::vector(${dimension})) AS x_classifier`,
+      );
+    } else if (learnedVector) {
       columns.push(
         sql`1 - ((item.embedding::vector(${dimension})) <=> ${`[${learnedVector.join(',')}]`}::vector(${dimension})) AS x_learned`,
       );
@@ -479,8 +500,20 @@ export class RecommendationPipeline {
   ): RankedCandidate[] {
     if (!PIPELINE_OPTIONS[kind].reorders)
       return passing.slice(0, topK).map(({ id, similarity }) => ({ id, similarity }));
-    const learnedScores =
-      useLearned && start.learning.applied
+    const { classifier } = start;
+    // The classifier's probability (0-1, so the field rule's factor keeps its meaning), else the learned
+    // profile's similarity; neither for another interest's candidates (both learn the research summary).
+    const learnedScores = !useLearned
+      ? undefined
+      : classifier
+        ? new Map(
+            passing.flatMap((row) =>
+              row.extra.classifier == null
+                ? []
+                : [[row.id, classifierScoreFromProduct(classifier, Number(row.extra.classifier))]],
+            ),
+          )
+        : start.learning.applied
         ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
         : undefined;
     const fields = new Map(passing.map((row) => [row.id, [...new Set((row.extra.fields as string[] | null) ?? [])]]));
@@ -494,14 +527,14 @@ export class RecommendationPipeline {
   }
 
   /** Step 5: why each item is recommended (buildReasons, one way for every kind). */
-  private reasons(
+  private async reasons(
     kind: RecommendationKind,
     start: RecommendationStart,
     user: UserRow,
     candidates: ReasonCandidate[],
   ): Promise<Map<number, RecommendationReason>> {
     const { likedReasons } = PIPELINE_OPTIONS[kind];
-    return buildReasons(
+    const reasons = await buildReasons(
       { termWeighting: () => this.deps.embeddings.termWeighting(start.model), logger: this.deps.logger },
       {
         reader: user,
@@ -509,6 +542,11 @@ export class RecommendationPipeline {
           ? candidates
           : candidates.map((candidate) => ({ ...candidate, closestLiked: undefined })),
       },
+    );
+    if (!start.classifier) return reasons;
+    // The order is the classifier's: the card says so before what it shares with the profile.
+    return new Map(
+      [...reasons].map(([id, reason]) => [id, { ...reason, text: `${LEARNING_TEXTS.learnedOrder}；${reason.text}` }]),
     );
   }
 

@@ -143,7 +143,7 @@ describe('paper recommendations', () => {
     });
     expect(result.items.map((item) => item.id)).toEqual([ids.gnn, ids.folding, ids.structure, ids.paragraph]);
     expect(result.filteredOut.byThreshold).toBe(1);
-    expect(result.learning).toEqual({ applied: false, signal_count: 0 });
+    expect(result.learning).toEqual({ applied: false, signal_count: 0, classifier: false });
     expect(result.emptyExplanation).toBeNull();
     const reasonOf = (key: string) => result.items.find((item) => item.id === ids[key])?.reason;
     // 'protein' is in the title, but so is its negative term: the keyword is not named (as its alert

@@ -10,6 +10,7 @@ export * from './api/learning.schema';
 export * from './api/news.schema';
 export * from './api/paper.schema';
 export * from './api/paths';
+export * from './api/rating.schema';
 export * from './api/research.schema';
 export * from './api/session.schema';
 export * from './api/text.schema';

@@ -18,6 +18,7 @@ export function presentNewsItem(
     recommendation_score: options.score,
     similarity_score: options.score,
     reason: options.reason ?? null,
+    ...(view.rating === undefined ? {} : { rating: view.rating }),
   };
 }
 

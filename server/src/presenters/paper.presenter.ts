@@ -36,6 +36,7 @@ export function presentPaper(paper: PaperView): Paper {
     llm_summary: paper.llmSummary,
     is_favorited: paper.isFavorited,
     is_saved: paper.isSaved,
+    rating: paper.rating,
     created_at: paper.createdAt.toISOString(),
     updated_at: paper.updatedAt.toISOString(),
   };

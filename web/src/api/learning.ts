@@ -1,4 +1,11 @@
-import { API_PATHS, apiPath, type LearningStatusResponse, type NotInterestedResponse } from '@radar/shared';
+import {
+  API_PATHS,
+  apiPath,
+  type LearningStatusResponse,
+  type NotInterestedResponse,
+  type RatingResponse,
+  type RatingThresholdResponse,
+} from '@radar/shared';
 import { api } from '@/lib/api-client';
 import type { RecommendationKind } from '@/lib/recommendation-list';
 
@@ -37,4 +44,18 @@ export function getLearningStatus(options: { signal?: AbortSignal } = {}): Promi
 /** POST .../learning/reset/: back to the research summary alone; answers the new status. */
 export function resetLearning(): Promise<LearningStatusResponse> {
   return api.post<LearningStatusResponse>(API_PATHS.learningReset);
+}
+
+/** POST .../rating/ (not in the spec): 1 更多此类, -1 减少此类, 0 removes the rating. */
+export function rateItem(kind: RecommendationKind, id: string, value: 1 | -1 | 0): Promise<RatingResponse> {
+  return api.post<RatingResponse>(apiPath(kind === 'paper' ? API_PATHS.paperRating : API_PATHS.newsRating, { id }), {
+    value,
+  });
+}
+
+export const RATING_THRESHOLD_QUERY_KEY = ['learning', 'rating-threshold'] as const;
+
+/** GET .../rating-threshold/ (not in the spec): the reader's 👍 and 👎 over similarity, a suggested threshold. */
+export function getRatingThreshold(options: { signal?: AbortSignal } = {}): Promise<RatingThresholdResponse> {
+  return api.get<RatingThresholdResponse>(API_PATHS.ratingThreshold, { signal: options.signal });
 }

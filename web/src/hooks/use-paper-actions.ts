@@ -9,6 +9,7 @@ import { type PaperLinkFields, paperHref } from '@/lib/paper-display';
 import { type PaperStatePatch, patchPaperInAnswer } from '@/lib/paper-state';
 import { useBusyIds } from './use-busy-ids';
 import { type ActionNotice, useNotInterested } from './use-not-interested';
+import { useRating } from './use-rating';
 
 /** The snackbar texts of the card actions (the spec gives none; these are ours). */
 const PAPER_ACTION_STRINGS = {
@@ -84,7 +85,7 @@ function useToggleMutation<Field extends Toggle>(
 }
 
 /**
- * Favourite, save, share, "mark as read" and 'not interested' for paper cards, the same on every screen
+ * Favourite, save, share, "mark as read", 'not interested' and 👍/👎 (useRating) for paper cards, the same on every screen
  * that shows them. Favourite and save are optimistic: the paper flips at once in every cached list that
  * shows it, takes the server's answer when it comes, or flips back on failure; the library (which lists
  * exactly the favourited and saved papers) refetches after each change. Share copies the link the
@@ -103,6 +104,7 @@ export function usePaperActions() {
   const favorite = useToggleMutation('is_favorited', toggleFavorite, toggleOptions);
   const save = useToggleMutation('is_saved', toggleSave, toggleOptions);
   const notInterested = useNotInterested('paper', { setBusy, setNotice: setNoticeState });
+  const rate = useRating('paper', { setBusy, setNotice });
 
   const share = useMutation({
     mutationFn: (paper: PaperRef & PaperLinkFields) => shareArticle(paper.id),
@@ -157,6 +159,8 @@ export function usePaperActions() {
     recordRead: (paper: PaperRef, progress: number) => read.mutate({ paper, progress }),
     /** On recommendations only: hides the paper from them (undo from the snackbar). */
     notInterested,
+    /** 👍 / 👎 (toggles; the card shows them when the paper carries `rating`). */
+    rate,
     isBusy,
     notice,
     clearNotice: () => setNoticeState(null),

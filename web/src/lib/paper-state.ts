@@ -1,7 +1,7 @@
 import type { Paper } from '@radar/shared';
 
 /** The per-user state of a paper that its card's buttons change. */
-export type PaperStatePatch = Partial<Pick<Paper, 'is_favorited' | 'is_saved'>>;
+export type PaperStatePatch = Partial<Pick<Paper, 'is_favorited' | 'is_saved' | 'rating'>>;
 
 /** Where the API's answers list papers: recommendations, and search and library pages. */
 const PAPER_LIST_FIELDS = ['recommendations', 'results'] as const;
@@ -24,4 +24,12 @@ export function patchPaperInAnswer<T>(data: T, id: string, patch: PaperStatePatc
     patched[field] = list.map((item: unknown) => (hasId(item, id) ? { ...item, ...patch } : item));
   }
   return (patched ?? data) as T;
+}
+
+/** As patchPaperInAnswer, for a news item's rating in a news answer (items under `data`). */
+export function patchNewsInAnswer<T>(data: T, id: string, patch: { rating: 1 | -1 | null }): T {
+  if (typeof data !== 'object' || data === null) return data;
+  const list: unknown = (data as Record<string, unknown>).data;
+  if (!Array.isArray(list) || !list.some((item) => hasId(item, id))) return data;
+  return { ...data, data: list.map((item: unknown) => (hasId(item, id) ? { ...item, ...patch } : item)) } as T;
 }

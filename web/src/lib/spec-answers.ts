@@ -55,6 +55,13 @@ function publishedVersionOf(paper: Record<string, unknown>): Pick<Paper, 'publis
   return {
     published_version: { journal, doi: textOrNull(version.doi), url, arrived_at: text(version.arrived_at) },
   };
+/**
+ * The reader's rating when the answer carries it (not in the spec): 1, -1 or null; left out when the
+ * answer has no `rating` field, so the cards hide 👍/👎 for a backend without ratings.
+ */
+function ratingOf(item: Record<string, unknown>): { rating?: 1 | -1 | null } {
+  if (!('rating' in item)) return {};
+  return { rating: item.rating === 1 || item.rating === -1 ? item.rating : null };
 }
 
 /** A Paper with its authors as sources give them (names, or `{ name }` objects). */
@@ -87,6 +94,7 @@ export function readPaper(raw: unknown): ClientPaper {
     llm_summary: textOrNull(paper.llm_summary),
     is_favorited: paper.is_favorited === true,
     is_saved: paper.is_saved === true,
+    ...ratingOf(paper),
     created_at: text(paper.created_at),
     updated_at: text(paper.updated_at),
   };
@@ -189,6 +197,7 @@ function readNewsItem(raw: unknown, isRecommendedByDefault: boolean): ClientNews
     similarity_score: score,
     reason: readReason(item.reason),
     interest: readServedInterest(item.interest),
+    ...ratingOf(item),
   };
 }
 

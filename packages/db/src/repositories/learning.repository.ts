@@ -7,9 +7,11 @@ import { toDate } from './raw-values';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
- * - liked: a paper favourited, saved or read to at least LIKED_READ_PROGRESS percent, not dismissed;
+ * - liked: a paper favourited, saved, read to at least LIKED_READ_PROGRESS percent or rated 👍, and a
+ *   news item rated 👍 (issue 23), neither dismissed nor rated 👎;
  * - dismissed: a paper or news item marked 'not interested' (user_article_states / user_news_states
- *   .dismissed_at); dismissed items are never recommended again, whatever the learned profile says.
+ *   .dismissed_at) or rated 👎 (.rating = -1); items marked 'not interested' are never recommended
+ *   again, whatever the learned profile says (a 👎 item may be: it only teaches the ranking).
  * Signals count from the user's last reset (users.learning_reset_at) on; dismissals stay in force after
  * a reset (each has its own undo). The learned vector itself is written by the worker (profile-learning).
  */
@@ -17,6 +19,15 @@ import { toDate } from './raw-values';
 const LIKED_READ_PROGRESS = 50;
 /** The newest signals of each kind a learned profile is made from; older ones have had their say. */
 const MAX_SIGNALS_PER_KIND = 200;
+/** The newest papers the classifier's random negatives are drawn from (recommendations are recent papers). */
+const RANDOM_NEGATIVE_POOL = 5000;
+
+/** A signal for the reader's classifier: the item's vector, 1 (liked) or 0 (dismissed), its age. */
+export interface ClassifierSignal {
+  vector: number[];
+  label: 0 | 1;
+  ageDays: number;
+}
 
 /** Vectors of the asked model of the signals (items without one yet are left out). */
 export interface LearningSignals {
@@ -59,12 +70,19 @@ const DISMISSABLE = {
 const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
 
 /** A liked paper: state row `s` (user_article_states) of user `u`, since the reset, not dismissed. */
-const LIKED = sql`s.dismissed_at IS NULL
-  AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))})
+const LIKED = sql`s.dismissed_at IS NULL AND s.rating IS DISTINCT FROM -1
+  AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))} OR s.rating = 1)
   AND ${sinceReset('s.updated_at')}`;
 
-/** A dismissed item: state row `s` (papers or news) of user `u`, dismissed since the reset. */
-const DISMISSED = sql`s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')}`;
+/** A liked news item: state row `s` (user_news_states) of user `u`, rated 👍 since the reset, not dismissed. */
+const LIKED_NEWS = sql`s.dismissed_at IS NULL AND s.rating = 1 AND ${sinceReset('s.rated_at')}`;
+
+/** A dismissed item: state row `s` (papers or news) of user `u`, dismissed or rated 👎 since the reset. */
+const DISMISSED = sql`((s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed_at')})
+  OR (s.rating = -1 AND ${sinceReset('s.rated_at')}))`;
+
+/** When a signal of state row `s` was given: its rating's time, else its last change. */
+const SIGNAL_AT = sql`coalesce(s.rated_at, s.dismissed_at, s.updated_at)`;
 
 const vectorsOf = (rows: { vector: string | null }[]) =>
   rows.flatMap((row) => (row.vector === null ? [] : [parseVectorText(row.vector)]));
@@ -92,7 +110,8 @@ export const learningStateQuery = (userId: string) =>
           OR EXISTS (SELECT 1 FROM radar.user_news_states s WHERE s.user_id = u.id
             AND ${sinceReset('s.updated_at')} AND (u.learned_at IS NULL OR s.updated_at > u.learned_at))
         ) IS TRUE AS changed_since_learned,
-        (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${LIKED}) AS liked,
+        (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${LIKED})
+        + (SELECT count(*)::int FROM radar.user_news_states s WHERE s.user_id = u.id AND ${LIKED_NEWS}) AS liked,
         (SELECT count(*)::int FROM radar.user_article_states s WHERE s.user_id = u.id AND ${DISMISSED})
         + (SELECT count(*)::int FROM radar.user_news_states s WHERE s.user_id = u.id AND ${DISMISSED}) AS dismissed
       FROM radar.users u WHERE u.id = ${userId}::uuid`;
@@ -186,6 +205,69 @@ export class LearningRepository {
     }
   }
 
+  /**
+   * Rates a paper 👍 (1) or 👎 (-1), or removes the rating (0); the new rating (null: none), or undefined
+   * when no paper has this id. Setting the same value again keeps its time.
+   */
+  async setPaperRating(userId: string, paperId: number, value: 1 | -1 | 0): Promise<1 | -1 | null | undefined> {
+    return this.setRating(DISMISSABLE.paper, userId, paperId, value);
+  }
+
+  /** As setPaperRating, for a news item. */
+  async setNewsRating(userId: string, newsItemId: number, value: 1 | -1 | 0): Promise<1 | -1 | null | undefined> {
+    return this.setRating(DISMISSABLE.news, userId, newsItemId, value);
+  }
+
+  private async setRating(
+    target: (typeof DISMISSABLE)[keyof typeof DISMISSABLE],
+    userId: string,
+    itemId: number,
+    value: 1 | -1 | 0,
+  ): Promise<1 | -1 | null | undefined> {
+    const { states, column, items } = target;
+    const rating = value === 0 ? null : value;
+    try {
+      const result = await this.db.execute<{ rating: number | null }>(
+        sql`INSERT INTO ${states} (user_id, ${column}, rating, rated_at)
+            SELECT ${userId}::uuid, i.id, ${rating}::smallint, CASE WHEN ${rating}::smallint IS NOT NULL THEN now() END
+            FROM ${items} i WHERE i.id = ${itemId}
+            ON CONFLICT (user_id, ${column}) DO UPDATE
+              SET rated_at = CASE WHEN excluded.rating IS NULL THEN NULL
+                    WHEN ${states}.rating IS NOT DISTINCT FROM excluded.rating THEN ${states}.rated_at ELSE now() END,
+                  rating = excluded.rating,
+                  updated_at = now()
+            RETURNING rating`,
+      );
+      const row = result.rows[0];
+      if (row === undefined) return undefined;
+      return row.rating === null ? null : Number(row.rating) === 1 ? 1 : -1;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The reader's rated papers with a vector of `model`, since the reset: each rating and the paper's
+   * cosine similarity to `profileVector` (the research summary's, as recommendations show it).
+   */
+  async ratedSimilarities(
+    userId: string,
+    model: Pick<EmbeddingModelRow, 'id' | 'dimension'>,
+    profileVector: readonly number[],
+  ): Promise<{ value: 1 | -1; similarity: number }[]> {
+    const dimension = sql.raw(String(Math.trunc(model.dimension)));
+    const result = await this.db.execute<{ rating: number; similarity: number }>(
+      sql`SELECT s.rating, 1 - (p.embedding::vector(${dimension}) <=> ${`[${profileVector.join(',')}]`}::vector(${dimension})) AS similarity
+          FROM radar.user_article_states s
+          JOIN radar.users u ON u.id = s.user_id
+          JOIN radar.papers p ON p.id = s.paper_id
+          WHERE s.user_id = ${userId}::uuid AND s.rating IS NOT NULL AND ${sinceReset('s.rated_at')}
+            AND p.embedding_model_id = ${model.id}`,
+    );
+    return result.rows.map((row) => ({ value: Number(row.rating) === 1 ? 1 : -1, similarity: Number(row.similarity) }));
+  }
+
   /** Counts of signals since the reset and the learned profile's bookkeeping; undefined for an unknown user. */
   async state(userId: string): Promise<LearningState | undefined> {
     const result = await this.db.execute<LearningStateRow>(learningStateQuery(userId));
@@ -199,28 +281,36 @@ export class LearningRepository {
    */
   async signals(userId: string, modelId: number): Promise<LearningSignals> {
     const liked = await this.db.execute<{ vector: string | null }>(
-      sql`SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
-          FROM radar.user_article_states s
-          JOIN radar.users u ON u.id = s.user_id
-          JOIN radar.papers p ON p.id = s.paper_id
-          WHERE s.user_id = ${userId}::uuid AND ${LIKED}
-          ORDER BY s.updated_at DESC, p.id DESC
-          LIMIT ${MAX_SIGNALS_PER_KIND}`,
+      sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
+            FROM radar.user_article_states s
+            JOIN radar.users u ON u.id = s.user_id
+            JOIN radar.papers p ON p.id = s.paper_id
+            WHERE s.user_id = ${userId}::uuid AND ${LIKED}
+            ORDER BY s.updated_at DESC, p.id DESC
+            LIMIT ${MAX_SIGNALS_PER_KIND})
+          UNION ALL
+          (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector
+            FROM radar.user_news_states s
+            JOIN radar.users u ON u.id = s.user_id
+            JOIN radar.news_items n ON n.id = s.news_item_id
+            WHERE s.user_id = ${userId}::uuid AND ${LIKED_NEWS}
+            ORDER BY s.rated_at DESC, n.id DESC
+            LIMIT ${MAX_SIGNALS_PER_KIND})`,
     );
     const dismissed = await this.db.execute<{ vector: string | null }>(
-      sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector, s.dismissed_at
+      sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
             FROM radar.user_article_states s
             JOIN radar.users u ON u.id = s.user_id
             JOIN radar.papers p ON p.id = s.paper_id
             WHERE s.user_id = ${userId}::uuid AND ${DISMISSED}
-            ORDER BY s.dismissed_at DESC LIMIT ${MAX_SIGNALS_PER_KIND})
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${MAX_SIGNALS_PER_KIND})
           UNION ALL
-          (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector, s.dismissed_at
+          (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector
             FROM radar.user_news_states s
             JOIN radar.users u ON u.id = s.user_id
             JOIN radar.news_items n ON n.id = s.news_item_id
             WHERE s.user_id = ${userId}::uuid AND ${DISMISSED}
-            ORDER BY s.dismissed_at DESC LIMIT ${MAX_SIGNALS_PER_KIND})`,
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${MAX_SIGNALS_PER_KIND})`,
     );
     return { liked: vectorsOf(liked.rows), dismissed: vectorsOf(dismissed.rows) };
   }
@@ -263,13 +353,103 @@ export class LearningRepository {
     return vector?.length === model.dimension ? vector : null;
   }
 
-  /** Back to the summary alone: signals so far stop counting, the learned profile is dropped. */
+  /** Back to the summary alone: signals so far stop counting, the learned profile and classifiers are dropped. */
   async reset(userId: string): Promise<void> {
     await this.db.execute(
-      sql`UPDATE radar.users SET learning_reset_at = now(), learned_embedding = NULL, learned_embedding_model_id = NULL,
+      sql`WITH dropped AS (DELETE FROM radar.reader_classifiers WHERE user_id = ${userId}::uuid)
+          UPDATE radar.users SET learning_reset_at = now(), learned_embedding = NULL, learned_embedding_model_id = NULL,
             learned_at = NULL
           WHERE id = ${userId}::uuid`,
     );
+  }
+
+  /**
+   * The classifier's training signals of `modelId` (issue 23): the newest MAX_SIGNALS_PER_KIND liked and
+   * dismissed papers and news items since the reset, with their age in days (a rating's time, else the
+   * state's last change); items without a vector of this model are left out.
+   */
+  async classifierSignals(userId: string, modelId: number): Promise<ClassifierSignal[]> {
+    const limit = sql.raw(String(MAX_SIGNALS_PER_KIND));
+    const result = await this.db.execute<{ vector: string; label: number; age_days: number }>(
+      sql`(SELECT p.embedding::text AS vector, 1 AS label, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400 AS age_days
+            FROM radar.user_article_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.papers p ON p.id = s.paper_id
+            WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${LIKED}
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})
+          UNION ALL
+          (SELECT n.embedding::text, 1, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400
+            FROM radar.user_news_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.news_items n ON n.id = s.news_item_id
+            WHERE s.user_id = ${userId}::uuid AND n.embedding_model_id = ${modelId} AND ${LIKED_NEWS}
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})
+          UNION ALL
+          (SELECT p.embedding::text, 0, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400
+            FROM radar.user_article_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.papers p ON p.id = s.paper_id
+            WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${DISMISSED}
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})
+          UNION ALL
+          (SELECT n.embedding::text, 0, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400
+            FROM radar.user_news_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.news_items n ON n.id = s.news_item_id
+            WHERE s.user_id = ${userId}::uuid AND n.embedding_model_id = ${modelId} AND ${DISMISSED}
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})`,
+    );
+    return result.rows.map((row) => ({
+      vector: parseVectorText(row.vector),
+      label: Number(row.label) === 1 ? 1 : 0,
+      ageDays: Math.max(0, Number(row.age_days)),
+    }));
+  }
+
+  /**
+   * `count` papers with a vector of `modelId` the reader has no state for, among the newest
+   * RANDOM_NEGATIVE_POOL: the classifier's extra negatives. The order is a hash of the paper and the
+   * reader, so it is random across papers yet the same on every run (the job stays idempotent).
+   */
+  async unratedSample(userId: string, modelId: number, count: number): Promise<number[][]> {
+    if (count <= 0) return [];
+    const result = await this.db.execute<{ vector: string }>(
+      sql`WITH recent AS (
+            SELECT p.id, p.embedding FROM radar.papers p
+            WHERE p.embedding_model_id = ${modelId} AND p.embedding IS NOT NULL
+            ORDER BY p.id DESC LIMIT ${RANDOM_NEGATIVE_POOL}
+          )
+          SELECT r.embedding::text AS vector FROM recent r
+          WHERE NOT EXISTS (SELECT 1 FROM radar.user_article_states s WHERE s.user_id = ${userId}::uuid AND s.paper_id = r.id)
+          ORDER BY md5(r.id::text || ${userId}) LIMIT ${Math.trunc(count)}`,
+    );
+    return vectorsOf(result.rows);
+  }
+
+  /**
+   * Stores the reader's classifier of a model (null: drops the reader's classifiers, too few signals),
+   * under the same guard as saveLearned: a reset made meanwhile wins.
+   */
+  async saveClassifier(
+    userId: string,
+    classifier: { modelId: number; weights: number[]; bias: number; signalCount: number } | null,
+    snapshot: Pick<LearningState, 'resetMark' | 'readMark'>,
+  ): Promise<boolean> {
+    const guard =
+      snapshot.resetMark === null
+        ? sql`u.learning_reset_at IS NULL`
+        : sql`u.learning_reset_at = ${snapshot.resetMark}::timestamptz`;
+    if (!classifier) {
+      await this.db.execute(
+        sql`DELETE FROM radar.reader_classifiers c USING radar.users u
+            WHERE c.user_id = ${userId}::uuid AND u.id = c.user_id AND ${guard}`,
+      );
+      return true;
+    }
+    if (!classifier.weights.every(Number.isFinite) || !Number.isFinite(classifier.bias))
+      throw new RangeError('classifier is not finite');
+    const result = await this.db.execute(
+      sql`INSERT INTO radar.reader_classifiers (user_id, embedding_model_id, weights, bias, signal_count, fitted_at)
+          SELECT u.id, ${classifier.modelId}, ${`[${classifier.weights.join(',')}]`}::vector, ${classifier.bias},
+            ${classifier.signalCount}, ${snapshot.readMark}::timestamptz
+          FROM radar.users u WHERE u.id = ${userId}::uuid AND ${guard}
+          ON CONFLICT (user_id, embedding_model_id) DO UPDATE
+            SET weights = excluded.weights, bias = excluded.bias, signal_count = excluded.signal_count,
+              fitted_at = excluded.fitted_at`,
+    );
+    return (result.rowCount ?? 0) > 0;
   }
 
   /**

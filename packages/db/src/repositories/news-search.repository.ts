@@ -37,6 +37,8 @@ export interface NewsView {
   instituteName: string;
   publishDate: Date | null;
   crawlDate: Date;
+  /** The caller's rating (1 👍, -1 👎, null: none), in recommendation cards only. */
+  rating?: 1 | -1 | null;
 }
 
 /**
@@ -286,11 +288,14 @@ export class NewsSearchRepository {
       publish_date: string | Date | null;
       crawl_date: string | Date;
       matched_keyword: string | null;
+      rating: number | null;
     }>(
       sql`WITH keywords AS MATERIALIZED (${compiledKeywords(sql`k.user_id = ${userId}::uuid`, 'simple')})
           SELECT n.id::text AS id, n.title, n.content, n.url, coalesce(i.name, '') AS institute_name,
                  n.publish_date, n.crawl_date,
-                 ${bestMatchingKeyword(sql`n.search_vector`, sql`keywords`)} AS matched_keyword
+                 ${bestMatchingKeyword(sql`n.search_vector`, sql`keywords`)} AS matched_keyword,
+                 (SELECT s.rating::int FROM radar.user_news_states s
+                   WHERE s.user_id = ${userId}::uuid AND s.news_item_id = n.id) AS rating
           FROM radar.news_items n LEFT JOIN radar.institutes i ON i.id = n.institute_id
           WHERE n.id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
     );
@@ -307,6 +312,7 @@ export class NewsSearchRepository {
         instituteName: row.institute_name,
         publishDate: row.publish_date === null ? null : toDate(row.publish_date),
         crawlDate: toDate(row.crawl_date) as Date,
+        rating: row.rating === null ? null : Number(row.rating) === 1 ? 1 : -1,
       });
     }
     return { views: ids.flatMap((id) => byId.get(id) ?? []), matchedKeywords };

@@ -102,6 +102,8 @@ export interface PaperView {
    * (as a preprint) and still does; null otherwise. The card says it was published.
    */
   journalVersionArrivedAt: Date | null;
+  /** The caller's rating: 1 (👍), -1 (👎), null: none. */
+  rating: 1 | -1 | null;
 }
 
 /** The columns of PaperView, for selects that join the caller's state (see findViews). */
@@ -132,6 +134,7 @@ export const PAPER_VIEW_COLUMNS = {
     AND (${userArticleStates.isFavorited} OR ${userArticleStates.isSaved}) THEN ${papers.journalVersionAt} END`.mapWith(
     papers.journalVersionAt,
   ),
+  rating: sql<1 | -1 | null>`${userArticleStates.rating}::int`,
 };
 
 export class PaperRepository {

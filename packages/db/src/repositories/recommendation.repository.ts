@@ -38,6 +38,8 @@ export interface RecommendationContext {
    * summary's own quota when the reader set it.
    */
   interests: { summaryQuota: number | undefined; others: RankingInterest[] };
+  /** The reader's classifier of the active model (issue 23), if the worker fitted one. */
+  classifier: { weights: number[]; bias: number; signalCount: number } | null;
 }
 
 export class RecommendationRepository {
@@ -54,6 +56,7 @@ export class RecommendationRepository {
       learned: string | null;
       dismissed: string;
       interests: unknown;
+      classifier: { weights: string; bias: number; signalCount: number } | string | null;
     }>(
       sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
           SELECT
@@ -64,7 +67,10 @@ export class RecommendationRepository {
               WHERE u.id = ${userId}::uuid AND u.learned_embedding IS NOT NULL
                 AND u.learned_embedding_model_id = (SELECT id FROM active)) AS learned,
             (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed,
-            ${rankingInterestsQuery(userId)} AS interests`,
+            ${rankingInterestsQuery(userId)} AS interests,
+            (SELECT json_build_object('weights', c.weights::text, 'bias', c.bias, 'signalCount', c.signal_count)
+              FROM radar.reader_classifiers c
+              WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier`,
     );
     const row = result.rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
@@ -72,6 +78,7 @@ export class RecommendationRepository {
     const model = json(row?.model);
     const learning = json(row?.learning);
     const learned = row?.learned ? parseVectorText(row.learned) : null;
+    const classifier = json(row?.classifier);
     const activeModel = model
       ? ({
           ...model,
@@ -86,6 +93,13 @@ export class RecommendationRepository {
       learnedVector: learned && activeModel && learned.length === activeModel.dimension ? learned : null,
       dismissedIds: row?.dismissed ? row.dismissed.split(',').map(Number) : [],
       interests: toRankingInterests(row?.interests, activeModel?.dimension),
+      classifier: classifier
+        ? {
+            weights: parseVectorText(classifier.weights),
+            bias: Number(classifier.bias),
+            signalCount: Number(classifier.signalCount),
+          }
+        : null,
     };
   }
 
@@ -118,6 +132,7 @@ export class RecommendationRepository {
             coalesce(s.is_favorited, false) AS "isFavorited", coalesce(s.is_saved, false) AS "isSaved",
             CASE WHEN p.journal_version_at >= s.created_at AND (s.is_favorited OR s.is_saved)
               THEN p.journal_version_at END AS "journalVersionArrivedAt",
+            s.rating::int AS rating,
             ${bestMatchingKeyword(sql`p.search_vector`, sql`keywords`)} AS "matchedKeyword"
           FROM radar.papers p
           LEFT JOIN radar.user_article_states s ON s.paper_id = p.id AND s.user_id = ${userId}::uuid

@@ -105,11 +105,11 @@ export class UserAdminRepository {
         FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
       rowsOf(sql`
         SELECT p.id AS paper_id, p.title, p.doi, p.url, s.is_favorited, s.is_saved, s.share_count,
-               s.read_progress, s.last_read_at, s.dismissed_at, s.created_at, s.updated_at
+               s.read_progress, s.last_read_at, s.dismissed_at, s.rating, s.rated_at, s.created_at, s.updated_at
         FROM radar.user_article_states s JOIN radar.papers p ON p.id = s.paper_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, p.id`),
       rowsOf(sql`
-        SELECT n.id AS news_item_id, n.title, n.url, s.dismissed_at, s.created_at
+        SELECT n.id AS news_item_id, n.title, n.url, s.dismissed_at, s.rating, s.rated_at, s.created_at
         FROM radar.user_news_states s JOIN radar.news_items n ON n.id = s.news_item_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, n.id`),
       rowsOf(sql`

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -13,8 +14,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, radar, updatedAt } from './columns';
+import { createdAt, radar, updatedAt, vector } from './columns';
 import { newsItems, papers } from './content';
+import { embeddingModels } from './embedding-models';
 import { users } from './users';
 
 /** Keywords a user follows, with their alert settings. */
@@ -57,17 +59,22 @@ export const userArticleStates = radar.table(
     lastReadAt: timestamp('last_read_at', { withTimezone: true }),
     /** Marked 'not interested': never recommended again; null after undo. */
     dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
+    /** The reader's rating: 1 (👍 more like this), -1 (👎 less like this), null: none (or undone). */
+    rating: smallint('rating'),
+    /** When `rating` was last set; null when there is none. */
+    ratedAt: timestamp('rated_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.paperId] }),
     check('user_article_states_read_progress_range', sql`${t.readProgress} between 0 and 100`),
+    check('user_article_states_rating_values', sql`${t.rating} IN (1, -1)`),
     index('user_article_states_paper_idx').on(t.paperId),
   ],
 );
 
-/** Per-user state of a news item: for now only 'not interested'. */
+/** Per-user state of a news item: 'not interested' and the rating. */
 export const userNewsStates = radar.table(
   'user_news_states',
   {
@@ -79,10 +86,39 @@ export const userNewsStates = radar.table(
       .references(() => newsItems.id, { onDelete: 'cascade' }),
     /** Marked 'not interested': never recommended again; null after undo. */
     dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
+    /** As user_article_states.rating. */
+    rating: smallint('rating'),
+    ratedAt: timestamp('rated_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.newsItemId] }), index('user_news_states_news_item_idx').on(t.newsItemId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.newsItemId] }),
+    index('user_news_states_news_item_idx').on(t.newsItemId),
+    check('user_news_states_rating_values', sql`${t.rating} IN (1, -1)`),
+  ],
+);
+
+/**
+ * The reader's classifier per embedding model (issue 23): logistic regression weights over that model's
+ * vectors, fitted by the worker from the reader's signals; ranks by sigmoid(weights·x + bias).
+ */
+export const readerClassifiers = radar.table(
+  'reader_classifiers',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    embeddingModelId: integer('embedding_model_id')
+      .notNull()
+      .references(() => embeddingModels.id, { onDelete: 'cascade' }),
+    weights: vector('weights').notNull(),
+    bias: doublePrecision('bias').notNull(),
+    /** The signals it was fitted from (👍 + 👎, favourites, saves, 'not interested'). */
+    signalCount: integer('signal_count').notNull(),
+    fittedAt: timestamp('fitted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.embeddingModelId] })],
 );
 
 export const feedback = radar.table(

@@ -1,10 +1,19 @@
-import { type AiServices, learnedProfileVector } from '@radar/ai';
-import type { LearningRepository, UserRepository } from '@radar/db';
+import {
+  type AiServices,
+  CLASSIFIER_MIN_SIGNALS,
+  fitReaderClassifier,
+  learnedProfileVector,
+  RANDOM_NEGATIVE_WEIGHT,
+  RANDOM_NEGATIVES_MIN,
+  RANDOM_NEGATIVES_PER_SIGNAL,
+  signalWeight,
+} from '@radar/ai';
+import type { LearningRepository, LearningState, UserRepository } from '@radar/db';
 import type { ProfileLearningJob } from '@radar/shared';
 import type { Logger } from 'pino';
 
 export type ProfileLearningOutcome =
-  | { outcome: 'learned'; liked: number; dismissed: number }
+  | { outcome: 'learned'; liked: number; dismissed: number; classifier: boolean }
   | { outcome: 'plain'; reason: 'no-signals' | 'no-profile-vector' | 'unknown-user' }
   | { outcome: 'superseded' };
 
@@ -14,8 +23,9 @@ const MAX_PASSES = 3;
 /**
  * Recomputes one user's learned profile from the current state (idempotent: any number of runs give
  * the same vector): the research summary's vector of the active model, refined toward the papers the
- * reader liked and away from those dismissed (learnedProfileVector, Rocchio). Without signals, or
- * without a summary vector, the learned profile is cleared and the summary alone ranks.
+ * reader liked and away from those dismissed (learnedProfileVector, Rocchio); and, with enough signals,
+ * the reader's classifier (fitClassifier). Without signals, or without a summary vector, both are
+ * cleared and the summary alone ranks.
  */
 export async function learnProfile(
   deps: { learning: LearningRepository; users: UserRepository; embeddings: AiServices['embeddings'] },
@@ -35,20 +45,57 @@ export async function learnProfile(
     if (!base || base.length !== model.dimension) {
       outcome = { outcome: 'plain', reason: 'no-profile-vector' };
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
+      await learning.saveClassifier(userId, null, snapshot);
     } else if (liked.length + dismissed.length === 0) {
       outcome = { outcome: 'plain', reason: 'no-signals' };
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
+      await learning.saveClassifier(userId, null, snapshot);
     } else {
       const vector = learnedProfileVector(base, liked, dismissed);
       const saved = await learning.saveLearned(userId, { modelId: model.id, vector }, snapshot);
       if (!saved) return { outcome: 'superseded' };
-      outcome = { outcome: 'learned', liked: liked.length, dismissed: dismissed.length };
+      const classifier = await fitClassifier(learning, userId, model.id, base, state);
+      if (!(await learning.saveClassifier(userId, classifier, snapshot))) return { outcome: 'superseded' };
+      outcome = {
+        outcome: 'learned',
+        liked: liked.length,
+        dismissed: dismissed.length,
+        classifier: classifier !== null,
+      };
     }
     // A favourite or dismissal that landed while this pass ran is newer than its stamp: go again.
     const after = await learning.state(userId);
     if (!after?.changedSinceLearned) break;
   }
   return outcome;
+}
+
+/**
+ * The reader's classifier (issue 23), from CLASSIFIER_MIN_SIGNALS signals on, else null: the research
+ * summary and the liked items as positives, the dismissed and 👎 items as negatives, each weighted by its
+ * age (signalWeight), and unrated recent papers as weak negatives.
+ */
+async function fitClassifier(
+  learning: LearningRepository,
+  userId: string,
+  modelId: number,
+  base: number[],
+  state: LearningState,
+): Promise<{ modelId: number; weights: number[]; bias: number; signalCount: number } | null> {
+  if (state.likedCount + state.dismissedCount < CLASSIFIER_MIN_SIGNALS) return null;
+  const signals = await learning.classifierSignals(userId, modelId);
+  if (signals.length < CLASSIFIER_MIN_SIGNALS) return null;
+  const negatives = await learning.unratedSample(
+    userId,
+    modelId,
+    Math.max(RANDOM_NEGATIVES_MIN, RANDOM_NEGATIVES_PER_SIGNAL * signals.length),
+  );
+  const fitted = fitReaderClassifier([
+    { vector: base, label: 1, weight: 1 },
+    ...signals.map((signal) => ({ vector: signal.vector, label: signal.label, weight: signalWeight(signal.ageDays) })),
+    ...negatives.map((vector) => ({ vector, label: 0 as const, weight: RANDOM_NEGATIVE_WEIGHT })),
+  ]);
+  return fitted ? { modelId, ...fitted, signalCount: signals.length } : null;
 }
 
 /** Queue `profile-learning`: learnProfile for the payload's user. */

@@ -125,13 +125,18 @@ export const learningSummarySchema = z.object({
   applied: z.boolean(),
   /** Papers liked (favourited, saved or read >= 50%) plus items marked 'not interested', since the last reset. */
   signal_count: z.number().int(),
+  /**
+   * Not in the spec (optional for clients): true when the order came from the reader's classifier,
+   * learned from their ratings (enough signals, fitted for the active model); false: Rocchio or none.
+   */
+  classifier: z.boolean().optional(),
 });
 export type LearningSummary = z.infer<typeof learningSummarySchema>;
 
 /** GET /api/auth/recommendations/learning/ and POST .../learning/reset/. */
 export const learningStatusResponseSchema = z.object({
   success: z.literal(true),
-  /** liked + dismissed: the N of '推荐已根据你的 N 次收藏/不感兴趣调整'. */
+  /** liked + dismissed: the N of '推荐已根据你的 N 次收藏/评分/不感兴趣调整' (ratings count since issue 23). */
   signal_count: z.number().int(),
   /** Distinct papers favourited, saved or read to >= 50% since the last reset. */
   liked_count: z.number().int(),

@@ -9,6 +9,7 @@ import {
   recommendationReasonSchema,
 } from './learning.schema';
 import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
+import { ratingValueSchema } from './rating.schema';
 import { text } from './text.schema';
 
 /**
@@ -57,6 +58,8 @@ export const newsItemSchema = z.object({
   reason: recommendationReasonSchema.nullable(),
   /** Not in the spec (optional for clients): the reader's interest it was drawn for, when they keep several. */
   interest: servedInterestSchema.optional(),
+  /** Not in the spec (optional for clients): the caller's rating in recommendations, 1 (👍), -1 (👎) or null. */
+  rating: ratingValueSchema.nullable().optional(),
 });
 export type NewsItem = z.infer<typeof newsItemSchema>;
 

@@ -8,6 +8,7 @@ import {
   learningSummarySchema,
   recommendationReasonSchema,
 } from './learning.schema';
+import { ratingValueSchema } from './rating.schema';
 import { text } from './text.schema';
 
 /**
@@ -64,6 +65,8 @@ export const paperSchema = z.object({
   llm_summary: z.string().nullable(),
   is_favorited: z.boolean(),
   is_saved: z.boolean(),
+  /** Not in the spec (optional for clients): the caller's rating, 1 (👍) or -1 (👎); null: none. */
+  rating: ratingValueSchema.nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -4,6 +4,9 @@ import {
   articleIdParamsSchema,
   learningStatusResponseSchema,
   notInterestedResponseSchema,
+  ratingRequestSchema,
+  ratingResponseSchema,
+  ratingThresholdResponseSchema,
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
@@ -46,6 +49,44 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
       });
     }
   }
+
+  const ratingTargets: { target: DismissTarget; path: string; tag: string; what: string }[] = [
+    { target: 'paper', path: API_PATHS.paperRating, tag: 'articles', what: 'paper' },
+    { target: 'news', path: API_PATHS.newsRating, tag: 'news', what: 'news item' },
+  ];
+  for (const { target, path, tag, what } of ratingTargets) {
+    app.post(
+      path,
+      {
+        onRequest: app.authenticate,
+        preHandler: actionLimit,
+        schema: {
+          ...guarded,
+          tags: [tag],
+          summary: `Rate the ${what}: 1 (more like this), -1 (less like this), 0 removes the rating; the ranking learns from it`,
+          params: articleIdParamsSchema,
+          body: ratingRequestSchema,
+          response: { 200: ratingResponseSchema, ...actionErrors },
+        },
+      },
+      async (request) => learning.setRating(requireUser(request), target, request.params.id, request.body.value),
+    );
+  }
+
+  app.get(
+    API_PATHS.ratingThreshold,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...guarded,
+        tags: ['recommendations'],
+        summary:
+          "How the reader's rated papers spread over the similarity to the profile, and the highest threshold keeping 90% of the 👍",
+        response: { 200: ratingThresholdResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => learning.ratingThreshold(requireUser(request)),
+  );
 
   app.get(
     API_PATHS.learningStatus,

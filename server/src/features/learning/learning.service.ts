@@ -1,7 +1,12 @@
-import type { LearningRepository, LearningState, UserRow } from '@radar/db';
+import type { EmbeddingModelRow, LearningRepository, LearningState, UserRow } from '@radar/db';
 import type { JobQueue } from '@radar/jobs';
-import { isLearnedProfileBehind } from '@radar/recommend';
-import type { LearningStatusResponse, NotInterestedResponse } from '@radar/shared';
+import { isLearnedProfileBehind, suggestThreshold } from '@radar/recommend';
+import type {
+  LearningStatusResponse,
+  NotInterestedResponse,
+  RatingResponse,
+  RatingThresholdResponse,
+} from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 
@@ -19,6 +24,11 @@ const NOT_FOUND_MESSAGE: Record<DismissTarget, string> = { paper: '论文不存�
  */
 /** How often a read may ask for the same user's recomputation (requestRelearnFromRead). */
 const RELEARN_FROM_READ_INTERVAL_MS = 60_000;
+/**
+ * A rating waits this long before the worker refits (debounced: each rating within it pushes the refit
+ * back), so a reader rating a page in a row costs one fit, a few seconds after the last click.
+ */
+const RATING_REFIT_DELAY_MS = 3_000;
 
 export class LearningService {
   private readonly relearnAskedAt = new Map<string, number>();
@@ -29,9 +39,34 @@ export class LearningService {
       queue: JobQueue<'profile-learning'>;
       /** The active embedding model's id (undefined when it cannot be read): a learned profile of another model is not in use. */
       activeModelId: () => Promise<number | undefined>;
+      /** The research summary's vector of the active model (errors: no summary or vector yet). */
+      profileVector: (user: UserRow) => Promise<{ model: EmbeddingModelRow; vector: number[] }>;
       logger: Logger;
     },
   ) {}
+
+  /** POST /articles/{id}/rating/ and /api/news/{id}/rating/: 1 👍, -1 👎, 0 removes the rating. */
+  async setRating(user: UserRow, target: DismissTarget, rawId: string, value: 1 | -1 | 0): Promise<RatingResponse> {
+    if (!ITEM_ID.test(rawId)) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
+    const id = Number(rawId);
+    const rating =
+      target === 'paper'
+        ? await this.deps.learning.setPaperRating(user.id, id, value)
+        : await this.deps.learning.setNewsRating(user.id, id, value);
+    if (rating === undefined) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
+    await this.requestRelearn(user.id, RATING_REFIT_DELAY_MS);
+    return { success: true, id: String(id), rating };
+  }
+
+  /** GET /api/auth/recommendations/rating-threshold/: the reader's 👍 and 👎 over similarity, and a suggestion. */
+  async ratingThreshold(user: UserRow): Promise<RatingThresholdResponse> {
+    // Without a research summary there is no similarity to spread the ratings over: nothing to suggest
+    // (the recommendation list says what to do; this optional panel stays quiet).
+    if (!user.researchSummaryEn.trim()) return { success: true, ...suggestThreshold([]) };
+    const { model, vector } = await this.deps.profileVector(user);
+    const rated = await this.deps.learning.ratedSimilarities(user.id, model, vector);
+    return { success: true, ...suggestThreshold(rated) };
+  }
 
   /** POST (dismissed) and DELETE (undo) /articles/{id}/not-interested/ and /api/news/{id}/not-interested/. */
   async setNotInterested(
@@ -84,9 +119,15 @@ export class LearningService {
     await this.requestRelearn(userId);
   }
 
-  async requestRelearn(userId: string): Promise<void> {
+  async requestRelearn(userId: string, delayMs = 0): Promise<void> {
+    // With a delay (ratings): BullMQ's debounce mode, one delayed job per reader replaced by each new
+    // rating; without one, the job already waiting or running is enough.
+    const deduplication =
+      delayMs > 0
+        ? { id: `learn-profile:${userId}`, ttl: delayMs, extend: true, replace: true }
+        : { id: `learn-profile:${userId}` };
     await this.deps.queue
-      .add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } })
+      .add('learn-profile', { userId }, delayMs > 0 ? { delay: delayMs, deduplication } : { deduplication })
       .catch((error: Error) =>
         this.deps.logger.error({ userId, err: error.message }, 'could not queue the learned profile'),
       );

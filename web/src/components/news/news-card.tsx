@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { LEARNING_TEXTS } from '@radar/shared';
 import type { ElementType } from 'react';
 import { ActionIconButton } from '@/components/actions/action-icon-button';
+import { RatingButtons } from '@/components/actions/rating-buttons';
 import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
 import { formatSimilarityPercent } from '@/lib/paper-display';
@@ -38,6 +39,8 @@ export type NewsCardItem = {
   reason?: { text: string } | null;
   /** The reader's interest it serves (recommendations with several interests only). */
   interest?: { name: string } | undefined;
+  /** The reader's rating (not in the spec: absent from spec-only answers, and then 👍/👎 are hidden). */
+  rating?: 1 | -1 | null;
 };
 
 type NewsCardProps = {
@@ -49,6 +52,8 @@ type NewsCardProps = {
   titleComponent?: ElementType;
   /** 'Not interested' (recommendations only); the button appears only with it. */
   onNotInterested?: (item: NewsCardItem) => void;
+  /** 👍 (1) or 👎 (-1) clicked; the buttons appear when the item carries `rating`. */
+  onRate?: (item: NewsCardItem, pressed: 1 | -1) => void;
   /** Disables the button while a request for this item is under way. */
   isBusy?: boolean;
   /** "Now" for the relative time; tests pin it. */
@@ -66,6 +71,7 @@ export function NewsCard({
   titleMaxLength,
   titleComponent = 'h3',
   onNotInterested,
+  onRate,
   isBusy = false,
   now,
 }: NewsCardProps) {
@@ -110,16 +116,27 @@ export function NewsCard({
               sx={{ flexShrink: 0 }}
             />
           ) : null}
-          {onNotInterested ? (
-            <Box sx={{ flexShrink: 0, mt: -0.5, mr: -1 }}>
-              <ActionIconButton
-                label={LEARNING_TEXTS.notInterested}
-                disabled={isBusy}
-                testId="news-not-interested"
-                onClick={() => onNotInterested(item)}
-                icon={<NotInterestedIcon fontSize="small" />}
-                size="small"
-              />
+          {onNotInterested || (onRate && item.rating !== undefined) ? (
+            <Box sx={{ flexShrink: 0, mt: -0.5, mr: -1, display: 'flex' }}>
+              {onRate && item.rating !== undefined ? (
+                <RatingButtons
+                  rating={item.rating}
+                  disabled={isBusy}
+                  testIdPrefix="news"
+                  size="small"
+                  onRate={(pressed) => onRate(item, pressed)}
+                />
+              ) : null}
+              {onNotInterested ? (
+                <ActionIconButton
+                  label={LEARNING_TEXTS.notInterested}
+                  disabled={isBusy}
+                  testId="news-not-interested"
+                  onClick={() => onNotInterested(item)}
+                  icon={<NotInterestedIcon fontSize="small" />}
+                  size="small"
+                />
+              ) : null}
             </Box>
           ) : null}
         </Box>

@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { type CitationFormat, LEARNING_TEXTS } from '@radar/shared';
 import type { ElementType, ReactNode } from 'react';
 import { ActionIconButton } from '@/components/actions/action-icon-button';
+import { RatingButtons } from '@/components/actions/rating-buttons';
 import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
 import {
@@ -62,6 +63,8 @@ export type PaperCardPaper = {
   llm_summary?: string | null;
   is_favorited?: boolean;
   is_saved?: boolean;
+  /** The reader's rating (not in the spec: absent from spec-only answers, and then 👍/👎 are hidden). */
+  rating?: 1 | -1 | null;
   /** Why it is recommended (recommendations only). */
   reason?: { text: string } | null;
   /**
@@ -87,6 +90,8 @@ type PaperCardProps = {
   onNotInterested?: (paper: PaperCardPaper) => void;
   /** 导出 (BibTeX, RIS, CSL-JSON); given only when the server exports citation files. */
   onExport?: (paper: PaperCardPaper, format: CitationFormat) => void;
+  /** 👍 (1) or 👎 (-1) clicked; the buttons appear when the paper carries `rating`. */
+  onRate?: (paper: PaperCardPaper, pressed: 1 | -1) => void;
   /** Disables the action buttons, e.g. while a request for this paper is under way. */
   isBusy?: boolean;
   /** Heading element of the title; h3 below a page h1 and a list h2. */
@@ -112,6 +117,7 @@ export function PaperCard({
   onShare,
   onNotInterested,
   onExport,
+  onRate,
   isBusy = false,
   titleComponent = 'h3',
   footer,
@@ -122,7 +128,8 @@ export function PaperCard({
   const similarity = formatSimilarityPercent(score, 1);
   const abstract = paper.abstract?.trim() ?? '';
   const summary = paper.llm_summary?.trim() ?? '';
-  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested || onExport);
+  const canRate = Boolean(onRate) && paper.rating !== undefined;
+  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested || onExport || canRate);
   const publishedVersion = paper.published_version?.journal.trim() ? paper.published_version : null;
   const reason = paper.reason?.text.trim() ?? '';
   const interestName = paper.interest?.name.trim() ?? '';
@@ -252,6 +259,14 @@ export function PaperCard({
         </Box>
         {hasActions ? (
           <Box sx={{ gridArea: 'actions', display: 'flex', justifySelf: 'end', mt: { xs: 1, sm: -0.5 }, mr: -1 }}>
+            {onRate && canRate ? (
+              <RatingButtons
+                rating={paper.rating ?? null}
+                disabled={isBusy}
+                testIdPrefix="paper"
+                onRate={(pressed) => onRate(paper, pressed)}
+              />
+            ) : null}
             {onToggleFavorite ? (
               <ActionIconButton
                 label={TEXT.favorite}

@@ -97,7 +97,7 @@ describe('/my', () => {
     const { user: events } = renderApp(api, '/my', { user: testUser() });
 
     const section = within(await screen.findByRole('region', { name: '个性化推荐' }));
-    expect(await section.findByText('推荐已根据你的 3 次收藏/不感兴趣调整')).toBeTruthy();
+    expect(await section.findByText('推荐已根据你的 3 次收藏/评分/不感兴趣调整')).toBeTruthy();
     expect(section.getByText('标记为“不感兴趣”的条目仍不会再出现')).toBeTruthy();
 
     api.on('POST', LEARNING_RESET, { body: learningStatus({ reset_at: '2026-11-23T08:00:00.000Z' }) });

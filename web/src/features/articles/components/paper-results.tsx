@@ -47,6 +47,7 @@ export function PaperResults<P extends ClientPaper>({
               onToggleSave={actions.toggleSave}
               onShare={actions.share}
               onExport={actions.exportCitation}
+              onRate={actions.rate}
               isBusy={actions.isBusy(paper.id)}
               footer={renderFooter?.(paper)}
             />

@@ -22,6 +22,7 @@ import { FreshnessLine } from '@/components/recommendations/freshness-line';
 import { paths } from '@/config/paths';
 import { useBusyIds } from '@/hooks/use-busy-ids';
 import { type ActionNotice, useNotInterested } from '@/hooks/use-not-interested';
+import { useRating } from '@/hooks/use-rating';
 import { useNewsRecommendations } from '../api/get-news-recommendations';
 import { NewsSettingsPanel } from '../components/news-settings-panel';
 import { useNewsParams } from '../hooks/use-news-params';
@@ -49,6 +50,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   const { setBusy, isBusy } = useBusyIds();
   const [notice, setNotice] = useState<ActionNotice | null>(null);
   const notInterested = useNotInterested('news', { setBusy, setNotice });
+  const rate = useRating('news', { setBusy, setNotice: (message) => setNotice({ message }) });
 
   const apply = () => {
     if (!settings.apply() && hasResearchSummary) void news.refetch();
@@ -142,7 +144,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
         <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="news-list">
           {data.data.map((item) => (
             <li key={item.id}>
-              <NewsCard item={item} onNotInterested={notInterested} isBusy={isBusy(item.id)} />
+              <NewsCard item={item} onNotInterested={notInterested} onRate={rate} isBusy={isBusy(item.id)} />
             </li>
           ))}
         </Stack>

@@ -24,6 +24,7 @@ import {
   type PaperRecommendationParams,
   toggleExcludedTier,
 } from '../utils/recommendation-params';
+import { ThresholdSuggestion } from './threshold-suggestion';
 
 const STRINGS = PAPERS_STRINGS.settings;
 
@@ -38,6 +39,8 @@ type RecommendationSettingsProps = {
   /** After an empty result the apply button reads 'apply settings and retry'. */
   isRetry: boolean;
   isBusy: boolean;
+  /** Applies the threshold suggested from the reader's ratings at once (the section hides without one). */
+  onApplyThreshold?: (threshold: number) => void;
 };
 
 /** The collapsible 'recommendation settings' card above the paper list. */
@@ -50,6 +53,7 @@ export function RecommendationSettings({
   onCancel,
   isRetry,
   isBusy,
+  onApplyThreshold,
 }: RecommendationSettingsProps) {
   const headingId = useId();
   const contentId = useId();
@@ -83,6 +87,7 @@ export function RecommendationSettings({
               onThresholdChange={(threshold) => onDraftChange({ ...draft, threshold })}
               testIdPrefix="papers-settings"
             />
+            {onApplyThreshold ? <ThresholdSuggestion onApply={onApplyThreshold} /> : null}
             <FormControl component="fieldset" aria-describedby={jcrHintId} data-testid="papers-settings-jcr">
               <FormLabel component="legend" sx={{ typography: 'subtitle2', color: 'text.primary', mb: 0.5 }}>
                 {STRINGS.jcr}

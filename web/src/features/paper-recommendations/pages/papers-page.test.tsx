@@ -16,6 +16,7 @@ import { renderApp, useFakeApi } from '@/testing/render-app';
 const RECOMMENDATIONS = '/api/auth/recommendations/papers/';
 const NOT_INTERESTED = '/articles/:id/not-interested/';
 const LEARNING = '/api/auth/recommendations/learning/';
+const RATING = '/articles/:id/rating/';
 
 /** The titles of the cards on screen, in order (without the link's 'opens in a new tab' note). */
 const cardTitles = () =>
@@ -227,6 +228,52 @@ describe('/papers', () => {
     expect(screen.queryByRole('button', { name: '撤销' })).toBeNull();
   });
 
+  it('👍/👎 show the rating at once, toggle off with a second click, roll back on failure; hidden without `rating`', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: paperRecommendations([
+        recommendedPaper({ id: 'p1', title: 'First paper', rating: null }),
+        recommendedPaper({ id: 'p2', title: 'Second paper', rating: -1 }),
+        recommendedPaper({ id: 'p3', title: 'Third paper' }),
+      ]),
+    });
+    let fail = false;
+    api.on('POST', RATING, (request, { id = '' }) => {
+      if (fail) return { status: 500, body: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' } };
+      const { value } = request.body as { value: number };
+      return { body: { success: true, id, rating: value === 0 ? null : value } };
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    const [first, second, third] = (await screen.findAllByRole('article')) as HTMLElement[];
+    const up = within(first as HTMLElement).getByRole('button', { name: '更多此类' });
+    expect(up.getAttribute('aria-pressed')).toBe('false');
+    expect(
+      within(second as HTMLElement)
+        .getByRole('button', { name: '减少此类' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
+    // A paper without the field (a backend without ratings): no buttons.
+    expect(within(third as HTMLElement).queryByRole('button', { name: '更多此类' })).toBeNull();
+
+    await user.click(up);
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('true'));
+    expect(await screen.findByText('已记录：更多此类，推荐稍后据此调整')).toBeTruthy();
+    await user.click(up);
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('false'));
+    await waitFor(() =>
+      expect(api.requestsTo('POST', RATING).map((request) => request.body)).toEqual([{ value: 1 }, { value: 0 }]),
+    );
+    await screen.findByText('已取消评分');
+
+    fail = true;
+    await user.click(up);
+    expect(await screen.findByText('服务器内部错误，请稍后重试')).toBeTruthy();
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('false'));
+    // The order is left alone: nothing was loaded again.
+    expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper']);
+    expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(1);
+  });
+
   it('explains an empty result and applies the suggested change to the stored settings', async () => {
     api.on('GET', RECOMMENDATIONS, {
       body: paperRecommendations([], {
@@ -380,7 +427,7 @@ describe('/papers', () => {
 
     // The status was loaded less than 30 s ago (fresh), so only the dismissal can make /my load it again.
     await act(() => router.navigate('/my'));
-    expect(await screen.findByText('推荐已根据你的 1 次收藏/不感兴趣调整')).toBeTruthy();
+    expect(await screen.findByText('推荐已根据你的 1 次收藏/评分/不感兴趣调整')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '恢复为仅按研究方向推荐' }));
     expect(await screen.findByText('推荐目前仅根据你的研究方向')).toBeTruthy();
 

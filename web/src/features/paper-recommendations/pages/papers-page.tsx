@@ -158,6 +158,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                   onShare={actions.share}
                   onExport={actions.exportCitation}
                   onNotInterested={actions.notInterested}
+                  onRate={actions.rate}
                   isBusy={actions.isBusy(paper.id)}
                 />
               </li>
@@ -186,6 +187,15 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
           onCancel={cancel}
           isRetry={isEmptyResult}
           isBusy={isFetching}
+          // Asked only once the list loaded: without a profile vector the call fails like the list.
+          onApplyThreshold={
+            hasResearchSummary && data && !isError
+              ? (threshold) => {
+                  applySuggestedChange({ similarity_threshold: String(threshold) });
+                  setIsSettingsOpen(false);
+                }
+              : undefined
+          }
         />
         <ActiveFilterChips params={params.applied} />
         <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="papers-refreshing">

@@ -1,0 +1,226 @@
+import { learnedProfileVector } from './learning/profile-learning';
+import {
+  CLASSIFIER_MIN_SIGNALS,
+  CLASSIFIER_OPTIONS,
+  type ClassifierOptions,
+  classifierScore,
+  fitReaderClassifier,
+  RANDOM_NEGATIVE_WEIGHT,
+  RANDOM_NEGATIVES_MIN,
+  RANDOM_NEGATIVES_PER_SIGNAL,
+  signalWeight,
+  type TrainingExample,
+} from './learning/reader-classifier';
+
+/**
+ * Simulated readers with several interests who rate what they see (issue 23, `pnpm bench:quality`).
+ * A reader follows 2 or 3 of the labelled set's categories; their research summary is the mean of one
+ * paper of each (the seeds, never ranked). Each round shows the top `shown` papers the reader has not
+ * rated yet (as a daily list shows new papers), and the reader rates every one: 👍 when its category is
+ * one of theirs, 👎 otherwise. precision@shown is counted per round (round 0: before any rating, the
+ * same for every method), and the share of each interest in the page.
+ *
+ * The methods are a table (READER_METHODS): each turns what a reader has done so far into a score per
+ * paper; adding a method is one entry.
+ */
+
+/** What a method may use: the reader's summary and interests, the ratings so far, every paper's vector. */
+export interface SimulatedReader {
+  /** The research summary's vector (L2-normalised mean of the seeds). */
+  profile: readonly number[];
+  /** The categories the reader follows, and each one's seed paper. */
+  interests: readonly { label: string; seed: number }[];
+  /** Ratings so far, in the order given: paper index, 1 (👍) or -1 (👎), and the round it was given in. */
+  ratings: readonly { paper: number; value: 1 | -1; round: number }[];
+  /** The round about to be shown (1..rounds). */
+  round: number;
+  vectors: readonly (readonly number[])[];
+  /** Papers never to show: the seeds and the papers rated. */
+  excluded: ReadonlySet<number>;
+}
+
+export interface ReaderMethod {
+  name: string;
+  /** The ranking score of every paper (excluded ones are skipped by the caller). */
+  scores: (reader: SimulatedReader) => (paper: number) => number;
+}
+
+/** The reader's liked and disliked vectors so far. */
+const ratedVectors = (reader: SimulatedReader, value: 1 | -1) =>
+  reader.ratings.filter((r) => r.value === value).map((r) => reader.vectors[r.paper] as number[]);
+
+const cosineTo = (reader: SimulatedReader, profile: readonly number[]) => (paper: number) =>
+  dot(profile, reader.vectors[paper] as number[]);
+
+/** Rocchio, as the product learns today (learnedProfileVector and LEARNING_WEIGHTS). */
+const rocchio = (reader: SimulatedReader) =>
+  cosineTo(reader, learnedProfileVector([...reader.profile], ratedVectors(reader, 1), ratedVectors(reader, -1)));
+
+/**
+ * The training set of the product's classifier from a simulated reader: the summary and the 👍 as
+ * positives, the 👎 as negatives, each weighted by its age (a round is a week), and unrated papers
+ * chosen by a fixed pseudo-random order as weak negatives.
+ */
+function simulatedTrainingSet(reader: SimulatedReader): TrainingExample[] {
+  const examples: TrainingExample[] = [{ vector: reader.profile, label: 1, weight: 1 }];
+  for (const rating of reader.ratings)
+    examples.push({
+      vector: reader.vectors[rating.paper] as number[],
+      label: rating.value === 1 ? 1 : 0,
+      weight: signalWeight((reader.round - rating.round) * 7),
+    });
+  const wanted = Math.max(RANDOM_NEGATIVES_MIN, RANDOM_NEGATIVES_PER_SIGNAL * reader.ratings.length);
+  const n = reader.vectors.length;
+  const seed = reader.interests.reduce((sum, interest) => sum * 31 + interest.seed, 7);
+  for (let i = 0, taken = 0; i < n && taken < wanted; i++) {
+    const paper = (seed * 7919 + i * 104_729) % n;
+    if (reader.excluded.has(paper)) continue;
+    examples.push({ vector: reader.vectors[paper] as number[], label: 0, weight: RANDOM_NEGATIVE_WEIGHT });
+    taken++;
+  }
+  return examples;
+}
+
+/** The classifier from `minSignals` ratings on, Rocchio below (as the product switches). */
+export const classifierMethod = (
+  name: string,
+  minSignals = CLASSIFIER_MIN_SIGNALS,
+  options: ClassifierOptions = CLASSIFIER_OPTIONS,
+): ReaderMethod => ({
+  name,
+  scores: (reader) => {
+    if (reader.ratings.length < minSignals) return rocchio(reader);
+    const classifier = fitReaderClassifier(simulatedTrainingSet(reader), options);
+    return classifier ? (paper) => classifierScore(classifier, reader.vectors[paper] as number[]) : rocchio(reader);
+  },
+});
+
+/** plain, Rocchio (the product before issue 23) and the classifier; others append their entry. */
+export const READER_METHODS: ReaderMethod[] = [
+  { name: 'plain', scores: (reader) => cosineTo(reader, reader.profile) },
+  { name: 'rocchio', scores: rocchio },
+  classifierMethod('classifier'),
+];
+
+export interface MultiInterestOptions {
+  /** Readers simulated (default 120). */
+  readers?: number;
+  /** Rounds of rating after the first page (default 5). */
+  rounds?: number;
+  /** Papers shown (and rated) per round, the k of precision@k (default 20). */
+  shown?: number;
+  methods?: readonly ReaderMethod[];
+  /** Seed of the readers' draw (default 23). */
+  seed?: number;
+  /** Papers of the page the reader rates, the top first (default all shown); the rest stay unrated. */
+  ratedPerRound?: number;
+}
+
+export interface MethodRounds {
+  /** Mean precision@shown per round 0..rounds. */
+  precision: number[];
+  /** Per round, the mean over readers of the smallest share of one interest in the page. */
+  smallestInterestShare: number[];
+}
+
+export interface MultiInterestResult {
+  readers: number;
+  methods: Record<string, MethodRounds>;
+}
+
+/** Draws the readers (deterministic) and runs every method on each; see the file's comment. */
+export function simulateMultiInterestReaders(
+  labels: readonly string[],
+  vectors: readonly (readonly number[])[],
+  options: MultiInterestOptions = {},
+): MultiInterestResult {
+  const { readers = 120, rounds = 5, shown = 20, methods = READER_METHODS, seed = 23 } = options;
+  const ratedPerRound = options.ratedPerRound ?? shown;
+  const categories = [...new Set(labels)].sort();
+  const byCategory = new Map(categories.map((c) => [c, labels.flatMap((l, i) => (l === c ? [i] : []))]));
+  const random = mulberry32(seed);
+  const drawn = Array.from({ length: readers }, () => {
+    const count = categories.length <= 2 ? categories.length : random() < 0.5 ? 2 : 3;
+    const chosen = shuffle([...categories], random).slice(0, count);
+    return chosen.map((label) => {
+      const members = byCategory.get(label) as number[];
+      return { label, seed: members[Math.floor(random() * members.length)] as number };
+    });
+  });
+
+  const result: Record<string, MethodRounds> = {};
+  for (const method of methods) {
+    const precision = new Array<number>(rounds + 1).fill(0);
+    const smallest = new Array<number>(rounds + 1).fill(0);
+    for (const interests of drawn) {
+      const profile = normalised(
+        interests
+          .map((i) => vectors[i.seed] as number[])
+          .reduce(
+            (sum, v) => sum.map((x, j) => x + (v[j] as number)),
+            new Array<number>(vectors[0]?.length ?? 0).fill(0),
+          ),
+      );
+      const wanted = new Set(interests.map((i) => i.label));
+      const excluded = new Set(interests.map((i) => i.seed));
+      const ratings: { paper: number; value: 1 | -1; round: number }[] = [];
+      for (let round = 0; round <= rounds; round++) {
+        const reader: SimulatedReader = { profile, interests, ratings, round, vectors, excluded };
+        const score = method.scores(reader);
+        const page = topUnexcluded(vectors.length, excluded, score, shown);
+        const relevant = page.filter((p) => wanted.has(labels[p] as string)).length;
+        precision[round] = (precision[round] as number) + relevant / shown;
+        const shares = interests.map((i) => page.filter((p) => labels[p] === i.label).length / shown);
+        smallest[round] = (smallest[round] as number) + Math.min(...shares);
+        for (const paper of page.slice(0, ratedPerRound)) {
+          ratings.push({ paper, value: wanted.has(labels[paper] as string) ? 1 : -1, round });
+          excluded.add(paper);
+        }
+      }
+    }
+    result[method.name] = {
+      precision: precision.map((p) => p / readers),
+      smallestInterestShare: smallest.map((s) => s / readers),
+    };
+  }
+  return { readers, methods: result };
+}
+
+function topUnexcluded(n: number, excluded: ReadonlySet<number>, score: (paper: number) => number, k: number) {
+  const scored: { paper: number; score: number }[] = [];
+  for (let paper = 0; paper < n; paper++) if (!excluded.has(paper)) scored.push({ paper, score: score(paper) });
+  return scored
+    .sort((a, b) => b.score - a.score || a.paper - b.paper)
+    .slice(0, k)
+    .map((s) => s.paper);
+}
+
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
+
+function normalised(vector: number[]): number[] {
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((x) => x / norm);
+}
+
+function dot(x: readonly number[], y: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += (x[i] as number) * (y[i] as number);
+  return sum;
+}
