@@ -514,8 +514,8 @@ export class RecommendationPipeline {
             ),
           )
         : start.learning.applied
-        ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
-        : undefined;
+          ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
+          : undefined;
     const fields = new Map(passing.map((row) => [row.id, [...new Set((row.extra.fields as string[] | null) ?? [])]]));
     return orderRecommendations({
       pool: passing.map(({ id, similarity }) => ({ id, similarity })),

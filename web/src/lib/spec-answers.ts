@@ -55,6 +55,8 @@ function publishedVersionOf(paper: Record<string, unknown>): Pick<Paper, 'publis
   return {
     published_version: { journal, doi: textOrNull(version.doi), url, arrived_at: text(version.arrived_at) },
   };
+}
+
 /**
  * The reader's rating when the answer carries it (not in the spec): 1, -1 or null; left out when the
  * answer has no `rating` field, so the cards hide 👍/👎 for a backend without ratings.
