@@ -27,6 +27,9 @@ import type { ArticleService } from './features/articles/article.service';
 import { contactRoutes } from './features/feedback/contact.route';
 import { feedbackRoutes } from './features/feedback/feedback.route';
 import type { FeedbackService } from './features/feedback/feedback.service';
+import { deliveryRoutes } from './features/delivery/delivery.route';
+import type { DeliveryService } from './features/delivery/delivery.service';
+import { deliveryPublicRoutes } from './features/delivery/delivery-public.route';
 import { keywordRoutes } from './features/keywords/keyword.route';
 import type { KeywordService } from './features/keywords/keyword.service';
 import { keywordUnsubscribeRoutes } from './features/keywords/keyword-unsubscribe.route';
@@ -81,6 +84,8 @@ export interface AppServices {
   newsRecommendations: NewsRecommendationService;
   newsSearch: NewsSearchService;
   keywords: KeywordService;
+  /** Digest mail settings, the personal Atom feed, robot webhooks. */
+  delivery: DeliveryService;
   learning: LearningService;
   health: HealthService;
   /** GET /api/config/'s answer: the public settings, fixed for the process's life. */
@@ -209,6 +214,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(keywordRoutes, { keywords: services.keywords });
   await app.register(learningRoutes, { learning: services.learning });
   await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });
+  await app.register(deliveryRoutes, { delivery: services.delivery });
+  await app.register(deliveryPublicRoutes, { delivery: services.delivery });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 

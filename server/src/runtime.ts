@@ -7,6 +7,7 @@ import {
   ArticleRepository,
   AsyncTaskRepository,
   AuthRecordRepository,
+  DeliveryRepository,
   type DatabaseHandle,
   EmailChangeRepository,
   FeedbackRepository,
@@ -51,6 +52,7 @@ import { AccountSelfService } from './features/accounts/self-service.service';
 import { SessionService } from './features/accounts/session.service';
 import { UserService } from './features/accounts/user.service';
 import { ArticleService } from './features/articles/article.service';
+import { DeliveryService } from './features/delivery/delivery.service';
 import { FeedbackService } from './features/feedback/feedback.service';
 import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
@@ -312,6 +314,16 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       keywords: keywordRepository,
       linkTokens: new MailLinkTokens(parts.jwtSecret),
       logger,
+    }),
+    delivery: new DeliveryService({
+      deliveries: new DeliveryRepository(database.db),
+      users: userRepository,
+      pipeline,
+      linkTokens: new MailLinkTokens(parts.jwtSecret),
+      webBaseUrl: parts.webBaseUrl.current,
+      webhookTestOrigin: config.webhookTestOrigin,
+      logger,
+      now: options.clock,
     }),
     learning,
     health: new HealthService({

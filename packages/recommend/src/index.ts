@@ -5,3 +5,11 @@
 export { ContentSources } from './content-sources';
 export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
 export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';
+export {
+  collectDigestItems,
+  type DigestFilters,
+  type DigestItem,
+  noPublishedPreprints,
+  type PublishedPreprintNotice,
+  type PublishedPreprintsProvider,
+} from './digest';
