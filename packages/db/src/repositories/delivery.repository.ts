@@ -145,8 +145,8 @@ export class DeliveryRepository {
   async nextSlot(userId: string, now: Date): Promise<Date | null> {
     const result = await this.db.execute<{ next: string | null }>(
       sql`SELECT CASE WHEN d.frequency = 'off' THEN NULL
-                      ELSE to_char(${latestSlot(now.toISOString())}
-                             + CASE WHEN d.frequency = 'weekly' THEN interval '7 days' ELSE interval '1 day' END
+                      ELSE to_char((${latestSlot(now.toISOString())}
+                             + CASE WHEN d.frequency = 'weekly' THEN interval '7 days' ELSE interval '1 day' END)
                              AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END AS next
           FROM radar.delivery_settings d WHERE d.user_id = ${userId}`,
     );
