@@ -59,7 +59,9 @@ beforeAll(async () => {
       robotRequests.push({ path: request.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       response.setHeader('content-type', 'application/json');
       const refused = (request.url ?? '').includes('access_token=refused');
-      response.end(JSON.stringify(refused ? { errcode: 300001, errmsg: 'token is not exist' } : { errcode: 0, errmsg: 'ok' }));
+      response.end(
+        JSON.stringify(refused ? { errcode: 300001, errmsg: 'token is not exist' } : { errcode: 0, errmsg: 'ok' }),
+      );
     });
   });
   await new Promise<void>((resolve) => robot.listen(0, '127.0.0.1', resolve));
@@ -89,9 +91,18 @@ describe('delivery settings', () => {
   it('saves the schedule and tells when the next digest goes out', async () => {
     const { headers } = await signUp('settings@example.org');
     const empty = await runtime.app.inject({ method: 'GET', url: API_PATHS.deliverySettings, headers });
-    expect(deliverySettingsSchema.parse(empty.json())).toMatchObject({ frequency: 'off', feed_enabled: false, webhook: null });
+    expect(deliverySettingsSchema.parse(empty.json())).toMatchObject({
+      frequency: 'off',
+      feed_enabled: false,
+      webhook: null,
+    });
 
-    const saved = await runtime.app.inject({ method: 'PUT', url: API_PATHS.deliverySettings, headers, payload: settingsBody });
+    const saved = await runtime.app.inject({
+      method: 'PUT',
+      url: API_PATHS.deliverySettings,
+      headers,
+      payload: settingsBody,
+    });
     expect(saved.statusCode).toBe(200);
     const settings = deliverySettingsSchema.parse(saved.json());
     expect(settings).toMatchObject({ frequency: 'weekly', weekday: 5, hour: 7, time_zone: 'Asia/Shanghai' });
@@ -263,7 +274,9 @@ describe('personal Atom feed', () => {
       // 4.1.2: id, title, updated; a link rel=alternate since there is no content.
       for (const name of ['id', 'title', 'updated']) expect(child(entry, name), name).toHaveLength(1);
       expect(isRfc3339(child(entry, 'updated')[0]?.text ?? '')).toBe(true);
-      expect(child(entry, 'link').some((link) => link.attributes.rel === 'alternate' && link.attributes.href)).toBe(true);
+      expect(child(entry, 'link').some((link) => link.attributes.rel === 'alternate' && link.attributes.href)).toBe(
+        true,
+      );
     }
     const titles = entries.map((entry) => child(entry, 'title')[0]?.text);
     expect(titles).toContain('Protein diffusion & <structure> prediction');
@@ -295,7 +308,11 @@ describe('digest unsubscribe link', () => {
     const page = await runtime.app.inject({ method: 'GET', url });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('确认退订');
-    expect(deliverySettingsSchema.parse((await runtime.app.inject({ method: 'GET', url: API_PATHS.deliverySettings, headers })).json()).email_enabled).toBe(true);
+    expect(
+      deliverySettingsSchema.parse(
+        (await runtime.app.inject({ method: 'GET', url: API_PATHS.deliverySettings, headers })).json(),
+      ).email_enabled,
+    ).toBe(true);
 
     const oneClick = await runtime.app.inject({
       method: 'POST',

@@ -256,7 +256,7 @@ describe('digest delivery', () => {
     expect(fresh).toBeGreaterThan(0);
   });
 
-  it("reaches the Berlin reader at 08:00 Berlin time, a different instant", async () => {
+  it('reaches the Berlin reader at 08:00 Berlin time, a different instant', async () => {
     // 08:00 in Berlin in winter is 07:00 UTC (UTC+1); in summer 06:00 UTC. Either way a run at 08:05
     // local finds her due, and the Shanghai reader not.
     const berlinEight = new Date(

@@ -138,12 +138,12 @@ export function feishuSignature(timestampSeconds: string, secret: string): strin
 }
 
 /** DingTalk: sign = base64(HMAC-SHA256(key = secret, message = timestamp + "\n" + secret)), timestamp in ms (URL-encoded by the caller). */
-export function dingtalkSignature(timestampMs: string, secret: string): string {
+function dingtalkSignature(timestampMs: string, secret: string): string {
   return createHmac('sha256', secret).update(`${timestampMs}\n${secret}`).digest('base64');
 }
 
-/** The request a push makes: where to, and the JSON body (exported for tests of the formats). */
-export function robotRequestOf(
+/** The request a push makes: where to, and the JSON body. */
+function robotRequestOf(
   webhook: { platform: RobotPlatform; url: string; secret?: string | null | undefined },
   digest: RobotDigest,
   now: Date = new Date(),

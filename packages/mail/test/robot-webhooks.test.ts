@@ -150,7 +150,11 @@ describe('which webhook addresses are accepted', () => {
   it('refuses http, other hosts, other paths and look-alikes, in Chinese', () => {
     const refused = [
       ['wecom', 'http://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=abc', 'Webhook 地址必须以 https:// 开头'],
-      ['wecom', 'https://qyapi.weixin.qq.com.evil.example/cgi-bin/webhook/send?key=abc', '企业微信群机器人的地址应形如'],
+      [
+        'wecom',
+        'https://qyapi.weixin.qq.com.evil.example/cgi-bin/webhook/send?key=abc',
+        '企业微信群机器人的地址应形如',
+      ],
       ['wecom', 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send', '企业微信群机器人的地址应形如'],
       ['feishu', 'https://oapi.dingtalk.com/robot/send?access_token=x', '飞书自定义机器人的地址应形如'],
       ['dingtalk', 'https://oapi.dingtalk.com:8443/robot/send?access_token=x', '钉钉自定义机器人的地址应形如'],

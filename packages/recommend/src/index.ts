@@ -3,8 +3,6 @@
  * README.md for the entry points.
  */
 export { ContentSources } from './content-sources';
-export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
-export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';
 export {
   collectDigestItems,
   type DigestFilters,
@@ -13,3 +11,5 @@ export {
   type PublishedPreprintNotice,
   type PublishedPreprintsProvider,
 } from './digest';
+export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
+export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';

@@ -250,5 +250,3 @@ export class DeliveryRepository {
     return new Map(result.rows.map((row) => [Number(row.id), row.llm_summary]));
   }
 }
-
-

@@ -134,7 +134,11 @@ async function deliverToReader(
   // Each channel's picks, recorded before anything is sent.
   const picks = new Map<DeliveryChannel, { papers: DigestItem[]; news: DigestItem[] }>();
   for (const channel of channels) {
-    const delivered = await deps.deliveries.deliveredAmong(user.id, channel, [...ranked.papers, ...ranked.news].map(keyOf));
+    const delivered = await deps.deliveries.deliveredAmong(
+      user.id,
+      channel,
+      [...ranked.papers, ...ranked.news].map(keyOf),
+    );
     const papers = undelivered(ranked.papers, delivered, DELIVERY_LIMITS.digestPapers);
     const news = undelivered(ranked.news, delivered, DELIVERY_LIMITS.digestNews);
     if (papers.length + news.length + publishedPreprints.length === 0) continue;
@@ -144,7 +148,10 @@ async function deliverToReader(
   }
   if (picks.size === 0) return outcome;
 
-  const summaries = await summariesOf(deps, [...picks.values()].flatMap((pick) => pick.papers));
+  const summaries = await summariesOf(
+    deps,
+    [...picks.values()].flatMap((pick) => pick.papers),
+  );
   const withSummary = (item: DigestItem): DigestItem => ({ ...item, summary: summaries.get(item.id) ?? item.summary });
   const webBaseUrl = deps.mail?.webBaseUrl() ?? '';
 

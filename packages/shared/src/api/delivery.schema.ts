@@ -9,7 +9,6 @@ import { text } from './text.schema';
  */
 
 export const DIGEST_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
-export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
 
 export const WEBHOOK_PLATFORMS = ['wecom', 'feishu', 'dingtalk'] as const;
 export type WebhookPlatform = (typeof WEBHOOK_PLATFORMS)[number];
@@ -79,10 +78,7 @@ export const deliveryWebhookUpdateSchema = z.object({
     .trim()
     .min(1, { message: '请填写 Webhook 地址' })
     .max(DELIVERY_LIMITS.webhookUrlMaxLength, { message: 'Webhook 地址太长' }),
-  secret: text('签名密钥')
-    .trim()
-    .max(DELIVERY_LIMITS.webhookSecretMaxLength, { message: '签名密钥太长' })
-    .optional(),
+  secret: text('签名密钥').trim().max(DELIVERY_LIMITS.webhookSecretMaxLength, { message: '签名密钥太长' }).optional(),
 });
 export type DeliveryWebhookUpdate = z.infer<typeof deliveryWebhookUpdateSchema>;
 
@@ -97,9 +93,7 @@ export const deliverySettingsSchema = z.object({
   /** Whether a feed address exists; the address itself is shown only when it is made (it is stored hashed). */
   feed_enabled: z.boolean(),
   /** The saved webhook: its platform and the address with its key masked; the secret is never returned. */
-  webhook: z
-    .object({ platform: z.enum(WEBHOOK_PLATFORMS), url_hint: z.string(), has_secret: z.boolean() })
-    .nullable(),
+  webhook: z.object({ platform: z.enum(WEBHOOK_PLATFORMS), url_hint: z.string(), has_secret: z.boolean() }).nullable(),
   /** The next slot the digest goes out at (ISO), null when off. */
   next_delivery_at: z.string().nullable(),
   /** The last slot delivered (ISO), null before the first. */

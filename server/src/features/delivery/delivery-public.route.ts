@@ -33,10 +33,7 @@ const sendPage = (reply: FastifyReply, status: number, html: string) =>
  * opening it changes nothing); POST, from that page or a mail client's one-click unsubscribe (RFC 8058),
  * turns the digest mail off.
  */
-export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryService }> = async (
-  app,
-  { delivery },
-) => {
+export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryService }> = async (app, { delivery }) => {
   // Mail clients POST `List-Unsubscribe=One-Click` as a form; the body says nothing the URL does not.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_request, _body, done) =>
     done(null, undefined),
@@ -98,7 +95,10 @@ export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliverySer
     API_PATHS.deliveryUnsubscribe,
     {
       config: { rateLimit: PUBLIC_RATE_LIMIT },
-      schema: { ...unsubscribeSchema, summary: 'Unsubscribe from digest mails (the page, or RFC 8058 one-click); HTML' },
+      schema: {
+        ...unsubscribeSchema,
+        summary: 'Unsubscribe from digest mails (the page, or RFC 8058 one-click); HTML',
+      },
     },
     async (request, reply) => {
       if (!(await delivery.unsubscribe(request.query.token))) return sendPage(reply, 400, INVALID_PAGE);

@@ -136,10 +136,14 @@ export class DeliveryService {
       this.deps.deliveries.findSettings(userId),
     ]);
     if (!user) return undefined;
-    const { papers, news } = await collectDigestItems({ pipeline: this.deps.pipeline, logger: this.deps.logger }, user, {
-      papers: (row?.paperFilters as DeliveryPaperFilters | null) ?? null,
-      news: (row?.newsFilters as DeliveryNewsFilters | null) ?? null,
-    });
+    const { papers, news } = await collectDigestItems(
+      { pipeline: this.deps.pipeline, logger: this.deps.logger },
+      user,
+      {
+        papers: (row?.paperFilters as DeliveryPaperFilters | null) ?? null,
+        news: (row?.newsFilters as DeliveryNewsFilters | null) ?? null,
+      },
+    );
     const entries: DigestItem[] = [
       ...papers.slice(0, DELIVERY_LIMITS.feedEntries - Math.min(news.length, 10)),
       ...news.slice(0, 10),
