@@ -10,6 +10,7 @@ import { AccountSection } from '../components/account-section';
 import { BasicInfoSection } from '../components/basic-info-section';
 import { DataExportSection } from '../components/data-export-section';
 import { DeleteAccountSection } from '../components/delete-account-section';
+import { DeliverySection } from '../components/delivery-section';
 import { EmailChangeSection } from '../components/email-change-section';
 import { LearningSection } from '../components/learning-section';
 import { ResearchDialog } from '../components/research-dialog';
@@ -61,6 +62,7 @@ export function AccountPage({ user, onLogout, onProfileSaved, onAccountDeleted }
         />
         {/* Learning adjusts recommendations, which need a research summary. */}
         {user.research_summary_en.trim() ? <LearningSection onNotify={setNotice} /> : null}
+        <DeliverySection email={user.email} onNotify={setNotice} />
         <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
         <SecuritySection onNotify={setNotice} />
         <EmailChangeSection currentEmail={user.email} onChanged={onProfileSaved} onNotify={setNotice} />
