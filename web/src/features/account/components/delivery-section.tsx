@@ -39,6 +39,9 @@ import { SectionCard } from './section-card';
 const PAPER_PARAMS_KEY = 'recommendationParams';
 const NEWS_PARAMS_KEY = 'newsRecommendationParams';
 
+/** The hours a digest can go out at, 00:00 to 23:00 of the reader's zone. */
+const HOURS = Array.from({ length: 24 }, (_, index) => index);
+
 const isDateLabel = (value: unknown) => typeof value === 'string' && DATE_FILTER_LABELS.includes(value as never);
 
 /** The /papers and /news settings of this browser, for the digest to rank with (undefined: keep the saved ones). */
@@ -194,7 +197,7 @@ function ScheduleForm({
               onChange={(event) => set('hour', Number(event.target.value))}
               sx={{ minWidth: 110 }}
             >
-              {Array.from({ length: 24 }, (_, hour) => (
+              {HOURS.map((hour) => (
                 <MenuItem key={hour} value={hour}>
                   {`${String(hour).padStart(2, '0')}:00`}
                 </MenuItem>
