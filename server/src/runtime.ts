@@ -237,7 +237,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const paperRepository = new PaperRepository(database.db);
   const newsSearchRepository = new NewsSearchRepository(database.db);
   const recommendationRepository = new RecommendationRepository(database.db);
-  const pipeline = new RecommendationPipeline({
+  const pipelineDeps: ConstructorParameters<typeof RecommendationPipeline>[0] = {
     embeddings: ai.embeddings,
     recommendations: recommendationRepository,
     papers: paperRepository,
@@ -249,7 +249,8 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     logger,
     timeZone: config.timeZone,
     now: options.clock,
-  });
+  };
+  const pipeline = new RecommendationPipeline(pipelineDeps);
   return {
     auth: new AuthService({
       users: userRepository,
@@ -318,7 +319,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     delivery: new DeliveryService({
       deliveries: new DeliveryRepository(database.db),
       users: userRepository,
-      pipeline,
+      pipelineFor: (timeZone) => new RecommendationPipeline({ ...pipelineDeps, timeZone }),
       linkTokens: new MailLinkTokens(parts.jwtSecret),
       webBaseUrl: parts.webBaseUrl.current,
       webhookTestOrigin: config.webhookTestOrigin,

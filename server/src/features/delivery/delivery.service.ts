@@ -43,7 +43,8 @@ export class DeliveryService {
     private readonly deps: {
       deliveries: DeliveryRepository;
       users: Pick<UserRepository, 'findById'>;
-      pipeline: RecommendationPipeline;
+      /** The ranking pipeline of /papers and /news, for a reader's time zone. */
+      pipelineFor: (timeZone: string) => RecommendationPipeline;
       linkTokens: MailLinkTokens;
       webBaseUrl: () => string;
       /** WEBHOOK_TEST_ORIGIN: a local stand-in for the platforms, tests only. */
@@ -136,14 +137,12 @@ export class DeliveryService {
       this.deps.deliveries.findSettings(userId),
     ]);
     if (!user) return undefined;
-    const { papers, news } = await collectDigestItems(
-      { pipeline: this.deps.pipeline, logger: this.deps.logger },
-      user,
-      {
-        papers: (row?.paperFilters as DeliveryPaperFilters | null) ?? null,
-        news: (row?.newsFilters as DeliveryNewsFilters | null) ?? null,
-      },
-    );
+    // Its windows count the reader's calendar days in their own zone, as their digest mail's do.
+    const pipeline = this.deps.pipelineFor(row?.timeZone ?? DEFAULT_TIME_ZONE);
+    const { papers, news } = await collectDigestItems({ pipeline, logger: this.deps.logger }, user, {
+      papers: (row?.paperFilters as DeliveryPaperFilters | null) ?? null,
+      news: (row?.newsFilters as DeliveryNewsFilters | null) ?? null,
+    });
     const entries: DigestItem[] = [
       ...papers.slice(0, DELIVERY_LIMITS.feedEntries - Math.min(news.length, 10)),
       ...news.slice(0, 10),
