@@ -54,10 +54,6 @@ const ALLOWED_HERE = new Map([
   ],
   ['packages/recommend/src/index.ts:OUT_OF_FIELD_FACTOR', 'server tests check the factor the field rule applies'],
   ['packages/jobs/src/index.ts:syncActiveSources', 'server tests schedule the active sources as the worker does'],
-  [
-    'packages/db/src/repositories/article.repository.ts:ArticleRepository.listPublishedPreprints',
-    'issue 24: the digest mails of h24-delivery list the published preprints with it (built in parallel)',
-  ],
   // Test support on the classes whose tables it reads or writes (tests of several packages use them).
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.insertMany', 'tests store fixture papers'],
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.findByIds', 'tests read stored papers back'],

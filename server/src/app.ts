@@ -24,6 +24,9 @@ import { userRoutes } from './features/accounts/user.route';
 import type { UserService } from './features/accounts/user.service';
 import { articleRoutes } from './features/articles/article.route';
 import type { ArticleService } from './features/articles/article.service';
+import { deliveryRoutes } from './features/delivery/delivery.route';
+import type { DeliveryService } from './features/delivery/delivery.service';
+import { deliveryPublicRoutes } from './features/delivery/delivery-public.route';
 import { contactRoutes } from './features/feedback/contact.route';
 import { feedbackRoutes } from './features/feedback/feedback.route';
 import type { FeedbackService } from './features/feedback/feedback.service';
@@ -83,6 +86,8 @@ export interface AppServices {
   newsRecommendations: NewsRecommendationService;
   newsSearch: NewsSearchService;
   keywords: KeywordService;
+  /** Digest mail settings, the personal Atom feed, robot webhooks. */
+  delivery: DeliveryService;
   learning: LearningService;
   /** Not in the spec: the reader's research interests besides the summary. */
   interests: InterestService;
@@ -214,6 +219,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(learningRoutes, { learning: services.learning });
   await app.register(interestRoutes, { interests: services.interests });
   await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });
+  await app.register(deliveryRoutes, { delivery: services.delivery });
+  await app.register(deliveryPublicRoutes, { delivery: services.delivery });
 
   const hasWebApp = deps.webDistDir ? await registerWebApp(app, deps.webDistDir) : false;
 

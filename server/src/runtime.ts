@@ -8,6 +8,7 @@ import {
   AsyncTaskRepository,
   AuthRecordRepository,
   type DatabaseHandle,
+  DeliveryRepository,
   EmailChangeRepository,
   FeedbackRepository,
   HealthRepository,
@@ -52,6 +53,7 @@ import { AccountSelfService } from './features/accounts/self-service.service';
 import { SessionService } from './features/accounts/session.service';
 import { UserService } from './features/accounts/user.service';
 import { ArticleService } from './features/articles/article.service';
+import { DeliveryService } from './features/delivery/delivery.service';
 import { FeedbackService } from './features/feedback/feedback.service';
 import { InterestService } from './features/interests/interest.service';
 import { KeywordService } from './features/keywords/keyword.service';
@@ -238,7 +240,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const paperRepository = new PaperRepository(database.db);
   const newsSearchRepository = new NewsSearchRepository(database.db);
   const recommendationRepository = new RecommendationRepository(database.db);
-  const pipeline = new RecommendationPipeline({
+  const pipelineDeps: ConstructorParameters<typeof RecommendationPipeline>[0] = {
     embeddings: ai.embeddings,
     recommendations: recommendationRepository,
     papers: paperRepository,
@@ -251,7 +253,8 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     timeZone: config.timeZone,
     llmRerank: createLlmReranker(config, ai.languageModel, logger),
     now: options.clock,
-  });
+  };
+  const pipeline = new RecommendationPipeline(pipelineDeps);
   return {
     auth: new AuthService({
       users: userRepository,
@@ -319,6 +322,16 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       keywords: keywordRepository,
       linkTokens: new MailLinkTokens(parts.jwtSecret),
       logger,
+    }),
+    delivery: new DeliveryService({
+      deliveries: new DeliveryRepository(database.db),
+      users: userRepository,
+      pipelineFor: (timeZone) => new RecommendationPipeline({ ...pipelineDeps, timeZone }),
+      linkTokens: new MailLinkTokens(parts.jwtSecret),
+      webBaseUrl: parts.webBaseUrl.current,
+      webhookTestOrigin: config.webhookTestOrigin,
+      logger,
+      now: options.clock,
     }),
     learning,
     interests: new InterestService({ interests: new InterestRepository(database.db), ai, logger }),

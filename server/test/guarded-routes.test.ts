@@ -28,6 +28,11 @@ const PUBLIC_API_ROUTES = [
   // The unsubscribe link of keyword alert mails: a signed token instead of a login (keywords.test.ts).
   'GET /api/keywords/alerts/unsubscribe/',
   'POST /api/keywords/alerts/unsubscribe/',
+  // The digest mail's unsubscribe link (a signed token) and the personal Atom feed (a secret token in
+  // the path) work without a login (delivery.test.ts).
+  'GET /api/delivery/unsubscribe/',
+  'POST /api/delivery/unsubscribe/',
+  'GET /api/delivery/feed/:token/',
 ];
 
 let runtime: TestRuntime;

@@ -6,6 +6,7 @@ export * from './migrate';
 export * from './repositories/article.repository';
 export * from './repositories/async-task.repository';
 export * from './repositories/auth-record.repository';
+export * from './repositories/delivery.repository';
 export * from './repositories/email-change.repository';
 export * from './repositories/embedder-state.repository';
 export * from './repositories/embedding.repository';

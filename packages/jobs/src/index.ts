@@ -1,6 +1,7 @@
 /** Queues and their processors, shared by the worker process and the server's in-process worker. */
 
 export * from './job-payloads';
+export * from './jobs/delivery.job';
 export * from './jobs/embeddings.job';
 export * from './jobs/journal-tiers.job';
 export * from './jobs/keyword-alerts.job';

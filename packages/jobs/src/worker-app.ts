@@ -1,10 +1,16 @@
 import type { AiServices } from '@radar/ai';
 import {
+  ArticleRepository,
   AsyncTaskRepository,
   AuthRecordRepository,
   type DatabaseHandle,
+  DeliveryRepository,
   KeywordRepository,
   LearningRepository,
+  NewsSearchRepository,
+  PaperRepository,
+  RecommendationDiagnosticsRepository,
+  RecommendationRepository,
   SessionRepository,
   SourceStateRepository,
   UserRepository,
@@ -17,12 +23,15 @@ import {
   defaultIngestSettings,
   type IngestSettings,
   readerQueriesOff,
+  summarizePapers,
 } from '@radar/ingest';
 import type { AppMetrics, QueueJobCounts } from '@radar/metrics';
+import { ContentSources, type PublishedPreprintsProvider, RecommendationPipeline } from '@radar/recommend';
 import { type JobPayload, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { createContentEmbedProcessor } from './jobs/content-embed.job';
+import { createDeliveryProcessor, publishedPreprintsOf, storedProfileVector } from './jobs/delivery.job';
 import { createEmbeddingsProcessor, requestEmbeddingsMaintenance, requestRefitIfDue } from './jobs/embeddings.job';
 import { createIngestProcessor } from './jobs/ingest.job';
 import { createJournalTiersProcessor } from './jobs/journal-tiers.job';
@@ -57,8 +66,16 @@ export interface WorkerAppOptions {
   ingest?: IngestSettings;
   /** Providers of the content-embed and paper-summary jobs; taken from `ai` when left out. */
   content?: ContentAiProviders;
-  /** Mailer, web address and link secret of the keyword-alert mails; without them that job sends nothing. */
+  /**
+   * Mailer, web address and link secret of the keyword-alert and digest mails; without them neither is
+   * mailed (robot webhook pushes still go out).
+   */
   mail?: KeywordAlertMailSettings;
+  /**
+   * The reader's favourited or saved preprints whose journal version arrived since a time, for the
+   * digest's "已正式发表" notices; none when left out.
+   */
+  publishedPreprints?: PublishedPreprintsProvider;
   /**
    * The process's metrics: job durations and failures, items ingested, and, read when scraped, the
    * queues' job counts and the embedding backlog. Nothing is recorded when left out.
@@ -106,6 +123,12 @@ function createWorkerRepositories(db: DatabaseHandle['db']) {
     sourceStates: new SourceStateRepository(db),
     vectors: new VectorRepository(db),
     keywords: new KeywordRepository(db),
+    deliveries: new DeliveryRepository(db),
+    articles: new ArticleRepository(db),
+    recommendations: new RecommendationRepository(db),
+    papers: new PaperRepository(db),
+    news: new NewsSearchRepository(db),
+    diagnostics: new RecommendationDiagnosticsRepository(db),
   };
 }
 
@@ -162,6 +185,37 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       embeddings: ai.embeddings,
       logger,
     }),
+  [QUEUE_NAMES.delivery]: ({ database, repositories, ai, content, ingest, mail, publishedPreprints, logger }) => {
+    const contentSources = new ContentSources({ settings: ingest, db: database.db, states: repositories.sourceStates });
+    const { llm } = content;
+    return createDeliveryProcessor({
+      deliveries: repositories.deliveries,
+      users: repositories.users,
+      pipelineFor: (timeZone) =>
+        new RecommendationPipeline({
+          embeddings: ai.embeddings,
+          recommendations: repositories.recommendations,
+          papers: repositories.papers,
+          news: repositories.news,
+          diagnostics: repositories.diagnostics,
+          contentSources,
+          profileVector: storedProfileVector(ai.embeddings),
+          // A learned profile found behind is recomputed when the reader next opens /papers or /news;
+          // the digest uses the one that exists.
+          requestRelearn: async () => {},
+          logger,
+          timeZone,
+        }),
+      mail,
+      summarizePapers: llm
+        ? async (ids) => {
+            await summarizePapers(database.db, llm, { ids }, { language: ingest.summaryLanguage, logger });
+          }
+        : undefined,
+      publishedPreprints: publishedPreprints ?? publishedPreprintsOf(repositories.articles),
+      logger,
+    });
+  },
   [QUEUE_NAMES.journalTiers]: ({ database, ingest, logger }) =>
     createJournalTiersProcessor({ db: database.db, settings: ingest, logger }),
   [QUEUE_NAMES.readerQueries]: ({ database, ingest, enqueue, ai, metrics, logger }) =>
@@ -185,6 +239,8 @@ const CONCURRENCY_LIMITS: Partial<Record<QueueName, number>> = {
   // One tier refresh at a time: SCImago's import and the OpenAlex quartiles write the same journals.
   [QUEUE_NAMES.journalTiers]: 1,
   [QUEUE_NAMES.readerQueries]: 1,
+  // One run at a time per process; runs in other processes skip the readers this one took.
+  [QUEUE_NAMES.delivery]: 1,
 };
 
 /** A recurring job: its payload typed by its queue (and parsed again when the scheduler is upserted). */
@@ -260,6 +316,13 @@ const SCHEDULES = [
     queue: QUEUE_NAMES.readerQueries,
     id: 'query-openalex-for-readers',
     pattern: '13 * * * *', // hourly: readers whose daily OpenAlex query is due (only with OPENALEX_API_KEY)
+    data: {},
+  },
+  {
+    queue: QUEUE_NAMES.delivery,
+    id: 'deliver-digests',
+    // Hourly, a few minutes past the hour: the readers whose chosen hour (in their zone) has come.
+    pattern: '3 * * * *',
     data: {},
   },
 ] as const satisfies Schedule[];

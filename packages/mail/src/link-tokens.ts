@@ -9,7 +9,10 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
  */
 
 /** The purposes tokens are made for; a token only verifies for the purpose it was made for. */
-export const MAIL_LINK_PURPOSES = { keywordAlertUnsubscribe: 'keyword-alert-unsubscribe' } as const;
+export const MAIL_LINK_PURPOSES = {
+  keywordAlertUnsubscribe: 'keyword-alert-unsubscribe',
+  digestUnsubscribe: 'digest-unsubscribe',
+} as const;
 export type MailLinkPurpose = (typeof MAIL_LINK_PURPOSES)[keyof typeof MAIL_LINK_PURPOSES];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

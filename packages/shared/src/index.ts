@@ -1,6 +1,7 @@
 export * from './api/article.schema';
 export * from './api/auth.schema';
 export * from './api/contact.schema';
+export * from './api/delivery.schema';
 export * from './api/error.schema';
 export * from './api/feedback.schema';
 export * from './api/health.schema';

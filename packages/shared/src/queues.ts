@@ -15,6 +15,7 @@ export const QUEUE_NAMES = {
   profileLearning: 'profile-learning',
   journalTiers: 'journal-tiers',
   readerQueries: 'reader-queries',
+  delivery: 'delivery',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -103,6 +104,13 @@ export type JournalTiersJob = z.infer<typeof journalTiersJobSchema>;
 export const readerQueriesJobSchema = z.object({});
 export type ReaderQueriesJob = z.infer<typeof readerQueriesJobSchema>;
 
+/**
+ * Deliver each reader whose digest slot (their hour, in their time zone, daily or on their weekday) has
+ * come: the digest mail and the robot webhook push (scheduled hourly; packages/jobs/src/jobs/delivery.job.ts).
+ */
+export const deliveryJobSchema = z.object({});
+export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
   [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
@@ -114,6 +122,7 @@ export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.profileLearning]: profileLearningJobSchema,
   [QUEUE_NAMES.journalTiers]: journalTiersJobSchema,
   [QUEUE_NAMES.readerQueries]: readerQueriesJobSchema,
+  [QUEUE_NAMES.delivery]: deliveryJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;
 
 /** What a producer hands to queue N: the input of its schema, checked when the job is added. */

@@ -2,6 +2,7 @@ export * from './async-tasks';
 export * from './auth-records';
 export * from './columns';
 export * from './content';
+export * from './delivery';
 export * from './email-changes';
 export * from './embedder-states';
 export * from './embedding-models';

@@ -85,6 +85,18 @@ export const API_PATHS = {
   /** Where an alert mail's unsubscribe link points (GET: a confirmation page; POST: unsubscribes). */
   keywordAlertUnsubscribe: '/api/keywords/alerts/unsubscribe/',
 
+  // Delivery: digest mail, personal Atom feed, robot webhooks (not in the spec)
+  deliverySettings: '/api/auth/delivery/',
+  /** PUT: save the robot webhook (validated); DELETE: remove it. */
+  deliveryWebhook: '/api/auth/delivery/webhook/',
+  deliveryWebhookTest: '/api/auth/delivery/webhook/test/',
+  /** POST: a new secret feed address (the old one stops working); DELETE: no feed. */
+  deliveryFeedToken: '/api/auth/delivery/feed/',
+  /** The personal Atom feed, read without login: the secret token is the credential. */
+  deliveryFeed: '/api/delivery/feed/:token/',
+  /** Where a digest mail's unsubscribe link points (GET: a confirmation page; POST: unsubscribes). */
+  deliveryUnsubscribe: '/api/delivery/unsubscribe/',
+
   // Feedback and contact
   feedback: '/api/feedback/send/',
   contact: '/api/contact/',

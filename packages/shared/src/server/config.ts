@@ -199,6 +199,7 @@ const envSchema = z.object({
   OPENALEX_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.openalex.org'),
   OPENALEX_READER_QUERIES_PER_DAY: integer(500, 0, 100_000),
   CROSSREF_MAILTO: optionalString,
+  WEBHOOK_TEST_ORIGIN: urlWithProtocols(['http:', 'https:'], 'http://127.0.0.1:8080'),
   INGEST_ENABLED: booleanFlag(true),
   JOURNAL_TIERS_AUTO: booleanFlag(true),
   INGEST_ARXIV_MIN_INTERVAL_MS: integer(3_000, 0, 600_000),
@@ -280,6 +281,11 @@ export interface AppConfig {
    * the web app's relative-time labels do.
    */
   timeZone: string;
+  /**
+   * An origin (scheme, host, port) readers' robot webhooks may point at besides the platforms' own
+   * hosts: a local stand-in for WeCom, Feishu or DingTalk in tests. Unset in every deployment.
+   */
+  webhookTestOrigin: string | undefined;
   /** An OpenAI-compatible chat endpoint; the LLM is used only when llm.model is set. */
   llm: {
     baseUrl: string | undefined;
@@ -450,6 +456,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webBaseUrlFollowsPort: e.WEB_BASE_URL === undefined,
     supportEmail: e.SUPPORT_EMAIL,
     timeZone: e.TIME_ZONE,
+    webhookTestOrigin: e.WEBHOOK_TEST_ORIGIN ? new URL(e.WEBHOOK_TEST_ORIGIN).origin : undefined,
     smtpUrl: e.SMTP_URL,
     smtpTlsRejectUnauthorized: e.SMTP_TLS_REJECT_UNAUTHORIZED,
     mailFrom: e.MAIL_FROM,

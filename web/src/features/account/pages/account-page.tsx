@@ -10,6 +10,7 @@ import { AccountSection } from '../components/account-section';
 import { BasicInfoSection } from '../components/basic-info-section';
 import { DataExportSection } from '../components/data-export-section';
 import { DeleteAccountSection } from '../components/delete-account-section';
+import { DeliverySection } from '../components/delivery-section';
 import { EmailChangeSection } from '../components/email-change-section';
 import { InterestsSection } from '../components/interests-section';
 import { LearningSection } from '../components/learning-section';
@@ -64,6 +65,7 @@ export function AccountPage({ user, onLogout, onProfileSaved, onAccountDeleted }
         {user.research_summary_en.trim() ? <LearningSection onNotify={setNotice} /> : null}
         {/* The research summary is the first interest: the others join it once it exists. */}
         {user.research_summary_en.trim() ? <InterestsSection onNotify={setNotice} /> : null}
+        <DeliverySection email={user.email} onNotify={setNotice} />
         <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
         <SecuritySection onNotify={setNotice} />
         <EmailChangeSection currentEmail={user.email} onChanged={onProfileSaved} onNotify={setNotice} />

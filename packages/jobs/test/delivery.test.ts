@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { LanguageModel } from '@radar/ai';
+import {
+  DeliveryRepository,
+  type EmbeddingModelRow,
+  EmbeddingRepository,
+  NewsSearchRepository,
+  PaperRepository,
+  RecommendationDiagnosticsRepository,
+  RecommendationRepository,
+  sql,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
+import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { summarizePapers } from '@radar/ingest';
+import { createMailer, feishuSignature, MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
+import { SmtpSink } from '@radar/mail/testing';
+import { RecommendationPipeline } from '@radar/recommend';
+import { API_PATHS } from '@radar/shared';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeliveryDeps, deliverDueDigests } from '../src';
+
+/**
+ * The delivery job on a real database, mailing through a real SMTP server started here and pushing to a
+ * local HTTP server that answers as Feishu's robot endpoint: at the reader's hour in their time zone,
+ * once per slot, each item at most once per channel, with the reason and the LLM's Chinese summary.
+ */
+
+const WEB = 'http://radar.test';
+const secret = randomBytes(32).toString('base64url');
+const FEISHU_SECRET = 'feishu-signing-secret';
+const HOUR = 3_600_000;
+
+let database: TestDatabase;
+let sink: SmtpSink;
+let mailer: Mailer;
+let robot: Server;
+let robotUrl: string;
+const pushes: { url: string; body: Record<string, unknown> }[] = [];
+let model: EmbeddingModelRow;
+let deps: DeliveryDeps;
+let clock = new Date();
+let alice: { id: string };
+let berlin: { id: string };
+
+const logger = pino({ level: 'silent' });
+const chineseLlm: LanguageModel = {
+  model: 'test-llm',
+  generateText: async () => '本文用扩散模型预测蛋白质结构。',
+  generateJson: async () => {
+    throw new Error('not used');
+  },
+};
+
+async function addPaper(title: string, vector: number[]) {
+  const result = await database.db.execute<{ id: string }>(sql`
+    INSERT INTO radar.papers (title, abstract, url, journal_name, source)
+    VALUES (${title}, ${`${title}. An abstract.`}, ${`https://papers.example.org/${encodeURIComponent(title)}`},
+            'Journal of Tests', 'test')
+    RETURNING id::text AS id`);
+  const id = String(result.rows[0]?.id);
+  await new VectorRepository(database.db).setVectors('papers', model.id, [{ id, vector }]);
+  return Number(id);
+}
+
+async function addNews(title: string, vector: number[]) {
+  const result = await database.db.execute<{ id: string }>(sql`
+    INSERT INTO radar.news_items (title, content, url, url_normalized, source)
+    VALUES (${title}, 'Content.', ${`https://news.example.org/${encodeURIComponent(title)}`},
+            ${`news.example.org/${encodeURIComponent(title)}`}, 'test')
+    RETURNING id::text AS id`);
+  const id = String(result.rows[0]?.id);
+  await new VectorRepository(database.db).setVectors('news', model.id, [{ id, vector }]);
+  return Number(id);
+}
+
+async function makeReader(email: string) {
+  const users = new UserRepository(database.db);
+  const user = await users.create({
+    email,
+    isEmailVerified: true,
+    passwordHash: 'argon2id-hash',
+    researchSummaryEn: 'Protein structure prediction with diffusion models.',
+  });
+  await new VectorRepository(database.db).setUserVector(user.id, model.id, [1, 0, 0]);
+  return user;
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  sink = await new SmtpSink().start();
+  mailer = createMailer({
+    smtpUrl: sink.url,
+    from: '科研雷达 <digest@radar.test>',
+    outboxDir: path.join(os.tmpdir(), 'unused-outbox'),
+  });
+  robot = createServer(async (request, response) => {
+    pushes.push({ url: request.url ?? '', body: JSON.parse(await readBody(request)) });
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ code: 0, msg: 'success', data: {} }));
+  });
+  await new Promise<void>((resolve) => robot.listen(0, '127.0.0.1', resolve));
+  robotUrl = `http://127.0.0.1:${(robot.address() as AddressInfo).port}/open-apis/bot/v2/hook/test-hook-id`;
+
+  const embeddings = new EmbeddingRepository(database.db);
+  model = await embeddings.registerModel({ provider: 'test', name: 'axes', version: '1', dimension: 3 });
+  await embeddings.activateModel(model.id);
+  const deliveries = new DeliveryRepository(database.db);
+  deps = {
+    deliveries,
+    users: new UserRepository(database.db),
+    pipelineFor: (timeZone) =>
+      new RecommendationPipeline({
+        embeddings: { termWeighting: async () => undefined },
+        recommendations: new RecommendationRepository(database.db),
+        papers: new PaperRepository(database.db),
+        news: new NewsSearchRepository(database.db),
+        diagnostics: new RecommendationDiagnosticsRepository(database.db),
+        contentSources: { setupOf: async () => ({ state: 'unreadable' }) },
+        profileVector: async (user) => ({ model, vector: user.profileEmbedding ?? [] }),
+        requestRelearn: async () => {},
+        logger,
+        timeZone,
+      }),
+    mail: { mailer, webBaseUrl: () => WEB, linkSecret: secret },
+    summarizePapers: async (ids) => {
+      await summarizePapers(database.db, chineseLlm, { ids }, { language: 'zh', logger });
+    },
+    logger,
+    now: () => clock,
+  };
+
+  alice = await makeReader('alice@example.org');
+  berlin = await makeReader('berlin@example.org');
+  const allDates = { threshold: 0.3, excluded_jcr: [], date_filter: ['不限'] };
+  await deliveries.saveSchedule(alice.id, {
+    frequency: 'daily',
+    weekday: 1,
+    hour: 8,
+    timeZone: 'Asia/Shanghai',
+    emailEnabled: true,
+    paperFilters: allDates,
+    newsFilters: { threshold: 0.3, date_filter: ['不限'] },
+  });
+  await deliveries.saveWebhook(alice.id, { platform: 'feishu', url: robotUrl, secret: FEISHU_SECRET });
+  await deliveries.saveSchedule(berlin.id, {
+    frequency: 'daily',
+    weekday: 1,
+    hour: 8,
+    timeZone: 'Europe/Berlin',
+    emailEnabled: true,
+    paperFilters: allDates,
+  });
+  for (let index = 0; index < 12; index++) await addPaper(`Protein diffusion paper ${index}`, [1, 0.01 * index, 0]);
+  await addPaper('Coral reef ecology', [0, 0, 1]);
+  await addNews('Diffusion models at the institute', [0.95, 0.3, 0]);
+});
+
+afterAll(async () => {
+  mailer?.close();
+  await sink?.stop();
+  await new Promise((resolve) => robot?.close(resolve));
+  await database?.close();
+});
+
+/** Midnight UTC two days from now: 08:00 in Shanghai (UTC+8 all year), after the schedules were saved. */
+const shanghaiEight = () => {
+  const day = new Date();
+  day.setUTCHours(0, 0, 0, 0);
+  return new Date(day.getTime() + 2 * 24 * HOUR);
+};
+
+describe('digest delivery', () => {
+  it("sends nothing before the reader's hour in their time zone", async () => {
+    clock = new Date(shanghaiEight().getTime() - 0.5 * HOUR); // 07:30 in Shanghai
+    const result = await deliverDueDigests(deps);
+    expect(result).toMatchObject({ readers: 0, mailed: 0, pushed: 0 });
+    expect(sink.messages).toHaveLength(0);
+  });
+
+  it('mails and pushes the top recommendations at that hour, with reasons and the Chinese summary', async () => {
+    clock = new Date(shanghaiEight().getTime() + 5 * 60_000); // 08:05 in Shanghai, 01:05 in Berlin
+    const result = await deliverDueDigests(deps);
+    expect(result).toMatchObject({ readers: 1, mailed: 1, pushed: 1, failed: 0 });
+    expect(sink.messages).toHaveLength(1);
+    const mail = sink.messages[0];
+    if (!mail) throw new Error('no mail');
+    expect(mail.to).toEqual(['alice@example.org']);
+    expect(mail.subject).toBe('科研雷达：今日推荐（10 篇论文、1 条资讯）');
+    // The ten most similar papers, not the unrelated one; the news item; reasons and summaries.
+    expect(mail.text).toContain('Protein diffusion paper 0');
+    expect(mail.text).not.toContain('Coral reef');
+    expect(mail.text).toContain('Diffusion models at the institute');
+    expect(mail.text).toMatch(/推荐理由：\S+/);
+    expect(mail.text).toContain('AI 摘要：本文用扩散模型预测蛋白质结构。');
+    expect(mail.html).toContain('AI 摘要：本文用扩散模型预测蛋白质结构。');
+    // One-click unsubscribe: the header pair, and a link whose token names the reader.
+    expect(mail.headers?.['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    const link = /<(.+)>/.exec(mail.headers?.['list-unsubscribe'] ?? '')?.[1] ?? '';
+    expect(link.startsWith(`${WEB}${API_PATHS.deliveryUnsubscribe}?token=`)).toBe(true);
+    const token = new URL(link).searchParams.get('token') ?? '';
+    expect(new MailLinkTokens(secret).verify(MAIL_LINK_PURPOSES.digestUnsubscribe, token)).toBe(alice.id);
+
+    // Feishu: a signed "post" message to the pasted address.
+    expect(pushes).toHaveLength(1);
+    const push = pushes[0];
+    expect(push?.url).toBe('/open-apis/bot/v2/hook/test-hook-id');
+    const body = push?.body as {
+      msg_type: string;
+      timestamp: string;
+      sign: string;
+      content: { post: { zh_cn: { title: string; content: { tag: string; text: string }[][] } } };
+    };
+    expect(body.msg_type).toBe('post');
+    expect(body.content.post.zh_cn.title).toBe('科研雷达今日推荐');
+    expect(Math.abs(Number(body.timestamp) - Date.now() / 1000)).toBeLessThan(3600);
+    expect(body.sign).toBe(feishuSignature(body.timestamp, FEISHU_SECRET));
+    const texts = body.content.post.zh_cn.content.flat().map((element) => element.text);
+    expect(texts).toContain('Protein diffusion paper 0');
+    expect(texts.some((text) => text.startsWith('推荐理由：'))).toBe(true);
+  });
+
+  it('sends nothing more for the same slot, and only new items at the next one', async () => {
+    clock = new Date(shanghaiEight().getTime() + 50 * 60_000);
+    expect(await deliverDueDigests(deps)).toMatchObject({ readers: 0, mailed: 0, pushed: 0 });
+    expect(sink.messages).toHaveLength(1);
+
+    // The next day: the two papers left over and a new one, never one mailed before.
+    const fresh = await addPaper('Protein diffusion paper, new today', [1, 0.2, 0]);
+    clock = new Date(shanghaiEight().getTime() + 24 * HOUR + 5 * 60_000);
+    expect(await deliverDueDigests(deps)).toMatchObject({ readers: 1, mailed: 1, pushed: 1 });
+    const second = sink.messages[1];
+    expect(second?.subject).toBe('科研雷达：今日推荐（3 篇论文）');
+    expect(second?.text).toContain('Protein diffusion paper, new today');
+    expect(second?.text).not.toContain('Protein diffusion paper 0\n');
+    const delivered = await database.db.execute<{ channel: string; n: number }>(
+      sql`SELECT channel, count(*)::int AS n FROM radar.delivered_items WHERE user_id = ${alice.id} GROUP BY channel ORDER BY channel`,
+    );
+    expect(delivered.rows).toEqual([
+      { channel: 'email', n: 14 },
+      { channel: 'webhook', n: 14 },
+    ]);
+    expect(fresh).toBeGreaterThan(0);
+  });
+
+  it('reaches the Berlin reader at 08:00 Berlin time, a different instant', async () => {
+    // 08:00 in Berlin in winter is 07:00 UTC (UTC+1); in summer 06:00 UTC. Either way a run at 08:05
+    // local finds her due, and the Shanghai reader not.
+    const berlinEight = new Date(
+      `${shanghaiEight().toISOString().slice(0, 10)}T08:00:00${offsetOf('Europe/Berlin', shanghaiEight())}`,
+    );
+    clock = new Date(berlinEight.getTime() + 5 * 60_000);
+    const before = sink.messages.length;
+    expect(await deliverDueDigests(deps)).toMatchObject({ readers: 1, mailed: 1 });
+    expect(sink.messages.slice(before).map((mail) => mail.to[0])).toEqual(['berlin@example.org']);
+    expect(berlin.id).toBeTruthy();
+  });
+});
+
+/** The zone's UTC offset on that day, as "+01:00". */
+function offsetOf(timeZone: string, day: Date): string {
+  const name =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(day)
+      .find((part) => part.type === 'timeZoneName')?.value ?? 'GMT+00:00';
+  const offset = name.replace('GMT', '');
+  return offset === '' ? '+00:00' : offset;
+}
