@@ -28,3 +28,11 @@ export { fieldsOf, type SourceConfig, SourcesConfigError, scheduleOf } from './s
 export { importTierTableFile } from './tier-import';
 export { refreshOpenAlexTiers, refreshScimagoTiers } from './tier-refresh';
 export { isSourceKind, PermanentSourceError, SOURCE_KINDS, type SourceKind } from './types';
+export { parseAuthorId } from './own-works/author-ids';
+export { LibraryFileError, parseLibraryFile } from './own-works/library-file';
+export {
+  OWN_WORKS_TASK_KIND,
+  OwnWorksTaskFailedError,
+  type OwnWorksTaskInput,
+  runOwnWorksTask,
+} from './own-works/seed-task';

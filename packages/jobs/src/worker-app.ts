@@ -27,6 +27,7 @@ import { createIngestProcessor } from './jobs/ingest.job';
 import { createJournalTiersProcessor } from './jobs/journal-tiers.job';
 import { createKeywordAlertsProcessor, type KeywordAlertMailSettings } from './jobs/keyword-alerts.job';
 import { createMaintenanceProcessor } from './jobs/maintenance.job';
+import { createOwnWorksProcessor } from './jobs/own-works.job';
 import { createPaperSummaryProcessor } from './jobs/paper-summary.job';
 import { createProfileLearningProcessor } from './jobs/profile-learning.job';
 import { createReaderQueriesProcessor } from './jobs/reader-queries.job';
@@ -169,6 +170,18 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       enqueue,
       embeddings: ai.embeddings,
       metrics,
+      logger,
+    }),
+  [QUEUE_NAMES.ownWorks]: ({ database, repositories, ingest, enqueue, ai, queue, logger }) =>
+    createOwnWorksProcessor({
+      db: database.db,
+      tasks: repositories.tasks,
+      extractor: ai.researchExtractor,
+      settings: ingest,
+      enqueue,
+      afterMarked: async (userId) => {
+        await queue(QUEUE_NAMES.profileLearning).add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } });
+      },
       logger,
     }),
 };

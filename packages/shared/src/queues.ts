@@ -15,6 +15,7 @@ export const QUEUE_NAMES = {
   profileLearning: 'profile-learning',
   journalTiers: 'journal-tiers',
   readerQueries: 'reader-queries',
+  ownWorks: 'own-works',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -103,6 +104,13 @@ export type JournalTiersJob = z.infer<typeof journalTiersJobSchema>;
 export const readerQueriesJobSchema = z.object({});
 export type ReaderQueriesJob = z.infer<typeof readerQueriesJobSchema>;
 
+/**
+ * Seed a reader's profile from their own works (an own-works task in radar.async_tasks): fetch or read
+ * the works named in the task's input, store them as the reader's liked papers, propose a summary.
+ */
+export const ownWorksJobSchema = z.object({ taskId: z.uuid() });
+export type OwnWorksJob = z.infer<typeof ownWorksJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
   [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
@@ -114,6 +122,7 @@ export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.profileLearning]: profileLearningJobSchema,
   [QUEUE_NAMES.journalTiers]: journalTiersJobSchema,
   [QUEUE_NAMES.readerQueries]: readerQueriesJobSchema,
+  [QUEUE_NAMES.ownWorks]: ownWorksJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;
 
 /** What a producer hands to queue N: the input of its schema, checked when the job is added. */

@@ -7,7 +7,8 @@ import { toDate } from './raw-values';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
- * - liked: a paper favourited, saved or read to at least LIKED_READ_PROGRESS percent, not dismissed;
+ * - liked: a paper favourited, saved, read to at least LIKED_READ_PROGRESS percent or written by the reader
+ *   (authored_at, seeded from their own works), not dismissed;
  * - dismissed: a paper or news item marked 'not interested' (user_article_states / user_news_states
  *   .dismissed_at); dismissed items are never recommended again, whatever the learned profile says.
  * Signals count from the user's last reset (users.learning_reset_at) on; dismissals stay in force after
@@ -60,7 +61,8 @@ const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR 
 
 /** A liked paper: state row `s` (user_article_states) of user `u`, since the reset, not dismissed. */
 const LIKED = sql`s.dismissed_at IS NULL
-  AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))})
+  AND (s.is_favorited OR s.is_saved OR s.authored_at IS NOT NULL
+    OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))})
   AND ${sinceReset('s.updated_at')}`;
 
 /** A dismissed item: state row `s` (papers or news) of user `u`, dismissed since the reset. */

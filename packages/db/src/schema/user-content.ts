@@ -57,6 +57,8 @@ export const userArticleStates = radar.table(
     lastReadAt: timestamp('last_read_at', { withTimezone: true }),
     /** Marked 'not interested': never recommended again; null after undo. */
     dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
+    /** The reader's own work (seeded from ORCID, OpenAlex or a library file): liked for learning. */
+    authoredAt: timestamp('authored_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

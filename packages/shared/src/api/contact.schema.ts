@@ -40,5 +40,11 @@ export const publicConfigResponseSchema = z.object({
   support_email: z.string().nullable(),
   /** The readers' time zone (TIME_ZONE, an IANA name such as Asia/Shanghai). */
   time_zone: z.string(),
+  /**
+   * Which ways of seeding the profile from one's own works this server offers (beyond the spec; a
+   * client hides the options when absent): ORCID iDs and library files always, OpenAlex author ids
+   * only with OPENALEX_API_KEY.
+   */
+  own_works: z.object({ orcid: z.boolean(), openalex: z.boolean(), library: z.boolean() }).optional(),
 });
 export type PublicConfigResponse = z.infer<typeof publicConfigResponseSchema>;
