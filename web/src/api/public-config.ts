@@ -12,6 +12,11 @@ export type PublicConfig = {
   supportEmail: string | null;
   /** The readers' IANA time zone; null when the server does not say. */
   timeZone: string | null;
+  /**
+   * Which ways of seeding the profile from one's own works the server offers (beyond the spec): all
+   * false when the server does not say, so the options stay hidden.
+   */
+  ownWorks: { orcid: boolean; openalex: boolean; library: boolean };
 };
 
 const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
@@ -23,7 +28,19 @@ const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
 function toPublicConfig(raw: unknown): PublicConfig {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-  return { supportEmail: text(record.support_email), timeZone: text(record.time_zone) };
+  const ownWorks =
+    typeof record.own_works === 'object' && record.own_works !== null
+      ? (record.own_works as Record<string, unknown>)
+      : {};
+  return {
+    supportEmail: text(record.support_email),
+    timeZone: text(record.time_zone),
+    ownWorks: {
+      orcid: ownWorks.orcid === true,
+      openalex: ownWorks.openalex === true,
+      library: ownWorks.library === true,
+    },
+  };
 }
 
 export async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
