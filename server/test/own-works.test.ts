@@ -200,6 +200,11 @@ describe('own works seed the profile', () => {
     const task = await pollTask(runtime, reader.headers, response.json().task_id);
     expect(task.status).toBe('completed');
     expect(task.result_data.own_works).toEqual({ source: 'orcid', found: 1, stored: 1, with_abstract: 0 });
+    // No abstract and no LLM: the offline rules find no research sentence, so the draft is made of the titles.
+    expect(task.result_data.research_summary_en).toBe(
+      'My recent work: Possibility of entanglement of purification to be less than half of the reflected entropy.',
+    );
+    expect(task.result_data.research_direction_origin).toBe('own-works');
     expect(services.requests).toContain(`/v3.0/${RECORDED_ORCID_ID}/works/154061860`);
     const stored = await runtime.database.db.execute<{ title: string; doi: string; authors: string[] }>(sql`
       SELECT p.title, p.doi, p.authors FROM radar.papers p

@@ -56,7 +56,7 @@ export interface OwnWorksDeps {
 }
 
 /** The text the profile is drafted from: each work's title and the start of its abstract, newest first. */
-export function ownWorksText(works: readonly PaperDraft[]): string {
+function ownWorksText(works: readonly PaperDraft[]): string {
   const parts: string[] = [];
   let length = 0;
   for (const work of works) {
@@ -68,6 +68,22 @@ export function ownWorksText(works: readonly PaperDraft[]): string {
     length += part.length + 2;
   }
   return parts.join('\n\n');
+}
+
+/** Titles in the draft made when the analysis wrote no summary (offline rules find none in bare titles). */
+const DRAFT_TITLES = 10;
+
+/**
+ * An English draft from the works' titles, for the reader to confirm or rewrite: the offline rules take
+ * only sentences that describe research, and a list of titles has none. The titles are the reader's
+ * own English words about their work, so they are a fair start.
+ */
+function titlesDraft(works: readonly PaperDraft[]): string {
+  const titles = works
+    .map((work) => work.title.replace(/\s+/g, ' ').trim().replace(/[.。]$/, ''))
+    .filter((title) => /[A-Za-z]{3}/.test(title))
+    .slice(0, DRAFT_TITLES);
+  return titles.length ? `My recent work: ${titles.join('; ')}.`.slice(0, 3_000) : '';
 }
 
 function httpClient(settings: IngestSettings): HttpClient {
@@ -184,14 +200,16 @@ export async function runOwnWorksTask(
       onProgress: (value) => progress(70 + value * 0.29),
     });
     const unstored = works.length - paperIds.length;
+    const summary = extracted.research_summary_en || titlesDraft(works);
     const result: ResearchProfileResult = {
       ...extracted,
+      research_summary_en: summary,
       // The works name their co-authors, not who the reader is: the profile's personal fields stay as they are.
       name: '',
       email: '',
       institution: '',
       position: '',
-      research_direction_origin: extracted.research_summary_en ? 'own-works' : undefined,
+      research_direction_origin: summary ? 'own-works' : undefined,
       notices: [...extracted.notices, MESSAGES.notice(stored), ...(unstored > 0 ? [MESSAGES.unstored(unstored)] : [])],
       own_works: {
         source: input.source,
