@@ -59,6 +59,7 @@ describe('profile from one’s own works', () => {
     expect(stored?.researchSummaryEn).toBe(summary);
     expect(await new OwnWorkRepository(e2e.server.database.db).listAuthoredIds(user.id)).toHaveLength(1);
     expect(orcid.requests).toContain(`/v3.0/${RECORDED_ORCID_ID}/works`);
-    expectCleanPage(opened);
+    // The iD with the wrong check digit, refused on purpose above.
+    expectCleanPage(opened, ['400 POST /api/auth/research-direction/from-author-id/']);
   });
 });
