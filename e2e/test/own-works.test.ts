@@ -1,4 +1,4 @@
-import { OwnWorkRepository, UserRepository } from '@radar/db';
+import { sql, UserRepository } from '@radar/db';
 import { type OwnWorksServer, RECORDED_ORCID_ID, startOwnWorksServer } from '@radar/ingest/testing/own-works';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eEnvironment, expectCleanPage, SCREENSHOT_VIEWPORTS, startE2e } from '../src';
@@ -22,11 +22,22 @@ afterAll(async () => {
   await orcid?.close();
 });
 
+/** The papers marked as the reader's own works. */
+const authoredIds = async (userId: string) => {
+  const result = await e2e.server.database.db.execute<{ paper_id: string }>(
+    sql`SELECT paper_id FROM radar.user_article_states WHERE user_id = ${userId}::uuid AND authored_at IS NOT NULL`,
+  );
+  return result.rows.map((row) => Number(row.paper_id));
+};
+
 describe('profile from one’s own works', () => {
   it('an ORCID iD on /my: works fetched and liked, the drafted summary confirmed and shown', async () => {
     const email = 'orcid-reader@example.org';
     const { user, token } = await e2e.server.createSignedInUser(email);
-    const opened = await e2e.openPage({ viewport: SCREENSHOT_VIEWPORTS.wide, localStorage: { token, userEmail: email } });
+    const opened = await e2e.openPage({
+      viewport: SCREENSHOT_VIEWPORTS.wide,
+      localStorage: { token, userEmail: email },
+    });
     const { page } = opened;
     await page.goto('/my');
     await page.getByTestId('research-guide-complete').click();
@@ -42,7 +53,9 @@ describe('profile from one’s own works', () => {
     await page.getByTestId('research-dialog-start').click();
     const incomplete = page.getByTestId('research-dialog-incomplete');
     await incomplete.waitFor({ timeout: 45_000 });
-    expect(await page.getByTestId('research-dialog-draft-body').textContent()).toContain('已读取 1 篇作品，其中 1 篇已记为您喜欢的论文');
+    expect(await page.getByTestId('research-dialog-draft-body').textContent()).toContain(
+      '已读取 1 篇作品，其中 1 篇已记为您喜欢的论文',
+    );
     expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('根据作品生成');
     expect(await page.getByTestId('research-dialog-report-name').count()).toBe(0);
     const draft = await page.getByTestId('research-dialog-summary-input').inputValue();
@@ -57,7 +70,7 @@ describe('profile from one’s own works', () => {
 
     const stored = await new UserRepository(e2e.server.database.db).findById(user.id);
     expect(stored?.researchSummaryEn).toBe(summary);
-    expect(await new OwnWorkRepository(e2e.server.database.db).listAuthoredIds(user.id)).toHaveLength(1);
+    expect(await authoredIds(user.id)).toHaveLength(1);
     expect(orcid.requests).toContain(`/v3.0/${RECORDED_ORCID_ID}/works`);
     // The iD with the wrong check digit, refused on purpose above.
     expectCleanPage(opened, ['400 POST /api/auth/research-direction/from-author-id/']);

@@ -40,9 +40,9 @@ import { paperRecommendationRoutes } from './features/recommendations/paper-reco
 import type { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import { recommendationStatsRoutes } from './features/recommendations/recommendation-stats.route';
 import type { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
-import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ownWorksRoutes } from './features/research-profile/own-works.route';
 import type { OwnWorksService } from './features/research-profile/own-works.service';
+import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { researchDirectionRoutes } from './features/research-profile/research-direction.route';
 import type { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { vectorRoutes } from './features/research-profile/vector.route';

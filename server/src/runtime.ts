@@ -58,8 +58,8 @@ import { NewsRecommendationService } from './features/news-recommendations/news-
 import { NewsSearchService } from './features/news-search/news-search.service';
 import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
-import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { OwnWorksService } from './features/research-profile/own-works.service';
+import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { SourceActivationRequests } from './features/research-profile/source-activation';
 import { HealthService } from './features/system/health.service';

@@ -7,6 +7,14 @@ export { NEWS_TRUNCATED_NOTE, NEWS_TRUNCATION_MARK } from './content-store';
 export { loadDemoCorpus, removeDemoContent } from './demo/load-demo';
 export { type EnqueueJob, enqueueEnrichment } from './enrichment';
 export { DatabasePolitenessLease } from './lease';
+export { parseAuthorId } from './own-works/author-ids';
+export { LibraryFileError, parseLibraryFile } from './own-works/library-file';
+export {
+  OWN_WORKS_TASK_KIND,
+  OwnWorksTaskFailedError,
+  type OwnWorksTaskInput,
+  runOwnWorksTask,
+} from './own-works/seed-task';
 export { summarizePapers } from './paper-summaries';
 export type { IngestProgress, IngestSummary } from './pipeline';
 export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './reader-queries';
@@ -28,11 +36,3 @@ export { fieldsOf, type SourceConfig, SourcesConfigError, scheduleOf } from './s
 export { importTierTableFile } from './tier-import';
 export { refreshOpenAlexTiers, refreshScimagoTiers } from './tier-refresh';
 export { isSourceKind, PermanentSourceError, SOURCE_KINDS, type SourceKind } from './types';
-export { parseAuthorId } from './own-works/author-ids';
-export { LibraryFileError, parseLibraryFile } from './own-works/library-file';
-export {
-  OWN_WORKS_TASK_KIND,
-  OwnWorksTaskFailedError,
-  type OwnWorksTaskInput,
-  runOwnWorksTask,
-} from './own-works/seed-task';

@@ -32,7 +32,13 @@ describe('author ids', () => {
 
 describe('adapters against recorded answers', () => {
   let server: OwnWorksServer;
-  const http = new HttpClient({ userAgent: 'test', timeoutMs: 5_000, maxAttempts: 1, retryBaseDelayMs: 10, maxRetryAfterMs: 10 });
+  const http = new HttpClient({
+    userAgent: 'test',
+    timeoutMs: 5_000,
+    maxAttempts: 1,
+    retryBaseDelayMs: 10,
+    maxRetryAfterMs: 10,
+  });
   beforeAll(async () => {
     server = await startOwnWorksServer();
   });
@@ -41,7 +47,11 @@ describe('adapters against recorded answers', () => {
   });
 
   it('reads an ORCID record: summary, then the full works in bulk', async () => {
-    const { works, total } = await fetchOrcidWorks(http, { baseUrl: server.origin, orcidId: RECORDED_ORCID_ID, limit: 200 });
+    const { works, total } = await fetchOrcidWorks(http, {
+      baseUrl: server.origin,
+      orcidId: RECORDED_ORCID_ID,
+      limit: 200,
+    });
     expect(total).toBe(1);
     expect(works).toHaveLength(1);
     expect(works[0]).toMatchObject({
@@ -52,7 +62,13 @@ describe('adapters against recorded answers', () => {
       journal: { name: 'Phys.Rev.A' },
       abstract: '',
     });
-    expect(works[0]?.authors).toEqual(['Josiah Couch', 'Phuc Nguyen', 'Sarah Racz', 'Georgios Stratis', 'Yuxuan Zhang']);
+    expect(works[0]?.authors).toEqual([
+      'Josiah Couch',
+      'Phuc Nguyen',
+      'Sarah Racz',
+      'Georgios Stratis',
+      'Yuxuan Zhang',
+    ]);
     await expect(
       fetchOrcidWorks(http, { baseUrl: server.origin, orcidId: '0000-0002-1825-0097', limit: 200 }),
     ).rejects.toThrow(/404/);

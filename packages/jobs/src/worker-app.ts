@@ -4,6 +4,7 @@ import {
   AuthRecordRepository,
   type DatabaseHandle,
   LearningRepository,
+  OwnWorkRepository,
   SessionRepository,
   SourceStateRepository,
   UserRepository,
@@ -103,6 +104,7 @@ function createWorkerRepositories(db: DatabaseHandle['db']) {
     tasks: new AsyncTaskRepository(db),
     sessions: new SessionRepository(db),
     learning: new LearningRepository(db),
+    ownWorks: new OwnWorkRepository(db),
     sourceStates: new SourceStateRepository(db),
     vectors: new VectorRepository(db),
   };
@@ -176,11 +178,16 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
     createOwnWorksProcessor({
       db: database.db,
       tasks: repositories.tasks,
+      ownWorks: repositories.ownWorks,
       extractor: ai.researchExtractor,
       settings: ingest,
       enqueue,
       afterMarked: async (userId) => {
-        await queue(QUEUE_NAMES.profileLearning).add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } });
+        await queue(QUEUE_NAMES.profileLearning).add(
+          'learn-profile',
+          { userId },
+          { deduplication: { id: `learn-profile:${userId}` } },
+        );
       },
       logger,
     }),

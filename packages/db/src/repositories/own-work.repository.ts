@@ -26,13 +26,4 @@ export class OwnWorkRepository {
       RETURNING paper_id`);
     return result.rows.length;
   }
-
-  /** The ids of the reader's own works, newest marking first. */
-  async listAuthoredIds(userId: string): Promise<number[]> {
-    const result = await this.db.execute<{ paper_id: string | number }>(sql`
-      SELECT paper_id FROM radar.user_article_states
-      WHERE user_id = ${userId}::uuid AND authored_at IS NOT NULL
-      ORDER BY authored_at DESC, paper_id`);
-    return result.rows.map((row) => Number(row.paper_id));
-  }
 }

@@ -7,11 +7,14 @@ import type { IngestEntry, PaperDraft } from '../types';
  * Most DOI look-ups one seeding makes: each costs a request to Crossref (and maybe OpenAlex), and the
  * reader waits for them in the dialog. Works past it keep what their source gave.
  */
-export const MAX_ABSTRACT_LOOKUPS = 60;
+const MAX_ABSTRACT_LOOKUPS = 60;
 /** Failed look-ups in a row (not 'not found') after which the service is taken to be down and left alone. */
 const MAX_FAILURES_IN_A_ROW = 3;
 const MAX_BYTES = 4 * 1024 * 1024;
-const POLITENESS = { crossref: { key: 'crossref', minIntervalMs: 100 }, openalex: { key: 'openalex', minIntervalMs: 100 } };
+const POLITENESS = {
+  crossref: { key: 'crossref', minIntervalMs: 100 },
+  openalex: { key: 'openalex', minIntervalMs: 100 },
+};
 
 export interface AbstractSources {
   crossrefBaseUrl: string;
@@ -27,7 +30,12 @@ async function lookUp(
   map: (work: unknown) => IngestEntry,
   signal?: AbortSignal,
 ): Promise<PaperDraft | undefined> {
-  const body = await http.get(url, { headers: { accept: 'application/json' }, maxBytes: MAX_BYTES, politeness, signal });
+  const body = await http.get(url, {
+    headers: { accept: 'application/json' },
+    maxBytes: MAX_BYTES,
+    politeness,
+    signal,
+  });
   const document = JSON.parse(new TextDecoder().decode(body.bytes)) as { message?: unknown };
   const entry = map(document.message ?? document);
   return entry.type === 'paper' ? entry.draft : undefined;
@@ -61,7 +69,9 @@ export async function fillAbstractsByDoi(
     if (sources.openAlex) {
       const openAlex = new URL(`${sources.openAlex.baseUrl.replace(/\/+$/, '')}/works/doi:${doi}`);
       openAlex.searchParams.set('api_key', sources.openAlex.apiKey);
-      attempts.push(() => lookUp(http, openAlex.toString(), POLITENESS.openalex, (item) => mapOpenAlexWork(item), options.signal));
+      attempts.push(() =>
+        lookUp(http, openAlex.toString(), POLITENESS.openalex, (item) => mapOpenAlexWork(item), options.signal),
+      );
     }
     for (const attempt of attempts) {
       try {

@@ -23,7 +23,11 @@ function dateOf(date: unknown): string | undefined {
 }
 
 /** HTML/JATS tags some exports keep in abstracts. */
-const stripTags = (value: string) => value.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const stripTags = (value: string) =>
+  value
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * A paper draft from one CSL-JSON item (what citation-js gives for BibTeX and RIS, and what Zotero
@@ -43,7 +47,9 @@ export function cslToDraft(item: CSL, index: number): PaperDraft | undefined {
   const authors = Array.isArray(record.author)
     ? (record.author as { given?: unknown; family?: unknown; literal?: unknown }[]).map(nameOf).filter(Boolean)
     : [];
-  const container = asText(Array.isArray(record['container-title']) ? record['container-title'][0] : record['container-title']);
+  const container = asText(
+    Array.isArray(record['container-title']) ? record['container-title'][0] : record['container-title'],
+  );
   const issns = collectIssns(
     (Array.isArray(record.ISSN) ? record.ISSN : [record.ISSN]).flatMap((value) => asText(value).split(/[,;\s]+/)),
   );

@@ -25,7 +25,10 @@ export async function fetchOpenAlexAuthorWorks(
     maxBytes: MAX_BYTES,
     signal: options.signal,
   });
-  const document = JSON.parse(new TextDecoder().decode(body.bytes)) as { results?: unknown; meta?: { count?: unknown } };
+  const document = JSON.parse(new TextDecoder().decode(body.bytes)) as {
+    results?: unknown;
+    meta?: { count?: unknown };
+  };
   const results = Array.isArray(document.results) ? document.results : [];
   const works = results.slice(0, options.limit).flatMap((work, index) => {
     const entry = mapOpenAlexWork(work, index);

@@ -18,8 +18,9 @@ const MAX_BYTES = 16 * 1024 * 1024;
 const POLITENESS = { key: 'orcid', minIntervalMs: 100 };
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const valueOf = (field: unknown): string => {
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const textOf = (field: unknown): string => {
   const value = isRecord(field) ? field.value : field;
   return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 };
@@ -40,7 +41,9 @@ function readSummaries(document: unknown): WorkSummary[] {
   const groups = isRecord(document) && Array.isArray(document.group) ? document.group : [];
   const summaries = groups.flatMap((group): WorkSummary[] => {
     const candidates = isRecord(group) && Array.isArray(group['work-summary']) ? group['work-summary'] : [];
-    const best = candidates.filter(isRecord).sort((a, b) => Number(b['display-index'] ?? 0) - Number(a['display-index'] ?? 0))[0];
+    const best = candidates
+      .filter(isRecord)
+      .sort((a, b) => Number(b['display-index'] ?? 0) - Number(a['display-index'] ?? 0))[0];
     if (!best || best['put-code'] === undefined) return [];
     return [{ putCode: String(best['put-code']), date: dateOf(best['publication-date']) }];
   });
@@ -49,9 +52,9 @@ function readSummaries(document: unknown): WorkSummary[] {
 
 function dateOf(date: unknown): string {
   if (!isRecord(date)) return '';
-  const year = valueOf(date.year);
+  const year = textOf(date.year);
   if (!/^\d{4}$/.test(year)) return '';
-  const part = (field: unknown) => (/^\d{1,2}$/.test(valueOf(field)) ? valueOf(field).padStart(2, '0') : '01');
+  const part = (field: unknown) => (/^\d{1,2}$/.test(textOf(field)) ? textOf(field).padStart(2, '0') : '01');
   return `${year}-${part(date.month)}-${part(date.day)}`;
 }
 
@@ -62,35 +65,37 @@ function creditName(name: string): string {
 }
 
 /** A paper draft from one full ORCID work record. */
-export function mapOrcidWork(work: unknown): PaperDraft | undefined {
+function mapOrcidWork(work: unknown): PaperDraft | undefined {
   if (!isRecord(work)) return undefined;
-  const title = valueOf(isRecord(work.title) ? work.title.title : undefined);
+  const title = textOf(isRecord(work.title) ? work.title.title : undefined);
   if (!title) return undefined;
-  const externalIds = isRecord(work['external-ids']) && Array.isArray(work['external-ids']['external-id'])
-    ? work['external-ids']['external-id'].filter(isRecord)
-    : [];
+  const externalIds =
+    isRecord(work['external-ids']) && Array.isArray(work['external-ids']['external-id'])
+      ? work['external-ids']['external-id'].filter(isRecord)
+      : [];
   // Only the work's own identifiers: 'part-of' or 'version-of' ones name another work.
   const own = externalIds.filter((id) => String(id['external-id-relationship'] ?? 'self').toLowerCase() === 'self');
   const idOf = (type: string) => {
     const found = own.find((id) => String(id['external-id-type']).toLowerCase() === type);
-    return found ? valueOf(found['external-id-value']) : undefined;
+    return found ? textOf(found['external-id-value']) : undefined;
   };
   const doi = normalizeDoi(idOf('doi'));
   const arxivId = idOf('arxiv')?.replace(/^arxiv:/i, '');
-  const contributors = isRecord(work.contributors) && Array.isArray(work.contributors.contributor)
-    ? work.contributors.contributor.filter(isRecord)
-    : [];
-  const authors = contributors.map((contributor) => creditName(valueOf(contributor['credit-name']))).filter(Boolean);
-  const journal = valueOf(work['journal-title']);
+  const contributors =
+    isRecord(work.contributors) && Array.isArray(work.contributors.contributor)
+      ? work.contributors.contributor.filter(isRecord)
+      : [];
+  const authors = contributors.map((contributor) => creditName(textOf(contributor['credit-name']))).filter(Boolean);
+  const journal = textOf(work['journal-title']);
   const putCode = String(work['put-code'] ?? '');
   return {
     key: doi ?? (arxivId ? `arXiv:${arxivId}` : `orcid-work:${putCode}`),
     title,
     authors,
-    abstract: valueOf(work['short-description']),
+    abstract: textOf(work['short-description']),
     doi,
     arxivId: arxivId || undefined,
-    url: valueOf(work.url) || undefined,
+    url: textOf(work.url) || undefined,
     publishedAt: dateOf(work['publication-date']) || undefined,
     journal: journal ? { name: journal, issns: [] } : undefined,
     keywords: [],

@@ -1,12 +1,12 @@
 import type { ResearchProfileExtractor } from '@radar/ai';
-import { type AsyncTaskRepository, type Database, OwnWorkRepository } from '@radar/db';
+import type { AsyncTaskRepository, Database, OwnWorkRepository } from '@radar/db';
 import type { OwnWorksSource, ResearchProfileResult } from '@radar/shared';
 import type { Logger } from 'pino';
 import { ContentStore } from '../content-store';
 import { type EnqueueJob, enqueueEnrichment } from '../enrichment';
 import { HttpClient } from '../http';
 import type { IngestSettings } from '../settings';
-import { PermanentSourceError, type PaperDraft } from '../types';
+import { type PaperDraft, PermanentSourceError } from '../types';
 import { fillAbstractsByDoi } from './abstract-fill';
 import { fetchOpenAlexAuthorWorks } from './openalex-author';
 import { fetchOrcidWorks } from './orcid';
@@ -46,6 +46,8 @@ const SERVICE_NAMES: Record<OwnWorksSource, string> = { orcid: 'ORCID', openalex
 export interface OwnWorksDeps {
   db: Database;
   tasks: AsyncTaskRepository;
+  /** Marks the stored works as the reader's own. */
+  ownWorks: OwnWorkRepository;
   extractor: ResearchProfileExtractor;
   settings: IngestSettings;
   /** Content-embed jobs for the papers stored new (their vectors make them learning signals). */
@@ -61,8 +63,12 @@ function ownWorksText(works: readonly PaperDraft[]): string {
   let length = 0;
   for (const work of works) {
     const abstract = work.abstract.replace(/\s+/g, ' ').trim();
-    const cut = abstract.length > ABSTRACT_SHARE ? `${abstract.slice(0, ABSTRACT_SHARE).replace(/\s\S*$/, '')}…` : abstract;
-    const part = `${work.title.replace(/\s+/g, ' ').trim().replace(/[.。]$/, '')}.${cut ? ` ${cut}` : ''}`;
+    const cut =
+      abstract.length > ABSTRACT_SHARE ? `${abstract.slice(0, ABSTRACT_SHARE).replace(/\s\S*$/, '')}…` : abstract;
+    const part = `${work.title
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[.。]$/, '')}.${cut ? ` ${cut}` : ''}`;
     if (length + part.length > MAX_PROFILE_TEXT) break;
     parts.push(part);
     length += part.length + 2;
@@ -80,7 +86,12 @@ const DRAFT_TITLES = 10;
  */
 function titlesDraft(works: readonly PaperDraft[]): string {
   const titles = works
-    .map((work) => work.title.replace(/\s+/g, ' ').trim().replace(/[.。]$/, ''))
+    .map((work) =>
+      work.title
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/[.。]$/, ''),
+    )
     .filter((title) => /[A-Za-z]{3}/.test(title))
     .slice(0, DRAFT_TITLES);
   return titles.length ? `My recent work: ${titles.join('; ')}.`.slice(0, 3_000) : '';
@@ -105,7 +116,12 @@ async function readWorks(
 ): Promise<{ works: PaperDraft[]; total: number }> {
   if (input.source === 'library') return { works: input.works, total: input.total };
   if (input.source === 'orcid') {
-    return fetchOrcidWorks(http, { baseUrl: deps.settings.orcidBaseUrl, orcidId: input.author_id, limit: input.limit, signal });
+    return fetchOrcidWorks(http, {
+      baseUrl: deps.settings.orcidBaseUrl,
+      orcidId: input.author_id,
+      limit: input.limit,
+      signal,
+    });
   }
   const apiKey = deps.settings.openAlexApiKey;
   if (!apiKey) throw new OwnWorksTaskFailedError(MESSAGES.noKey);
@@ -186,7 +202,7 @@ export async function runOwnWorksTask(
         if (outcome.outcome === 'added') newPaperIds.push(outcome.id);
       }
     }
-    const stored = await new OwnWorkRepository(deps.db).markAuthored(task.userId, paperIds);
+    const stored = await deps.ownWorks.markAuthored(task.userId, paperIds);
     await enqueueEnrichment(
       deps.enqueue,
       { newPaperIds, changedPaperIds: [], newNewsIds: [], changedNewsIds: [] },

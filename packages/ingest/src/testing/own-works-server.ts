@@ -45,14 +45,20 @@ export async function startOwnWorksServer(): Promise<OwnWorksServer> {
     const orcid = /^\/v3\.0\/([\dX-]{19})\/works(?:\/([\d,]+))?$/.exec(url.pathname);
     if (orcid) {
       if (orcid[1] !== RECORDED_ORCID_ID) {
-        return send(response, 404, { 'response-code': 404, 'developer-message': `404 Not Found: The resource was not found. Full validation error: ORCID iD ${orcid[1]} not found`, 'error-code': 9016 });
+        return send(response, 404, {
+          'response-code': 404,
+          'developer-message': `404 Not Found: The resource was not found. Full validation error: ORCID iD ${orcid[1]} not found`,
+          'error-code': 9016,
+        });
       }
       if (!orcid[2]) return send(response, 200, orcidWorks);
-      const bulk = orcid[2].split(',').map((code) =>
-        code === String(orcidWork['put-code'])
-          ? { work: orcidWork }
-          : { error: { 'response-code': 404, 'developer-message': 'Not found', 'error-code': 9016 } },
-      );
+      const bulk = orcid[2]
+        .split(',')
+        .map((code) =>
+          code === String(orcidWork['put-code'])
+            ? { work: orcidWork }
+            : { error: { 'response-code': 404, 'developer-message': 'Not found', 'error-code': 9016 } },
+        );
       return send(response, 200, { bulk });
     }
     const doi = /^\/works\/(10\..+)$/.exec(url.pathname);

@@ -1,5 +1,5 @@
 import type { ResearchProfileExtractor } from '@radar/ai';
-import type { AsyncTaskRepository, Database } from '@radar/db';
+import type { AsyncTaskRepository, Database, OwnWorkRepository } from '@radar/db';
 import { type EnqueueJob, type IngestSettings, OwnWorksTaskFailedError, runOwnWorksTask } from '@radar/ingest';
 import type { OwnWorksJob } from '@radar/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 export function createOwnWorksProcessor(deps: {
   db: Database;
   tasks: AsyncTaskRepository;
+  ownWorks: OwnWorkRepository;
   extractor: ResearchProfileExtractor;
   settings: IngestSettings;
   enqueue: EnqueueJob;

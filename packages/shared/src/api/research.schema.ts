@@ -36,7 +36,6 @@ export const ownWorksAuthorIdRequestSchema = z.object({
     message: '作者标识过长',
   }),
 });
-export type OwnWorksAuthorIdRequest = z.infer<typeof ownWorksAuthorIdRequestSchema>;
 
 /** POST /api/auth/research-direction/from-library/: a library export file's text (BibTeX, RIS, CSL-JSON). */
 export const ownWorksLibraryRequestSchema = z.object({
@@ -45,7 +44,6 @@ export const ownWorksLibraryRequestSchema = z.object({
     .min(1, { message: '文件是空的' })
     .max(OWN_WORKS_LIMITS.maxFileChars, { message: '文件不能超过 2 MB' }),
 });
-export type OwnWorksLibraryRequest = z.infer<typeof ownWorksLibraryRequestSchema>;
 
 /** What the analysis extracted: the six profile fields, plus how it was made. */
 export const researchProfileResultSchema = z.object({

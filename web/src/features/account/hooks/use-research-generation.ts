@@ -1,8 +1,8 @@
+import type { TaskSubmittedResponse } from '@radar/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { confirmResearchProfile } from '../api/confirm-research-profile';
 import { taskStatusQueryOptions } from '../api/get-task-status';
-import type { TaskSubmittedResponse } from '@radar/shared';
 import { submitResearchAnalysis } from '../api/submit-research-analysis';
 import { ACCOUNT_STRINGS } from '../strings';
 import { type AnalysisResult, buildProfileFromAnalysis, withoutDraftSummary } from '../utils/ai-profile';

@@ -53,7 +53,12 @@ export function readAnalysisResult(resultData: unknown): AnalysisResult | null {
     result.research_direction_origin = origin;
   }
   const works = source.own_works as Record<string, unknown> | undefined;
-  if (typeof works === 'object' && works !== null && typeof works.found === 'number' && typeof works.stored === 'number') {
+  if (
+    typeof works === 'object' &&
+    works !== null &&
+    typeof works.found === 'number' &&
+    typeof works.stored === 'number'
+  ) {
     result.own_works = { found: works.found, stored: works.stored };
   }
   const isEmpty =
