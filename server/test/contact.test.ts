@@ -89,13 +89,19 @@ describe('GET /api/config/', () => {
     expect(publicConfigResponseSchema.parse(response.json())).toEqual({
       support_email: null,
       time_zone: 'Asia/Shanghai',
+      // Seeding from one's own works: ORCID and files always, OpenAlex only with OPENALEX_API_KEY.
+      own_works: { orcid: true, openalex: false, library: true },
     });
     expect(response.headers['cache-control']).toBe('public, max-age=60');
   });
 
   it('gives SUPPORT_EMAIL and TIME_ZONE when they are set, and nothing else', async () => {
     const response = await supportApp.inject({ method: 'GET', url: '/api/config/' });
-    expect(response.json()).toEqual({ support_email: SUPPORT, time_zone: 'Europe/Berlin' });
+    expect(response.json()).toEqual({
+      support_email: SUPPORT,
+      time_zone: 'Europe/Berlin',
+      own_works: { orcid: true, openalex: false, library: true },
+    });
   });
 
   it('is in the OpenAPI document with POST /api/contact/, both without security', async () => {
