@@ -28,6 +28,8 @@ export interface StartServerOptions {
    * (INGEST_SOURCES_JSON with an empty list), so a profile naming a field fetches nothing.
    */
   catalogueOrigin?: string;
+  /** Further settings (environment variables), e.g. an external API's base URL pointed at a local server. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface StartServerOptions {
  * test database: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite; Redis when REDIS_URL
  * is set, else BullMQ's PostgreSQL backend. Listens on 127.0.0.1 only, on an ephemeral port.
  */
-export async function startServer({ webDistDir, catalogueOrigin }: StartServerOptions): Promise<E2eServer> {
+export async function startServer({ webDistDir, catalogueOrigin, env }: StartServerOptions): Promise<E2eServer> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
     const errors: unknown[] = [];
@@ -63,6 +65,7 @@ export async function startServer({ webDistDir, catalogueOrigin }: StartServerOp
       ...(catalogueOrigin
         ? { SOURCES_FILE: path.join(dataDir, 'no-sources.yaml'), INGEST_ARXIV_MIN_INTERVAL_MS: '100' }
         : { INGEST_SOURCES_JSON: '{"sources":[]}' }),
+      ...env,
     });
     const queuePrefix = `e2e-${randomBytes(4).toString('hex')}`;
     // Runs after runtime.close() (cleanups run in reverse): the worker must be gone first.

@@ -45,6 +45,8 @@ import { paperRecommendationRoutes } from './features/recommendations/paper-reco
 import type { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import { recommendationStatsRoutes } from './features/recommendations/recommendation-stats.route';
 import type { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
+import { ownWorksRoutes } from './features/research-profile/own-works.route';
+import type { OwnWorksService } from './features/research-profile/own-works.service';
 import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { researchDirectionRoutes } from './features/research-profile/research-direction.route';
 import type { ResearchDirectionService } from './features/research-profile/research-direction.service';
@@ -78,6 +80,8 @@ export interface AppServices {
   /** Moving the account to another address, confirmed by a code mailed there. */
   emailChange: EmailChangeService;
   research: ResearchDirectionService;
+  /** Seeding the profile from the reader's own works (ORCID, OpenAlex, a library file). */
+  ownWorks: OwnWorksService;
   profileEmbedding: ProfileEmbeddingService;
   recommendationStats: RecommendationStatsService;
   articles: ArticleService;
@@ -207,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(sessionRoutes, { sessions: services.sessions, auth: services.auth });
   await app.register(researchDirectionRoutes, { research: services.research });
+  await app.register(ownWorksRoutes, { ownWorks: services.ownWorks });
   await app.register(vectorRoutes, { profileEmbedding: services.profileEmbedding });
   await app.register(recommendationStatsRoutes, { recommendationStats: services.recommendationStats });
   await app.register(articleRoutes, { articles: services.articles });

@@ -62,6 +62,7 @@ import { NewsRecommendationService } from './features/news-recommendations/news-
 import { NewsSearchService } from './features/news-search/news-search.service';
 import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
 import { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
+import { OwnWorksService } from './features/research-profile/own-works.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { ResearchDirectionService } from './features/research-profile/research-direction.service';
 import { HealthService } from './features/system/health.service';
@@ -115,6 +116,8 @@ export interface ServerParts {
     embeddings: JobQueue<'embeddings'>;
     /** Recomputes a user's learned profile after a favourite, save, read or 'not interested'. */
     profileLearning: JobQueue<'profile-learning'>;
+    /** Seeds a reader's profile from their own works (ORCID, OpenAlex, a library file). */
+    ownWorks: JobQueue<'own-works'>;
   };
   mailer: Mailer;
   /** Where mail links point: WEB_BASE_URL, or this server's own address once it listens. */
@@ -295,6 +298,12 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       syncTimeoutMs: config.llm.timeoutMs,
       logger,
     }),
+    ownWorks: new OwnWorksService({
+      tasks: new AsyncTaskRepository(database.db),
+      queue: parts.queues.ownWorks,
+      hasOpenAlexKey: Boolean(config.ingest.openAlexApiKey),
+      logger,
+    }),
     profileEmbedding,
     recommendationStats: new RecommendationStatsService({ ai, logger }),
     articles: new ArticleService(new ArticleRepository(database.db), (userId) => learning.requestRelearn(userId), {
@@ -449,6 +458,8 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     cleanups.push(() => embeddingsQueue.close());
     const profileLearningQueue = createQueue(queueConnection, QUEUE_NAMES.profileLearning);
     cleanups.push(() => profileLearningQueue.close());
+    const ownWorksQueue = createQueue(queueConnection, QUEUE_NAMES.ownWorks);
+    cleanups.push(() => ownWorksQueue.close());
 
     let rateLimitRedis: Redis | undefined;
     if (config.redisUrl) {
@@ -473,6 +484,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         research: researchQueue,
         embeddings: embeddingsQueue,
         profileLearning: profileLearningQueue,
+        ownWorks: ownWorksQueue,
       },
       mailer,
       webBaseUrl,

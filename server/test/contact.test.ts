@@ -90,6 +90,8 @@ describe('GET /api/config/', () => {
       support_email: null,
       time_zone: 'Asia/Shanghai',
       features: ['citation_export'],
+      // Seeding from one's own works: ORCID and files always, OpenAlex only with OPENALEX_API_KEY.
+      own_works: { orcid: true, openalex: false, library: true },
     });
     expect(response.headers['cache-control']).toBe('public, max-age=60');
   });
@@ -100,6 +102,7 @@ describe('GET /api/config/', () => {
       support_email: SUPPORT,
       time_zone: 'Europe/Berlin',
       features: ['citation_export'],
+      own_works: { orcid: true, openalex: false, library: true },
     });
   });
 

@@ -23,6 +23,7 @@ export * from './repositories/nearest-search';
 export * from './repositories/news.repository';
 export * from './repositories/news-search.repository';
 export * from './repositories/one-trip';
+export * from './repositories/own-work.repository';
 export * from './repositories/paper.repository';
 export * from './repositories/rate-limit.repository';
 export * from './repositories/reader-fields.repository';

@@ -8,6 +8,14 @@ export { loadDemoCorpus, removeDemoContent } from './demo/load-demo';
 export { type EnqueueJob, enqueueEnrichment } from './enrichment';
 export { isPreprintServerName } from './identifiers';
 export { DatabasePolitenessLease } from './lease';
+export { parseAuthorId } from './own-works/author-ids';
+export { LibraryFileError, parseLibraryFile } from './own-works/library-file';
+export {
+  OWN_WORKS_TASK_KIND,
+  OwnWorksTaskFailedError,
+  type OwnWorksTaskInput,
+  runOwnWorksTask,
+} from './own-works/seed-task';
 export { summarizePapers } from './paper-summaries';
 export type { IngestProgress, IngestSummary } from './pipeline';
 export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './reader-queries';

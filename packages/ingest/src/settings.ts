@@ -13,6 +13,10 @@ export interface IngestSettings {
   /** Most OpenAlex calls the per-reader queries make in a day (UTC); 0 switches them off. */
   openAlexReaderQueriesPerDay: number;
   crossrefMailto?: string | undefined;
+  /** ORCID's public API (own works of a reader); a local server in tests. */
+  orcidBaseUrl: string;
+  /** Crossref's REST API, asked by DOI for the abstracts a reader's own works lack; a local server in tests. */
+  crossrefBaseUrl: string;
   arxivMinIntervalMs: number;
   httpTimeoutMs: number;
   maxItemsPerRun: number;
@@ -88,6 +92,8 @@ export function ingestSettingsFromConfig(config: AppConfig): IngestSettings {
     openAlexBaseUrl: ingest.openAlexBaseUrl,
     openAlexReaderQueriesPerDay: ingest.openAlexReaderQueriesPerDay,
     crossrefMailto: ingest.crossrefMailto,
+    orcidBaseUrl: ingest.orcidBaseUrl,
+    crossrefBaseUrl: ingest.crossrefBaseUrl,
     arxivMinIntervalMs: ingest.arxivMinIntervalMs,
     httpTimeoutMs: ingest.httpTimeoutMs,
     maxItemsPerRun: ingest.maxItemsPerRun,

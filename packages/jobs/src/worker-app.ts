@@ -8,6 +8,7 @@ import {
   KeywordRepository,
   LearningRepository,
   NewsSearchRepository,
+  OwnWorkRepository,
   PaperRepository,
   RecommendationDiagnosticsRepository,
   RecommendationRepository,
@@ -37,6 +38,7 @@ import { createIngestProcessor } from './jobs/ingest.job';
 import { createJournalTiersProcessor } from './jobs/journal-tiers.job';
 import { createKeywordAlertsProcessor, type KeywordAlertMailSettings } from './jobs/keyword-alerts.job';
 import { createMaintenanceProcessor } from './jobs/maintenance.job';
+import { createOwnWorksProcessor } from './jobs/own-works.job';
 import { createPaperSummaryProcessor } from './jobs/paper-summary.job';
 import { createProfileLearningProcessor } from './jobs/profile-learning.job';
 import { createReaderQueriesProcessor } from './jobs/reader-queries.job';
@@ -120,6 +122,7 @@ function createWorkerRepositories(db: DatabaseHandle['db']) {
     tasks: new AsyncTaskRepository(db),
     sessions: new SessionRepository(db),
     learning: new LearningRepository(db),
+    ownWorks: new OwnWorkRepository(db),
     sourceStates: new SourceStateRepository(db),
     vectors: new VectorRepository(db),
     keywords: new KeywordRepository(db),
@@ -225,6 +228,23 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       enqueue,
       embeddings: ai.embeddings,
       metrics,
+      logger,
+    }),
+  [QUEUE_NAMES.ownWorks]: ({ database, repositories, ingest, enqueue, ai, queue, logger }) =>
+    createOwnWorksProcessor({
+      db: database.db,
+      tasks: repositories.tasks,
+      ownWorks: repositories.ownWorks,
+      extractor: ai.researchExtractor,
+      settings: ingest,
+      enqueue,
+      afterMarked: async (userId) => {
+        await queue(QUEUE_NAMES.profileLearning).add(
+          'learn-profile',
+          { userId },
+          { deduplication: { id: `learn-profile:${userId}` } },
+        );
+      },
       logger,
     }),
 };

@@ -16,6 +16,7 @@ export const QUEUE_NAMES = {
   journalTiers: 'journal-tiers',
   readerQueries: 'reader-queries',
   delivery: 'delivery',
+  ownWorks: 'own-works',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -111,6 +112,13 @@ export type ReaderQueriesJob = z.infer<typeof readerQueriesJobSchema>;
 export const deliveryJobSchema = z.object({});
 export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
 
+/**
+ * Seed a reader's profile from their own works (an own-works task in radar.async_tasks): fetch or read
+ * the works named in the task's input, store them as the reader's liked papers, propose a summary.
+ */
+export const ownWorksJobSchema = z.object({ taskId: z.uuid() });
+export type OwnWorksJob = z.infer<typeof ownWorksJobSchema>;
+
 export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.maintenance]: maintenanceJobSchema,
   [QUEUE_NAMES.researchProfile]: researchProfileJobSchema,
@@ -123,6 +131,7 @@ export const JOB_PAYLOAD_SCHEMAS = {
   [QUEUE_NAMES.journalTiers]: journalTiersJobSchema,
   [QUEUE_NAMES.readerQueries]: readerQueriesJobSchema,
   [QUEUE_NAMES.delivery]: deliveryJobSchema,
+  [QUEUE_NAMES.ownWorks]: ownWorksJobSchema,
 } as const satisfies Record<QueueName, z.ZodType>;
 
 /** What a producer hands to queue N: the input of its schema, checked when the job is added. */

@@ -14,6 +14,11 @@ export type PublicConfig = {
   timeZone: string | null;
   /** The calls beyond the spec the server names (`citation_export`); empty when it names none. */
   features: readonly string[];
+  /**
+   * Which ways of seeding the profile from one's own works the server offers (beyond the spec): all
+   * false when the server does not say, so the options stay hidden.
+   */
+  ownWorks: { orcid: boolean; openalex: boolean; library: boolean };
 };
 
 const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
@@ -28,7 +33,20 @@ function toPublicConfig(raw: unknown): PublicConfig {
   const features = Array.isArray(record.features)
     ? record.features.filter((item): item is string => typeof item === 'string')
     : [];
-  return { supportEmail: text(record.support_email), timeZone: text(record.time_zone), features };
+  const ownWorks =
+    typeof record.own_works === 'object' && record.own_works !== null
+      ? (record.own_works as Record<string, unknown>)
+      : {};
+  return {
+    supportEmail: text(record.support_email),
+    timeZone: text(record.time_zone),
+    features,
+    ownWorks: {
+      orcid: ownWorks.orcid === true,
+      openalex: ownWorks.openalex === true,
+      library: ownWorks.library === true,
+    },
+  };
 }
 
 export async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {

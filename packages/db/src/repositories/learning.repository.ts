@@ -7,8 +7,9 @@ import { toDate } from './raw-values';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
- * - liked: a paper favourited, saved, read to at least LIKED_READ_PROGRESS percent or rated 👍, and a
- *   news item rated 👍 (issue 23), neither dismissed nor rated 👎;
+ * - liked: a paper favourited, saved, read to at least LIKED_READ_PROGRESS percent, rated 👍 or written by
+ *   the reader (authored_at, seeded from their own works), and a news item rated 👍 (issue 23), neither
+ *   dismissed nor rated 👎;
  * - dismissed: a paper or news item marked 'not interested' (user_article_states / user_news_states
  *   .dismissed_at) or rated 👎 (.rating = -1); items marked 'not interested' are never recommended
  *   again, whatever the learned profile says (a 👎 item may be: it only teaches the ranking).
@@ -71,7 +72,8 @@ const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR 
 
 /** A liked paper: state row `s` (user_article_states) of user `u`, since the reset, not dismissed. */
 const LIKED = sql`s.dismissed_at IS NULL AND s.rating IS DISTINCT FROM -1
-  AND (s.is_favorited OR s.is_saved OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))} OR s.rating = 1)
+  AND (s.is_favorited OR s.is_saved OR s.authored_at IS NOT NULL
+    OR s.read_progress >= ${sql.raw(String(LIKED_READ_PROGRESS))} OR s.rating = 1)
   AND ${sinceReset('s.updated_at')}`;
 
 /** A liked news item: state row `s` (user_news_states) of user `u`, rated 👍 since the reset, not dismissed. */

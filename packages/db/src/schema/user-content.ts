@@ -63,6 +63,8 @@ export const userArticleStates = radar.table(
     rating: smallint('rating'),
     /** When `rating` was last set; null when there is none. */
     ratedAt: timestamp('rated_at', { withTimezone: true }),
+    /** The reader's own work (seeded from ORCID, OpenAlex or a library file): liked for learning. */
+    authoredAt: timestamp('authored_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

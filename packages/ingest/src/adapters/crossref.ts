@@ -58,7 +58,7 @@ function jatsToText(jats: string | undefined): string {
   return abstractText(jats, { html: true }).replace(/^abstract\s*\n+/i, '');
 }
 
-function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
+export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
   if (!isRecord(work)) return { type: 'reject', key: `record ${index + 1}`, reason: 'not a work object' };
   const rawDoi = normalizeDoi(asString(work.DOI));
   const key = rawDoi ?? `record ${index + 1}`;

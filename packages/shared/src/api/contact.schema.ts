@@ -49,5 +49,11 @@ export const publicConfigResponseSchema = z.object({
    * /articles/library/export/.
    */
   features: z.array(z.enum(SERVER_FEATURES)),
+  /**
+   * Which ways of seeding the profile from one's own works this server offers (beyond the spec; a
+   * client hides the options when absent): ORCID iDs and library files always, OpenAlex author ids
+   * only with OPENALEX_API_KEY.
+   */
+  own_works: z.object({ orcid: z.boolean(), openalex: z.boolean(), library: z.boolean() }).optional(),
 });
 export type PublicConfigResponse = z.infer<typeof publicConfigResponseSchema>;

@@ -42,6 +42,10 @@ export const API_PATHS = {
   researchAnalysis: '/api/auth/research-direction/process/',
   researchAnalysisAsync: '/api/auth/research-direction/process-async/',
   researchConfirm: '/api/auth/research-direction/confirm/',
+  /** Beyond the spec: seed the profile from the reader's own works (ORCID iD or OpenAlex author id). */
+  researchFromAuthorId: '/api/auth/research-direction/from-author-id/',
+  /** Beyond the spec: seed the profile from an uploaded library file (BibTeX, RIS, CSL-JSON). */
+  researchFromLibrary: '/api/auth/research-direction/from-library/',
   taskStatus: '/api/auth/tasks/:id/status/',
   vectorUpdate: '/api/auth/vector/update/',
   /** Not in the spec: the reader's research interests (the summary first); GET lists, POST adds one. */

@@ -16,6 +16,35 @@ export const researchDescriptionRequestSchema = z.object({
     .max(3000, { message: '研究方向描述不能超过 3000 个字符' }),
 });
 
+/** Where the reader's own works come from when they seed the profile. */
+export const OWN_WORKS_SOURCES = ['orcid', 'openalex', 'library'] as const;
+export type OwnWorksSource = (typeof OWN_WORKS_SOURCES)[number];
+
+/** Limits of seeding the profile from one's own works (docs/decisions.md, issue 24). */
+export const OWN_WORKS_LIMITS = {
+  /** Largest library file read, in characters of its text (about 2 MB). */
+  maxFileChars: 2_000_000,
+  /** Most works one seeding reads (the newest first for ORCID and OpenAlex; file order for files). */
+  maxWorks: 200,
+  /** Seedings per reader per hour (ORCID, OpenAlex and files together). */
+  perHour: 5,
+} as const;
+
+/** POST /api/auth/research-direction/from-author-id/: an ORCID iD or an OpenAlex author id. */
+export const ownWorksAuthorIdRequestSchema = z.object({
+  author_id: text('作者标识').trim().min(1, { message: '请输入 ORCID iD 或 OpenAlex 作者编号' }).max(100, {
+    message: '作者标识过长',
+  }),
+});
+
+/** POST /api/auth/research-direction/from-library/: a library export file's text (BibTeX, RIS, CSL-JSON). */
+export const ownWorksLibraryRequestSchema = z.object({
+  file_name: boundedText(255, '文件名'),
+  content: text('文件内容')
+    .min(1, { message: '文件是空的' })
+    .max(OWN_WORKS_LIMITS.maxFileChars, { message: '文件不能超过 2 MB' }),
+});
+
 /** What the analysis extracted: the six profile fields, plus how it was made. */
 export const researchProfileResultSchema = z.object({
   name: z.string(),
@@ -30,13 +59,26 @@ export const researchProfileResultSchema = z.object({
    * Chinese text, for the user to check and edit before saving. Absent otherwise (a summary taken from
    * the page's English text, or written by the LLM). Beyond the spec: clients must not require it.
    */
-  research_direction_origin: z.enum(['offline-gloss']).optional(),
+  research_direction_origin: z.enum(['offline-gloss', 'own-works']).optional(),
   /** 'llm' (an OpenAI-compatible model) or 'offline' (the built-in rules). */
   source: z.enum(['llm', 'offline']),
   /** The LLM's model name, or 'offline-rules'. */
   model: z.string(),
   /** Remarks for the user (Chinese), e.g. that the text had no English research description. */
   notices: z.array(z.string()),
+  /**
+   * Beyond the spec, only on results made from the reader's own works ('own-works' origin): where the
+   * works came from, how many were read, how many are stored as liked papers, and how many had an
+   * abstract (read or filled in from Crossref/OpenAlex by DOI).
+   */
+  own_works: z
+    .object({
+      source: z.enum(OWN_WORKS_SOURCES),
+      found: z.number().int(),
+      stored: z.number().int(),
+      with_abstract: z.number().int(),
+    })
+    .optional(),
 });
 export type ResearchProfileResult = z.infer<typeof researchProfileResultSchema>;
 

@@ -200,6 +200,8 @@ const envSchema = z.object({
   OPENALEX_READER_QUERIES_PER_DAY: integer(500, 0, 100_000),
   CROSSREF_MAILTO: optionalString,
   WEBHOOK_TEST_ORIGIN: urlWithProtocols(['http:', 'https:'], 'http://127.0.0.1:8080'),
+  ORCID_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://pub.orcid.org'),
+  CROSSREF_BASE_URL: urlWithProtocols(['http:', 'https:'], 'https://api.crossref.org'),
   INGEST_ENABLED: booleanFlag(true),
   JOURNAL_TIERS_AUTO: booleanFlag(true),
   INGEST_ARXIV_MIN_INTERVAL_MS: integer(3_000, 0, 600_000),
@@ -337,6 +339,10 @@ export interface AppConfig {
     /** Most OpenAlex calls the per-reader queries make in a day (UTC); 0 switches them off. */
     openAlexReaderQueriesPerDay: number;
     crossrefMailto: string | undefined;
+    /** ORCID's public API (no key), read when a reader seeds the profile from an ORCID iD; tests point it at 127.0.0.1. */
+    orcidBaseUrl: string;
+    /** Crossref's REST API, asked by DOI for abstracts a reader's own works lack; tests point it at 127.0.0.1. */
+    crossrefBaseUrl: string;
     /** Minimum time between two requests to arXiv (arXiv asks for 3 s, one connection at a time). */
     arxivMinIntervalMs: number;
     httpTimeoutMs: number;
@@ -492,6 +498,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       openAlexBaseUrl: (e.OPENALEX_BASE_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
       openAlexReaderQueriesPerDay: e.OPENALEX_READER_QUERIES_PER_DAY,
       crossrefMailto: e.CROSSREF_MAILTO,
+      orcidBaseUrl: (e.ORCID_BASE_URL ?? 'https://pub.orcid.org').replace(/\/+$/, ''),
+      crossrefBaseUrl: (e.CROSSREF_BASE_URL ?? 'https://api.crossref.org').replace(/\/+$/, ''),
       arxivMinIntervalMs: e.INGEST_ARXIV_MIN_INTERVAL_MS,
       httpTimeoutMs: e.INGEST_HTTP_TIMEOUT_MS,
       maxItemsPerRun: e.INGEST_MAX_ITEMS_PER_RUN,

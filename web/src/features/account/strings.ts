@@ -104,6 +104,29 @@ export const ACCOUNT_STRINGS = {
     successTitle: '研究信息已生成',
     successBody: '现在您可以使用全部功能了',
     confirm: '确定',
+    /** Seeding from one's own works (beyond the spec; shown only when the server offers it). */
+    sources: { homepage: '粘贴主页文字', authorId: 'ORCID iD', library: '上传文献库文件' },
+    sourcePicker: '研究信息的来源',
+    ownWorksStage: '导入作品',
+    authorIdLabel: (withOpenAlex: boolean) => (withOpenAlex ? 'ORCID iD 或 OpenAlex 作者编号' : 'ORCID iD'),
+    authorIdPlaceholder: '例如：0000-0002-1825-0097',
+    authorIdInstructions:
+      '输入您的 ORCID iD，科研雷达会读取您近期公开的作品（最多 200 篇）：把它们记为您喜欢的论文，并根据标题和摘要生成英文研究方向草稿，由您确认后保存。',
+    authorIdInvalid: 'ORCID iD 格式不正确（16 位数字，最后一位可以是 X，如 0000-0002-1825-0097）',
+    libraryInstructions:
+      '上传从 Zotero、EndNote 或 NoteExpress 导出的您自己的论文列表：BibTeX（.bib）、RIS（.ris）或 CSL-JSON（.json），不超过 2 MB，最多读取 200 篇。它们会记为您喜欢的论文，并用于生成英文研究方向草稿。',
+    chooseFile: '选择文件',
+    chosenFile: (name: string) => `已选择：${name}`,
+    noFile: '尚未选择文件',
+    fileTooLarge: '文件不能超过 2 MB',
+    fileUnreadable: '无法读取这个文件，请重新选择',
+    importing: '正在读取您的作品并生成研究方向',
+    importDuration: '作品较多时可能需要一两分钟，请稍候',
+    ownWorksDraftTitle: '请确认根据您的作品生成的英文研究方向',
+    ownWorksDraftBody: (found: number, stored: number) =>
+      `已读取 ${found} 篇作品，其中 ${stored} 篇已记为您喜欢的论文。下面的英文研究方向草稿根据作品的标题和摘要生成，请检查、修改后保存；识别到的研究领域已保存。`,
+    ownWorksDraftHelper: '可以改写、补充或删减；保存后推荐会以它为依据。',
+    reportOwnWorks: '根据作品生成，待您确认后保存',
   },
 
   /** Failures of the dialog. */

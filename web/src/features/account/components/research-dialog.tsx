@@ -12,14 +12,22 @@ import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { LIMITS, researchDescriptionRequestSchema } from '@radar/shared';
 import { type FormEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
+import { usePublicConfig } from '@/api/public-config';
 import { useZodForm } from '@/hooks/use-zod-form';
-import { type GenerationActivity, type GenerationStage, useResearchGeneration } from '../hooks/use-research-generation';
+import {
+  type GenerationActivity,
+  type GenerationRequest,
+  type GenerationStage,
+  useResearchGeneration,
+} from '../hooks/use-research-generation';
 import { ACCOUNT_STRINGS } from '../strings';
 import {
   type AnalysisReportItem,
@@ -30,6 +38,7 @@ import {
   SUMMARY_MAX_LENGTH,
 } from '../utils/ai-profile';
 import { researchFieldLabel } from '../utils/research-fields';
+import { AuthorIdInput, LibraryFileInput } from './own-works-input';
 
 const STRINGS = ACCOUNT_STRINGS.dialog;
 const STAGES: readonly GenerationStage[] = ['input', 'analysing', 'success'];
@@ -41,6 +50,9 @@ const STAGE_LABELS: Record<GenerationStage, string> = {
   incomplete: '完成',
   success: '完成',
 };
+
+/** Where the dialog's research info comes from: pasted homepage text, or (beyond the spec) the reader's own works. */
+type InputSource = 'homepage' | 'authorId' | 'library';
 
 type DescriptionForm = { research_description: string };
 type DescriptionRequest = z.output<typeof researchDescriptionRequestSchema>;
@@ -69,6 +81,21 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
   const description = useWatch({ control: form.control, name: 'research_description' });
   const isBlank = description.trim() === '';
   const isTooLong = description.length > LIMITS.researchDescriptionMaxLength;
+  // The own-works options appear only when the server says it offers them (GET /api/config/).
+  const { ownWorks } = usePublicConfig().data ?? { ownWorks: { orcid: false, openalex: false, library: false } };
+  const sources: InputSource[] = [
+    'homepage',
+    ...(ownWorks.orcid || ownWorks.openalex ? (['authorId'] as const) : []),
+    ...(ownWorks.library ? (['library'] as const) : []),
+  ];
+  const [source, setSource] = useState<InputSource>('homepage');
+  const [isOwnWorksReady, setIsOwnWorksReady] = useState(false);
+  const [isOwnWorksRun, setIsOwnWorksRun] = useState(false);
+  const start = (request: GenerationRequest) => {
+    setIsOwnWorksRun(typeof request !== 'string');
+    generation.start(request);
+  };
+  const stageLabels = { ...STAGE_LABELS, input: source === 'homepage' ? STAGE_LABELS.input : STRINGS.ownWorksStage };
 
   const close = () => {
     if (generation.isBusy) return;
@@ -92,17 +119,53 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
         <Stepper activeStep={STEP_OF[generation.stage]} alternativeLabel sx={{ mb: 3 }}>
           {STAGES.map((stage) => (
             <Step key={stage} completed={STEP_OF[stage] < STEP_OF[generation.stage]}>
-              <StepLabel>{STAGE_LABELS[stage]}</StepLabel>
+              <StepLabel>{stageLabels[stage]}</StepLabel>
             </Step>
           ))}
         </Stepper>
 
-        {generation.stage === 'input' ? (
+        {generation.stage === 'input' && sources.length > 1 ? (
+          <ToggleButtonGroup
+            value={source}
+            exclusive
+            fullWidth
+            size="small"
+            color="primary"
+            aria-label={STRINGS.sourcePicker}
+            onChange={(_event, next: InputSource | null) => {
+              if (!next) return;
+              setSource(next);
+              setIsOwnWorksReady(false);
+            }}
+            sx={{ mb: 2 }}
+            data-testid="research-dialog-sources"
+          >
+            {sources.map((option) => (
+              <ToggleButton key={option} value={option} data-testid={`research-dialog-source-${option}`}>
+                {option === 'authorId' && !ownWorks.orcid ? 'OpenAlex' : STRINGS.sources[option]}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+        ) : null}
+
+        {generation.stage === 'input' && source !== 'homepage' && generation.error ? (
+          <Alert severity="error" sx={{ mb: 2 }} data-testid="research-dialog-error">
+            {generation.error}
+          </Alert>
+        ) : null}
+        {generation.stage === 'input' && source === 'authorId' ? (
+          <AuthorIdInput withOpenAlex={ownWorks.openalex} onStart={start} onReady={setIsOwnWorksReady} />
+        ) : null}
+        {generation.stage === 'input' && source === 'library' ? (
+          <LibraryFileInput onStart={start} onReady={setIsOwnWorksReady} />
+        ) : null}
+
+        {generation.stage === 'input' && source === 'homepage' ? (
           <Box
             component="form"
             id="research-dialog-form"
             noValidate
-            onSubmit={form.handleSubmit(({ research_description }) => generation.start(research_description))}
+            onSubmit={form.handleSubmit(({ research_description }) => start(research_description))}
           >
             <Typography color="text.secondary" sx={{ mb: 2 }}>
               {STRINGS.instructions}
@@ -140,7 +203,7 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
         ) : null}
 
         {generation.stage === 'analysing' ? (
-          <AnalysingPanel taskId={generation.taskId} activity={generation.activity} />
+          <AnalysingPanel taskId={generation.taskId} activity={generation.activity} isOwnWorks={isOwnWorksRun} />
         ) : null}
 
         {generation.stage === 'incomplete' && generation.result ? (
@@ -175,7 +238,7 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
               type="submit"
               form="research-dialog-form"
               variant="contained"
-              disabled={isBlank || isTooLong}
+              disabled={source === 'homepage' ? isBlank || isTooLong : !isOwnWorksReady}
               data-testid="research-dialog-start"
             >
               {STRINGS.start}
@@ -218,15 +281,29 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
   );
 }
 
-function AnalysingPanel({ taskId, activity }: { taskId: string | null; activity: GenerationActivity }) {
+function AnalysingPanel({
+  taskId,
+  activity,
+  isOwnWorks,
+}: {
+  taskId: string | null;
+  activity: GenerationActivity;
+  isOwnWorks: boolean;
+}) {
   const detail =
-    activity === 'submitting' ? STRINGS.submitting : activity === 'saving' ? STRINGS.saving : STRINGS.duration;
+    activity === 'submitting'
+      ? STRINGS.submitting
+      : activity === 'saving'
+        ? STRINGS.saving
+        : isOwnWorks
+          ? STRINGS.importDuration
+          : STRINGS.duration;
   return (
     <Box sx={{ textAlign: 'center', py: 3 }} data-testid="research-dialog-analysing">
       <CircularProgress aria-label={STRINGS.analysing} />
       <Box role="status" aria-live="polite">
         <Typography variant="h6" component="p" sx={{ mt: 2 }}>
-          {STRINGS.analysing}
+          {isOwnWorks ? STRINGS.importing : STRINGS.analysing}
         </Typography>
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
           {detail}
@@ -278,10 +355,14 @@ function IncompletePanel({
   onSave: (summary: string) => void;
 }) {
   const draft = isDraftSummary(result);
+  const fromOwnWorks = result.research_direction_origin === 'own-works';
   // A glossed draft starts in the box, to be checked and edited; otherwise the user writes the paragraph.
   const [summary, setSummary] = useState(draft ? result.research_summary_en : '');
   const [problem, setProblem] = useState<keyof typeof SUMMARY_ERRORS | null>(null);
-  const report = reportAnalysis(result, accountEmail, researchFieldLabel);
+  // Works name co-authors, not the reader: the personal rows say nothing useful after an import.
+  const report = reportAnalysis(result, accountEmail, researchFieldLabel).filter(
+    (item) => !fromOwnWorks || item.key === 'summary' || item.key === 'fields',
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = checkEnglishSummary(summary);
@@ -299,10 +380,12 @@ function IncompletePanel({
       {draft ? (
         <Alert severity="info" sx={{ mb: 2 }} role="status" data-testid="research-dialog-draft">
           <Typography component="p" sx={{ fontWeight: 600 }}>
-            {STRINGS.draftTitle}
+            {fromOwnWorks ? STRINGS.ownWorksDraftTitle : STRINGS.draftTitle}
           </Typography>
-          <Typography component="p" variant="body2">
-            {STRINGS.draftBody}
+          <Typography component="p" variant="body2" data-testid="research-dialog-draft-body">
+            {fromOwnWorks
+              ? STRINGS.ownWorksDraftBody(result.own_works?.found ?? 0, result.own_works?.stored ?? 0)
+              : STRINGS.draftBody}
           </Typography>
         </Alert>
       ) : (
@@ -338,7 +421,7 @@ function IncompletePanel({
               sx={{ m: 0 }}
               color={item.value === null ? 'warning.main' : 'text.primary'}
             >
-              {reportText(item)}
+              {fromOwnWorks && item.reason === 'draft' ? STRINGS.reportOwnWorks : reportText(item)}
             </Typography>
           </Box>
         ))}
@@ -361,7 +444,15 @@ function IncompletePanel({
         fullWidth
         autoFocus
         error={problem !== null}
-        helperText={problem ? SUMMARY_ERRORS[problem] : draft ? STRINGS.draftInputHelper : STRINGS.summaryInputHelper}
+        helperText={
+          problem
+            ? SUMMARY_ERRORS[problem]
+            : fromOwnWorks
+              ? STRINGS.ownWorksDraftHelper
+              : draft
+                ? STRINGS.draftInputHelper
+                : STRINGS.summaryInputHelper
+        }
         slotProps={{ htmlInput: { maxLength: SUMMARY_MAX_LENGTH + 1, 'data-testid': 'research-dialog-summary-input' } }}
       />
       <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>

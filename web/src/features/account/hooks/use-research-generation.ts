@@ -1,3 +1,4 @@
+import type { TaskSubmittedResponse } from '@radar/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { confirmResearchProfile } from '../api/confirm-research-profile';
@@ -6,7 +7,7 @@ import { submitResearchAnalysis } from '../api/submit-research-analysis';
 import { ACCOUNT_STRINGS } from '../strings';
 import { type AnalysisResult, buildProfileFromAnalysis, withoutDraftSummary } from '../utils/ai-profile';
 import { describeGenerationError } from '../utils/generation-errors';
-import { nextPollDelay, readTaskProgress } from '../utils/research-task';
+import { nextPollDelay, readTaskProgress, TASK_POLLING } from '../utils/research-task';
 
 /**
  * The dialog's three stages; 'analysing' covers sending, polling and saving. A saved
@@ -20,15 +21,23 @@ export type GenerationStage = 'input' | 'analysing' | 'incomplete' | 'success';
 /** What the analysing stage is doing right now, for its status line. */
 export type GenerationActivity = 'submitting' | 'polling' | 'saving' | null;
 
+/**
+ * What starts a run: pasted homepage text, or (beyond the spec) a submitter of another task the dialog
+ * polls the same way, such as seeding the profile from one's own works, with its own polling length.
+ */
+export type GenerationRequest = string | { submit: () => Promise<TaskSubmittedResponse>; maxPolls: number };
+
 type RunState = {
   stage: GenerationStage;
   taskId: string | null;
+  /** Status answers after which the run gives up. */
+  maxPolls: number;
   error: string | null;
   /** The saved result, for the incomplete stage's report. */
   result: AnalysisResult | null;
 };
 
-const INITIAL: RunState = { stage: 'input', taskId: null, error: null, result: null };
+const INITIAL: RunState = { stage: 'input', taskId: null, maxPolls: TASK_POLLING.maxPolls, error: null, result: null };
 
 /**
  * The research-info generation: send the text, poll the task every 2 s (at most 30
@@ -51,7 +60,10 @@ export function useResearchGeneration({
   // The task whose result is being saved, so the status answers that follow do not save it twice.
   const savedTaskId = useRef<string | null>(null);
 
-  const submit = useMutation({ mutationFn: submitResearchAnalysis });
+  const submit = useMutation({
+    mutationFn: (request: GenerationRequest) =>
+      typeof request === 'string' ? submitResearchAnalysis(request) : request.submit(),
+  });
   const save = useMutation({
     mutationFn: async (profile: ReturnType<typeof buildProfileFromAnalysis>) => {
       await confirmResearchProfile(profile);
@@ -64,11 +76,12 @@ export function useResearchGeneration({
   const task = useQuery({
     ...taskStatusQueryOptions(run.taskId ?? ''),
     enabled: isPolling,
-    refetchInterval: (query) => nextPollDelay(query.state.data, query.state.dataUpdateCount),
+    refetchInterval: (query) => nextPollDelay(query.state.data, query.state.dataUpdateCount, run.maxPolls),
     refetchIntervalInBackground: true,
   });
 
   const fail = useCallback((message: string) => setRun({ ...INITIAL, error: message }), []);
+  const { maxPolls } = run;
 
   const { data: status, error: statusError, isError: isStatusError } = task;
   const { mutate: saveProfile } = save;
@@ -82,7 +95,7 @@ export function useResearchGeneration({
     if (!status || status.task_id !== taskId) return;
     // Answers so far for this task (the result object does not carry the count; the query's state does).
     const polls = queryClient.getQueryState(taskStatusQueryOptions(taskId).queryKey)?.dataUpdateCount ?? 0;
-    const progress = readTaskProgress(status, polls);
+    const progress = readTaskProgress(status, polls, run.maxPolls);
     switch (progress.kind) {
       case 'waiting':
         return;
@@ -106,22 +119,25 @@ export function useResearchGeneration({
       onSuccess: () => {
         if (current !== runId.current) return;
         const stage = saved.research_summary_en === '' ? 'incomplete' : 'success';
-        setRun({ stage, taskId, error: null, result });
+        setRun({ stage, taskId, maxPolls, error: null, result });
       },
       onError: (error) => {
         if (current === runId.current) fail(describeGenerationError(error, 'save'));
       },
     });
-  }, [run, status, statusError, isStatusError, accountEmail, saveProfile, fail, queryClient]);
+  }, [run, maxPolls, status, statusError, isStatusError, accountEmail, saveProfile, fail, queryClient]);
 
   const start = useCallback(
-    (description: string) => {
+    (request: GenerationRequest) => {
       const current = ++runId.current;
       savedTaskId.current = null;
-      setRun({ stage: 'analysing', taskId: null, error: null, result: null });
-      submit.mutate(description, {
+      const polls = typeof request === 'string' ? TASK_POLLING.maxPolls : request.maxPolls;
+      setRun({ stage: 'analysing', taskId: null, maxPolls: polls, error: null, result: null });
+      submit.mutate(request, {
         onSuccess: ({ task_id }) => {
-          if (current === runId.current) setRun({ stage: 'analysing', taskId: task_id, error: null, result: null });
+          if (current === runId.current) {
+            setRun({ stage: 'analysing', taskId: task_id, maxPolls: polls, error: null, result: null });
+          }
         },
         onError: (error) => {
           if (current === runId.current) fail(describeGenerationError(error, 'submit'));
@@ -145,16 +161,16 @@ export function useResearchGeneration({
       setRun({ ...run, error: null });
       saveProfile(buildProfileFromAnalysis(completed, accountEmail), {
         onSuccess: () => {
-          if (current === runId.current) setRun({ stage: 'success', taskId, error: null, result: completed });
+          if (current === runId.current) setRun({ stage: 'success', taskId, maxPolls, error: null, result: completed });
         },
         onError: (error) => {
           if (current === runId.current) {
-            setRun({ stage: 'incomplete', taskId, error: describeGenerationError(error, 'save'), result });
+            setRun({ stage: 'incomplete', taskId, maxPolls, error: describeGenerationError(error, 'save'), result });
           }
         },
       });
     },
-    [run, accountEmail, saveProfile],
+    [run, maxPolls, accountEmail, saveProfile],
   );
 
   const restart = useCallback(() => {

@@ -334,6 +334,82 @@ describe('/my', () => {
   });
 });
 
+describe('/my: profile from one’s own works (beyond the spec)', () => {
+  const api = useFakeApi();
+
+  it('offers no other source when the backend does not say it has them (a spec-only backend)', async () => {
+    const { user: events } = renderApp(api, '/my', { user: newUser() });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    expect(dialog.getByRole('textbox', { name: '研究方向描述' })).toBeTruthy();
+    await waitFor(() => expect(api.requestsTo('GET', '/api/config/').length).toBeGreaterThan(0));
+    expect(dialog.queryByTestId('research-dialog-sources')).toBeNull();
+  });
+
+  it('uploads a library file, then shows the summary drafted from the works for confirmation', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const before = newUser();
+    api.on('GET', '/api/config/', {
+      body: {
+        support_email: null,
+        time_zone: 'Asia/Shanghai',
+        own_works: { orcid: true, openalex: false, library: true },
+      },
+    });
+    const { user: events } = renderApp(api, '/my', { user: before });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    await events.click(await dialog.findByRole('button', { name: '上传文献库文件' }));
+    const bibtex = '@article{a, title={Kelp forest decline under ocean warming}, doi={10.5555/kelp.1}, year={2022}}';
+    await events.upload(dialog.getByTestId('own-works-file'), new File([bibtex], 'mine.bib', { type: 'text/plain' }));
+    expect(dialog.getByText('已选择：mine.bib')).toBeTruthy();
+
+    const drafted = 'My recent work: Kelp forest decline under ocean warming.';
+    api.on('POST', '/api/auth/research-direction/from-library/', {
+      status: 202,
+      body: { task_id: 'task-42', status: 'pending' },
+    });
+    api.on('GET', '/api/auth/tasks/:id/status/', {
+      body: taskStatus({
+        status: 'completed',
+        result_data: {
+          name: '',
+          email: '',
+          institution: '',
+          position: '',
+          research_fields: ['earth-sciences'],
+          research_summary_en: drafted,
+          research_direction_origin: 'own-works',
+          source: 'offline',
+          model: 'offline-rules',
+          notices: [],
+          own_works: { source: 'library', found: 1, stored: 1, with_abstract: 0 },
+        },
+      }),
+    });
+    const saved: UserResponse = { ...before, research_fields: 'earth-sciences' };
+    api.on('POST', CONFIRM, { body: confirmResponse(saved) });
+    api.on('GET', '/api/auth/user/', { body: saved });
+    await events.click(dialog.getByRole('button', { name: '开始生成' }));
+
+    expect(await dialog.findByText('请确认根据您的作品生成的英文研究方向')).toBeTruthy();
+    expect(dialog.getByTestId('research-dialog-draft-body').textContent).toContain(
+      '已读取 1 篇作品，其中 1 篇已记为您喜欢的论文',
+    );
+    expect(api.requestsTo('POST', '/api/auth/research-direction/from-library/')[0]?.body).toEqual({
+      file_name: 'mine.bib',
+      content: bibtex,
+    });
+    // The fields are saved at once; the drafted summary waits for the reader.
+    expect(api.requestsTo('POST', CONFIRM)[0]?.body).not.toHaveProperty('research_summary_en', drafted);
+    expect(dialog.queryByTestId('research-dialog-report-name')).toBeNull();
+    expect((dialog.getByTestId('research-dialog-summary-input') as HTMLTextAreaElement).value).toBe(drafted);
+    await events.click(dialog.getByRole('button', { name: '保存研究方向' }));
+    await dialog.findByText('研究信息已生成');
+    expect(api.requestsTo('POST', CONFIRM).at(-1)?.body).toMatchObject({ research_summary_en: drafted });
+  });
+});
+
 function confirmResponse(user: UserResponse): ResearchConfirmResponse {
   return { success: true, message: '研究信息已保存', user, unmapped_research_fields: [], has_vector: true };
 }

@@ -15,9 +15,12 @@ export type AnalysisResult = {
   source?: 'llm' | 'offline';
   /**
    * 'offline-gloss' when the server says research_summary_en is a draft glossed term by term from
-   * Chinese text (a field beyond the spec): the dialog shows it for checking instead of saving it.
+   * Chinese text, 'own-works' when it was drafted from the reader's own works (fields beyond the spec):
+   * the dialog shows it for checking instead of saving it.
    */
-  research_direction_origin?: 'offline-gloss';
+  research_direction_origin?: 'offline-gloss' | 'own-works';
+  /** How many of the reader's works were read and stored as liked papers (own-works results only). */
+  own_works?: { found: number; stored: number };
 };
 
 const readText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -45,8 +48,18 @@ export function readAnalysisResult(resultData: unknown): AnalysisResult | null {
     research_summary_en: readText(source.research_summary_en),
   };
   if (source.source === 'llm' || source.source === 'offline') result.source = source.source;
-  if (source.research_direction_origin === 'offline-gloss' && result.research_summary_en !== '') {
-    result.research_direction_origin = 'offline-gloss';
+  const origin = source.research_direction_origin;
+  if ((origin === 'offline-gloss' || origin === 'own-works') && result.research_summary_en !== '') {
+    result.research_direction_origin = origin;
+  }
+  const works = source.own_works as Record<string, unknown> | undefined;
+  if (
+    typeof works === 'object' &&
+    works !== null &&
+    typeof works.found === 'number' &&
+    typeof works.stored === 'number'
+  ) {
+    result.own_works = { found: works.found, stored: works.stored };
   }
   const isEmpty =
     result.research_fields.length === 0 &&
@@ -58,7 +71,7 @@ export function readAnalysisResult(resultData: unknown): AnalysisResult | null {
 
 /** Whether the result's English summary is a glossed draft for the user to check before it is saved. */
 export const isDraftSummary = (result: AnalysisResult) =>
-  result.research_direction_origin === 'offline-gloss' && result.research_summary_en !== '';
+  result.research_direction_origin !== undefined && result.research_summary_en !== '';
 
 /** The result as saved at once: a draft summary is left out until the user has checked it. */
 export const withoutDraftSummary = (result: AnalysisResult): AnalysisResult =>

@@ -4,6 +4,11 @@ import { type AnalysisResult, readAnalysisResult } from './ai-profile';
 
 /** The task's status is asked for up to 30 times, 2 s apart. */
 export const TASK_POLLING = { maxPolls: 30, intervalMs: 2000 } as const;
+/**
+ * Polls of a seeding from one's own works (4 minutes): fetching up to 200 works and looking up missing
+ * abstracts by DOI takes longer than one analysis.
+ */
+export const OWN_WORKS_MAX_POLLS = 120;
 
 /** What a status answer of the research-direction task means for the dialog. */
 export type TaskProgress =
@@ -35,6 +40,10 @@ export function readTaskProgress(
 }
 
 /** TanStack Query's refetchInterval: poll again in 2 s while the task runs and polls are left. */
-export function nextPollDelay(status: TaskStatusLike | undefined, polls: number): number | false {
-  return readTaskProgress(status, polls).kind === 'waiting' ? TASK_POLLING.intervalMs : false;
+export function nextPollDelay(
+  status: TaskStatusLike | undefined,
+  polls: number,
+  maxPolls: number = TASK_POLLING.maxPolls,
+): number | false {
+  return readTaskProgress(status, polls, maxPolls).kind === 'waiting' ? TASK_POLLING.intervalMs : false;
 }

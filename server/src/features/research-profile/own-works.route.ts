@@ -1,0 +1,69 @@
+import {
+  API_PATHS,
+  apiErrorSchema,
+  OWN_WORKS_LIMITS,
+  ownWorksAuthorIdRequestSchema,
+  ownWorksLibraryRequestSchema,
+  taskSubmittedResponseSchema,
+} from '@radar/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth';
+import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import type { OwnWorksService } from './own-works.service';
+
+/**
+ * Seedings per reader: each may fetch up to 200 works from ORCID or OpenAlex, look up abstracts by DOI
+ * and run the research analysis (maybe a paid LLM call). ORCID, OpenAlex and files share the count.
+ */
+const OWN_WORKS_LIMIT = { max: OWN_WORKS_LIMITS.perHour, timeWindow: '1 hour' };
+/** A 2 MB file grows a little as a JSON string (escaped quotes, backslashes and line ends). */
+const LIBRARY_BODY_LIMIT = 3 * 1024 * 1024;
+
+const guarded = { tags: ['research'], security: [{ bearerAuth: [] }] };
+const responses = {
+  202: taskSubmittedResponseSchema,
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  413: apiErrorSchema,
+  429: apiErrorSchema,
+  503: apiErrorSchema,
+};
+
+export const ownWorksRoutes: FastifyPluginAsyncZod<{ ownWorks: OwnWorksService }> = async (app, { ownWorks }) => {
+  const limit = keyedRateLimit(app, OWN_WORKS_LIMIT, (request) => `own-works:${request.currentUser?.id ?? request.ip}`);
+
+  app.post(
+    API_PATHS.researchFromAuthorId,
+    {
+      onRequest: app.authenticate,
+      preHandler: limit,
+      schema: {
+        ...guarded,
+        summary: "Seed the profile from the reader's works: an ORCID iD, or an OpenAlex author id (with the key)",
+        body: ownWorksAuthorIdRequestSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send(await ownWorks.submitAuthorId(requireUser(request), request.body.author_id)),
+  );
+
+  app.post(
+    API_PATHS.researchFromLibrary,
+    {
+      onRequest: app.authenticate,
+      preHandler: limit,
+      bodyLimit: LIBRARY_BODY_LIMIT,
+      schema: {
+        ...guarded,
+        summary: 'Seed the profile from a library export file (BibTeX, RIS or CSL-JSON text, at most 2 MB)',
+        body: ownWorksLibraryRequestSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(await ownWorks.submitLibraryFile(requireUser(request), request.body.file_name, request.body.content)),
+  );
+};
