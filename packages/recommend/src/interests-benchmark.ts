@@ -1,4 +1,11 @@
-import { learnedProfileVector } from '@radar/ai';
+import {
+  CLASSIFIER_MIN_SIGNALS,
+  fitReaderClassifier,
+  learnedProfileVector,
+  RANDOM_NEGATIVE_WEIGHT,
+  RANDOM_NEGATIVES_MIN,
+  RANDOM_NEGATIVES_PER_SIGNAL,
+} from '@radar/ai';
 import { interleaveByQuota } from './interest-quotas';
 
 /*
@@ -38,9 +45,42 @@ const rocchioScores = (state: InterestReaderState): Float64Array => {
   return scoresFor(profile, state.vectors);
 };
 
+/**
+ * The reader's classifier as the product fits it (from CLASSIFIER_MIN_SIGNALS signals; Rocchio below):
+ * the summary and the favourites as positives, the dismissed as negatives, unrated documents drawn in a
+ * fixed order as weaker negatives. Every signal weighs the same (the simulation has no dates).
+ */
+const classifierScores = (state: InterestReaderState): Float64Array => {
+  const signals = state.liked.length + state.dismissed.length;
+  if (signals < CLASSIFIER_MIN_SIGNALS) return rocchioScores(state);
+  const vectorOf = (d: number) => state.vectors[d] as number[];
+  const examples = [
+    { vector: [...state.summary], label: 1 as const, weight: 1 },
+    ...state.liked.map((d) => ({ vector: vectorOf(d), label: 1 as const, weight: 1 })),
+    ...state.dismissed.map((d) => ({ vector: vectorOf(d), label: 0 as const, weight: 1 })),
+  ];
+  const rated = new Set([...state.liked, ...state.dismissed]);
+  const wanted = Math.max(RANDOM_NEGATIVES_MIN, RANDOM_NEGATIVES_PER_SIGNAL * signals);
+  const n = state.vectors.length;
+  for (let i = 0, taken = 0; i < n && taken < wanted; i++) {
+    const d = (7919 + i * 104_729) % n;
+    if (rated.has(d)) continue;
+    examples.push({ vector: vectorOf(d), label: 0, weight: RANDOM_NEGATIVE_WEIGHT });
+    taken++;
+  }
+  const classifier = fitReaderClassifier(examples);
+  if (!classifier) return rocchioScores(state);
+  // w·x + b orders the documents as the classifier's probability does.
+  const scores = scoresFor(classifier.weights, state.vectors);
+  for (let d = 0; d < scores.length; d++) scores[d] = (scores[d] as number) + classifier.bias;
+  return scores;
+};
+
 export const INTEREST_METHODS: InterestMethod[] = [
   { name: 'Rocchio (one profile)', summaryScores: rocchioScores, withInterests: false },
   { name: 'Rocchio with interests', summaryScores: rocchioScores, withInterests: true },
+  { name: 'classifier (one profile)', summaryScores: classifierScores, withInterests: false },
+  { name: 'classifier with interests', summaryScores: classifierScores, withInterests: true },
 ];
 
 export interface InterestSimulationResult {

@@ -12,7 +12,7 @@ const VALUE_MESSAGE = '评分 value 只能是 1（更多此类）、-1（减少�
 
 /** POST /articles/{id}/rating/ and /api/news/{id}/rating/. */
 export const ratingRequestSchema = z.object({
-  value: z.union([z.literal(1), z.literal(-1), z.literal(0)], { error: VALUE_MESSAGE }),
+  value: z.literal([1, -1, 0], { error: VALUE_MESSAGE }),
 });
 
 export const ratingResponseSchema = z.object({
