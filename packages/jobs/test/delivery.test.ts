@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LanguageModel } from '@radar/ai';
 import {
+  ArticleRepository,
   DeliveryRepository,
   type EmbeddingModelRow,
   EmbeddingRepository,
@@ -25,6 +26,7 @@ import { API_PATHS } from '@radar/shared';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeliveryDeps, deliverDueDigests } from '../src';
+import { publishedPreprintsOf } from '../src/jobs/delivery.job';
 
 /**
  * The delivery job on a real database, mailing through a real SMTP server started here and pushing to a
@@ -139,6 +141,8 @@ beforeAll(async () => {
     summarizePapers: async (ids) => {
       await summarizePapers(database.db, chineseLlm, { ids }, { language: 'zh', logger });
     },
+    // As the worker wires it: the reader's favourited or saved preprints published since the last digest.
+    publishedPreprints: publishedPreprintsOf(new ArticleRepository(database.db)),
     logger,
     now: () => clock,
   };
@@ -267,6 +271,29 @@ describe('digest delivery', () => {
     expect(await deliverDueDigests(deps)).toMatchObject({ readers: 1, mailed: 1 });
     expect(sink.messages.slice(before).map((mail) => mail.to[0])).toEqual(['berlin@example.org']);
     expect(berlin.id).toBeTruthy();
+  });
+
+  it("names a favourited preprint whose journal version arrived since the reader's last digest", async () => {
+    const preprint = await addPaper('A preprint on coral genomics', [0, 0, 1]);
+    const dayThree = new Date(shanghaiEight().getTime() + 48 * HOUR);
+    await database.db.execute(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited) VALUES (${alice.id}::uuid, ${preprint}, true)`,
+    );
+    await database.db.execute(sql`
+      UPDATE radar.papers SET journal_version_at = ${new Date(dayThree.getTime() - HOUR).toISOString()}::timestamptz,
+        journal_name = 'Coral Reefs', doi = '10.1007/coral-1' WHERE id = ${preprint}`);
+    clock = new Date(dayThree.getTime() + 5 * 60_000);
+    const before = sink.messages.length;
+    expect(await deliverDueDigests(deps)).toMatchObject({ mailed: 1 });
+    const mail = sink.messages.slice(before).find((message) => message.to[0] === 'alice@example.org');
+    expect(mail?.text).toContain('【你收藏的预印本已正式发表】');
+    expect(mail?.text).toContain('- A preprint on coral genomics（Coral Reefs）\n  https://doi.org/10.1007/coral-1');
+    // Told once: the next day's digest does not name it again.
+    clock = new Date(dayThree.getTime() + 24 * HOUR + 5 * 60_000);
+    const later = sink.messages.length;
+    await deliverDueDigests(deps);
+    for (const message of sink.messages.slice(later))
+      expect(message.text).not.toContain('coral genomics（Coral Reefs）');
   });
 });
 
