@@ -111,8 +111,11 @@ describe('the first-visit guide', () => {
     expect(await page.getByTestId('research-summary').textContent()).toBe('未填写');
     await guide.waitFor();
     const times = await readGuideTimes(page);
-    // Timers never fire early; the upper bound only catches a guide that waited for something else.
-    expect((times.guide ?? 0) - (times.heading ?? 0)).toBeGreaterThanOrEqual(495);
+    // Timers never fire early, but the heading's time is taken by an observer callback, which on a loaded
+    // machine runs some milliseconds after the element appeared (482.6 ms was seen in CI): the lower
+    // bound allows for that and still tells a delayed guide from one shown at once. The upper bound only
+    // catches a guide that waited for something else.
+    expect((times.guide ?? 0) - (times.heading ?? 0)).toBeGreaterThanOrEqual(400);
     expect((times.guide ?? 0) - (times.heading ?? 0)).toBeLessThan(10_000);
     expect(await guide.getByRole('heading').textContent()).toBe('完善研究信息，获取个性化推荐');
     await captureBothWidths(page, 'account-guide', { fullPage: false });
