@@ -1,31 +1,13 @@
 import { escapeHtml } from '@radar/mail';
 import { API_PATHS, deliveryFeedParamsSchema, deliveryUnsubscribeQuerySchema } from '@radar/shared';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PRODUCT, publicPage, sendPublicPage } from '../../presenters/public-page';
 import type { DeliveryService } from './delivery.service';
 
 /** Per client address: tokens carry 256 bits, so this only keeps scanning cheap (feed readers poll far less). */
 const PUBLIC_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
 
-const PRODUCT = '科研雷达';
-
-function page(title: string, bodyHtml: string): string {
-  return `<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} - ${PRODUCT}</title></head>
-<body style="margin:0;padding:24px;background:#f5f7fb;font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#1f2937">
-  <main style="max-width:480px;margin:48px auto;background:#ffffff;border-radius:12px;padding:32px">
-    <div style="font-size:18px;font-weight:600;color:#1d4ed8;margin-bottom:24px">${PRODUCT}</div>
-    <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>
-    ${bodyHtml}
-  </main>
-</body></html>`;
-}
-
-const INVALID_PAGE = page('退订链接无效', '<p>这个退订链接无效或不完整，请从推送邮件中重新打开退订链接。</p>');
-
-const sendPage = (reply: FastifyReply, status: number, html: string) =>
-  reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+const INVALID_PAGE = publicPage('退订链接无效', '<p>这个退订链接无效或不完整，请从推送邮件中重新打开退订链接。</p>');
 
 /**
  * What works without login: the personal Atom feed (its secret token is the credential) and the digest
@@ -75,12 +57,12 @@ export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliverySer
     },
     async (request, reply) => {
       const { token } = request.query;
-      if (!token || !delivery.isUnsubscribeTokenValid(token)) return sendPage(reply, 400, INVALID_PAGE);
+      if (!token || !delivery.isUnsubscribeTokenValid(token)) return sendPublicPage(reply, 400, INVALID_PAGE);
       const action = `${API_PATHS.deliveryUnsubscribe}?token=${encodeURIComponent(token)}`;
-      return sendPage(
+      return sendPublicPage(
         reply,
         200,
-        page(
+        publicPage(
           '退订推送邮件',
           `<p>确认后，你将不再收到${PRODUCT}的推荐推送邮件。订阅地址和机器人推送不受影响。</p>
     <form method="post" action="${escapeHtml(action)}" style="margin-top:24px">
@@ -101,11 +83,11 @@ export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliverySer
       },
     },
     async (request, reply) => {
-      if (!(await delivery.unsubscribe(request.query.token))) return sendPage(reply, 400, INVALID_PAGE);
-      return sendPage(
+      if (!(await delivery.unsubscribe(request.query.token))) return sendPublicPage(reply, 400, INVALID_PAGE);
+      return sendPublicPage(
         reply,
         200,
-        page('已退订推送邮件', `<p>你将不再收到${PRODUCT}的推荐推送邮件。可随时在“我的”页面重新开启。</p>`),
+        publicPage('已退订推送邮件', `<p>你将不再收到${PRODUCT}的推荐推送邮件。可随时在“我的”页面重新开启。</p>`),
       );
     },
   );
