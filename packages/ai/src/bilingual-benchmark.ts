@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from './builtin/lsa-model';
 import { documentEmbeddingText } from './embedding-text';
-import { glossInline } from './offline/chinese-gloss';
+import { draftEnglishDirection, glossInline } from './offline/chinese-gloss';
 
 /**
  * The body of `pnpm bench:bilingual` (bench/bilingual.ts): how well a Chinese text finds English
@@ -165,6 +165,12 @@ export async function runBilingualBenchmark(
     queries.map((q, i) => `${q.text_zh} ${glossed[i]}`),
     ceiling,
   );
+  // What a reader without an LLM saves as their profile: the English draft of their Chinese text.
+  const draft = line(
+    'Chinese text, offline English draft (saved profile)',
+    queries.map((q) => draftEnglishDirection(q.text_zh)?.summary ?? ''),
+    ceiling,
+  );
   write(`(glossing ${queries.length} texts, dictionary load included: ${(glossMs / 1000).toFixed(1)} s)\n\n`);
 
   const titled = queries.filter((q) => q.title_zh);
@@ -185,8 +191,10 @@ export async function runBilingualBenchmark(
   titleLine('English title (ceiling)', titleCeiling, false);
   titleLine('Chinese title, no glossing', titleQueries(titled.map((q) => q.title_zh as string)));
   titleLine('Chinese title, offline glossing', titleQueries(titled.map((q) => glossInline(q.title_zh as string))));
+  // The profile a reader without an LLM has is the draft they save, not the glossed text.
+  const shareOf = (value: number) => ((100 * value) / ceiling).toFixed(0);
   write(
-    `\ntarget: a Chinese profile reaches at least 70 % of the ceiling offline: ${offline / ceiling >= 0.7 ? 'met' : 'NOT met'} (${((100 * offline) / ceiling).toFixed(0)} %)\n`,
+    `\ntarget: a Chinese profile reaches at least 70 % of the ceiling offline: ${draft / ceiling >= 0.7 ? 'met' : 'NOT met'} (saved draft ${shareOf(draft)} %, glossed text ${shareOf(offline)} %)\n`,
   );
   return 0;
 }

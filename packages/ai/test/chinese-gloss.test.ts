@@ -105,6 +105,30 @@ describe('draftEnglishDirection', () => {
     expect(summary).not.toMatch(BOILERPLATE);
   });
 
+  it("keeps the author's own English terms of a mixed text, but not venues, names of models or acronyms", () => {
+    const { terms } = draftOf(
+      '该研究提出了一种混合专家模型（Mixture-of-Experts, MoE），在 DeepSeek 与 Llama-4 上评估了粒度 (Granularity) 的影响，并关注 random walk attacks 的鲁棒性。',
+    );
+    expect(terms).toEqual(expect.arrayContaining(['mixture-of-experts', 'granularity', 'random walk attacks']));
+    expect(terms.join(' ')).not.toMatch(/deepseek|llama|\bmoe\b/i);
+    const venues = draftOf(
+      '在 Nature Energy、Advanced Materials 等期刊发表论文 80 余篇。研究方向：图神经网络（graph neural networks）。',
+    );
+    // The author's plural and our term are one term, spelt as ours.
+    expect(venues.terms).toEqual(['graph neural network']);
+  });
+
+  it('glosses each item of a stated enumeration into one phrase when every word has a noun sense', () => {
+    const { terms } = draftOf('研究方向：柔性传感、稳定同位素与文本水印。');
+    // 柔性 and 稳定 before another word mean "flexible" and "stable" (CC-CEDICT's first senses are
+    // "flexibility" and "steady"); a dictionary sense's article ("a text watermark") is dropped.
+    expect(terms).toEqual(['flexible sensing', 'stable isotope', 'text watermark']);
+    // An item with a verb (失效 -> "to fail") or only general words (结构调控) is not strung together.
+    const guarded = draftEnglishDirection('研究方向：材料失效分析、结构调控与钙钛矿太阳能电池。');
+    expect(guarded?.terms.join(' | ')).not.toMatch(/fail|structure regulation/);
+    expect(guarded?.terms).toContain('perovskite solar cell');
+  });
+
   it('drafts an education researcher', () => {
     const { summary, terms } = draftOf(EDUCATION_RESEARCHER);
     expect(terms).toEqual(

@@ -62,8 +62,9 @@ describe('offline extractor on whole homepages', () => {
       researchFields: ['computer-science'],
       researchSummaryOrigin: 'offline-gloss',
     });
+    // "大语言模型的高效训练与推理系统": the enumerated item 高效训练 is glossed word by word into one phrase.
     expect(profile.researchSummaryEn).toBe(
-      'Research interests: distributed system, cloud computing, data processing, machine learning system, performance optimization, resource scheduling, deep learning, compiler, large language model, inference system.',
+      'Research interests: distributed system, cloud computing, data processing, machine learning system, performance optimization, resource scheduling, deep learning, compiler, large language model, efficient training.',
     );
     expect(profile.notices).toEqual([NOTICES.glossDraft]);
   });

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { RESEARCH_FIELDS } from '@radar/shared';
 import { FIELD_LEXICON } from './field-lexicon';
-import { loadCedict } from './gloss/cedict';
-import { CURATED_RESEARCH_TERMS, RESEARCH_SENSES } from './gloss/research-terms';
+import { cedictVerbs, loadCedict } from './gloss/cedict';
+import { CURATED_RESEARCH_TERMS, MODIFIER_SENSES, RESEARCH_SENSES } from './gloss/research-terms';
 
 /**
  * Offline Chinese -> English glossing of research text: jieba segmentation, then a longest match of
@@ -61,10 +61,30 @@ const NON_RESEARCH_WORDS = new Set(
   ),
 );
 
+/**
+ * Dictionary words too general to make a phrase specific: an item of these and research senses only
+ * (结构调控 -> "structure regulation", 结构稳定性) says nothing a reader could be matched on.
+ */
+const GENERIC_WORDS = new Set(
+  `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能`.split(
+    /\s+/,
+  ),
+);
+
 const HAN = /[\u4e00-\u9fff]/;
 const MAX_JOIN = 8;
 
-interface Occurrence extends GlossedTerm {
+/**
+ * Where a draft's term came from besides a gloss: English the author wrote inside the Chinese text
+ * ("混合专家模型 (Mixture-of-Experts)"), or one item of a stated enumeration glossed word by word
+ * (固态电解质界面 -> "solid state electrolyte interface").
+ */
+type DraftSource = GlossSource | 'author' | 'composed';
+
+interface Occurrence {
+  zh: string;
+  en: string;
+  source: DraftSource;
   /** Inside a sentence that mentions research (研究, 从事, 致力于 ...): counts double. */
   cued: boolean;
   /** Inside a sentence where the author states their direction (研究方向：..., 主要从事 ...). */
@@ -183,25 +203,161 @@ function glossOccurrences(text: string, homepage: boolean): Occurrence[] {
       if (!HAN.test(clause) || BIOGRAPHY_CLAUSE.test(clause)) continue;
       glossClause(clause, { cued, stated }, true, occurrences);
     }
+    for (const en of authorEnglishTerms(sentence)) occurrences.push({ zh: en, en, source: 'author', cued, stated });
   }
   return occurrences;
 }
 
+/** Clauses naming where the author published or serves (在 Nature Energy、JACS 等期刊发表): venues are no research terms. */
+const VENUE_CLAUSE = /发表|期刊|会议|收录|录用|编委|审稿|主编|刊物|杂志/;
+/** English words of a homepage's boilerplate and of institution names; a run with one of the latter is a name. */
+const ENGLISH_BOILERPLATE = new Set(
+  'professor associate assistant lecturer researcher phd ph.d postdoc student students email e-mail tel phone fax homepage home page profile research interests interest group lab welcome contact office cv'.split(
+    ' ',
+  ),
+);
+const ENGLISH_INSTITUTION =
+  /\b(?:university|college|institute|department|school|laboratory|academy|hospital|center|centre|press|journal)\b/i;
+const ENGLISH_EDGE_STOPWORDS = new Set(
+  'a an the of and or in on for with to via by from as at is are be its their our this that'.split(' '),
+);
+/** A run of English words inside Chinese text (letters, digits, hyphens, apostrophes; spaces between). */
+const ENGLISH_RUN = /[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*(?:[ \t]+[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*)*/g;
+const MAX_AUTHOR_TERM_WORDS = 6;
+
+/**
+ * English terms the author wrote inside a Chinese sentence, as they wrote them: a term in brackets after
+ * its Chinese (图神经网络（graph neural networks）, 粒度 (Granularity)) or inline (也关注 large language
+ * models). The author's own English beats any gloss. Left out: clauses about venues and the author's
+ * career, acronyms and names of products or models (MoE, DeepSeek, Llama-4), institution names, title-case
+ * runs outside brackets (Nature Energy, Wei Zhang), and longer runs, which are English sentences.
+ */
+function authorEnglishTerms(sentence: string): string[] {
+  const terms: string[] = [];
+  for (const clause of sentence.split('，')) {
+    if (VENUE_CLAUSE.test(clause) || BIOGRAPHY_CLAUSE.test(clause) || !/[A-Za-z]{3}/.test(clause)) continue;
+    for (const match of clause.matchAll(ENGLISH_RUN)) {
+      const before = clause.slice(0, match.index).trimEnd();
+      const bracketed = /[(（]$/.test(before) && HAN.test(before.slice(-2, -1));
+      for (const part of match[0].split(/\s+(?:and|or)\s+/i)) {
+        const term = authorTerm(part, bracketed);
+        if (term) terms.push(term);
+      }
+    }
+  }
+  return terms;
+}
+
+function authorTerm(run: string, bracketed: boolean): string | undefined {
+  const words = run.trim().split(/\s+/);
+  while (words.length > 0 && ENGLISH_EDGE_STOPWORDS.has((words[0] as string).toLowerCase())) words.shift();
+  while (words.length > 0 && ENGLISH_EDGE_STOPWORDS.has((words.at(-1) as string).toLowerCase())) words.pop();
+  if (words.length === 0 || words.length > MAX_AUTHOR_TERM_WORDS) return undefined;
+  if (words.some((word) => /\d/.test(word) || ENGLISH_BOILERPLATE.has(word.toLowerCase()))) return undefined;
+  if (ENGLISH_INSTITUTION.test(words.join(' '))) return undefined;
+  // Acronyms and product names (RAG, MoE, DeepSeek): capitals after the first letter.
+  const named = (word: string) => /^[A-Za-z][a-z]*[A-Z]/.test(word);
+  if (words.length === 1 && (named(words[0] as string) || (words[0] as string).length < 4)) return undefined;
+  if (words.every(named)) return undefined;
+  const titleWord = (word: string) => /^[A-Z][a-z'’]*(?:-[A-Za-z][a-z'’]*)*$/.test(word);
+  if (words.every(titleWord) && words.length > 1 && !bracketed) return undefined;
+  return words.map((word) => (titleWord(word) ? word.toLowerCase() : word)).join(' ');
+}
+
+/** Segments between the items of an enumeration (钙钛矿电池、有机光伏与柔性电子器件的稳定性). */
+const ITEM_SEPARATORS = new Set(['、', '与', '和', '及', '以及', '及其', '或', '等', '的', '并', '跟', '同', '之']);
+/** An item glossed word by word reads as a noun phrase up to this size; longer ones are clauses. */
+const MAX_ITEM_WORDS = 4;
+const MAX_PHRASE_WORDS = 6;
+
+interface ItemWord {
+  word: string;
+  glossed: GlossedTerm | undefined;
+  /** Can stand inside an English noun phrase: glossed, not a lone uncurated character, not a verb. */
+  composable: boolean;
+}
+
+/**
+ * Glosses one clause. In a clause where the author states their direction (研究方向：A、B与C), each item
+ * of the enumeration whose every word has a noun gloss becomes one phrase, in the author's word order,
+ * which is English noun-compound order (固态 电解质 界面 -> "solid state electrolyte interface"); a
+ * one-word item stands as a term of its own. Elsewhere, and for items with a word we cannot gloss as a
+ * noun, each word counts on its own as before.
+ */
 function glossClause(
   clause: string,
   marks: { cued: boolean; stated: boolean },
-  maskInstitutions: boolean,
+  homepage: boolean,
   occurrences: Occurrence[],
 ): void {
   const tokens = jieba().cut(clause, false);
-  const institution = maskInstitutions ? institutionSegments(tokens) : new Set<number>();
-  for (const { word, start } of chineseWords(tokens)) {
-    if (institution.has(start)) continue;
-    // Single characters are too ambiguous to gloss unless we curated them.
-    if (NON_RESEARCH_WORDS.has(word) || (word.length < 2 && !CURATED_RESEARCH_TERMS.has(word))) continue;
-    const glossed = glossWord(word);
-    if (glossed) occurrences.push({ ...glossed, ...marks });
+  const institution = homepage ? institutionSegments(tokens) : new Set<number>();
+  const compose = homepage && marks.stated;
+  let item: ItemWord[] = [];
+  let itemStartsAtBoundary = true;
+
+  const flush = (endsAtBoundary: boolean) => {
+    const words = item;
+    const startsAtBoundary = itemStartsAtBoundary;
+    item = [];
+    itemStartsAtBoundary = endsAtBoundary;
+    if (words.length === 0) return;
+    const glossedWords = words.filter((entry): entry is ItemWord & { glossed: GlossedTerm } => !!entry.glossed);
+    // Our own terms are already whole phrases (多孔材料 + 化学 is not "porous materials chemistry"): an
+    // item with one keeps its words apart, and composing is left to items made of dictionary words.
+    const ownTerm = glossedWords.some((entry) => entry.glossed.source !== 'cedict');
+    if (compose && !ownTerm && words.every((entry) => entry.composable)) {
+      const english = [
+        ...new Set(
+          glossedWords.map((entry, index) => {
+            const modifier = index < glossedWords.length - 1 ? MODIFIER_SENSES.get(entry.word) : undefined;
+            // A dictionary sense's qualifier after a comma is not part of the phrase.
+            return (modifier ?? (entry.glossed.en.split(',')[0] as string)).trim();
+          }),
+        ),
+      ];
+      const phrase = english.join(' ');
+      const single = words.length === 1 ? glossedWords[0]?.glossed : undefined;
+      const specific = words.some((entry) => !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word));
+      if (
+        specific &&
+        words.length >= 2 &&
+        words.length <= MAX_ITEM_WORDS &&
+        phrase.split(' ').length <= MAX_PHRASE_WORDS &&
+        english.length >= 2
+      ) {
+        occurrences.push({ zh: words.map((entry) => entry.word).join(''), en: phrase, source: 'composed', ...marks });
+        return;
+      }
+      // A whole item of one dictionary word (研究方向：水印、隐私计算) is a term even when short.
+      if (single?.source === 'cedict' && specific && startsAtBoundary && endsAtBoundary) {
+        occurrences.push({ ...single, source: 'composed', ...marks });
+        return;
+      }
+    }
+    for (const entry of glossedWords) occurrences.push({ ...entry.glossed, ...marks });
+  };
+
+  let previousEnd = 0;
+  for (const { word, start, end } of chineseWords(tokens)) {
+    // Anything but Chinese between two words (、，English, brackets) ends an item.
+    if (start > previousEnd) flush(true);
+    previousEnd = end;
+    if (ITEM_SEPARATORS.has(word)) {
+      flush(true);
+      continue;
+    }
+    if (institution.has(start) || NON_RESEARCH_WORDS.has(word)) {
+      // A boilerplate word inside an item (土地利用变化) leaves its neighbours as separate words.
+      flush(false);
+      continue;
+    }
+    const lone = word.length < 2 && !CURATED_RESEARCH_TERMS.has(word);
+    const glossed = lone ? undefined : glossWord(word);
+    const verb = glossed?.source === 'cedict' && !RESEARCH_SENSES.has(word) && cedictVerbs().has(word);
+    item.push({ word, glossed, composable: !!glossed && !verb });
   }
+  flush(true);
 }
 
 /**
@@ -209,7 +365,7 @@ function glossClause(
  * joined back by the longest run that is one of our terms (jieba splits 图神经网络 into 图 + 神经网络).
  * Segments without a Chinese character are not words here.
  */
-function* chineseWords(tokens: string[]): Generator<{ word: string; start: number }> {
+function* chineseWords(tokens: string[]): Generator<{ word: string; start: number; end: number }> {
   let i = 0;
   while (i < tokens.length) {
     if (!HAN.test(tokens[i] as string)) {
@@ -224,7 +380,7 @@ function* chineseWords(tokens: string[]): Generator<{ word: string; start: numbe
         break;
       }
     }
-    yield { word: tokens.slice(i, end).join(''), start: i };
+    yield { word: tokens.slice(i, end).join(''), start: i, end };
     i = end;
   }
 }
@@ -259,7 +415,8 @@ export function glossChinese(text: string): { terms: GlossedTerm[] } {
   const seen = new Set<string>();
   const terms: GlossedTerm[] = [];
   for (const { zh, en, source } of glossOccurrences(text, false)) {
-    if (seen.has(zh)) continue;
+    // Only homepages get author English and composed phrases.
+    if (seen.has(zh) || source === 'author' || source === 'composed') continue;
     seen.add(zh);
     terms.push({ zh, en, source });
   }
@@ -316,7 +473,7 @@ function containsWords(outer: string, inner: string): boolean {
   return outer.length > inner.length && new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`).test(outer.toLowerCase());
 }
 
-const SOURCE_WEIGHT: Record<GlossSource, number> = { curated: 3, field: 2, cedict: 1 };
+const SOURCE_WEIGHT: Record<DraftSource, number> = { curated: 3, author: 3, composed: 3, field: 2, cedict: 1 };
 const MAX_DRAFT_TERMS = 10;
 /** Bare field words are left out of a draft that has at least this many narrower terms. */
 const MIN_NARROW_TERMS = 3;
@@ -326,7 +483,7 @@ const MIN_NARROW_TERMS = 3;
  * are longer CEDICT compounds (3+ characters, at most four English words); shorter CEDICT words are too
  * often everyday words ("发现" -> discover) to be stated as a research interest.
  */
-function isResearchTerm(term: GlossedTerm): boolean {
+function isResearchTerm(term: { zh: string; en: string; source: DraftSource }): boolean {
   if (term.source !== 'cedict') return true;
   return term.zh.length >= 3 && term.en.split(' ').length <= 4 && !/^[A-Z]/.test(term.en);
 }
@@ -339,13 +496,16 @@ function isResearchTerm(term: GlossedTerm): boolean {
  * no research term was found.
  */
 export function draftEnglishDirection(text: string): { summary: string; terms: string[] } | null {
-  const scores = new Map<string, { score: number; first: number; stated: number }>();
+  const scores = new Map<string, { display: string; score: number; first: number; stated: number }>();
   let position = 0;
-  const add = (en: string, score: number, stated: boolean) => {
-    const entry = scores.get(en) ?? { score: 0, first: position, stated: Number.POSITIVE_INFINITY };
+  /** `canonical`: our own spelling of the term (curated, field lexicon), preferred to the author's plural. */
+  const add = (en: string, score: number, stated: boolean, canonical: boolean) => {
+    const key = termKey(en);
+    const entry = scores.get(key) ?? { display: en, score: 0, first: position, stated: Number.POSITIVE_INFINITY };
+    if (canonical) entry.display = en;
     entry.score += score;
     if (stated) entry.stated = Math.min(entry.stated, position);
-    scores.set(en, entry);
+    scores.set(key, entry);
     position += 1;
   };
   const broadTerms = new Set<string>();
@@ -354,21 +514,31 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
     if (occurrence.zh.length <= 2 && (occurrence.source === 'field' || FIELD_NAME_GLOSS.has(occurrence.zh))) {
       broadTerms.add(occurrence.en);
     }
-    add(occurrence.en, SOURCE_WEIGHT[occurrence.source] * (occurrence.cued ? 2 : 1), occurrence.stated);
+    const canonical = occurrence.source === 'curated' || occurrence.source === 'field';
+    add(occurrence.en, SOURCE_WEIGHT[occurrence.source] * (occurrence.cued ? 2 : 1), occurrence.stated, canonical);
   }
-  for (const phrase of englishPhrases(text)) add(phrase.en, SOURCE_WEIGHT.curated, false);
+  for (const phrase of englishPhrases(text)) add(phrase.en, SOURCE_WEIGHT.curated, false, true);
   if (scores.size === 0) return null;
-  const ranked = [...scores.entries()]
-    .sort(([, a], [, b]) => {
+  const ranked = [...scores.values()]
+    .sort((a, b) => {
       if (a.stated !== b.stated) return a.stated - b.stated || 0;
       return b.score - a.score || a.first - b.first;
     })
-    .map(([en]) => en);
+    .map(({ display }) => display);
   const specific = ranked.filter((term) => !ranked.some((other) => other !== term && containsWords(other, term)));
   // A bare field word (化学 -> chemistry, 材料 -> material) says less than the terms beside it.
   const narrow = specific.filter((term) => !broadTerms.has(term));
   const terms = (narrow.length >= MIN_NARROW_TERMS ? narrow : specific).slice(0, MAX_DRAFT_TERMS);
   return { summary: `Research interests: ${terms.join(', ')}.`, terms };
+}
+
+/** One key for a term's singular and plural ("large language models" = "large language model"). */
+function termKey(en: string): string {
+  return en
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => (word.length > 3 && /[^su]s$/.test(word) && !/(?:ss|is|us)$/.test(word) ? word.slice(0, -1) : word))
+    .join(' ');
 }
 
 /**

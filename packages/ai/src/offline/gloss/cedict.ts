@@ -14,6 +14,8 @@ export type CedictSenses = ReadonlyMap<string, readonly string[]>;
 type CedictRow = [string, string, string, string | string[], number[]?, number[]?];
 
 let cached: CedictSenses | undefined;
+/** Words whose first usable sense is a verb ("to fail"): read with the senses, see cedictVerbs(). */
+let cachedVerbs: Set<string> | undefined;
 
 function cedictDataFile(): string {
   // The package exports only its entry point, so find its folder along Node's lookup path; this works
@@ -28,7 +30,7 @@ function cedictDataFile(): string {
 
 /**
  * Senses a research text never means: surnames, cross-references, classifiers, variant pointers. A
- * sense is also cut at its first ";" (CEDICT lists near-synonyms there), stripped of parenthetical notes ("(loanword)", "(Tw)") and a leading "to ".
+ * sense is also cut at its first ";" (CEDICT lists near-synonyms there), stripped of parenthetical notes ("(loanword)", "(Tw)") and a leading "to" or article.
  */
 const UNUSABLE_SENSE =
   /^(surname |old variant of|variant of|see |used in |CL:|classifier for|abbr\. for|also written|Japanese variant|erhua variant)/i;
@@ -40,7 +42,7 @@ function cleanSense(sense: string): string | undefined {
     .replace(/\[[^\]]*\]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^to /i, '');
+    .replace(/^(?:to|an?|the) /i, '');
   if (!cleaned || /[\u3400-\u9fff]/.test(cleaned) || cleaned.length > 40) return undefined;
   return cleaned;
 }
@@ -51,6 +53,7 @@ export function loadCedict(): CedictSenses {
   const source = fs.readFileSync(cedictDataFile(), 'utf8');
   const data = JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as { all: CedictRow[] };
   const senses = new Map<string, string[]>();
+  const verbs = new Set<string>();
   // Proper-noun rows (capitalised pinyin: places, people) go after common-word rows for the same characters.
   const deferred: CedictRow[] = [];
   for (const row of data.all) {
@@ -63,8 +66,22 @@ export function loadCedict(): CedictSenses {
     if (usable.length === 0) continue;
     const list = senses.get(row[1]);
     if (list) list.push(...usable);
-    else senses.set(row[1], usable);
+    else {
+      senses.set(row[1], usable);
+      const firstUsable = english.find((sense) => cleanSense(sense) !== undefined) ?? '';
+      if (/^to /i.test(firstUsable)) verbs.add(row[1]);
+    }
   }
   cached = senses;
+  cachedVerbs = verbs;
   return senses;
+}
+
+/**
+ * The words whose first usable sense is a verb (失效 -> "to fail", 协同 -> "to cooperate"): glossed
+ * alone they read fine, but strung into a noun phrase they do not ("fail mechanism").
+ */
+export function cedictVerbs(): ReadonlySet<string> {
+  if (!cachedVerbs) loadCedict();
+  return cachedVerbs as Set<string>;
 }
