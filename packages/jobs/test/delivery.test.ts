@@ -10,6 +10,7 @@ import {
   type EmbeddingModelRow,
   EmbeddingRepository,
   NewsSearchRepository,
+  OwnWorkRepository,
   PaperRepository,
   RecommendationDiagnosticsRepository,
   RecommendationRepository,
@@ -170,6 +171,9 @@ beforeAll(async () => {
   });
   for (let index = 0; index < 12; index++) await addPaper(`Protein diffusion paper ${index}`, [1, 0.01 * index, 0]);
   await addPaper('Coral reef ecology', [0, 0, 1]);
+  // Alice's own work, the closest of all to her profile: never delivered back to her.
+  const own = await addPaper('Protein diffusion paper Alice wrote', [1, 0, 0]);
+  await new OwnWorkRepository(database.db).markAuthored(alice.id, [own]);
   await addNews('Diffusion models at the institute', [0.95, 0.3, 0]);
 });
 
@@ -207,6 +211,7 @@ describe('digest delivery', () => {
     // The ten most similar papers, not the unrelated one; the news item; reasons and summaries.
     expect(mail.text).toContain('Protein diffusion paper 0');
     expect(mail.text).not.toContain('Coral reef');
+    expect(mail.text).not.toContain('Alice wrote');
     expect(mail.text).toContain('Diffusion models at the institute');
     expect(mail.text).toMatch(/推荐理由：\S+/);
     expect(mail.text).toContain('AI 摘要：本文用扩散模型预测蛋白质结构。');
@@ -234,6 +239,7 @@ describe('digest delivery', () => {
     expect(body.sign).toBe(feishuSignature(body.timestamp, FEISHU_SECRET));
     const texts = body.content.post.zh_cn.content.flat().map((element) => element.text);
     expect(texts).toContain('Protein diffusion paper 0');
+    expect(texts).not.toContain('Protein diffusion paper Alice wrote');
     expect(texts.some((text) => text.startsWith('推荐理由：'))).toBe(true);
   });
 
