@@ -30,7 +30,7 @@ import { type IngestSettings, ingestSettingsFromConfig } from '@radar/ingest';
 import {
   type AppQueue,
   createQueue,
-  failInterruptedResearchTasks,
+  failInterruptedTasks,
   type JobQueue,
   openProcessParts,
   type QueueConnection,
@@ -444,22 +444,23 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     cleanups.push(() => maintenanceQueue.close());
     const researchQueue = createQueue(queueConnection, QUEUE_NAMES.researchProfile);
     cleanups.push(() => researchQueue.close());
-    // Synchronous research requests cut by the previous process's end left their tasks 'processing'.
-    // Alone on an embedded database nothing else can be running them; otherwise the usual margin applies.
-    await failInterruptedResearchTasks({
+    const ownWorksQueue = createQueue(queueConnection, QUEUE_NAMES.ownWorks);
+    cleanups.push(() => ownWorksQueue.close());
+    // Synchronous research requests cut by the previous process's end left their tasks 'processing', and
+    // tasks whose job the queue gave up on stay so. Alone on an embedded database nothing else can be
+    // running them; otherwise each kind's usual margin applies.
+    await failInterruptedTasks({
       tasks: new AsyncTaskRepository(database.db),
-      jobs: researchQueue,
+      jobs: { research: researchQueue, ownWorks: ownWorksQueue },
       ...(embedded ? { withoutJobAfterMs: 0 } : {}),
     }).then(
-      (failed) => failed && logger.warn({ failed }, 'interrupted research tasks marked failed'),
-      (error: Error) => logger.warn({ err: error.message }, 'interrupted research tasks not checked'),
+      (failed) => failed && logger.warn({ failed }, 'interrupted tasks marked failed'),
+      (error: Error) => logger.warn({ err: error.message }, 'interrupted tasks not checked'),
     );
     const embeddingsQueue = createQueue(queueConnection, QUEUE_NAMES.embeddings);
     cleanups.push(() => embeddingsQueue.close());
     const profileLearningQueue = createQueue(queueConnection, QUEUE_NAMES.profileLearning);
     cleanups.push(() => profileLearningQueue.close());
-    const ownWorksQueue = createQueue(queueConnection, QUEUE_NAMES.ownWorks);
-    cleanups.push(() => ownWorksQueue.close());
 
     let rateLimitRedis: Redis | undefined;
     if (config.redisUrl) {

@@ -146,7 +146,7 @@ type AnyJobQueue = AppQueue<unknown>;
 const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
   [QUEUE_NAMES.maintenance]: ({ database, repositories, queue, ingest, logger }) =>
     createMaintenanceProcessor(repositories, {
-      researchJobs: queue(QUEUE_NAMES.researchProfile),
+      taskJobs: { research: queue(QUEUE_NAMES.researchProfile), ownWorks: queue(QUEUE_NAMES.ownWorks) },
       syncSources: async () => {
         const sync = await syncActiveSources({
           db: database.db,
@@ -303,7 +303,7 @@ const SCHEDULES = [
   {
     queue: QUEUE_NAMES.maintenance,
     id: 'fail-interrupted-tasks',
-    pattern: '*/5 * * * *', // research tasks a dead process left unfinished
+    pattern: '*/5 * * * *', // research and own-works tasks a dead process left unfinished
     data: { task: 'fail-interrupted-tasks' },
   },
   {
