@@ -22,6 +22,7 @@ import {
   RecommendationRepository,
   SessionRepository,
   SourceStateRepository,
+  StoredSecrets,
   UserAdminRepository,
   type UserChangeListener,
   UserRepository,
@@ -333,7 +334,8 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       logger,
     }),
     delivery: new DeliveryService({
-      deliveries: new DeliveryRepository(database.db),
+      // Robot webhooks are sealed at rest under a key derived from the server secret (StoredSecrets).
+      deliveries: new DeliveryRepository(database.db, new StoredSecrets(parts.jwtSecret)),
       users: userRepository,
       pipelineFor: (timeZone) => new RecommendationPipeline({ ...pipelineDeps, timeZone }),
       linkTokens: new MailLinkTokens(parts.jwtSecret),
@@ -432,6 +434,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         ingest,
         // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
         mail: { mailer, webBaseUrl: webBaseUrl.current, linkSecret: jwtSecret },
+        serverSecret: jwtSecret,
         recurringJobs: options.recurringJobs,
       });
       const started = worker;
