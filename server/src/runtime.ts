@@ -22,6 +22,7 @@ import {
   RecommendationRepository,
   SessionRepository,
   SourceStateRepository,
+  StoredSecrets,
   UserAdminRepository,
   type UserChangeListener,
   UserRepository,
@@ -30,7 +31,7 @@ import { type IngestSettings, ingestSettingsFromConfig } from '@radar/ingest';
 import {
   type AppQueue,
   createQueue,
-  failInterruptedResearchTasks,
+  failInterruptedTasks,
   type JobQueue,
   openProcessParts,
   type QueueConnection,
@@ -333,7 +334,8 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       logger,
     }),
     delivery: new DeliveryService({
-      deliveries: new DeliveryRepository(database.db),
+      // Robot webhooks are sealed at rest under a key derived from the server secret (StoredSecrets).
+      deliveries: new DeliveryRepository(database.db, new StoredSecrets(parts.jwtSecret)),
       users: userRepository,
       pipelineFor: (timeZone) => new RecommendationPipeline({ ...pipelineDeps, timeZone }),
       linkTokens: new MailLinkTokens(parts.jwtSecret),
@@ -432,6 +434,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
         ingest,
         // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
         mail: { mailer, webBaseUrl: webBaseUrl.current, linkSecret: jwtSecret },
+        serverSecret: jwtSecret,
         recurringJobs: options.recurringJobs,
       });
       const started = worker;
@@ -444,22 +447,23 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     cleanups.push(() => maintenanceQueue.close());
     const researchQueue = createQueue(queueConnection, QUEUE_NAMES.researchProfile);
     cleanups.push(() => researchQueue.close());
-    // Synchronous research requests cut by the previous process's end left their tasks 'processing'.
-    // Alone on an embedded database nothing else can be running them; otherwise the usual margin applies.
-    await failInterruptedResearchTasks({
+    const ownWorksQueue = createQueue(queueConnection, QUEUE_NAMES.ownWorks);
+    cleanups.push(() => ownWorksQueue.close());
+    // Synchronous research requests cut by the previous process's end left their tasks 'processing', and
+    // tasks whose job the queue gave up on stay so. Alone on an embedded database nothing else can be
+    // running them; otherwise each kind's usual margin applies.
+    await failInterruptedTasks({
       tasks: new AsyncTaskRepository(database.db),
-      jobs: researchQueue,
+      jobs: { research: researchQueue, ownWorks: ownWorksQueue },
       ...(embedded ? { withoutJobAfterMs: 0 } : {}),
     }).then(
-      (failed) => failed && logger.warn({ failed }, 'interrupted research tasks marked failed'),
-      (error: Error) => logger.warn({ err: error.message }, 'interrupted research tasks not checked'),
+      (failed) => failed && logger.warn({ failed }, 'interrupted tasks marked failed'),
+      (error: Error) => logger.warn({ err: error.message }, 'interrupted tasks not checked'),
     );
     const embeddingsQueue = createQueue(queueConnection, QUEUE_NAMES.embeddings);
     cleanups.push(() => embeddingsQueue.close());
     const profileLearningQueue = createQueue(queueConnection, QUEUE_NAMES.profileLearning);
     cleanups.push(() => profileLearningQueue.close());
-    const ownWorksQueue = createQueue(queueConnection, QUEUE_NAMES.ownWorks);
-    cleanups.push(() => ownWorksQueue.close());
 
     let rateLimitRedis: Redis | undefined;
     if (config.redisUrl) {

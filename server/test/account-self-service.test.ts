@@ -13,7 +13,7 @@ let smtp: SmtpSink;
 let admin: UserAdminRepository;
 const PASSWORD = 'tr0ub4dor-horse';
 
-const request = (method: 'GET' | 'POST', url: string, token: string, payload?: unknown) =>
+const request = (method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown) =>
   runtime.app.inject({
     method,
     url,
@@ -29,15 +29,30 @@ async function verifiedAccount(email: string): Promise<{ id: string; token: stri
   return { id: body.user.id, token: body.token };
 }
 
-/** A keyword, a favourite, a read paper, a 'not interested' paper and a feedback message. */
+/** A keyword, a favourite, a saved and rated paper, a feedback message, an interest and delivery settings. */
 async function fillAccount(token: string, label: string, paperIds: number[]): Promise<void> {
-  const ok = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+  const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
     const response = await request(method, url, token, payload);
     expect(response.statusCode, `${url}: ${response.body}`).toBeLessThan(300);
   };
   await ok('POST', '/user-keywords/add/', { keyword: `${label} keyword` });
   await ok('POST', `/articles/${paperIds[0]}/favorite/`);
   await ok('POST', `/articles/${paperIds[1]}/save/`);
+  await ok('POST', `/articles/${paperIds[1]}/rating/`, { value: -1 });
+  await ok('POST', '/api/auth/interests/', { name: `${label} interest`, description: 'coral reef ecology' });
+  await ok('PUT', '/api/auth/delivery/', {
+    frequency: 'weekly',
+    weekday: 3,
+    hour: 9,
+    time_zone: 'Europe/Berlin',
+    email_enabled: true,
+  });
+  await ok('PUT', '/api/auth/delivery/webhook/', {
+    platform: 'dingtalk',
+    url: `https://oapi.dingtalk.com/robot/send?access_token=${label}-robot-token`,
+    secret: `SEC-${label}-signing-secret`,
+  });
+  await ok('POST', '/api/auth/delivery/feed/');
   await ok('POST', '/api/feedback/send/', {
     type: '功能建议',
     title: `${label} feedback title`,
@@ -58,7 +73,7 @@ afterAll(async () => {
 });
 
 describe('download my data', () => {
-  it('is a no-store JSON attachment with the own profile, keywords, paper states and feedback, nobody else’s', async () => {
+  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, feedback, interests and delivery settings (no secrets), nobody else’s', async () => {
     const papers = await new PaperRepository(runtime.database.db).insertMany(
       ['Export paper one', 'Export paper two', 'Export paper three'].map((title, index) => ({
         source: 'self-service-test',
@@ -91,7 +106,28 @@ describe('download my data', () => {
       title: 'Export paper one',
       is_favorited: true,
     });
-    expect(states.find((state) => state.paper_id === ids[1])).toMatchObject({ is_saved: true });
+    expect(states.find((state) => state.paper_id === ids[1])).toMatchObject({ is_saved: true, rating: -1 });
+    expect(data.interests).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'typed', name: 'ada interest', description: 'coral reef ecology' }),
+      ]),
+    );
+    expect(JSON.stringify(data.interests)).not.toContain('embedding');
+    // The schedule and which channels exist; never the feed token, the robot's address or its secret.
+    expect(data.delivery).toMatchObject({
+      frequency: 'weekly',
+      weekday: 3,
+      hour: 9,
+      time_zone: 'Europe/Berlin',
+      email_enabled: true,
+      has_feed: true,
+      webhook_platform: 'dingtalk',
+      has_webhook: true,
+      has_webhook_secret: true,
+    });
+    expect(response.body).not.toContain('robot-token');
+    expect(response.body).not.toContain('signing-secret');
+    expect(response.body).not.toContain('feed_token');
     expect(states.some((state) => state.paper_id === ids[2])).toBe(false);
     expect(data.feedback).toEqual([
       expect.objectContaining({ title: 'ada feedback title', description: 'ada feedback body' }),

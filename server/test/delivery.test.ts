@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql, UserRepository, VectorRepository } from '@radar/db';
 import { MAIL_LINK_PURPOSES, MailLinkTokens } from '@radar/mail';
 import {
@@ -163,7 +164,7 @@ describe('robot webhooks', () => {
   });
 
   it('saves a webhook, masks its key, sends a signed test message, and says when the robot refuses', async () => {
-    const { headers } = await signUp('webhook@example.org');
+    const { user, headers } = await signUp('webhook@example.org');
     const noneYet = await runtime.app.inject({ method: 'POST', url: API_PATHS.deliveryWebhookTest, headers });
     expect(noneYet.statusCode).toBe(400);
     expect(apiErrorSchema.parse(noneYet.json()).message).toBe('请先保存机器人 Webhook 地址');
@@ -182,6 +183,15 @@ describe('robot webhooks', () => {
       has_secret: true,
     });
     expect(saved.body).not.toContain('SECtest');
+    // Sealed at rest: neither the address (its token is the credential) nor the signing secret is in the row.
+    const stored = await runtime.database.db.execute<{ webhook_url: string; webhook_secret: string }>(
+      sql`SELECT webhook_url, webhook_secret FROM radar.delivery_settings WHERE user_id = ${user.id}::uuid`,
+    );
+    const row = stored.rows[0];
+    expect(row?.webhook_url).toMatch(/^enc:v1:/);
+    expect(row?.webhook_secret).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(row)).not.toContain('abcdef123456');
+    expect(JSON.stringify(row)).not.toContain('SECtest');
 
     const test = await runtime.app.inject({ method: 'POST', url: API_PATHS.deliveryWebhookTest, headers });
     expect(test.statusCode).toBe(200);
@@ -189,8 +199,14 @@ describe('robot webhooks', () => {
     const request = robotRequests.at(-1);
     expect(request?.body).toMatchObject({ msgtype: 'markdown', markdown: { title: '科研雷达测试消息' } });
     const query = new URL(request?.path ?? '', robotOrigin).searchParams;
-    expect(query.get('timestamp')).toMatch(/^\d{13}$/);
-    expect(query.get('sign')).toBeTruthy();
+    // Opened for sending: the pasted token, and DingTalk's signature made with the pasted secret.
+    expect(query.get('access_token')).toBe('abcdef123456');
+    const timestamp = query.get('timestamp') ?? '';
+    expect(timestamp).toMatch(/^\d{13}$/);
+    // DingTalk's 加签 as documented: base64(HMAC-SHA256(key = secret, timestamp + "\n" + secret)).
+    expect(query.get('sign')).toBe(createHmac('sha256', 'SECtest').update(`${timestamp}\nSECtest`).digest('base64'));
+    expect(runtime.logLines.join('\n')).not.toContain('abcdef123456');
+    expect(runtime.logLines.join('\n')).not.toContain('SECtest');
 
     await runtime.app.inject({
       method: 'PUT',

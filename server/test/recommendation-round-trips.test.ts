@@ -3,6 +3,7 @@ import {
   KeywordRepository,
   LearningRepository,
   NewsRepository,
+  OwnWorkRepository,
   PaperRepository,
   UserRepository,
   VectorRepository,
@@ -15,8 +16,8 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
  * Database round trips of one recommendation request (a count, not a time): the context query, the
  * candidate search with its settings and the freshness line in one message, the cards. Measured on the
  * pool's query counter (DatabaseHandle.roundTrips) with the heaviest path switched on: a learned profile
- * (learned scores, the liked paper closest to each), research fields (the field rule), keywords and
- * dismissed items.
+ * (learned scores, the liked paper closest to each), research fields (the field rule), keywords,
+ * dismissed items and the reader's own works (never recommended back to them).
  */
 
 const DAY_MS = 86_400_000;
@@ -27,6 +28,8 @@ let dimension: number;
 let modelId: number;
 let headers: Record<string, string>;
 let userId: string;
+/** A paper the reader wrote (seeded from their works), near the top of the corpus by similarity. */
+let ownWorkId: number;
 
 const unit = (index: number) => Array.from({ length: dimension }, (_, i) => (i === index ? 1 : 0));
 const mix = (similarity: number, side: number) =>
@@ -98,9 +101,12 @@ beforeAll(async () => {
   await vectors.setUserVector(user.id, modelId, unit(0));
   headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
   await new KeywordRepository(runtime.database.db).create(user.id, 'protein', 100);
-  const [liked, dismissed] = rows;
+  const [liked, dismissed, own] = rows;
   await runtime.app.inject({ method: 'POST', url: `/articles/${liked?.id}/favorite/`, headers });
   await runtime.app.inject({ method: 'POST', url: `/articles/${dismissed?.id}/not-interested/`, headers });
+  ownWorkId = Number(own?.id);
+  // As a seeding from ORCID, OpenAlex or a library file marks it.
+  expect(await new OwnWorkRepository(runtime.database.db).markAuthored(user.id, [ownWorkId])).toBe(1);
   await learnProfile(
     {
       learning: new LearningRepository(runtime.database.db),
@@ -116,11 +122,14 @@ afterAll(async () => {
 });
 
 describe('database round trips of a recommendation request', () => {
-  it('papers: at most 3, with the learned profile, research fields, keywords and a dismissed paper', async () => {
+  it('papers: at most 3, with the learned profile, research fields, keywords, a dismissed paper and an own work', async () => {
     const { count, body } = await roundTripsOf(
       '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.1',
     );
-    expect((body.recommendations as unknown[]).length).toBeGreaterThan(0);
+    const ids = (body.recommendations as { id: string }[]).map((paper) => Number(paper.id));
+    // Every paper but the dismissed one and the reader's own work passes these filters.
+    expect(ids).toHaveLength(10);
+    expect(ids).not.toContain(ownWorkId);
     expect(body.learning).toMatchObject({ applied: true });
     expect(count).toBeLessThanOrEqual(3);
   });

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     mail: config.jwtSecret
       ? { mailer: parts.mailer, webBaseUrl: () => config.webBaseUrl, linkSecret: config.jwtSecret }
       : undefined,
+    serverSecret: config.jwtSecret,
   });
   onShutdownSignals({
     logger,

@@ -36,4 +36,5 @@ export * from './repositories/tier-refresh.repository';
 export * from './repositories/user.repository';
 export * from './repositories/user-admin.repository';
 export * from './repositories/vector.repository';
+export * from './stored-secrets';
 export * from './user-change-listener';

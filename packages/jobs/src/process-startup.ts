@@ -100,6 +100,8 @@ export function startProcessWorker(
   options: {
     logger: Logger;
     mail: KeywordAlertMailSettings | undefined;
+    /** WorkerAppOptions.serverSecret: JWT_SECRET, or the one generated in embedded mode. */
+    serverSecret?: string | undefined;
     /** ingestSettingsFromConfig unless given (the server's tests point the catalogue elsewhere). */
     ingest?: IngestSettings | undefined;
     /** WorkerAppOptions.recurringJobs; on unless false. */
@@ -115,6 +117,7 @@ export function startProcessWorker(
     lockDurationMs: parts.config.jobLockMs,
     ingest: options.ingest ?? ingestSettingsFromConfig(parts.config),
     mail: options.mail,
+    serverSecret: options.serverSecret,
     metrics: parts.metrics,
     recurringJobs: options.recurringJobs,
   });

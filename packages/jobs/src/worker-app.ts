@@ -14,6 +14,7 @@ import {
   RecommendationRepository,
   SessionRepository,
   SourceStateRepository,
+  StoredSecrets,
   UserRepository,
   VectorRepository,
 } from '@radar/db';
@@ -74,6 +75,12 @@ export interface WorkerAppOptions {
    */
   mail?: KeywordAlertMailSettings;
   /**
+   * The server's secret (JWT_SECRET; generated into DATA_DIR in embedded mode), from which the key of
+   * the stored robot webhooks is derived (StoredSecrets). Without it webhooks saved by the server cannot
+   * be read, and the digest goes out by mail only (logged per reader).
+   */
+  serverSecret?: string | undefined;
+  /**
    * The reader's favourited or saved preprints whose journal version arrived since a time, for the
    * digest's "已正式发表" notices; none when left out.
    */
@@ -115,7 +122,7 @@ type ProcessorFactory<N extends QueueName> = (
 /** The repositories the processors use, built once here (this module is the worker's composition root). */
 type WorkerRepositories = ReturnType<typeof createWorkerRepositories>;
 
-function createWorkerRepositories(db: DatabaseHandle['db']) {
+function createWorkerRepositories(db: DatabaseHandle['db'], serverSecret: string | undefined) {
   return {
     authRecords: new AuthRecordRepository(db),
     users: new UserRepository(db),
@@ -126,7 +133,7 @@ function createWorkerRepositories(db: DatabaseHandle['db']) {
     sourceStates: new SourceStateRepository(db),
     vectors: new VectorRepository(db),
     keywords: new KeywordRepository(db),
-    deliveries: new DeliveryRepository(db),
+    deliveries: new DeliveryRepository(db, serverSecret ? new StoredSecrets(serverSecret) : undefined),
     articles: new ArticleRepository(db),
     recommendations: new RecommendationRepository(db),
     papers: new PaperRepository(db),
@@ -146,7 +153,7 @@ type AnyJobQueue = AppQueue<unknown>;
 const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
   [QUEUE_NAMES.maintenance]: ({ database, repositories, queue, ingest, logger }) =>
     createMaintenanceProcessor(repositories, {
-      researchJobs: queue(QUEUE_NAMES.researchProfile),
+      taskJobs: { research: queue(QUEUE_NAMES.researchProfile), ownWorks: queue(QUEUE_NAMES.ownWorks) },
       syncSources: async () => {
         const sync = await syncActiveSources({
           db: database.db,
@@ -303,7 +310,7 @@ const SCHEDULES = [
   {
     queue: QUEUE_NAMES.maintenance,
     id: 'fail-interrupted-tasks',
-    pattern: '*/5 * * * *', // research tasks a dead process left unfinished
+    pattern: '*/5 * * * *', // research and own-works tasks a dead process left unfinished
     data: { task: 'fail-interrupted-tasks' },
   },
   {
@@ -355,7 +362,7 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
 
   const ingest = options.ingest ?? defaultIngestSettings();
   const content = options.content ?? contentAiProvidersFrom(options.ai);
-  const repositories = createWorkerRepositories(options.database.db);
+  const repositories = createWorkerRepositories(options.database.db, options.serverSecret);
   // Producers the processors use to hand work on (ingest -> content-embed, paper-summary).
   const producers = new Map<QueueName, AnyJobQueue>();
   const producer: Producers = <N extends QueueName>(name: N) => {

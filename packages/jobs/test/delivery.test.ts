@@ -10,9 +10,11 @@ import {
   type EmbeddingModelRow,
   EmbeddingRepository,
   NewsSearchRepository,
+  OwnWorkRepository,
   PaperRepository,
   RecommendationDiagnosticsRepository,
   RecommendationRepository,
+  StoredSecrets,
   sql,
   UserRepository,
   VectorRepository,
@@ -120,7 +122,7 @@ beforeAll(async () => {
   const embeddings = new EmbeddingRepository(database.db);
   model = await embeddings.registerModel({ provider: 'test', name: 'axes', version: '1', dimension: 3 });
   await embeddings.activateModel(model.id);
-  const deliveries = new DeliveryRepository(database.db);
+  const deliveries = new DeliveryRepository(database.db, new StoredSecrets(secret));
   deps = {
     deliveries,
     users: new UserRepository(database.db),
@@ -160,6 +162,13 @@ beforeAll(async () => {
     newsFilters: { threshold: 0.3, date_filter: ['不限'] },
   });
   await deliveries.saveWebhook(alice.id, { platform: 'feishu', url: robotUrl, secret: FEISHU_SECRET });
+  // Sealed at rest (the push below is signed with the secret as pasted, so it opens again).
+  const stored = await database.db.execute<{ webhook_url: string; webhook_secret: string }>(
+    sql`SELECT webhook_url, webhook_secret FROM radar.delivery_settings WHERE user_id = ${alice.id}::uuid`,
+  );
+  expect(stored.rows[0]?.webhook_url).toMatch(/^enc:v1:/);
+  expect(JSON.stringify(stored.rows[0])).not.toContain('test-hook-id');
+  expect(JSON.stringify(stored.rows[0])).not.toContain(FEISHU_SECRET);
   await deliveries.saveSchedule(berlin.id, {
     frequency: 'daily',
     weekday: 1,
@@ -168,8 +177,17 @@ beforeAll(async () => {
     emailEnabled: true,
     paperFilters: allDates,
   });
+  // A webhook saved before addresses were sealed: still read (and sealed when first read).
+  await database.db.execute(
+    sql`UPDATE radar.delivery_settings SET webhook_platform = 'feishu',
+          webhook_url = ${robotUrl.replace('test-hook-id', 'berlin-hook-id')}, webhook_secret = NULL
+        WHERE user_id = ${berlin.id}::uuid`,
+  );
   for (let index = 0; index < 12; index++) await addPaper(`Protein diffusion paper ${index}`, [1, 0.01 * index, 0]);
   await addPaper('Coral reef ecology', [0, 0, 1]);
+  // Alice's own work, the closest of all to her profile: never delivered back to her.
+  const own = await addPaper('Protein diffusion paper Alice wrote', [1, 0, 0]);
+  await new OwnWorkRepository(database.db).markAuthored(alice.id, [own]);
   await addNews('Diffusion models at the institute', [0.95, 0.3, 0]);
 });
 
@@ -207,6 +225,7 @@ describe('digest delivery', () => {
     // The ten most similar papers, not the unrelated one; the news item; reasons and summaries.
     expect(mail.text).toContain('Protein diffusion paper 0');
     expect(mail.text).not.toContain('Coral reef');
+    expect(mail.text).not.toContain('Alice wrote');
     expect(mail.text).toContain('Diffusion models at the institute');
     expect(mail.text).toMatch(/推荐理由：\S+/);
     expect(mail.text).toContain('AI 摘要：本文用扩散模型预测蛋白质结构。');
@@ -234,6 +253,7 @@ describe('digest delivery', () => {
     expect(body.sign).toBe(feishuSignature(body.timestamp, FEISHU_SECRET));
     const texts = body.content.post.zh_cn.content.flat().map((element) => element.text);
     expect(texts).toContain('Protein diffusion paper 0');
+    expect(texts).not.toContain('Protein diffusion paper Alice wrote');
     expect(texts.some((text) => text.startsWith('推荐理由：'))).toBe(true);
   });
 
@@ -260,7 +280,7 @@ describe('digest delivery', () => {
     expect(fresh).toBeGreaterThan(0);
   });
 
-  it('reaches the Berlin reader at 08:00 Berlin time, a different instant', async () => {
+  it('reaches the Berlin reader at 08:00 Berlin time, a different instant, and her webhook saved in clear before sealing', async () => {
     // 08:00 in Berlin in winter is 07:00 UTC (UTC+1); in summer 06:00 UTC. Either way a run at 08:05
     // local finds her due, and the Shanghai reader not.
     const berlinEight = new Date(
@@ -268,9 +288,19 @@ describe('digest delivery', () => {
     );
     clock = new Date(berlinEight.getTime() + 5 * 60_000);
     const before = sink.messages.length;
-    expect(await deliverDueDigests(deps)).toMatchObject({ readers: 1, mailed: 1 });
+    const pushedBefore = pushes.length;
+    expect(await deliverDueDigests(deps)).toMatchObject({ readers: 1, mailed: 1, pushed: 1 });
     expect(sink.messages.slice(before).map((mail) => mail.to[0])).toEqual(['berlin@example.org']);
-    expect(berlin.id).toBeTruthy();
+    // Her webhook stored in clear was pushed to, and is sealed now.
+    expect(pushes.slice(pushedBefore).map((push) => push.url)).toEqual(['/open-apis/bot/v2/hook/berlin-hook-id']);
+    const stored = await database.db.execute<{ webhook_url: string }>(
+      sql`SELECT webhook_url FROM radar.delivery_settings WHERE user_id = ${berlin.id}::uuid`,
+    );
+    expect(stored.rows[0]?.webhook_url).toMatch(/^enc:v1:/);
+    // Under another server secret (JWT_SECRET changed) it cannot be opened: read as no address, never pushed.
+    const otherKey = new DeliveryRepository(database.db, new StoredSecrets('another server secret, 32+ chars long'));
+    expect(await otherKey.findSettings(berlin.id)).toMatchObject({ webhookPlatform: 'feishu', webhookUrl: null });
+    expect((await deps.deliveries.findSettings(berlin.id))?.webhookUrl).toContain('berlin-hook-id');
   });
 
   it("names a favourited preprint whose journal version arrived since the reader's last digest", async () => {

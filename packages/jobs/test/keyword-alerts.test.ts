@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { type TermWeighting, termCounts, vocabularyWeighting } from '@radar/ai';
-import { EmbeddingRepository, KeywordRepository, sql, UserRepository, VectorRepository } from '@radar/db';
+import {
+  EmbeddingRepository,
+  KeywordRepository,
+  OwnWorkRepository,
+  sql,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { createMailer, MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
@@ -266,8 +273,11 @@ describe('keyword alerts', () => {
     expect(sink.messages.length).toBe(before);
   });
 
-  it('sends a new paper when the daily alert is due again, and never a paper twice', async () => {
+  it('sends a new paper when the daily alert is due again, never a paper twice, nor one the reader wrote', async () => {
     await addPaper('Equivariant graph neural networks', { vector: [1, 0, 0] });
+    // Alice's own work (seeded from her ORCID record): matches her keyword, but she knows it.
+    const own = await addPaper('Our graph neural network for enzymes', { vector: [1, 0, 0] });
+    await new OwnWorkRepository(database.db).markAuthored(alice.id, [Number(own)]);
     // Not due yet: alice was alerted a moment ago.
     expect((await run()).mailed).toBe(0);
 

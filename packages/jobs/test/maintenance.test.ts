@@ -1,23 +1,27 @@
 import { RESEARCH_TASK_KIND } from '@radar/ai';
 import { AsyncTaskRepository, AuthRecordRepository, SessionRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { OWN_WORKS_TASK_KIND } from '@radar/ingest';
 import { testQueueConnection } from '@radar/jobs/testing';
 import { type MaintenanceJob, QUEUE_NAMES } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppQueue, createMaintenanceProcessor, createQueue } from '../src';
 
 /**
- * The maintenance jobs that purge stale unverified accounts and fail research tasks nobody can finish,
- * on a real database and a real research-profile queue with no worker taking its jobs.
+ * The maintenance jobs that purge stale unverified accounts and fail research and own-works tasks nobody
+ * can finish, on a real database and real research-profile and own-works queues with no worker taking
+ * their jobs.
  */
 
 let database: TestDatabase;
 let researchQueue: AppQueue<unknown>;
+let ownWorksQueue: AppQueue<unknown>;
 let run: (task: MaintenanceJob['task']) => Promise<unknown>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   researchQueue = createQueue<unknown>(testQueueConnection(database), QUEUE_NAMES.researchProfile);
+  ownWorksQueue = createQueue<unknown>(testQueueConnection(database), QUEUE_NAMES.ownWorks);
   // The sources sync has its own test (source-activation.test.ts).
   const repositories = {
     authRecords: new AuthRecordRepository(database.db),
@@ -26,7 +30,7 @@ beforeAll(async () => {
     sessions: new SessionRepository(database.db),
   };
   const processor = createMaintenanceProcessor(repositories, {
-    researchJobs: researchQueue,
+    taskJobs: { research: researchQueue, ownWorks: ownWorksQueue },
     syncSources: () => Promise.reject(new Error('not part of this test')),
   });
   run = (task) => processor({ data: { task } });
@@ -35,6 +39,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await researchQueue?.obliterate({ force: true }).catch(() => {});
   await researchQueue?.close();
+  await ownWorksQueue?.obliterate({ force: true }).catch(() => {});
+  await ownWorksQueue?.close();
   await database?.close();
 });
 
@@ -112,5 +118,31 @@ describe('fail-interrupted-tasks', () => {
     expect(await state(done)).toEqual(['completed', null]);
 
     expect(await run('fail-interrupted-tasks')).toEqual({ outcome: 'success', failed: 0 });
+  });
+
+  it('fails own-works tasks whose job is gone after a minute, keeping those still queued', async () => {
+    const user = await new UserRepository(database.db).create({ email: 'author@example.org' });
+    const tasks = new AsyncTaskRepository(database.db);
+    const task = async (status: 'pending' | 'processing', createdAgo: string) => {
+      const row = await tasks.create({ userId: user.id, kind: OWN_WORKS_TASK_KIND, input: { source: 'library' } });
+      if (status === 'processing') await tasks.startAttempt(row.id);
+      await database.db.execute(sql`UPDATE radar.async_tasks SET created_at = ${ago(createdAgo)} WHERE id = ${row.id}`);
+      return row.id;
+    };
+    // A seeding whose worker died mid-run and whose job the queue dropped: running forever without the sweep.
+    const orphaned = await task('processing', '2 minutes');
+    // Just created: its job may be being added this very moment.
+    const justCreated = await task('pending', '10 seconds');
+    // Still queued behind other seedings.
+    const queued = await task('pending', '20 minutes');
+    await ownWorksQueue.add('seed', { taskId: queued }, { jobId: queued });
+
+    expect(await run('fail-interrupted-tasks')).toEqual({ outcome: 'success', failed: 1 });
+    expect(await tasks.findById(orphaned)).toMatchObject({
+      status: 'failed',
+      errorMessage: '导入作品中断，请重新提交 ORCID iD、OpenAlex 作者编号或文献库文件',
+    });
+    expect((await tasks.findById(justCreated))?.status).toBe('pending');
+    expect((await tasks.findById(queued))?.status).toBe('pending');
   });
 });

@@ -43,8 +43,8 @@ import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
 
 /*
  * The one ranking pipeline of paper recommendations, news recommendations and keyword alerts:
- *   1. context (one query): the active model, the learning state and learned profile, the dismissed
- *      items;
+ *   1. context (one query): the active model, the learning state and learned profile, the items never
+ *      to show (dismissed ones, and the reader's own works);
  *   2. candidates (one round trip): the nearest items to the research summary that pass the filters,
  *      with their learned-profile similarity and research fields, and the freshness line, in the same
  *      message as their planner settings;
@@ -137,7 +137,8 @@ export interface RecommendationStart {
    */
   classifier: { weights: number[]; bias: number } | null;
   learning: LearningSummary;
-  dismissedIds: number[];
+  /** Never recommended: items marked 'not interested' and, for papers, the reader's own works. */
+  excludedIds: number[];
   /** The summary's quota and the reader's other interests with a vector of this model (none: one interest, as before). */
   interests: { summaryQuota: number; others: RankingInterest[] };
 }
@@ -211,7 +212,7 @@ export class RecommendationPipeline {
         threshold: query.threshold,
         publishedSince,
         excludedTiers: query.excludedTiers,
-        excludedIds: start.dismissedIds,
+        excludedIds: start.excludedIds,
         countTopK: query.topK,
       },
       {
@@ -299,7 +300,7 @@ export class RecommendationPipeline {
         vector: start.baseVector,
         topK: this.poolSize('news', start, user, query.topK),
         threshold: query.threshold,
-        filters: { since: this.windowStart(days), excludedIds: start.dismissedIds },
+        filters: { since: this.windowStart(days), excludedIds: start.excludedIds },
       },
       {
         rowColumns: this.candidateColumns(start, 'news'),
@@ -385,7 +386,7 @@ export class RecommendationPipeline {
         signal_count: signalCount,
         classifier: classifier !== null,
       },
-      dismissedIds: context.dismissedIds,
+      excludedIds: context.excludedIds,
       interests: {
         summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
         // Vectors of the model in use only (the context read the active one; a summary vector of

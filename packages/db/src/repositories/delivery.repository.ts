@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { deliverySettings } from '../schema';
+import { isSealed, type StoredSecrets } from '../stored-secrets';
 
 export type DeliverySettingsRow = typeof deliverySettings.$inferSelect;
 export type DeliveryChannel = 'email' | 'webhook';
@@ -63,11 +64,38 @@ const latestSlot = (now: string) => sql`(
  * (radar.delivered_items): the digest mail, the Atom feed and the robot webhook.
  */
 export class DeliveryRepository {
-  constructor(private readonly db: Database) {}
+  /**
+   * `secrets` seals the robot webhook's address and signing secret at rest (StoredSecrets). Without it
+   * (a worker without JWT_SECRET) sealed webhooks read as absent and none can be saved.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly secrets?: StoredSecrets | undefined,
+  ) {}
 
+  /**
+   * The reader's settings with the webhook's address and secret in clear. When they cannot be opened
+   * (sealed under another server secret, or no secret here) both read as null while the platform stays,
+   * so a caller can tell "unreadable" from "none". Values stored in clear before sealing began are read
+   * as they are and sealed here, once (a conditional update: a save in between wins).
+   */
   async findSettings(userId: string): Promise<DeliverySettingsRow | undefined> {
     const [row] = await this.db.select().from(deliverySettings).where(eq(deliverySettings.userId, userId)).limit(1);
-    return row;
+    if (!row?.webhookUrl) return row;
+    const url = this.openStored(row.webhookUrl, 'webhook_url', userId);
+    const secret = row.webhookSecret === null ? null : this.openStored(row.webhookSecret, 'webhook_secret', userId);
+    if (url === undefined || secret === undefined) return { ...row, webhookUrl: null, webhookSecret: null };
+    const inClear = !isSealed(row.webhookUrl) || (row.webhookSecret !== null && !isSealed(row.webhookSecret));
+    if (inClear && this.secrets) {
+      await this.db.execute(
+        sql`UPDATE radar.delivery_settings
+            SET webhook_url = ${this.seal(url, 'webhook_url', userId)},
+                webhook_secret = ${secret === null ? null : this.seal(secret, 'webhook_secret', userId)}
+            WHERE user_id = ${userId} AND webhook_url = ${row.webhookUrl}
+              AND webhook_secret IS NOT DISTINCT FROM ${row.webhookSecret}`,
+      );
+    }
+    return { ...row, webhookUrl: url, webhookSecret: secret };
   }
 
   /**
@@ -98,10 +126,13 @@ export class DeliveryRepository {
     return row;
   }
 
+  /** Saves the robot webhook, its address and signing secret sealed (StoredSecrets). */
   async saveWebhook(userId: string, webhook: { platform: string; url: string; secret: string | null }): Promise<void> {
+    const url = this.seal(webhook.url, 'webhook_url', userId);
+    const secret = webhook.secret === null ? null : this.seal(webhook.secret, 'webhook_secret', userId);
     await this.db.execute(
       sql`INSERT INTO radar.delivery_settings (user_id, webhook_platform, webhook_url, webhook_secret)
-          VALUES (${userId}, ${webhook.platform}, ${webhook.url}, ${webhook.secret})
+          VALUES (${userId}, ${webhook.platform}, ${url}, ${secret})
           ON CONFLICT (user_id) DO UPDATE SET webhook_platform = excluded.webhook_platform,
             webhook_url = excluded.webhook_url, webhook_secret = excluded.webhook_secret, updated_at = now()`,
     );
@@ -238,6 +269,18 @@ export class DeliveryRepository {
       sql`DELETE FROM radar.delivered_items i USING jsonb_to_recordset(${keys}::jsonb) AS x(kind text, id bigint)
           WHERE i.user_id = ${userId} AND i.channel = ${channel} AND i.item_kind = x.kind AND i.item_id = x.id`,
     );
+  }
+
+  /** A column's value sealed for this reader's row (the column and reader are its associated data). */
+  private seal(plain: string, column: string, userId: string): string {
+    if (!this.secrets) throw new Error('a webhook cannot be stored without the server secret');
+    return this.secrets.seal(plain, `delivery_settings.${column}:${userId}`);
+  }
+
+  /** A stored value in clear; undefined when sealed and not openable here. */
+  private openStored(stored: string, column: string, userId: string): string | undefined {
+    if (!this.secrets) return isSealed(stored) ? undefined : stored;
+    return this.secrets.open(stored, `delivery_settings.${column}:${userId}`);
   }
 
   /** The papers' stored LLM summaries (after the digest asked for missing ones). */

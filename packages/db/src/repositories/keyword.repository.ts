@@ -325,6 +325,10 @@ export class KeywordRepository {
                 AND p.duplicate_of IS NULL
                 AND NOT EXISTS (
                   SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId} AND d.paper_id = p.id)
+                -- The reader's own works (seeded from ORCID, OpenAlex or a library file): they wrote them.
+                AND NOT EXISTS (
+                  SELECT 1 FROM radar.user_article_states s
+                  WHERE s.user_id = ${userId} AND s.paper_id = p.id AND s.authored_at IS NOT NULL)
               ORDER BY p.id, ts_rank_cd(p.search_vector, kw.q) DESC, kw.id
             )
             SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,

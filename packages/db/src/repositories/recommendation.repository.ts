@@ -31,8 +31,11 @@ export interface RecommendationContext {
   learning: LearningState | undefined;
   /** The learned profile of the active model, if there is one. */
   learnedVector: number[] | null;
-  /** Items of this kind the user marked 'not interested' (reset or not). */
-  dismissedIds: number[];
+  /**
+   * Items of this kind never to recommend to the user: those marked 'not interested' (reset or not) and,
+   * for papers, the reader's own works (authored_at: they wrote them, so they know them).
+   */
+  excludedIds: number[];
   /**
    * The reader's interests besides the research summary that have a vector of the active model, and the
    * summary's own quota when the reader set it.
@@ -46,15 +49,17 @@ export class RecommendationRepository {
   constructor(private readonly db: Database) {}
 
   async context(userId: string, kind: 'papers' | 'news'): Promise<RecommendationContext> {
-    const dismissed =
+    // Read here, in the context statement, so leaving own works out costs no round trip of its own.
+    const excluded =
       kind === 'papers'
-        ? sql`SELECT paper_id AS id FROM radar.user_article_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`
+        ? sql`SELECT paper_id AS id FROM radar.user_article_states
+              WHERE user_id = ${userId}::uuid AND (dismissed_at IS NOT NULL OR authored_at IS NOT NULL)`
         : sql`SELECT news_item_id AS id FROM radar.user_news_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`;
     const result = await this.db.execute<{
       model: Record<string, unknown> | string | null;
       learning: LearningStateRow | string | null;
       learned: string | null;
-      dismissed: string;
+      excluded: string;
       interests: unknown;
       classifier: { weights: string; bias: number; signalCount: number } | string | null;
     }>(
@@ -66,7 +71,7 @@ export class RecommendationRepository {
             (SELECT u.learned_embedding::text FROM radar.users u
               WHERE u.id = ${userId}::uuid AND u.learned_embedding IS NOT NULL
                 AND u.learned_embedding_model_id = (SELECT id FROM active)) AS learned,
-            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${dismissed}) d) AS dismissed,
+            (SELECT coalesce(string_agg(d.id::text, ','), '') FROM (${excluded}) d) AS excluded,
             ${rankingInterestsQuery(userId)} AS interests,
             (SELECT json_build_object('weights', c.weights::text, 'bias', c.bias, 'signalCount', c.signal_count)
               FROM radar.reader_classifiers c
@@ -91,7 +96,7 @@ export class RecommendationRepository {
       activeModel,
       learning: learning ? toLearningState(learning) : undefined,
       learnedVector: learned && activeModel && learned.length === activeModel.dimension ? learned : null,
-      dismissedIds: row?.dismissed ? row.dismissed.split(',').map(Number) : [],
+      excludedIds: row?.excluded ? row.excluded.split(',').map(Number) : [],
       interests: toRankingInterests(row?.interests, activeModel?.dimension),
       classifier: classifier
         ? {

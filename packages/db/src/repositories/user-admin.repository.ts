@@ -35,6 +35,10 @@ export interface OwnedRecordsExport {
   articleStates: Record<string, unknown>[];
   newsStates: Record<string, unknown>[];
   feedback: Record<string, unknown>[];
+  /** Research interests besides the summary (and the summary's quota row), without vectors. */
+  interests: Record<string, unknown>[];
+  /** The digest schedule and channels without their secrets; null when never set. */
+  delivery: Record<string, unknown> | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -93,19 +97,23 @@ export class UserAdminRepository {
 
   /**
    * The person's own rows for a data download, each list filtered by their id only (never joined to
-   * another user's rows): keywords with alert settings, paper states with the paper's title and link,
-   * news 'not interested' marks, and the feedback they sent.
+   * another user's rows): keywords with alert settings, paper states (favourites, saves, reading,
+   * 'not interested', ratings, own works) with the paper's title and link, news marks and ratings, the
+   * feedback they sent, their research interests, and their delivery settings. Secrets stay out: the
+   * feed token's hash, the webhook address (its key is the credential) and signing secret are given as
+   * whether they exist, with the robot's platform.
    */
   async exportOwnedRecords(userId: string): Promise<OwnedRecordsExport> {
     const rowsOf = async (query: ReturnType<typeof sql>) =>
       (await this.db.execute<Record<string, unknown>>(query)).rows;
-    const [keywords, articleStates, newsStates, ownFeedback] = await Promise.all([
+    const [keywords, articleStates, newsStates, ownFeedback, interests, delivery] = await Promise.all([
       rowsOf(sql`
         SELECT name, alert_enabled, alert_frequency, negative_terms, last_alerted_at, created_at
         FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
       rowsOf(sql`
         SELECT p.id AS paper_id, p.title, p.doi, p.url, s.is_favorited, s.is_saved, s.share_count,
-               s.read_progress, s.last_read_at, s.dismissed_at, s.rating, s.rated_at, s.created_at, s.updated_at
+               s.read_progress, s.last_read_at, s.dismissed_at, s.rating, s.rated_at, s.authored_at,
+               s.created_at, s.updated_at
         FROM radar.user_article_states s JOIN radar.papers p ON p.id = s.paper_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, p.id`),
       rowsOf(sql`
@@ -115,8 +123,17 @@ export class UserAdminRepository {
       rowsOf(sql`
         SELECT type, title, description, created_at
         FROM radar.feedback WHERE user_id = ${userId} ORDER BY created_at, id`),
+      rowsOf(sql`
+        SELECT kind, name, description, paper_ids, quota, created_at, updated_at
+        FROM radar.reader_interests WHERE user_id = ${userId} ORDER BY id`),
+      rowsOf(sql`
+        SELECT frequency, weekday, hour, time_zone, email_enabled, paper_filters, news_filters,
+               feed_token_hash IS NOT NULL AS has_feed, webhook_platform,
+               webhook_url IS NOT NULL AS has_webhook, webhook_secret IS NOT NULL AS has_webhook_secret,
+               last_slot_at AS last_digest_at, created_at, updated_at
+        FROM radar.delivery_settings WHERE user_id = ${userId}`),
     ]);
-    return { keywords, articleStates, newsStates, feedback: ownFeedback };
+    return { keywords, articleStates, newsStates, feedback: ownFeedback, interests, delivery: delivery[0] ?? null };
   }
 
   /** Disables the account (keeping the first time it was disabled); undefined when there is no such user. */

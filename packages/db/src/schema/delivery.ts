@@ -35,8 +35,9 @@ export const deliverySettings = radar.table(
     newsFilters: jsonb('news_filters'),
     feedTokenHash: text('feed_token_hash'),
     webhookPlatform: text('webhook_platform'),
+    /** Sealed (StoredSecrets: AES-256-GCM under a key derived from the server secret); rows saved before that: clear. */
     webhookUrl: text('webhook_url'),
-    /** The platform's signing secret (Feishu, DingTalk): needed in clear to sign, never returned by the API. */
+    /** The platform's signing secret (Feishu, DingTalk), sealed like the address; never returned by the API. */
     webhookSecret: text('webhook_secret'),
     /** When the schedule last changed: slots before it are not delivered (no digest right after saving). */
     scheduleSetAt: timestamp('schedule_set_at', { withTimezone: true }).notNull().defaultNow(),

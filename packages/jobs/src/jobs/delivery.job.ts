@@ -119,6 +119,11 @@ async function deliverToReader(
 ): Promise<{ mailed: number; pushed: number; failed: number }> {
   const { settings } = claim;
   const frequency = settings.frequency === 'weekly' ? 'weekly' : 'daily';
+  if (settings.webhookPlatform && !settings.webhookUrl) {
+    // Sealed under another server secret (JWT_SECRET changed) or this worker has none: the reader has to
+    // paste the address again. Never the stored value in the log.
+    deps.logger?.warn({ userId: user.id }, 'robot webhook cannot be read with this server secret; not pushed');
+  }
   const channels: DeliveryChannel[] = [
     ...(settings.emailEnabled && deps.mail ? (['email'] as const) : []),
     ...(settings.webhookUrl && settings.webhookPlatform ? (['webhook'] as const) : []),

@@ -141,7 +141,8 @@ export const userRoutes: FastifyPluginAsyncZod<{
       config: { rateLimit: limits.exportData },
       schema: {
         tags: ['auth'],
-        summary: "Download the signed-in user's data as a JSON file (profile, keywords, paper states, feedback)",
+        summary:
+          "Download the signed-in user's data as a JSON file (profile, keywords, paper and news states with ratings, feedback, interests, delivery settings without secrets)",
         // No response schema: the 200 is a file, sent as pretty-printed JSON text.
         security: [{ bearerAuth: [] }],
       },
