@@ -39,7 +39,10 @@ export async function runInterestBenchmark(
         `  share of ${name.padEnd(13)} ${result.shares.map((round) => percent(round[slot] as number)).join('    ')}\n`,
       );
     }
-    write(`  readers with an interest under half its quota ${result.belowHalfQuota.map(percent).join('  ')}\n`);
+    write(`  readers with an interest under half its quota, by label           ${result.belowHalfQuota.map(percent).join('  ')}\n`);
+    write(
+      `  readers with an interest under half its quota, by served interest ${result.belowHalfQuotaServed.map(percent).join('  ')}\n`,
+    );
   }
   if (options.json) write(`${JSON.stringify({ interests: results })}\n`);
   return results;
