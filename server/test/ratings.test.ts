@@ -252,7 +252,10 @@ describe("the reader's classifier", () => {
 
   it('with another interest: the summary learns from its own signals, and only its cards say the order was learned', async () => {
     const reader = await signUp('two-interests-rated@example.org');
-    const created = await rate(reader, '/api/auth/interests/', { name: '第三方向', description: 'Side three of the corpus' });
+    const created = await rate(reader, '/api/auth/interests/', {
+      name: '第三方向',
+      description: 'Side three of the corpus',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const interestId = created.json().interests[1].id as string;
     // The interest points along e3: the e3 papers leaning furthest from e0 are nearer to it than to the summary.
@@ -270,7 +273,10 @@ describe("the reader's classifier", () => {
       sql`SELECT signal_count FROM radar.reader_classifiers WHERE user_id = ${reader.id}::uuid`,
     );
     expect(Number(stored.rows[0]?.signal_count)).toBe(3);
-    const learned = await new LearningRepository(runtime.database.db).learnedVector(reader.id, { id: modelId, dimension });
+    const learned = await new LearningRepository(runtime.database.db).learnedVector(reader.id, {
+      id: modelId,
+      dimension,
+    });
     const ownProfile = learnedProfileVector(
       unit(0),
       [vectorOf.get('1-2') as number[], vectorOf.get('1-3') as number[]],

@@ -68,7 +68,9 @@ export function measureLikeCalibration(
         const x = cosine(paper);
         predictions[0]?.push(clamp(x));
         predictions[1]?.push(clamp(sigmoid(platt.a * x + platt.b)));
-        predictions[2]?.push(clamp(classifier ? classifierScore(classifier, reader.vectors[paper] as number[]) : liked));
+        predictions[2]?.push(
+          clamp(classifier ? classifierScore(classifier, reader.vectors[paper] as number[]) : liked),
+        );
         predictions[3]?.push(clamp(liked));
         truths.push(wanted.has(labels[paper] as string) ? 1 : 0);
       }

@@ -113,8 +113,19 @@ describe('signalsOfSummary', () => {
       [0, 0.1, 1],
       [1, 1, 0],
     ];
-    const kept = signalsOfSummary([1, 0, 0], [[0, 1, 0], [0, 0, 1]], signals, (v) => v);
-    expect(kept).toEqual([[1, 0.2, 0], [1, 1, 0]]);
+    const kept = signalsOfSummary(
+      [1, 0, 0],
+      [
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      signals,
+      (v) => v,
+    );
+    expect(kept).toEqual([
+      [1, 0.2, 0],
+      [1, 1, 0],
+    ]);
     // No other interest (or none of this dimension): every signal is the summary's.
     expect(signalsOfSummary([1, 0, 0], [], signals, (v) => v)).toEqual(signals);
     expect(signalsOfSummary([1, 0, 0], [[0, 1]], signals, (v) => v)).toEqual(signals);

@@ -90,7 +90,12 @@ export async function buildReasons(
       const interestTerms = sharedProfileTerms(description, text, weighting, SHARED_TERMS_PER_ITEM);
       reasons.set(
         candidate.id,
-        explainRecommendation({ driver: 'interest', terms: interestTerms, interestName: name, outsideFields: outsideOf }),
+        explainRecommendation({
+          driver: 'interest',
+          terms: interestTerms,
+          interestName: name,
+          outsideFields: outsideOf,
+        }),
       );
       continue;
     }

@@ -82,7 +82,9 @@ describe('the reason sentence', () => {
   });
 
   it('interest: names the other interest the card was drawn for, then the terms it shares with it', () => {
-    expect(parse(explainRecommendation({ driver: 'interest', terms: ['coral', 'reef'], interestName: '珊瑚礁' }))).toEqual({
+    expect(
+      parse(explainRecommendation({ driver: 'interest', terms: ['coral', 'reef'], interestName: '珊瑚礁' })),
+    ).toEqual({
       kind: 'interest',
       text: '来自你的研究兴趣「珊瑚礁」；共有：coral、reef',
       terms: ['coral', 'reef'],
