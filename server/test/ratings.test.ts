@@ -282,7 +282,8 @@ describe("the reader's classifier", () => {
       [vectorOf.get('1-2') as number[], vectorOf.get('1-3') as number[]],
       [vectorOf.get('2-0') as number[]],
     );
-    learned?.forEach((x, i) => expect(x).toBeCloseTo(ownProfile[i] as number, 5));
+    expect(learned).toHaveLength(dimension);
+    for (const [i, x] of (learned ?? []).entries()) expect(x).toBeCloseTo(ownProfile[i] as number, 5);
 
     const body = await recommend(reader);
     expect(body.learning).toMatchObject({ applied: true, classifier: true });

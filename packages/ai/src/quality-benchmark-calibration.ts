@@ -76,7 +76,7 @@ export function measureLikeCalibration(
       }
       const pageTruths = truths.slice(first);
       if (pageTruths.includes(1) && pageTruths.includes(0))
-        predictions.forEach((p, index) => pageAucs[index]?.push(auc(p.slice(first), pageTruths)));
+        for (const [index, p] of predictions.entries()) pageAucs[index]?.push(auc(p.slice(first), pageTruths));
     },
   });
   return {
@@ -121,7 +121,7 @@ function trainingSet(reader: SimulatedReader) {
  * Platt scaling: a, b of sigmoid(a·x + b) by Newton's method on the log-loss, with Platt's targets
  * (N+ + 1)/(N+ + 2) and 1/(N- + 2) so that a reader with only 👍 so far gets no certainty.
  */
-export function fitPlatt(points: readonly { x: number; y: 0 | 1 }[]): { a: number; b: number } {
+function fitPlatt(points: readonly { x: number; y: 0 | 1 }[]): { a: number; b: number } {
   const positives = points.filter((p) => p.y === 1).length;
   const negatives = points.length - positives;
   const high = (positives + 1) / (positives + 2);
