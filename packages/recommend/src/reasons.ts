@@ -84,7 +84,7 @@ export async function buildReasons(
   const reasons = new Map<number, RecommendationReason>();
   for (const candidate of candidates) {
     const text = texts.get(candidate.id) ?? '';
-    const outsideOf = candidate.fieldStanding === 'outside' ? labelsOf(candidate.fields ?? []) : [];
+    const outsideFields = candidate.fieldStanding === 'outside' ? labelsOf(candidate.fields ?? []) : [];
     if (candidate.interest) {
       const { name, description } = candidate.interest;
       const interestTerms = sharedProfileTerms(description, text, weighting, SHARED_TERMS_PER_ITEM);
@@ -94,7 +94,7 @@ export async function buildReasons(
           driver: 'interest',
           terms: interestTerms,
           interestName: name,
-          outsideFields: outsideOf,
+          outsideFields,
         }),
       );
       continue;
@@ -116,7 +116,6 @@ export async function buildReasons(
         ...sharedFields([...reader.researchFields], text),
       ]),
     ];
-    const outsideFields = outsideOf;
     const liked = candidate.closestLiked;
     if (liked && liked.similarity >= SAVED_REASON_MIN_SIMILARITY && liked.similarity > candidate.baseSimilarity) {
       reasons.set(
