@@ -3,10 +3,12 @@
  * labelled set), five rounds of ratings; precision@20 per round and each interest's share of the top 20,
  * for Rocchio over one profile and Rocchio with interests (INTEREST_METHODS in
  * packages/recommend/src/interests-benchmark.ts, where a classifier ranking the summary's list is one
- * more entry). The built-in model is fitted on the set, as bench:quality does.
+ * more entry). Then whether a calibrated score predicts a 👍 better than the raw cosine
+ * (measureLikeCalibration). The built-in model is fitted on the set, as bench:quality does.
  */
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../packages/ai/src/builtin/lsa-model';
 import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
+import { type CalibrationResult, measureLikeCalibration } from '../packages/ai/src/quality-benchmark-calibration';
 import {
   INTEREST_METHODS,
   type InterestSimulationResult,
@@ -39,8 +41,31 @@ export async function runInterestBenchmark(
         `  share of ${name.padEnd(13)} ${result.shares.map((round) => percent(round[slot] as number)).join('    ')}\n`,
       );
     }
-    write(`  readers with an interest under half its quota ${result.belowHalfQuota.map(percent).join('  ')}\n`);
+    write(
+      `  readers with an interest under half its quota, by label           ${result.belowHalfQuota.map(percent).join('  ')}\n`,
+    );
+    write(
+      `  readers with an interest under half its quota, by served interest ${result.belowHalfQuotaServed.map(percent).join('  ')}\n`,
+    );
   }
-  if (options.json) write(`${JSON.stringify({ interests: results })}\n`);
+  write(
+    '  (by served interest, an interest falls under half its quota only when it runs out of candidates; ' +
+      'by label, when the cards it drew are of another category)\n',
+  );
+  const calibration = measureLikeCalibration(labels, vectors);
+  writeCalibration(calibration, write);
+  if (options.json) write(`${JSON.stringify({ interests: results, calibration })}\n`);
   return results;
+}
+
+function writeCalibration(result: CalibrationResult, write: (text: string) => void): void {
+  write(
+    `\nlike probability: ${result.readers} readers (2-3 interests, classifier order, every shown paper rated), ` +
+      `${result.ratings} held-out ratings (each page scored from the earlier pages' ratings)\n`,
+  );
+  write(`  ${'predictor'.padEnd(30)} log-loss   Brier    AUC   AUC within a page\n`);
+  for (const row of result.rows)
+    write(
+      `  ${row.predictor.padEnd(30)} ${row.logLoss.toFixed(4)}   ${row.brier.toFixed(4)}   ${row.auc.toFixed(4)}   ${row.aucWithinPage.toFixed(4)}\n`,
+    );
 }

@@ -5,8 +5,10 @@
  * columns title, summary, category). Each paper's title and abstract is the profile, every other paper
  * is ranked, relevant means same category. Then a simulated reader who favourites and dismisses papers for
  * three rounds: precision@20 per round with and without the learned profile; and readers with 2-3
- * interests who rate what they see for 5 rounds (plain, Rocchio, the classifier). `--json` prints only
- * the latter as JSON: method -> precision@20 per round. Record results in docs/benchmarks.md.
+ * interests who rate what they see for 5 rounds (plain, Rocchio, the classifier; each interest's share
+ * by label and by the interest a card was drawn for), and whether a calibrated score predicts a 👍
+ * better than the raw cosine. `--json` prints only the latter as JSON: method -> precision@20 per round.
+ * Record results in docs/benchmarks.md.
  */
 import path from 'node:path';
 // Imported from the worker package, where its dependencies resolve (the repository root has none).

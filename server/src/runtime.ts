@@ -345,7 +345,12 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       now: options.clock,
     }),
     learning,
-    interests: new InterestService({ interests: new InterestRepository(database.db), ai, logger }),
+    interests: new InterestService({
+      interests: new InterestRepository(database.db),
+      ai,
+      logger,
+      requestRelearn: (userId) => learning.requestRelearn(userId),
+    }),
     health: new HealthService({
       version: parts.version,
       databaseMode: database.mode,

@@ -466,7 +466,7 @@ describe('OpenAPI document', () => {
       doc.paths['/api/auth/recommendations/papers/'].get.responses['200'].content['application/json'].schema;
     const reason = papers.properties.recommendations.items.properties.reason;
     expect(reason.required).toEqual(expect.arrayContaining(['kind', 'text', 'terms']));
-    expect(reason.properties.kind.enum).toEqual(['saved', 'keyword', 'terms', 'profile']);
+    expect(reason.properties.kind.enum).toEqual(['saved', 'keyword', 'terms', 'profile', 'interest']);
     expect(reason.properties.terms).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(papers.properties).toHaveProperty('empty_explanation');
     expect(papers.properties).toHaveProperty('freshness');

@@ -1,5 +1,13 @@
 import { CLASSIFIER_MIN_SIGNALS, learnedProfileVector } from '@radar/ai';
-import { LearningRepository, NewsRepository, PaperRepository, sql, UserRepository, VectorRepository } from '@radar/db';
+import {
+  InterestRepository,
+  LearningRepository,
+  NewsRepository,
+  PaperRepository,
+  sql,
+  UserRepository,
+  VectorRepository,
+} from '@radar/db';
 import { learnProfile } from '@radar/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
@@ -240,6 +248,65 @@ describe("the reader's classifier", () => {
       sql`SELECT 1 FROM radar.reader_classifiers WHERE user_id = ${reader.id}::uuid`,
     );
     expect(dropped.rows).toHaveLength(0);
+  });
+
+  it('with another interest: the summary learns from its own signals, and only its cards say the order was learned', async () => {
+    const reader = await signUp('two-interests-rated@example.org');
+    const created = await rate(reader, '/api/auth/interests/', {
+      name: '第三方向',
+      description: 'Side three of the corpus',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const interestId = created.json().interests[1].id as string;
+    // The interest points along e3: the e3 papers leaning furthest from e0 are nearer to it than to the summary.
+    await new InterestRepository(runtime.database.db).setVector(Number(interestId), modelId, unit(3));
+    const signals: [string, 1 | -1][] = [
+      ['1-2', 1],
+      ['1-3', 1],
+      ['2-0', -1],
+      // 0.78 to e3 against 0.62 to e0: it teaches the interest, not the summary.
+      ['3-3', 1],
+    ];
+    for (const [key, value] of signals) expect((await ratePaper(reader, key, value)).statusCode).toBe(200);
+    expect(await learn(reader)).toMatchObject({ outcome: 'learned', classifier: true });
+    const stored = await runtime.database.db.execute<{ signal_count: number }>(
+      sql`SELECT signal_count FROM radar.reader_classifiers WHERE user_id = ${reader.id}::uuid`,
+    );
+    expect(Number(stored.rows[0]?.signal_count)).toBe(3);
+    const learned = await new LearningRepository(runtime.database.db).learnedVector(reader.id, {
+      id: modelId,
+      dimension,
+    });
+    const ownProfile = learnedProfileVector(
+      unit(0),
+      [vectorOf.get('1-2') as number[], vectorOf.get('1-3') as number[]],
+      [vectorOf.get('2-0') as number[]],
+    );
+    expect(learned).toHaveLength(dimension);
+    for (const [i, x] of (learned ?? []).entries()) expect(x).toBeCloseTo(ownProfile[i] as number, 5);
+
+    const body = await recommend(reader);
+    expect(body.learning).toMatchObject({ applied: true, classifier: true });
+    const cards = body.recommendations as {
+      id: string;
+      interest?: { id: string; name: string };
+      reason: { kind: string; text: string };
+    }[];
+    const ofInterest = cards.filter((card) => card.interest?.id === interestId);
+    const ofSummary = cards.filter((card) => card.interest?.id === 'summary');
+    // Equal quotas over 12 papers: six cards each.
+    expect([ofSummary.length, ofInterest.length]).toEqual([6, 6]);
+    for (const card of ofSummary) expect(card.reason.text.startsWith('根据你的评分学习排序；')).toBe(true);
+    for (const card of ofInterest) {
+      expect(card.reason.kind).toBe('interest');
+      expect(card.reason.text.startsWith('来自你的研究兴趣「第三方向」')).toBe(true);
+      expect(card.reason.text).not.toContain('根据你的评分学习排序');
+    }
+    // The interest's cards are in its own order (similarity to e3, which they show), untouched by the classifier.
+    expect(keyOf.get(Number(ofInterest[0]?.id))).toBe('3-3');
+    const shown = ofInterest.map((card) => (card as unknown as { similarity_score: number }).similarity_score);
+    expect(shown).toEqual([...shown].sort((a, b) => b - a));
+    expect(shown[0]).toBeCloseTo(Math.sqrt(1 - 0.62 ** 2), 4);
   });
 
   it('suggests the highest threshold keeping 90% of the 👍, from enough ratings', async () => {

@@ -25,6 +25,7 @@ export { termCounts } from './builtin/text-features';
 export { CrossLingualTexts } from './cross-lingual-texts';
 export { describeModel, EmbeddingModels, type ReembedProgress } from './embedding-models';
 export { documentEmbeddingText, profileEmbeddingText } from './embedding-text';
+export { signalsOfSummary } from './learning/interest-attribution';
 export { learnedProfileVector } from './learning/profile-learning';
 export {
   CLASSIFIER_MIN_SIGNALS,

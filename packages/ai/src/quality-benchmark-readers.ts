@@ -114,6 +114,8 @@ export interface MultiInterestOptions {
   seed?: number;
   /** Papers of the page the reader rates, the top first (default all shown); the rest stay unrated. */
   ratedPerRound?: number;
+  /** Called with each page before the reader rates it (the ratings so far are the reader's). */
+  observePage?: ((reader: SimulatedReader, page: readonly number[], method: string) => void) | undefined;
 }
 
 export interface MethodRounds {
@@ -168,6 +170,7 @@ export function simulateMultiInterestReaders(
         const reader: SimulatedReader = { profile, interests, ratings, round, vectors, excluded };
         const score = method.scores(reader);
         const page = topUnexcluded(vectors.length, excluded, score, shown);
+        options.observePage?.(reader, page, method.name);
         const relevant = page.filter((p) => wanted.has(labels[p] as string)).length;
         precision[round] = (precision[round] as number) + relevant / shown;
         const shares = interests.map((i) => page.filter((p) => labels[p] === i.label).length / shown);

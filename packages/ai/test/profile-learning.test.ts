@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sharedFixturesDir } from '@radar/db/testing';
 import { describe, expect, it } from 'vitest';
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../src/builtin/lsa-model';
+import { signalsOfSummary } from '../src/learning/interest-attribution';
 import { LEARNING_WEIGHTS, learnedProfileVector } from '../src/learning/profile-learning';
 import { readLabelledCsv, simulateReader } from '../src/quality-benchmark';
 
@@ -101,5 +102,32 @@ describe.skipIf(!hasDevSet)('simulated reader on the labelled dev set (../shared
     expect(gain(1)).toBeGreaterThan(0.05);
     expect(gain(3)).toBeGreaterThan(gain(1));
     expect(learning[3]).toBeGreaterThan(removalOnly.learning[3] as number);
+  });
+});
+
+describe('signalsOfSummary', () => {
+  it('keeps the signals nearer to the summary than to every other interest (a tie is the summary’s)', () => {
+    const signals = [
+      [1, 0.2, 0],
+      [0.2, 1, 0],
+      [0, 0.1, 1],
+      [1, 1, 0],
+    ];
+    const kept = signalsOfSummary(
+      [1, 0, 0],
+      [
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      signals,
+      (v) => v,
+    );
+    expect(kept).toEqual([
+      [1, 0.2, 0],
+      [1, 1, 0],
+    ]);
+    // No other interest (or none of this dimension): every signal is the summary's.
+    expect(signalsOfSummary([1, 0, 0], [], signals, (v) => v)).toEqual(signals);
+    expect(signalsOfSummary([1, 0, 0], [[0, 1]], signals, (v) => v)).toEqual(signals);
   });
 });

@@ -5,6 +5,7 @@ import {
   RANDOM_NEGATIVE_WEIGHT,
   RANDOM_NEGATIVES_MIN,
   RANDOM_NEGATIVES_PER_SIGNAL,
+  signalsOfSummary,
 } from '@radar/ai';
 import { interleaveByQuota } from './interest-quotas';
 
@@ -13,8 +14,10 @@ import { interleaveByQuota } from './interest-quotas';
  * 2-3 interests drawn from a labelled set's categories, who rate what they see for 5 rounds, ranked
  * by Rocchio over one profile (today's single interest) or by Rocchio with interests (the pipeline's
  * step 3 with several interests: the summary's candidates reordered by the learned profile, each other
- * interest's by its own vector, drawn by quota with interleaveByQuota). Reported per round: precision@20
- * (relevant: in any of the reader's categories) and each interest's share of the top 20.
+ * interest's by its own vector, drawn by quota with interleaveByQuota). With interests, the summary's
+ * ranking learns from the ratings nearest the summary only (signalsOfSummary), as the profile-learning
+ * job does. Reported per round: precision@20 (relevant: in any of the reader's categories) and each
+ * interest's share of the top 20, by the documents' labels and by the interest each card was drawn for.
  *
  * The hook for other rankers of the research summary's list (the per-reader classifier): a method's
  * `summaryScores` scores every document for the summary interest from the reader's ratings so far;
@@ -24,6 +27,8 @@ import { interleaveByQuota } from './interest-quotas';
 export interface InterestReaderState {
   /** The research summary's vector (the first interest). */
   summary: readonly number[];
+  /** The vectors of the reader's other interests (none: one profile). */
+  interests: readonly (readonly number[])[];
   liked: readonly number[];
   dismissed: readonly number[];
   vectors: readonly (readonly number[])[];
@@ -36,11 +41,15 @@ export interface InterestMethod {
   withInterests: boolean;
 }
 
+/** The reader's ratings the summary learns from: those nearest the summary (all of them with one profile). */
+const summarySignals = (state: InterestReaderState, documents: readonly number[]): number[] =>
+  signalsOfSummary(state.summary, state.interests, documents, (d) => state.vectors[d] as number[]);
+
 const rocchioScores = (state: InterestReaderState): Float64Array => {
   const profile = learnedProfileVector(
     [...state.summary],
-    state.liked.map((d) => [...(state.vectors[d] as number[])]),
-    state.dismissed.map((d) => [...(state.vectors[d] as number[])]),
+    summarySignals(state, state.liked).map((d) => [...(state.vectors[d] as number[])]),
+    summarySignals(state, state.dismissed).map((d) => [...(state.vectors[d] as number[])]),
   );
   return scoresFor(profile, state.vectors);
 };
@@ -51,13 +60,17 @@ const rocchioScores = (state: InterestReaderState): Float64Array => {
  * fixed order as weaker negatives. Every signal weighs the same (the simulation has no dates).
  */
 const classifierScores = (state: InterestReaderState): Float64Array => {
-  const signals = state.liked.length + state.dismissed.length;
-  if (signals < CLASSIFIER_MIN_SIGNALS) return rocchioScores(state);
+  const liked = summarySignals(state, state.liked);
+  const dismissed = summarySignals(state, state.dismissed);
+  const signals = liked.length + dismissed.length;
+  // The product's switch counts all of the reader's signals, its fit only the summary's.
+  if (state.liked.length + state.dismissed.length < CLASSIFIER_MIN_SIGNALS || signals < CLASSIFIER_MIN_SIGNALS)
+    return rocchioScores(state);
   const vectorOf = (d: number) => state.vectors[d] as number[];
   const examples = [
     { vector: [...state.summary], label: 1 as const, weight: 1 },
-    ...state.liked.map((d) => ({ vector: vectorOf(d), label: 1 as const, weight: 1 })),
-    ...state.dismissed.map((d) => ({ vector: vectorOf(d), label: 0 as const, weight: 1 })),
+    ...liked.map((d) => ({ vector: vectorOf(d), label: 1 as const, weight: 1 })),
+    ...dismissed.map((d) => ({ vector: vectorOf(d), label: 0 as const, weight: 1 })),
   ];
   const rated = new Set([...state.liked, ...state.dismissed]);
   const wanted = Math.max(RANDOM_NEGATIVES_MIN, RANDOM_NEGATIVES_PER_SIGNAL * signals);
@@ -87,10 +100,12 @@ export interface InterestSimulationResult {
   method: string;
   /** Mean precision@shown per round 0..rounds. */
   precision: number[];
-  /** Mean share of the top `shown` per interest slot (0: the summary), per round. */
+  /** Mean share of the top `shown` per interest slot (0: the summary), per round, by the documents' labels. */
   shares: number[][];
-  /** Share of reader-rounds where some interest got less than half its quota. */
+  /** Share of readers per round where some interest got less than half its quota, by label. */
   belowHalfQuota: number[];
+  /** As belowHalfQuota, by the interest each card was drawn for (one profile: every card is the summary's). */
+  belowHalfQuotaServed: number[];
   readers: number;
 }
 
@@ -130,6 +145,7 @@ export function simulateInterestReaders(
   const precision = new Array<number>(rounds + 1).fill(0);
   const shares = Array.from({ length: rounds + 1 }, () => [0, 0, 0]);
   const belowHalf = new Array<number>(rounds + 1).fill(0);
+  const belowHalfServed = new Array<number>(rounds + 1).fill(0);
   let readers = 0;
 
   for (let query = 0; query < labels.length; query += step, readers++) {
@@ -151,18 +167,28 @@ export function simulateInterestReaders(
     const dismissed = new Set<number>();
 
     for (let round = 0; round <= rounds; round++) {
-      const state = { summary: vectors[query] as number[], liked, dismissed: [...dismissed], vectors };
+      const state = {
+        summary: vectors[query] as number[],
+        interests: method.withInterests ? interestDocs.map((d) => vectors[d] as number[]) : [],
+        liked,
+        dismissed: [...dismissed],
+        vectors,
+      };
       const keep = (d: number) => !hidden.has(d) && !dismissed.has(d);
       let page: number[];
+      let served: number[];
       if (!method.withInterests) {
         page = ranked(round === 0 ? baseScores : method.summaryScores(state), keep).slice(0, shown);
+        served = page.map(() => 0);
       } else {
         const summaryScores = round === 0 ? baseScores : method.summaryScores(state);
         const lists = [
           { key: '0', quota: 1, items: ranked(summaryScores, (d) => keep(d) && summaryPool.has(d)) },
           ...interestScores.map((scores, index) => ({ key: String(index + 1), quota: 1, items: ranked(scores, keep) })),
         ];
-        page = interleaveByQuota(lists, shown, (d) => d).map((entry) => entry.item);
+        const drawn = interleaveByQuota(lists, shown, (d) => d);
+        page = drawn.map((entry) => entry.item);
+        served = drawn.map((entry) => Number(entry.key));
       }
       const relevant = page.filter((d) => interestCategories.includes(labels[d] as string));
       precision[round] = (precision[round] as number) + relevant.length / shown;
@@ -172,6 +198,9 @@ export function simulateInterestReaders(
       });
       const quota = 1 / interestCategories.length;
       if (counts.some((share) => share < quota / 2)) belowHalf[round] = (belowHalf[round] as number) + 1;
+      const servedCounts = interestCategories.map((_, slot) => served.filter((s) => s === slot).length / shown);
+      if (servedCounts.some((share) => share < quota / 2))
+        belowHalfServed[round] = (belowHalfServed[round] as number) + 1;
       // The reader rates what they see: favourites the relevant ones, dismisses up to 5 others.
       for (const d of relevant) if (!liked.includes(d)) liked.push(d);
       for (const d of page.filter((d) => !relevant.includes(d)).slice(0, dismissPerRound)) dismissed.add(d);
@@ -185,6 +214,7 @@ export function simulateInterestReaders(
     precision: precision.map(mean),
     shares: shares.map((round) => round.map((sum, slot) => sum / Math.max(slotReaders[slot] as number, 1))),
     belowHalfQuota: belowHalf.map(mean),
+    belowHalfQuotaServed: belowHalfServed.map(mean),
     readers,
   };
 }

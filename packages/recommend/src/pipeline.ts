@@ -252,6 +252,7 @@ export class RecommendationPipeline {
         closestLiked: closestLiked.get(entry.id),
         fieldStanding: entry.standing,
         fields: entry.fields,
+        interest: this.otherInterestOf(start, entry.interest),
       })),
     );
     const emptyExplanation =
@@ -331,6 +332,7 @@ export class RecommendationPipeline {
         keyword: matchedKeywords.get(view.id),
         fieldStanding: byId.get(view.id)?.standing,
         fields: byId.get(view.id)?.fields,
+        interest: this.otherInterestOf(start, byId.get(view.id)?.interest),
       })),
     );
     const emptyExplanation =
@@ -545,10 +547,26 @@ export class RecommendationPipeline {
       },
     );
     if (!start.classifier) return reasons;
-    // The order is the classifier's: the card says so before what it shares with the profile.
+    // The classifier ordered the research summary's candidates: their cards say so before what they
+    // share with the profile. A card drawn for another interest was placed by that interest's own
+    // similarity, and its reason names the interest alone.
+    const drawnForOther = new Set(candidates.flatMap((candidate) => (candidate.interest ? [candidate.id] : [])));
     return new Map(
-      [...reasons].map(([id, reason]) => [id, { ...reason, text: `${LEARNING_TEXTS.learnedOrder}；${reason.text}` }]),
+      [...reasons].map(([id, reason]) => [
+        id,
+        drawnForOther.has(id) ? reason : { ...reason, text: `${LEARNING_TEXTS.learnedOrder}；${reason.text}` },
+      ]),
     );
+  }
+
+  /** The reader's other interest a card was drawn for (undefined: the research summary's, or one interest). */
+  private otherInterestOf(
+    start: RecommendationStart,
+    served: ServedInterest | undefined,
+  ): { name: string; description: string } | undefined {
+    if (!served || served.id === SUMMARY_INTEREST.id) return undefined;
+    const interest = start.interests.others.find((other) => String(other.id) === served.id);
+    return { name: served.name, description: interest?.description ?? '' };
   }
 
   /**

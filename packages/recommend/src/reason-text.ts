@@ -20,6 +20,8 @@ const TEXTS = {
   fieldsOnly: '与你的研究领域相同：',
   profile: '与你的研究方向整体相近',
   outside: (labels: string) => `；不在你选择的研究领域内（${labels}）`,
+  interest: (name: string) => `来自你的研究兴趣「${name}」`,
+  interestTerms: '；共有：',
 } as const;
 
 const SEPARATOR = '、';
@@ -62,6 +64,8 @@ export function explainRecommendation(input: {
   fields?: string[];
   keyword?: string;
   savedTitle?: string;
+  /** The other research interest it was drawn for (driver 'interest'). */
+  interestName?: string;
   /**
    * The item's own fields (Chinese labels) when it is outside every field the reader chose (the field
    * rule demoted it): the reason ends by saying so, within MAX_REASON_CHARS.
@@ -76,9 +80,26 @@ export function explainRecommendation(input: {
 }
 
 function explainWithin(
-  input: { driver: ReasonKind; terms: string[]; fields?: string[]; keyword?: string; savedTitle?: string },
+  input: {
+    driver: ReasonKind;
+    terms: string[];
+    fields?: string[];
+    keyword?: string;
+    savedTitle?: string;
+    interestName?: string;
+  },
   budget: number,
 ): RecommendationReason {
+  const interestName = oneLine(input.interestName ?? '');
+  if (input.driver === 'interest' && interestName) {
+    const head = TEXTS.interest(shorten(interestName, MAX_KEYWORD_CHARS));
+    const shown = fitList(`${head}${TEXTS.interestTerms}`, distinct(input.terms), budget);
+    return {
+      kind: 'interest',
+      text: shown.length ? `${head}${TEXTS.interestTerms}${shown.join(SEPARATOR)}` : head,
+      terms: shown,
+    };
+  }
   const savedTitle = oneLine(input.savedTitle ?? '');
   if (input.driver === 'saved' && savedTitle) {
     return { kind: 'saved', text: TEXTS.saved(shorten(savedTitle, MAX_TITLE_CHARS)), terms: [] };

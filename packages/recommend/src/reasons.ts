@@ -31,6 +31,11 @@ export interface ReasonCandidate {
   /** Where the item stands against the reader's fields (the field rule), and its known fields. */
   fieldStanding?: FieldStanding | undefined;
   fields?: readonly string[] | undefined;
+  /**
+   * The reader's other research interest it was drawn for (several interests; undefined: the research
+   * summary's): that interest placed it, so the reason names it instead of what the summary shares.
+   */
+  interest?: { name: string; description: string } | undefined;
 }
 
 /** What reasons are about: the reader's English research summary and their research fields. */
@@ -53,8 +58,9 @@ const labelsOf = (ids: readonly string[]) => ids.flatMap((id) => LABEL_ZH.get(id
  * recommendations and keyword alerts, most decisive first: a liked paper it is closest to, a keyword the
  * reader follows, the profile terms (and research fields) it shares with the English research summary,
  * else likeness to the profile as a whole; an item outside every field the reader chose (demoted by the
- * field rule) ends with 不在你选择的研究领域内 and its fields. Shared terms are weighted by the active
- * built-in model's idf, or, for a remote model, by idf over the summary and these items.
+ * field rule) ends with 不在你选择的研究领域内 and its fields. An item drawn for another of the reader's
+ * interests names that interest and the terms it shares with its description. Shared terms are weighted
+ * by the active built-in model's idf, or, for a remote model, by idf over the summary and these items.
  */
 export async function buildReasons(
   deps: ReasonDeps,
@@ -78,6 +84,21 @@ export async function buildReasons(
   const reasons = new Map<number, RecommendationReason>();
   for (const candidate of candidates) {
     const text = texts.get(candidate.id) ?? '';
+    const outsideFields = candidate.fieldStanding === 'outside' ? labelsOf(candidate.fields ?? []) : [];
+    if (candidate.interest) {
+      const { name, description } = candidate.interest;
+      const interestTerms = sharedProfileTerms(description, text, weighting, SHARED_TERMS_PER_ITEM);
+      reasons.set(
+        candidate.id,
+        explainRecommendation({
+          driver: 'interest',
+          terms: interestTerms,
+          interestName: name,
+          outsideFields,
+        }),
+      );
+      continue;
+    }
     const { keyword } = candidate;
     // With a keyword reason, the terms go beyond the keyword's own words.
     const terms = sharedProfileTerms(
@@ -95,7 +116,6 @@ export async function buildReasons(
         ...sharedFields([...reader.researchFields], text),
       ]),
     ];
-    const outsideFields = candidate.fieldStanding === 'outside' ? labelsOf(candidate.fields ?? []) : [];
     const liked = candidate.closestLiked;
     if (liked && liked.similarity >= SAVED_REASON_MIN_SIMILARITY && liked.similarity > candidate.baseSimilarity) {
       reasons.set(

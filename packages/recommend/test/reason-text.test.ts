@@ -80,4 +80,17 @@ describe('the reason sentence', () => {
       terms: ['protein'],
     });
   });
+
+  it('interest: names the other interest the card was drawn for, then the terms it shares with it', () => {
+    expect(
+      parse(explainRecommendation({ driver: 'interest', terms: ['coral', 'reef'], interestName: '珊瑚礁' })),
+    ).toEqual({
+      kind: 'interest',
+      text: '来自你的研究兴趣「珊瑚礁」；共有：coral、reef',
+      terms: ['coral', 'reef'],
+    });
+    expect(parse(explainRecommendation({ driver: 'interest', terms: [], interestName: '收藏的珊瑚' })).text).toBe(
+      '来自你的研究兴趣「收藏的珊瑚」',
+    );
+  });
 });

@@ -23,6 +23,8 @@ export interface InterestRow {
 export interface RankingInterest {
   id: number;
   name: string;
+  /** What the reader typed ('' for one made from favourites): the reason names what a card shares with it. */
+  description: string;
   quota: number;
   vector: number[];
 }
@@ -194,7 +196,7 @@ export class InterestRepository {
 
 /** The `interests` column of the recommendation context: the reader's interests with a vector of the active model. */
 export function rankingInterestsQuery(userId: string) {
-  return sql`(SELECT coalesce(json_agg(json_build_object('id', i.id, 'kind', i.kind, 'name', i.name, 'quota', i.quota,
+  return sql`(SELECT coalesce(json_agg(json_build_object('id', i.id, 'kind', i.kind, 'name', i.name, 'description', i.description, 'quota', i.quota,
       'vector', i.embedding::text) ORDER BY i.id), '[]'::json)
     FROM radar.reader_interests i
     WHERE i.user_id = ${userId}::uuid
@@ -210,6 +212,7 @@ export function toRankingInterests(
     id: number | string;
     kind: string;
     name: string;
+    description?: string | null;
     quota: number;
     vector: string | null;
   }[];
@@ -223,7 +226,13 @@ export function toRankingInterests(
     if (!row.vector) continue;
     const vector = parseVectorText(row.vector);
     if (vector.length !== dimension) continue;
-    others.push({ id: Number(row.id), name: row.name, quota: Number(row.quota), vector });
+    others.push({
+      id: Number(row.id),
+      name: row.name,
+      description: row.description ?? '',
+      quota: Number(row.quota),
+      vector,
+    });
   }
   return { summaryQuota, others };
 }

@@ -318,6 +318,19 @@ export class LearningRepository {
   }
 
   /**
+   * The vectors of `modelId` of the reader's interests besides the research summary (radar.reader_interests):
+   * each signal teaches the interest it is nearest to (signalsOfSummary in @radar/ai).
+   */
+  async otherInterestVectors(userId: string, modelId: number): Promise<number[][]> {
+    const result = await this.db.execute<{ vector: string | null }>(
+      sql`SELECT embedding::text AS vector FROM radar.reader_interests
+          WHERE user_id = ${userId}::uuid AND kind <> 'summary' AND embedding_model_id = ${modelId}
+          ORDER BY id`,
+    );
+    return vectorsOf(result.rows);
+  }
+
+  /**
    * Stores the learned profile (null: none, the summary alone is used), stamped with the time the signals
    * were read (so a change made while it was computed still looks newer). A reset made meanwhile wins:
    * then nothing is written.

@@ -6,6 +6,7 @@ import {
   RANDOM_NEGATIVE_WEIGHT,
   RANDOM_NEGATIVES_MIN,
   RANDOM_NEGATIVES_PER_SIGNAL,
+  signalsOfSummary,
   signalWeight,
 } from '@radar/ai';
 import type { LearningRepository, LearningState, UserRepository } from '@radar/db';
@@ -24,8 +25,9 @@ const MAX_PASSES = 3;
  * Recomputes one user's learned profile from the current state (idempotent: any number of runs give
  * the same vector): the research summary's vector of the active model, refined toward the papers the
  * reader liked and away from those dismissed (learnedProfileVector, Rocchio); and, with enough signals,
- * the reader's classifier (fitClassifier). Without signals, or without a summary vector, both are
- * cleared and the summary alone ranks.
+ * the reader's classifier (fitClassifier). With other interests, both learn from the signals nearest
+ * the summary only (signalsOfSummary): they order the summary's candidates alone. Without signals, or
+ * without a summary vector, both are cleared and the summary alone ranks.
  */
 export async function learnProfile(
   deps: { learning: LearningRepository; users: UserRepository; embeddings: AiServices['embeddings'] },
@@ -40,13 +42,16 @@ export async function learnProfile(
     if (!state || !user) return { outcome: 'plain', reason: 'unknown-user' };
     const snapshot = { resetMark: state.resetMark, readMark: state.readMark };
     const base = user.profileEmbeddingModelId === model.id ? user.profileEmbedding : null;
+    const interests = base ? await learning.otherInterestVectors(userId, model.id) : [];
     const signals = await learning.signals(userId, model.id);
-    const { liked, dismissed } = signals;
+    const ofSummary = (vectors: number[][]) => (base ? signalsOfSummary(base, interests, vectors, (v) => v) : vectors);
+    const liked = ofSummary(signals.liked);
+    const dismissed = ofSummary(signals.dismissed);
     if (!base || base.length !== model.dimension) {
       outcome = { outcome: 'plain', reason: 'no-profile-vector' };
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
       await learning.saveClassifier(userId, null, snapshot);
-    } else if (liked.length + dismissed.length === 0) {
+    } else if (signals.liked.length + signals.dismissed.length === 0) {
       outcome = { outcome: 'plain', reason: 'no-signals' };
       if (!(await learning.saveLearned(userId, null, snapshot))) return { outcome: 'superseded' };
       await learning.saveClassifier(userId, null, snapshot);
@@ -54,7 +59,7 @@ export async function learnProfile(
       const vector = learnedProfileVector(base, liked, dismissed);
       const saved = await learning.saveLearned(userId, { modelId: model.id, vector }, snapshot);
       if (!saved) return { outcome: 'superseded' };
-      const classifier = await fitClassifier(learning, userId, model.id, base, state);
+      const classifier = await fitClassifier(learning, userId, model.id, base, interests, state);
       if (!(await learning.saveClassifier(userId, classifier, snapshot))) return { outcome: 'superseded' };
       outcome = {
         outcome: 'learned',
@@ -71,8 +76,8 @@ export async function learnProfile(
 }
 
 /**
- * The reader's classifier (issue 23), from CLASSIFIER_MIN_SIGNALS signals on, else null: the research
- * summary and the liked items as positives, the dismissed and 👎 items as negatives, each weighted by its
+ * The reader's classifier (issue 23), from CLASSIFIER_MIN_SIGNALS signals (of the summary's, with other
+ * interests) on, else null: the research summary and the liked items as positives, the dismissed and 👎 items as negatives, each weighted by its
  * age (signalWeight), and unrated recent papers as weak negatives.
  */
 async function fitClassifier(
@@ -80,10 +85,16 @@ async function fitClassifier(
   userId: string,
   modelId: number,
   base: number[],
+  otherInterests: number[][],
   state: LearningState,
 ): Promise<{ modelId: number; weights: number[]; bias: number; signalCount: number } | null> {
   if (state.likedCount + state.dismissedCount < CLASSIFIER_MIN_SIGNALS) return null;
-  const signals = await learning.classifierSignals(userId, modelId);
+  const signals = signalsOfSummary(
+    base,
+    otherInterests,
+    await learning.classifierSignals(userId, modelId),
+    (signal) => signal.vector,
+  );
   if (signals.length < CLASSIFIER_MIN_SIGNALS) return null;
   const negatives = await learning.unratedSample(
     userId,

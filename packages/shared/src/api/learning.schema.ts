@@ -11,9 +11,11 @@ import { z } from 'zod';
  * - saved: it is closest to a paper the reader favourited, saved or read (the title is in `text`);
  * - keyword: it matches one of the reader's keywords (with or without an alert);
  * - terms: it shares these profile terms (and research fields) with the research summary;
- * - profile: similar to the profile as a whole, no single shared term stands out.
+ * - profile: similar to the profile as a whole, no single shared term stands out;
+ * - interest: drawn for one of the reader's other research interests (named in `text`, with the terms
+ *   it shares with that interest's description, if any).
  */
-export const REASON_KINDS = ['saved', 'keyword', 'terms', 'profile'] as const;
+export const REASON_KINDS = ['saved', 'keyword', 'terms', 'profile', 'interest'] as const;
 export type ReasonKind = (typeof REASON_KINDS)[number];
 
 export const recommendationReasonSchema = z.object({

@@ -28,6 +28,11 @@ export class InterestService {
       interests: InterestRepository;
       ai: Pick<AiServices, 'embeddings'>;
       logger: Logger;
+      /**
+       * Asks the worker to recompute the reader's learned profile and classifier: each signal teaches
+       * the interest it is nearest to, so adding, changing or removing an interest moves signals.
+       */
+      requestRelearn?: ((userId: string) => Promise<void>) | undefined;
     },
   ) {}
 
@@ -87,6 +92,7 @@ export class InterestService {
       });
     }
     await this.embed(created);
+    await this.deps.requestRelearn?.(user.id);
     return this.list(user);
   }
 
@@ -120,7 +126,10 @@ export class InterestService {
       quota: body.quota,
     });
     if (!updated) throw errors.notFound(NOT_FOUND);
-    if (description !== undefined || changedPapers !== undefined) await this.embed(updated);
+    if (description !== undefined || changedPapers !== undefined) {
+      await this.embed(updated);
+      await this.deps.requestRelearn?.(user.id);
+    }
     return this.list(user);
   }
 
@@ -128,6 +137,7 @@ export class InterestService {
   async remove(user: UserRow, rawId: string): Promise<InterestListResponse> {
     if (rawId === SUMMARY_INTEREST.id) throw errors.validation('研究概述是第一个研究兴趣，不能删除');
     if (!(await this.deps.interests.remove(user.id, this.parseId(rawId)))) throw errors.notFound(NOT_FOUND);
+    await this.deps.requestRelearn?.(user.id);
     return this.list(user);
   }
 
