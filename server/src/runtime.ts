@@ -12,6 +12,7 @@ import {
   EmailChangeRepository,
   FeedbackRepository,
   HealthRepository,
+  FollowedAuthorRepository,
   InterestRepository,
   KeywordRepository,
   LearningRepository,
@@ -55,6 +56,7 @@ import { UserService } from './features/accounts/user.service';
 import { ArticleService } from './features/articles/article.service';
 import { DeliveryService } from './features/delivery/delivery.service';
 import { FeedbackService } from './features/feedback/feedback.service';
+import { FollowedAuthorService } from './features/followed-authors/followed-author.service';
 import { InterestService } from './features/interests/interest.service';
 import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
@@ -241,6 +243,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     now: options.clock,
   });
   const paperRepository = new PaperRepository(database.db);
+  const followedAuthorRepository = new FollowedAuthorRepository(database.db);
   const newsSearchRepository = new NewsSearchRepository(database.db);
   const recommendationRepository = new RecommendationRepository(database.db);
   const pipelineDeps: ConstructorParameters<typeof RecommendationPipeline>[0] = {
@@ -323,6 +326,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       papers: paperRepository,
       users: userRepository,
       pipeline,
+      followedAuthors: followedAuthorRepository,
       logger,
     }),
     newsRecommendations: new NewsRecommendationService({ pipeline }),
@@ -344,6 +348,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     }),
     learning,
     interests: new InterestService({ interests: new InterestRepository(database.db), ai, logger }),
+    followedAuthors: new FollowedAuthorService({ followedAuthors: followedAuthorRepository }),
     health: new HealthService({
       version: parts.version,
       databaseMode: database.mode,

@@ -14,3 +14,10 @@ export {
 export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
 export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';
 export { suggestThreshold } from './threshold';
+export {
+  affiliationsOverlap,
+  type FollowedAuthorMatch,
+  type FollowedAuthorPaper,
+  findFollowedAuthorPapers,
+  matchFollowedAuthor,
+} from './followed-authors';
