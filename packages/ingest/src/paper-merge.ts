@@ -15,8 +15,8 @@ import { isPreprintDoi, isPreprintServerName, isPreprintUrl } from './identifier
 export interface IncomingPaper {
   title: string;
   authors: string[];
-  /** Who each author is (OpenAlex, Crossref), in the order of `authors`; undefined for names only. */
-  authorIdentities?: AuthorIdentity[] | undefined;
+  /** Who each author is (OpenAlex, Crossref), in the order of `authors`; absent or null for names only. */
+  authorIdentities?: AuthorIdentity[] | null | undefined;
   abstract: string;
   doi: string | undefined;
   relatedDois: string[];
