@@ -26,7 +26,7 @@ import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from
  * hashing bootstrap).
  */
 
-const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
+const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number; maxAuthorPapers: number } = {
   // The hourly run starts a few seconds later or earlier each time; without slack a daily alert would
   // wait for the following hour every other day.
   dueSlackMinutes: 15,
