@@ -1,5 +1,10 @@
 import { type AuthorIdentity, sql, UserRepository, VectorRepository } from '@radar/db';
-import { calendarDayIn, DEFAULT_TIME_ZONE, followAuthorResponseSchema, paperRecommendationResponseSchema } from '@radar/shared';
+import {
+  calendarDayIn,
+  DEFAULT_TIME_ZONE,
+  followAuthorResponseSchema,
+  paperRecommendationResponseSchema,
+} from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
@@ -61,7 +66,12 @@ const CORPUS: CorpusPaper[] = [
     age: 4,
   },
   // His, by OpenAlex id, but outside the default window (一周内).
-  { title: 'Old: by id', authors: ['G. Zhong'], identities: [{ ...ZHONG, name: 'G. Zhong', orcid: undefined }], age: 60 },
+  {
+    title: 'Old: by id',
+    authors: ['G. Zhong'],
+    identities: [{ ...ZHONG, name: 'G. Zhong', orcid: undefined }],
+    age: 60,
+  },
   // His, by ORCID, but marked 'not interested'.
   { title: 'Dismissed: by ORCID', authors: ['Guoqiang Zhong'], identities: [ZHONG], age: 1 },
   { title: 'Unrelated', authors: ['Ada Lovelace'], age: 1 },

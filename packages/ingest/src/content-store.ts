@@ -106,7 +106,10 @@ export class ContentStore {
     // Names and identities stay in step: an identity describes the name at its index.
     const identities = draft.authorIdentities?.length === draft.authors.length ? draft.authorIdentities : undefined;
     const named = draft.authors
-      .map((author, index) => ({ name: truncateText(cleanInline(author), LIMITS.author), identity: identities?.[index] }))
+      .map((author, index) => ({
+        name: truncateText(cleanInline(author), LIMITS.author),
+        identity: identities?.[index],
+      }))
       .filter((author) => author.name)
       .slice(0, LIMITS.authors);
     const authors = named.map((author) => author.name);

@@ -428,7 +428,9 @@ describe('keyword alerts', () => {
     await byAuthors('Zebrafish regeneration of the heart', ['Lena Fischer', yu]);
     // A namesake at another institution, and a paper older than the longest look-back: neither is listed.
     await byAuthors('Soil microbes', [{ name: 'Hui Yu', affiliation: 'Zhejiang University, Hangzhou' }]);
-    await database.db.execute(sql`UPDATE radar.papers SET created_at = now() - interval '30 days' WHERE id = ${origin}`);
+    await database.db.execute(
+      sql`UPDATE radar.papers SET created_at = now() - interval '30 days' WHERE id = ${origin}`,
+    );
     const followed = await new FollowedAuthorRepository(database.db).create(
       reader.id,
       { ...yu, paperId: Number(origin) },

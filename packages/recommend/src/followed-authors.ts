@@ -27,11 +27,14 @@ const fold = (text: string) =>
     .replace(/[^\p{L}]+/gu, ' ')
     .trim();
 
+/** Parts naming a unit that many institutions have ("Department of Physics"), not an institution. */
+const UNIT = /^(?:department|dept|school|faculty|college|division|laboratory|lab|key laboratory|group|center|centre) /;
+
 /**
  * Whether two affiliations name a common institution: a part of one (between commas or semicolons) of
  * two words or more, digits and postcodes aside, appears whole in the other. "Tsinghua University" is
  * in "Department of Computer Science, Tsinghua University, Beijing 100084"; sharing only a city or a
- * country ("Beijing", "China") is not enough.
+ * country ("Beijing", "China") or a unit every university has ("Department of Physics") is not enough.
  */
 export function affiliationsOverlap(left: string, right: string): boolean {
   const contains = (haystack: string, needle: string) => ` ${fold(haystack)} `.includes(` ${needle} `);
@@ -39,7 +42,7 @@ export function affiliationsOverlap(left: string, right: string): boolean {
     text
       .split(/[,;，；]/)
       .map(fold)
-      .filter((part) => part.split(' ').length >= 2);
+      .filter((part) => part.split(' ').length >= 2 && !UNIT.test(part));
   return parts(left).some((part) => contains(right, part)) || parts(right).some((part) => contains(left, part));
 }
 
@@ -68,7 +71,12 @@ export interface FollowedAuthorPaper {
 export async function findFollowedAuthorPapers(
   repository: Pick<FollowedAuthorRepository, 'list' | 'findCandidates'>,
   userId: string,
-  options: { publishedSince?: string | undefined; createdSince?: Date | undefined; notAlerted?: boolean; limit: number },
+  options: {
+    publishedSince?: string | undefined;
+    createdSince?: Date | undefined;
+    notAlerted?: boolean;
+    limit: number;
+  },
 ): Promise<FollowedAuthorPaper[]> {
   const follows = await repository.list(userId);
   if (follows.length === 0 || options.limit <= 0) return [];

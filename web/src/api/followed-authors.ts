@@ -6,8 +6,7 @@ import {
   type FollowedAuthorListResponse,
 } from '@radar/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getErrorMessage } from '@/lib/api-client';
-import { api } from '@/lib/api-client';
+import { api, getErrorMessage } from '@/lib/api-client';
 import { RECOMMENDATION_QUERY_KEYS } from './learning';
 import { usePublicConfig } from './public-config';
 
@@ -16,30 +15,30 @@ import { usePublicConfig } from './public-config';
  * and their new papers head /papers. Offered only when GET /api/config/ names `followed_authors`.
  */
 
-export const FOLLOWED_AUTHORS_QUERY_KEY = ['followed-authors'] as const;
+const FOLLOWED_AUTHORS_QUERY_KEY = ['followed-authors'] as const;
 
 /** GET /api/auth/followed-authors/. */
-export function getFollowedAuthors(options: { signal?: AbortSignal } = {}): Promise<FollowedAuthorListResponse> {
+function getFollowedAuthors(options: { signal?: AbortSignal } = {}): Promise<FollowedAuthorListResponse> {
   return api.get<FollowedAuthorListResponse>(API_PATHS.followedAuthors, { signal: options.signal });
 }
 
 /** POST /api/auth/followed-authors/: author `authorIndex` (0 = first) of the paper. */
-export function followAuthor(paperId: string, authorIndex: number): Promise<FollowAuthorResponse> {
+function followAuthor(paperId: string, authorIndex: number): Promise<FollowAuthorResponse> {
   return api.post<FollowAuthorResponse>(API_PATHS.followedAuthors, { paper_id: paperId, author_index: authorIndex });
 }
 
 /** DELETE /api/auth/followed-authors/{id}/. */
-export function unfollowAuthor(id: string): Promise<FollowedAuthorListResponse> {
+function unfollowAuthor(id: string): Promise<FollowedAuthorListResponse> {
   return api.delete<FollowedAuthorListResponse>(apiPath(API_PATHS.followedAuthor, { id }));
 }
 
 /** Whether the server keeps followed authors: false until /api/config/ says so. */
-export function useCanFollowAuthors(): boolean {
+function useCanFollowAuthors(): boolean {
   return usePublicConfig().data?.features.includes('followed_authors') ?? false;
 }
 
 /** The reader's followed authors, loaded only when the server offers them. */
-export function useFollowedAuthors(enabled: boolean) {
+function useFollowedAuthors(enabled: boolean) {
   return useQuery({
     queryKey: FOLLOWED_AUTHORS_QUERY_KEY,
     queryFn: ({ signal }) => getFollowedAuthors({ signal }),
@@ -49,7 +48,7 @@ export function useFollowedAuthors(enabled: boolean) {
 }
 
 /** A name as compared on the card: case, spacing and accents aside. */
-export const authorNameKey = (name: string) =>
+const authorNameKey = (name: string) =>
   name
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -111,5 +110,3 @@ export function useAuthorFollowing(onNotice: (message: string) => void) {
     unfollow: (author: Pick<FollowedAuthor, 'id' | 'name'>) => unfollow.mutate(author),
   };
 }
-
-export type AuthorFollowing = ReturnType<typeof useAuthorFollowing>;

@@ -49,7 +49,7 @@ const COLUMNS = {
 };
 
 /** The keys a follow is looked up by in papers.author_keys (see migration 0025). */
-export function followLookupKeys(follow: Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>): string[] {
+function followLookupKeys(follow: Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>): string[] {
   return [
     `n:${follow.nameKey}`,
     ...(follow.orcid ? [`o:${follow.orcid}`] : []),
@@ -156,7 +156,12 @@ export class FollowedAuthorRepository {
   async findCandidates(
     userId: string,
     follows: readonly Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>[],
-    options: { publishedSince?: string | undefined; createdSince?: Date | undefined; notAlerted?: boolean; limit: number },
+    options: {
+      publishedSince?: string | undefined;
+      createdSince?: Date | undefined;
+      notAlerted?: boolean;
+      limit: number;
+    },
   ): Promise<FollowedAuthorCandidate[]> {
     const keys = [...new Set(follows.flatMap(followLookupKeys))];
     if (keys.length === 0) return [];

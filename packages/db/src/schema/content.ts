@@ -84,9 +84,7 @@ export const papers = radar.table(
      * What followed authors are looked up by: 'n:' + radar.author_name_key of each name, 'o:' + each
      * ORCID iD, 'a:' + each OpenAlex author id (radar.paper_author_keys, migration 0025).
      */
-    authorKeys: text('author_keys')
-      .array()
-      .generatedAlwaysAs(sql`radar.paper_author_keys(authors, author_identities)`),
+    authorKeys: text('author_keys').array().generatedAlwaysAs(sql`radar.paper_author_keys(authors, author_identities)`),
     abstract: text('abstract').notNull().default(''),
     journalId: bigint('journal_id', { mode: 'number' }).references(() => journals.id, { onDelete: 'set null' }),
     /** Journal (or venue) name as the source gave it; shown even when no journal row matched. */

@@ -73,13 +73,21 @@ export class PaperRecommendationService {
    * window (not filtered by tier or similarity: the reader asked for this person's work), without those
    * marked 'not interested', newest first.
    */
-  private async followedAuthorPapers(user: UserRow, publishedSince: string | undefined): Promise<FollowedAuthorPaper[]> {
+  private async followedAuthorPapers(
+    user: UserRow,
+    publishedSince: string | undefined,
+  ): Promise<FollowedAuthorPaper[]> {
     const found = await findFollowedAuthorPapers(this.deps.followedAuthors, user.id, {
       publishedSince,
       limit: FOLLOWED_AUTHOR_LIMITS.sectionPapers,
     });
     const views = new Map(
-      (await this.deps.papers.findViews(found.map((paper) => paper.paperId), user.id)).map((view) => [view.id, view]),
+      (
+        await this.deps.papers.findViews(
+          found.map((paper) => paper.paperId),
+          user.id,
+        )
+      ).map((view) => [view.id, view]),
     );
     return found.flatMap((paper) => {
       const view = views.get(paper.paperId);

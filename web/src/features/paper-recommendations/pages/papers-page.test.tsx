@@ -419,7 +419,10 @@ describe('/papers', () => {
     }));
     api.on('POST', '/api/auth/followed-authors/', () => {
       followed = [follow];
-      return { status: 201, body: { success: true, followed_authors: followed, max_followed_authors: 50, followed: follow } };
+      return {
+        status: 201,
+        body: { success: true, followed_authors: followed, max_followed_authors: 50, followed: follow },
+      };
     });
     api.on('GET', RECOMMENDATIONS, {
       body: {
@@ -439,7 +442,9 @@ describe('/papers', () => {
     expect(section.getByText('关注的作者：G. Zhong（按姓名匹配，可能是同名作者）')).toBeTruthy();
     expect(cardTitles()).toEqual(['By a followed author', 'First paper', 'Second paper', 'Third paper']);
 
-    const first = within(screen.getAllByTestId('papers-list')[0] as HTMLElement).getAllByRole('article')[0] as HTMLElement;
+    const first = within(screen.getAllByTestId('papers-list')[0] as HTMLElement).getAllByRole(
+      'article',
+    )[0] as HTMLElement;
     // The menu shows once /api/config/ has named the feature.
     await user.click(await within(first).findByRole('button', { name: /作者 2 位/ }));
     await user.click(await screen.findByRole('menuitem', { name: /Bo Wang/ }));
