@@ -140,6 +140,8 @@ export interface RecommendationStart {
   dismissedIds: number[];
   /** The summary's quota and the reader's other interests with a vector of this model (none: one interest, as before). */
   interests: { summaryQuota: number; others: RankingInterest[] };
+  /** Whether the reader follows an author (papers). */
+  followsAuthors: boolean;
 }
 
 /** A candidate after steps 2 and 3: its raw similarity, field standing and known fields. */
@@ -168,6 +170,8 @@ export interface PaperRecommendations {
   })[];
   /** The first calendar day of the publication window, undefined for 不限. */
   publishedSince: string | undefined;
+  /** Whether the reader follows an author (so the caller looks for their papers; no round trip otherwise). */
+  followsAuthors: boolean;
   filteredOut: PaperRecommendationResult['filteredOut'];
   learning: LearningSummary;
   freshness: Freshness;
@@ -274,6 +278,7 @@ export class RecommendationPipeline {
         rerankReason: rerankReasons.get(entry.id),
       })),
       publishedSince,
+      followsAuthors: start.followsAuthors,
       filteredOut: result.filteredOut,
       learning: start.learning,
       freshness: this.readFreshness('papers', after[0]),
@@ -386,6 +391,7 @@ export class RecommendationPipeline {
         classifier: classifier !== null,
       },
       dismissedIds: context.dismissedIds,
+      followsAuthors: context.followsAuthors,
       interests: {
         summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
         // Vectors of the model in use only (the context read the active one; a summary vector of

@@ -46,7 +46,10 @@ export class PaperRecommendationService {
       ...(entry.rerankReason ? { rerank_reason: entry.rerankReason } : {}),
     }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
-    const followedAuthorPapers = await this.followedAuthorPapers(user, result.publishedSince);
+    // Looked up only for a reader who follows someone (the context query said so): no round trip otherwise.
+    const followedAuthorPapers = result.followsAuthors
+      ? await this.followedAuthorPapers(user, result.publishedSince)
+      : [];
     return {
       success: true,
       recommendations,

@@ -51,7 +51,7 @@ export function AuthorFollowMenu(props: { authors: string[]; controls: AuthorFol
         aria-controls={isOpen ? menuId : undefined}
         data-testid={props.testId}
         onClick={() => setOpen(true)}
-        disabled={props.disabled}
+        disabled={props.controls.disabled}
       />
       <Menu
         id={menuId}
