@@ -71,28 +71,29 @@ export function useAuthorFollowing(onNotice: (message: string) => void) {
   const queryClient = useQueryClient();
   const canFollow = useCanFollowAuthors();
   const list = useFollowedAuthors(canFollow);
-  const refresh = async (answer: FollowedAuthorListResponse) => {
+  const refresh = (answer: FollowedAuthorListResponse) => {
     queryClient.setQueryData(FOLLOWED_AUTHORS_QUERY_KEY, {
       success: true,
       followed_authors: answer.followed_authors,
       max_followed_authors: answer.max_followed_authors,
     });
-    await queryClient.invalidateQueries({ queryKey: RECOMMENDATION_QUERY_KEYS.paper });
+    // Not awaited: the cards stay usable while /papers loads its section again.
+    void queryClient.invalidateQueries({ queryKey: RECOMMENDATION_QUERY_KEYS.paper });
   };
   const follow = useMutation({
     mutationFn: ({ paperId, index }: { paperId: string; index: number; name: string }) => followAuthor(paperId, index),
-    onSuccess: async (answer, { name }) => {
+    onSuccess: (answer, { name }) => {
       const isNew = !list.data?.followed_authors.some((author) => author.id === answer.followed.id);
       onNotice(isNew ? FOLLOW_NOTICES.followed(name) : FOLLOW_NOTICES.alreadyFollowed(name));
-      await refresh(answer);
+      refresh(answer);
     },
     onError: (error) => onNotice(getErrorMessage(error)),
   });
   const unfollow = useMutation({
     mutationFn: (author: Pick<FollowedAuthor, 'id' | 'name'>) => unfollowAuthor(author.id),
-    onSuccess: async (answer, author) => {
+    onSuccess: (answer, author) => {
       onNotice(FOLLOW_NOTICES.unfollowed(author.name));
-      await refresh(answer);
+      refresh(answer);
     },
     onError: (error) => onNotice(getErrorMessage(error)),
   });

@@ -452,7 +452,9 @@ describe('/papers', () => {
     expect(api.requestsTo('POST', '/api/auth/followed-authors/')[0]?.body).toEqual({ paper_id: 'p1', author_index: 1 });
     expect(await screen.findByText(/已关注 Bo Wang/)).toBeTruthy();
     // Followed now: the menu offers to unfollow.
-    await user.click(within(first).getByRole('button', { name: /作者 2 位/ }));
+    const chip = within(first).getByRole('button', { name: /作者 2 位/ });
+    await waitFor(() => expect(chip.getAttribute('aria-disabled')).not.toBe('true'));
+    await user.click(chip);
     expect(await screen.findByRole('menuitem', { name: /Bo Wang.*取消关注/ })).toBeTruthy();
   });
 
