@@ -30,6 +30,8 @@ import { deliveryPublicRoutes } from './features/delivery/delivery-public.route'
 import { contactRoutes } from './features/feedback/contact.route';
 import { feedbackRoutes } from './features/feedback/feedback.route';
 import type { FeedbackService } from './features/feedback/feedback.service';
+import { followedAuthorRoutes } from './features/followed-authors/followed-author.route';
+import type { FollowedAuthorService } from './features/followed-authors/followed-author.service';
 import { interestRoutes } from './features/interests/interest.route';
 import type { InterestService } from './features/interests/interest.service';
 import { keywordRoutes } from './features/keywords/keyword.route';
@@ -95,6 +97,8 @@ export interface AppServices {
   learning: LearningService;
   /** Not in the spec: the reader's research interests besides the summary. */
   interests: InterestService;
+  /** Not in the spec: the authors the reader follows. */
+  followedAuthors: FollowedAuthorService;
   health: HealthService;
   /** GET /api/config/'s answer: the public settings, fixed for the process's life. */
   publicConfig: PublicConfigResponse;
@@ -223,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(keywordRoutes, { keywords: services.keywords });
   await app.register(learningRoutes, { learning: services.learning });
   await app.register(interestRoutes, { interests: services.interests });
+  await app.register(followedAuthorRoutes, { followedAuthors: services.followedAuthors });
   await app.register(keywordUnsubscribeRoutes, { keywords: services.keywords });
   await app.register(deliveryRoutes, { delivery: services.delivery });
   await app.register(deliveryPublicRoutes, { delivery: services.delivery });

@@ -11,6 +11,7 @@ import {
   DeliveryRepository,
   EmailChangeRepository,
   FeedbackRepository,
+  FollowedAuthorRepository,
   HealthRepository,
   InterestRepository,
   KeywordRepository,
@@ -56,6 +57,7 @@ import { UserService } from './features/accounts/user.service';
 import { ArticleService } from './features/articles/article.service';
 import { DeliveryService } from './features/delivery/delivery.service';
 import { FeedbackService } from './features/feedback/feedback.service';
+import { FollowedAuthorService } from './features/followed-authors/followed-author.service';
 import { InterestService } from './features/interests/interest.service';
 import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
@@ -242,6 +244,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     now: options.clock,
   });
   const paperRepository = new PaperRepository(database.db);
+  const followedAuthorRepository = new FollowedAuthorRepository(database.db);
   const newsSearchRepository = new NewsSearchRepository(database.db);
   const recommendationRepository = new RecommendationRepository(database.db);
   const pipelineDeps: ConstructorParameters<typeof RecommendationPipeline>[0] = {
@@ -324,6 +327,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       papers: paperRepository,
       users: userRepository,
       pipeline,
+      followedAuthors: followedAuthorRepository,
       logger,
     }),
     newsRecommendations: new NewsRecommendationService({ pipeline }),
@@ -351,6 +355,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       logger,
       requestRelearn: (userId) => learning.requestRelearn(userId),
     }),
+    followedAuthors: new FollowedAuthorService({ followedAuthors: followedAuthorRepository }),
     health: new HealthService({
       version: parts.version,
       databaseMode: database.mode,

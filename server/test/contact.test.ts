@@ -89,7 +89,7 @@ describe('GET /api/config/', () => {
     expect(publicConfigResponseSchema.parse(response.json())).toEqual({
       support_email: null,
       time_zone: 'Asia/Shanghai',
-      features: ['citation_export'],
+      features: ['citation_export', 'followed_authors'],
       // Seeding from one's own works: ORCID and files always, OpenAlex only with OPENALEX_API_KEY.
       own_works: { orcid: true, openalex: false, library: true },
     });
@@ -101,7 +101,7 @@ describe('GET /api/config/', () => {
     expect(response.json()).toEqual({
       support_email: SUPPORT,
       time_zone: 'Europe/Berlin',
-      features: ['citation_export'],
+      features: ['citation_export', 'followed_authors'],
       own_works: { orcid: true, openalex: false, library: true },
     });
   });

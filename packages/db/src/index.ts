@@ -11,6 +11,7 @@ export * from './repositories/email-change.repository';
 export * from './repositories/embedder-state.repository';
 export * from './repositories/embedding.repository';
 export * from './repositories/feedback.repository';
+export * from './repositories/followed-author.repository';
 export * from './repositories/gist.repository';
 export * from './repositories/health.repository';
 export * from './repositories/ingest-paper.repository';

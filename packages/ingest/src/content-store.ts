@@ -1,4 +1,4 @@
-import { type Database, IngestPaperRepository, type NewPaperRow, NewsRepository } from '@radar/db';
+import { type AuthorIdentity, type Database, IngestPaperRepository, type NewPaperRow, NewsRepository } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 import {
   arxivIdFromDoi,
@@ -103,10 +103,19 @@ export class ContentStore {
     if (!doi && !arxivId && !urlNormalized) {
       return { reason: 'no identifier', detail: 'neither a DOI, an arXiv id nor a URL' };
     }
-    const authors = draft.authors
-      .map((author) => truncateText(cleanInline(author), LIMITS.author))
-      .filter(Boolean)
+    // Names and identities stay in step: an identity describes the name at its index.
+    const identities = draft.authorIdentities?.length === draft.authors.length ? draft.authorIdentities : undefined;
+    const named = draft.authors
+      .map((author, index) => ({
+        name: truncateText(cleanInline(author), LIMITS.author),
+        identity: identities?.[index],
+      }))
+      .filter((author) => author.name)
       .slice(0, LIMITS.authors);
+    const authors = named.map((author) => author.name);
+    const authorIdentities = identities
+      ? named.map(({ name, identity }) => ({ ...identity, name }) satisfies AuthorIdentity)
+      : undefined;
     const relatedDois = (draft.relatedDois ?? [])
       .map((value) => normalizeDoi(value))
       .filter((value): value is string => Boolean(value) && value !== doi);
@@ -116,6 +125,7 @@ export class ContentStore {
       paper: {
         title,
         authors,
+        authorIdentities,
         // Paragraphs stay apart (a blank line between them); lines within one are joined.
         abstract: truncateText(cleanParagraphs(draft.abstract), LIMITS.abstract),
         doi,
@@ -186,6 +196,7 @@ export class ContentStore {
       const row: NewPaperRow = {
         title: paper.title,
         authors: paper.authors,
+        authorIdentities: paper.authorIdentities ?? null,
         abstract: paper.abstract,
         journalId: paper.journalId ?? null,
         journalName: paper.journalName,

@@ -1,4 +1,4 @@
-import type { NewPaperRow, PaperFields } from '@radar/db';
+import type { AuthorIdentity, NewPaperRow, PaperFields } from '@radar/db';
 import { isPreprintDoi, isPreprintServerName, isPreprintUrl } from './identifiers';
 
 /**
@@ -15,6 +15,8 @@ import { isPreprintDoi, isPreprintServerName, isPreprintUrl } from './identifier
 export interface IncomingPaper {
   title: string;
   authors: string[];
+  /** Who each author is (OpenAlex, Crossref), in the order of `authors`; absent or null for names only. */
+  authorIdentities?: AuthorIdentity[] | null | undefined;
   abstract: string;
   doi: string | undefined;
   relatedDois: string[];
@@ -191,6 +193,14 @@ export function mergePaper(
     (existing.authors.length === 0 || (isNewerVersion && !sameStrings(existing.authors, incoming.authors)))
   ) {
     patch.authors = incoming.authors;
+    patch.authorIdentities = incoming.authorIdentities ?? null;
+  } else if (
+    !existing.authorIdentities &&
+    incoming.authorIdentities &&
+    incoming.authors.length === existing.authors.length
+  ) {
+    // A names-only copy (arXiv) learns who its authors are from a record that knows (OpenAlex, Crossref).
+    patch.authorIdentities = incoming.authorIdentities;
   }
 
   // Journal: a stored copy without a journal row (a preprint, or a feed without ISSN) takes the

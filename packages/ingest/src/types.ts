@@ -1,4 +1,5 @@
 /** What adapters produce and the pipeline stores. */
+import type { AuthorIdentity } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 
 export const SOURCE_KINDS = ['arxiv', 'arxiv-rss', 'openalex', 'crossref', 'biorxiv', 'rss', 'news-rss'] as const;
@@ -29,6 +30,11 @@ export interface PaperDraft {
   key: string;
   title: string;
   authors: string[];
+  /**
+   * Who each author is, in the order of `authors`, when the source knows more than names (OpenAlex,
+   * Crossref: ORCID iD, OpenAlex id, affiliation); absent for names-only sources.
+   */
+  authorIdentities?: AuthorIdentity[] | undefined;
   abstract: string;
   doi?: string | undefined;
   arxivId?: string | undefined;

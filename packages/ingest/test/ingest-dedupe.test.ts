@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentStore } from '../src/content-store';
 import { importSourceFile } from '../src/run-source';
 import { defaultIngestSettings } from '../src/settings';
 import { importTierTableFile } from '../src/tier-import';
@@ -128,6 +129,42 @@ describe('dedupe across sources and versions', () => {
     expect(sparse?.abstract).toContain('Version 3 adds an analysis');
     expect(sparse?.jcr_tier).toBe(1);
     expect(await papers(sql`arxiv_id = '2301.00001'`)).toEqual([]);
+  });
+
+  it('keeps who the authors are beside their names, and a names-only copy learns it from a record that knows', async () => {
+    const draft = (source: string, identities?: { name: string; orcid?: string; affiliation?: string }[]) =>
+      new ContentStore(database.db, { source }).storePaper({
+        key: '10.5555/authors.1',
+        title: 'Who wrote this: author identities across sources',
+        authors: ['J. Liu', 'Ana Souza'],
+        authorIdentities: identities,
+        abstract: 'An abstract.',
+        doi: '10.5555/authors.1',
+        keywords: [],
+        sourceIds: {},
+        notes: [],
+      });
+    expect(await draft('names-only')).toMatchObject({ outcome: 'added' });
+    const keysOf = async () =>
+      (
+        await database.db.execute<{ identities: unknown; keys: string[] }>(
+          sql`SELECT author_identities AS identities, author_keys AS keys FROM radar.papers WHERE doi = '10.5555/authors.1'`,
+        )
+      ).rows[0];
+    expect(await keysOf()).toEqual({ identities: null, keys: ['n:liu j', 'n:souza a'] });
+    const identities = [
+      { name: 'Jiangjiang Liu', orcid: '0000-0002-1341-2763', affiliation: 'Nankai University' },
+      { name: 'Ana Souza' },
+    ];
+    expect(await draft('crossref-like', identities)).toMatchObject({ outcome: 'updated' });
+    // The stored names stay; each identity is the one of the name at its place.
+    expect(await keysOf()).toEqual({
+      identities: [
+        { name: 'J. Liu', orcid: '0000-0002-1341-2763', affiliation: 'Nankai University' },
+        { name: 'Ana Souza' },
+      ],
+      keys: ['n:liu j', 'n:souza a', 'o:0000-0002-1341-2763'],
+    });
   });
 
   it('is idempotent: the same files again change nothing', async () => {

@@ -174,6 +174,64 @@ describe.skipIf(!hasRealFixtures)('real-world payloads', () => {
     });
   });
 
+  it('OpenAlex: who each author is (OpenAlex id, ORCID, institutions), in author order', async () => {
+    const name = 'openalex/openalex_works_search_full_schema_3results_fastpaper.json';
+    const works = json(name).results as Loose[];
+    const { papers } = await collect(readOpenAlex(file(name), { maxItems: 100 }));
+    papers.forEach((paper, index) => {
+      const authorships = (works[index] as Loose).authorships as Loose[];
+      expect(paper.authorIdentities).toHaveLength(authorships.length);
+      paper.authorIdentities?.forEach((identity, position) => {
+        const authorship = authorships[position] as Loose;
+        expect(identity.name).toBe(paper.authors[position]);
+        expect(identity.openalexId).toBe(authorship.author.id.replace('https://openalex.org/', ''));
+        expect(identity.orcid).toBe(authorship.author.orcid?.replace('https://orcid.org/', '') ?? undefined);
+        // The first institution is named (at most three are kept).
+        expect(identity.affiliation?.split('; ')[0]).toBe(authorship.institutions[0]?.display_name);
+      });
+    });
+    // Counted independently: authorships with an ORCID in the file, identities with one out of the adapter.
+    const withOrcid = works.flatMap((work: Loose) => work.authorships).filter((a: Loose) => a.author.orcid).length;
+    expect(withOrcid).toBeGreaterThan(0);
+    expect(papers.flatMap((paper) => paper.authorIdentities ?? []).filter((identity) => identity.orcid)).toHaveLength(
+      withOrcid,
+    );
+  });
+
+  it('Crossref: ORCID iDs and affiliation lines where deposited; none for a work with names only', async () => {
+    const single = 'crossref/crossref_work_single_10.1371_journal.pone.0033693.json';
+    const { papers: singlePapers } = await collect(readCrossref(file(single), { maxItems: 100 }));
+    // That deposit gives names only (no ORCID, empty affiliations): nothing beyond the names is kept.
+    expect(singlePapers[0]?.authors.length).toBeGreaterThan(0);
+    expect(singlePapers[0]?.authorIdentities).toBeUndefined();
+
+    const page = 'crossref/crossref_journal_2167-8359_works_query_ecology_20items.json';
+    const items = json(page).message.items as Loose[];
+    const { papers } = await collect(readCrossref(file(page), { maxItems: 100 }));
+    let orcids = 0;
+    papers.forEach((paper, index) => {
+      const authors = ((items[index] as Loose).author ?? []) as Loose[];
+      const knowsMore = authors.some((author) => author.ORCID || author.affiliation?.length);
+      if (!knowsMore) {
+        expect(paper.authorIdentities).toBeUndefined();
+        return;
+      }
+      expect(paper.authorIdentities).toHaveLength(authors.length);
+      paper.authorIdentities?.forEach((identity, position) => {
+        const author = authors[position] as Loose;
+        expect(identity.name).toBe(paper.authors[position]);
+        expect(identity.orcid).toBe(author.ORCID?.replace(/^https?:\/\/orcid\.org\//, '') ?? undefined);
+        if (identity.orcid) orcids++;
+        // The first affiliation leads (runs of spaces and line breaks in the deposit are one space).
+        const first = (author.affiliation?.[0]?.name as string | undefined)?.replace(/\s+/g, ' ').trim();
+        if (first) expect(identity.affiliation?.startsWith(first)).toBe(true);
+        else expect(identity.affiliation).toBeUndefined();
+      });
+    });
+    expect(orcids).toBe(items.flatMap((item) => item.author ?? []).filter((author: Loose) => author.ORCID).length);
+    expect(orcids).toBeGreaterThan(0);
+  });
+
   it('Crossref: a single work and a journal page of 20, with JATS abstracts and dates', async () => {
     for (const name of [
       'crossref/crossref_work_single_10.1371_journal.pone.0033693.json',

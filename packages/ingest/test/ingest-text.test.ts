@@ -179,6 +179,7 @@ describe('merging a paper into the stored copy', () => {
     id: 1,
     title: 'Sparse Attention for Long Document Retrieval',
     authors: ['Mei Chen', 'Rahul Gupta'],
+    authorIdentities: null,
     abstract: 'v1 abstract',
     journalId: null,
     journalName: 'arXiv',

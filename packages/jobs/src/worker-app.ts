@@ -5,6 +5,7 @@ import {
   AuthRecordRepository,
   type DatabaseHandle,
   DeliveryRepository,
+  FollowedAuthorRepository,
   KeywordRepository,
   LearningRepository,
   NewsSearchRepository,
@@ -133,6 +134,7 @@ function createWorkerRepositories(db: DatabaseHandle['db'], serverSecret: string
     sourceStates: new SourceStateRepository(db),
     vectors: new VectorRepository(db),
     keywords: new KeywordRepository(db),
+    followedAuthors: new FollowedAuthorRepository(db),
     deliveries: new DeliveryRepository(db, serverSecret ? new StoredSecrets(serverSecret) : undefined),
     articles: new ArticleRepository(db),
     recommendations: new RecommendationRepository(db),
@@ -187,7 +189,13 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
   [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
     createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
   [QUEUE_NAMES.keywordAlerts]: ({ repositories, mail, ai, logger }) =>
-    createKeywordAlertsProcessor({ keywords: repositories.keywords, mail, logger, embeddings: ai.embeddings }),
+    createKeywordAlertsProcessor({
+      keywords: repositories.keywords,
+      followedAuthors: repositories.followedAuthors,
+      mail,
+      logger,
+      embeddings: ai.embeddings,
+    }),
   [QUEUE_NAMES.profileLearning]: ({ repositories, ai, logger }) =>
     createProfileLearningProcessor({
       learning: repositories.learning,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type TermWeighting, termCounts, vocabularyWeighting } from '@radar/ai';
 import {
   EmbeddingRepository,
+  FollowedAuthorRepository,
   KeywordRepository,
   OwnWorkRepository,
   sql,
@@ -408,6 +409,66 @@ describe('keyword alerts', () => {
     });
     expect(mail.text).toContain("   与研究方向共有：d'Alembert operator、wave equation");
     expect(mail.html).toContain('与研究方向共有：d&#39;Alembert operator、wave equation');
+  });
+
+  it("lists a followed author's new papers first, each once, whether or not they match a keyword", async () => {
+    const reader = await makeUser('follower@example.org');
+    await follow(reader.id, 'zebrafish regeneration');
+    const byAuthors = async (title: string, authors: unknown[]) => {
+      const id = await addPaper(title);
+      const names = authors.map((author) => (typeof author === 'string' ? author : (author as { name: string }).name));
+      const identities = authors.some((author) => typeof author !== 'string')
+        ? authors.map((author) => (typeof author === 'string' ? { name: author } : author))
+        : null;
+      await database.db.execute(sql`
+        UPDATE radar.papers SET authors = ${JSON.stringify(names)}::jsonb,
+               author_identities = ${identities ? JSON.stringify(identities) : null}::jsonb
+        WHERE id = ${id}`);
+      return id;
+    };
+    const yu = { name: 'Hui Yu', openalexId: 'A5006580423', affiliation: 'University of Portsmouth' };
+    const origin = await byAuthors('Facial expression synthesis', [yu]);
+    await byAuthors('Zebrafish regeneration: a keyword match by someone else', ['Lena Fischer']);
+    await byAuthors('Zebrafish regeneration of the heart', ['Lena Fischer', yu]);
+    // A namesake at another institution, and a paper older than the longest look-back: neither is listed.
+    await byAuthors('Soil microbes', [{ name: 'Hui Yu', affiliation: 'Zhejiang University, Hangzhou' }]);
+    await database.db.execute(
+      sql`UPDATE radar.papers SET created_at = now() - interval '30 days' WHERE id = ${origin}`,
+    );
+    const followed = await new FollowedAuthorRepository(database.db).create(
+      reader.id,
+      { ...yu, paperId: Number(origin) },
+      50,
+    );
+    expect('created' in followed).toBe(true);
+    await byAuthors('Cardiac repair in adult fish', ['H. Yu', yu]);
+
+    const withAuthors = createKeywordAlertsProcessor({
+      keywords,
+      followedAuthors: new FollowedAuthorRepository(database.db),
+      mail: settings,
+    });
+    expect(await withAuthors({ data: {} })).toMatchObject({ mailed: 1, failed: 0 });
+    const [first] = sink.mailsTo('follower@example.org');
+    if (!first) throw new Error('no mail to the follower');
+    expect(first.subject).toBe('科研雷达：关键词提醒（3 篇新论文）');
+    // Newest first among the author's papers, then the keyword's; the shared paper once, under the author.
+    expect(listedTitles(first)).toEqual([
+      'Cardiac repair in adult fish',
+      'Zebrafish regeneration of the heart',
+      'Zebrafish regeneration: a keyword match by someone else',
+    ]);
+    expect(first.text).toContain('你关注的作者有 2 篇新论文');
+    expect(first.text).toContain('关注的作者：Hui Yu');
+    expect(first.html).toContain('关注的作者：Hui Yu');
+
+    // The next digest lists only what is new since.
+    await byAuthors('Zebrafish fins, by the same author', [yu]);
+    await setLastAlerted(reader.id, '25 hours');
+    expect(await withAuthors({ data: {} })).toMatchObject({ mailed: 1 });
+    const second = sink.mailsTo('follower@example.org')[1];
+    if (!second) throw new Error('no second mail to the follower');
+    expect(listedTitles(second)).toEqual(['Zebrafish fins, by the same author']);
   });
 
   it('skips the run without mail settings', async () => {

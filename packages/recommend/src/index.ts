@@ -12,5 +12,6 @@ export {
   type PublishedPreprintsProvider,
 } from './digest';
 export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
+export { type FollowedAuthorPaper, findFollowedAuthorPapers } from './followed-authors';
 export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';
 export { suggestThreshold } from './threshold';

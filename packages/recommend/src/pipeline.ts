@@ -141,6 +141,8 @@ export interface RecommendationStart {
   excludedIds: number[];
   /** The summary's quota and the reader's other interests with a vector of this model (none: one interest, as before). */
   interests: { summaryQuota: number; others: RankingInterest[] };
+  /** Whether the reader follows an author (papers). */
+  followsAuthors: boolean;
 }
 
 /** A candidate after steps 2 and 3: its raw similarity, field standing and known fields. */
@@ -169,6 +171,8 @@ export interface PaperRecommendations {
   })[];
   /** The first calendar day of the publication window, undefined for 不限. */
   publishedSince: string | undefined;
+  /** Whether the reader follows an author (so the caller looks for their papers; no round trip otherwise). */
+  followsAuthors: boolean;
   filteredOut: PaperRecommendationResult['filteredOut'];
   learning: LearningSummary;
   freshness: Freshness;
@@ -276,6 +280,7 @@ export class RecommendationPipeline {
         rerankReason: rerankReasons.get(entry.id),
       })),
       publishedSince,
+      followsAuthors: start.followsAuthors,
       filteredOut: result.filteredOut,
       learning: start.learning,
       freshness: this.readFreshness('papers', after[0]),
@@ -389,6 +394,7 @@ export class RecommendationPipeline {
         classifier: classifier !== null,
       },
       excludedIds: context.excludedIds,
+      followsAuthors: context.followsAuthors,
       interests: {
         summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
         // Vectors of the model in use only (the context read the active one; a summary vector of

@@ -4,6 +4,7 @@ export * from './api/contact.schema';
 export * from './api/delivery.schema';
 export * from './api/error.schema';
 export * from './api/feedback.schema';
+export * from './api/followed-author.schema';
 export * from './api/health.schema';
 export * from './api/interest.schema';
 export * from './api/keyword.schema';

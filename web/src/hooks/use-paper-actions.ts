@@ -3,6 +3,7 @@ import { type Query, type QueryClient, useMutation, useQueryClient } from '@tans
 import { useState } from 'react';
 import { LIBRARY_QUERY_KEY, recordRead, shareArticle, toggleFavorite, toggleSave } from '@/api/article-state';
 import { CITATION_FORMAT_LABELS, downloadPaperCitation } from '@/api/citation-export';
+import { useAuthorFollowing } from '@/api/followed-authors';
 import { useCanExportCitations } from '@/api/public-config';
 import { getErrorMessage } from '@/lib/api-client';
 import { type PaperLinkFields, paperHref } from '@/lib/paper-display';
@@ -138,6 +139,8 @@ export function usePaperActions() {
     onSettled: (_answer, _error, { paper }) => setBusy(paper.id, false),
   });
 
+  const following = useAuthorFollowing(setNotice);
+
   const canExport = useCanExportCitations();
   const exportCitation = useMutation({
     mutationFn: ({ paper, format }: { paper: PaperRef; format: CitationFormat }) =>
@@ -152,6 +155,18 @@ export function usePaperActions() {
     /** 导出 on each card: only when the server exports citation files (GET /api/config/ says so). */
     exportCitation: canExport
       ? (paper: PaperRef, format: CitationFormat) => exportCitation.mutate({ paper, format })
+      : undefined,
+    /** 作者 on each card (follow, unfollow): only when the server keeps followed authors. */
+    authorFollow: following.canFollow
+      ? {
+          isFollowed: (name: string) => following.followOf(name) !== undefined,
+          onToggle: (paper: PaperRef, index: number, name: string) => {
+            const followed = following.followOf(name);
+            if (followed) following.unfollow(followed);
+            else following.follow(paper.id, index, name);
+          },
+          disabled: following.isBusy,
+        }
       : undefined,
     toggleFavorite: (paper: PaperRef & { is_favorited?: boolean }) => favorite.mutate(paper),
     toggleSave: (paper: PaperRef & { is_saved?: boolean }) => save.mutate(paper),

@@ -134,6 +134,26 @@ function readReason(value: unknown): RecommendationReason | null {
   return reason && typeof reason.text === 'string' ? reason : null;
 }
 
+/** A paper of the section 关注的作者 (beyond the spec), with the followed authors it is by. */
+export type ClientFollowedAuthorPaper = ClientPaper & {
+  followed_authors: { id: string; name: string; match: 'id' | 'affiliation' | 'name' }[];
+};
+
+/** The section's papers; [] when the answer has none (a backend without followed authors). */
+function readFollowedAuthorPapers(value: unknown): ClientFollowedAuthorPaper[] {
+  return asArray(value).flatMap((raw) => {
+    const paper = asRecord(raw);
+    const authors = asArray(paper.followed_authors).flatMap((rawAuthor) => {
+      const author = asRecord(rawAuthor);
+      const match = author.match === 'id' || author.match === 'affiliation' ? author.match : 'name';
+      return typeof author.name === 'string' && author.name.trim()
+        ? [{ id: text(author.id), name: author.name, match: match as 'id' | 'affiliation' | 'name' }]
+        : [];
+    });
+    return authors.length && typeof paper.id === 'string' ? [{ ...readPaper(paper), followed_authors: authors }] : [];
+  });
+}
+
 /** What the papers page may find beyond the contract's answer; each is optional. */
 type PaperRecommendationExtras = Partial<
   Pick<
@@ -146,6 +166,8 @@ type PaperRecommendationExtras = Partial<
   learning?: LearningSummary;
   freshness?: Freshness;
   empty_explanation?: EmptyExplanation | null;
+  /** Papers by followed authors, shown above the recommendations (beyond the spec). */
+  followed_author_papers?: ClientFollowedAuthorPaper[];
 };
 
 /** GET /api/auth/recommendations/papers/ as the contract gives it: success, recommendations, count, threshold. */
@@ -173,6 +195,7 @@ export function readPaperRecommendations(raw: unknown): PaperRecommendations {
     learning: objectOrUndefined<LearningSummary>(answer.learning),
     freshness: objectOrUndefined<Freshness>(answer.freshness),
     empty_explanation: objectOrUndefined<EmptyExplanation>(answer.empty_explanation) ?? null,
+    followed_author_papers: readFollowedAuthorPapers(answer.followed_author_papers),
   };
 }
 

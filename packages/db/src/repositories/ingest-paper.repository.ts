@@ -8,6 +8,7 @@ const PAPER_FIELDS = {
   id: papers.id,
   title: papers.title,
   authors: papers.authors,
+  authorIdentities: papers.authorIdentities,
   abstract: papers.abstract,
   journalId: papers.journalId,
   journalName: papers.journalName,

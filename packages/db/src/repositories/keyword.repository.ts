@@ -78,9 +78,17 @@ export interface AlertClaim {
   claimedAt: string;
   keywords: { id: number; name: string; previousAlertedAt: string | null }[];
   papers: AlertPaper[];
+  /**
+   * Papers by followed authors the caller asked to include (claimAlertDigest's `authorPaperIds`), in
+   * that order, recorded in the same deliveries (each reaches the user once, whether by keyword or author).
+   */
+  authorPapers: AlertAuthorPaper[];
   /** Further matching papers not listed (beyond maxPapers); counted up to a cap. */
   moreCount: number;
 }
+
+/** A paper of a digest listed for its followed author rather than a keyword. */
+export type AlertAuthorPaper = Omit<AlertPaper, 'keywordId' | 'keyword'>;
 
 const ALERT_CANDIDATE_CAP = 500;
 
@@ -277,7 +285,11 @@ export class KeywordRepository {
    * another worker recorded for this user meanwhile is dropped here (ON CONFLICT on the primary key),
    * so each paper reaches a user at most once.
    */
-  async claimAlertDigest(userId: string, rules: AlertWindowRules): Promise<AlertClaim | undefined> {
+  async claimAlertDigest(
+    userId: string,
+    rules: AlertWindowRules,
+    options: { authorPaperIds?: readonly number[] } = {},
+  ): Promise<AlertClaim | undefined> {
     return this.db.transaction(async (tx) => {
       const locked = await tx.execute<{
         id: string;
@@ -297,6 +309,11 @@ export class KeywordRepository {
       const first = locked.rows[0];
       if (!first) return undefined;
       const keywordIds = `{${locked.rows.map((row) => row.id).join(',')}}`;
+
+      // Papers by followed authors first: recorded here, so the keyword matches below leave them out.
+      const authorPapers = options.authorPaperIds?.length
+        ? await this.recordAuthorPapers(tx, userId, options.authorPaperIds)
+        : [];
 
       const candidates = await tx.execute<{
         id: string;
@@ -375,8 +392,59 @@ export class KeywordRepository {
             keyword: row.keyword,
             similarity: row.similarity === null ? null : Number(row.similarity),
           })),
+        authorPapers,
         moreCount: Math.max(0, candidates.rows.length - listed.length),
       };
+    });
+  }
+
+  /** Records papers by followed authors as delivered (unless they were) and reads them for the mail. */
+  private async recordAuthorPapers(
+    tx: Pick<Database, 'execute'>,
+    userId: string,
+    paperIds: readonly number[],
+  ): Promise<AlertAuthorPaper[]> {
+    const ids = `{${paperIds.map((id) => Math.trunc(id)).join(',')}}`;
+    const inserted = await tx.execute<{ paper_id: string }>(
+      sql`INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id)
+          SELECT ${userId}::uuid, p.id FROM radar.papers p WHERE p.id = ANY(${ids}::bigint[])
+          ON CONFLICT DO NOTHING
+          RETURNING paper_id::text AS paper_id`,
+    );
+    const recorded = inserted.rows.map((row) => row.paper_id);
+    if (recorded.length === 0) return [];
+    const rows = await tx.execute<{
+      id: string;
+      title: string;
+      abstract: string;
+      url: string;
+      doi: string | null;
+      journal_name: string;
+      published_at: string | null;
+      similarity: number | null;
+    }>(
+      sql`SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
+                 CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
+                      THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
+          FROM radar.papers p JOIN radar.users u ON u.id = ${userId}
+          WHERE p.id = ANY(${`{${recorded.join(',')}}`}::bigint[])`,
+    );
+    const byId = new Map(rows.rows.map((row) => [Number(row.id), row]));
+    return paperIds.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      return [
+        {
+          id,
+          title: row.title,
+          abstract: row.abstract,
+          url: row.url,
+          doi: row.doi,
+          journalName: row.journal_name,
+          publishedAt: row.published_at,
+          similarity: row.similarity === null ? null : Number(row.similarity),
+        },
+      ];
     });
   }
 
@@ -386,11 +454,12 @@ export class KeywordRepository {
    */
   async releaseAlertDigest(claim: AlertClaim): Promise<void> {
     await this.db.transaction(async (tx) => {
-      if (claim.papers.length) {
+      const paperIds = [...claim.papers, ...claim.authorPapers].map((paper) => paper.id);
+      if (paperIds.length) {
         await tx.execute(
           sql`DELETE FROM radar.keyword_alert_deliveries
               WHERE user_id = ${claim.userId} AND sent_at = ${claim.claimedAt}::timestamptz
-                AND paper_id = ANY(${`{${claim.papers.map((paper) => paper.id).join(',')}}`}::bigint[])`,
+                AND paper_id = ANY(${`{${paperIds.join(',')}}`}::bigint[])`,
         );
       }
       for (const keyword of claim.keywords) {

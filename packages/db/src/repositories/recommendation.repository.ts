@@ -43,6 +43,8 @@ export interface RecommendationContext {
   interests: { summaryQuota: number | undefined; others: RankingInterest[] };
   /** The reader's classifier of the active model (issue 23), if the worker fitted one. */
   classifier: { weights: number[]; bias: number; signalCount: number } | null;
+  /** Whether the reader follows an author (papers only): the section 关注的作者 is looked up only then. */
+  followsAuthors: boolean;
 }
 
 export class RecommendationRepository {
@@ -62,6 +64,7 @@ export class RecommendationRepository {
       excluded: string;
       interests: unknown;
       classifier: { weights: string; bias: number; signalCount: number } | string | null;
+      follows_authors: boolean | null;
     }>(
       sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
           SELECT
@@ -75,7 +78,8 @@ export class RecommendationRepository {
             ${rankingInterestsQuery(userId)} AS interests,
             (SELECT json_build_object('weights', c.weights::text, 'bias', c.bias, 'signalCount', c.signal_count)
               FROM radar.reader_classifiers c
-              WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier`,
+              WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier,
+            ${kind === 'papers' ? sql`EXISTS (SELECT 1 FROM radar.followed_authors f WHERE f.user_id = ${userId}::uuid)` : sql`false`} AS follows_authors`,
     );
     const row = result.rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
@@ -105,6 +109,7 @@ export class RecommendationRepository {
             signalCount: Number(classifier.signalCount),
           }
         : null,
+      followsAuthors: row?.follows_authors === true,
     };
   }
 

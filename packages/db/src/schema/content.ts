@@ -59,6 +59,15 @@ export const journals = radar.table(
   ],
 );
 
+/** One author of a paper as its source knew them; ids bare ('0000-0002-1825-0097', 'A5023888391'). */
+export interface AuthorIdentity {
+  name: string;
+  orcid?: string | undefined;
+  openalexId?: string | undefined;
+  /** Institutions or affiliation lines, joined with '; '. */
+  affiliation?: string | undefined;
+}
+
 export const papers = radar.table(
   'papers',
   {
@@ -66,6 +75,16 @@ export const papers = radar.table(
     title: text('title').notNull(),
     /** Author names in order. */
     authors: jsonb('authors').$type<string[]>().notNull().default([]),
+    /**
+     * What the source knew of each author beyond the name (OpenAlex, Crossref), in the order of
+     * `authors`; null when it gave names only (arXiv, feeds). Migration 0025.
+     */
+    authorIdentities: jsonb('author_identities').$type<AuthorIdentity[]>(),
+    /**
+     * What followed authors are looked up by: 'n:' + radar.author_name_key of each name, 'o:' + each
+     * ORCID iD, 'a:' + each OpenAlex author id (radar.paper_author_keys, migration 0025).
+     */
+    authorKeys: text('author_keys').array().generatedAlwaysAs(sql`radar.paper_author_keys(authors, author_identities)`),
     abstract: text('abstract').notNull().default(''),
     journalId: bigint('journal_id', { mode: 'number' }).references(() => journals.id, { onDelete: 'set null' }),
     /** Journal (or venue) name as the source gave it; shown even when no journal row matched. */
@@ -139,6 +158,7 @@ export const papers = radar.table(
     // A journal record's preprint DOI, which a preprint arriving later is looked up by.
     index('papers_preprint_doi_idx').on(sql`lower(${t.sourceIds} ->> 'preprintDoi')`),
     index('papers_search_vector_idx').using('gin', t.searchVector),
+    index('papers_author_keys_idx').using('gin', t.authorKeys),
   ],
 );
 

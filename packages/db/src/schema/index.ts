@@ -6,6 +6,7 @@ export * from './delivery';
 export * from './email-changes';
 export * from './embedder-states';
 export * from './embedding-models';
+export * from './followed-authors';
 export * from './ingest';
 export * from './interests';
 export * from './rate-limits';

@@ -1,3 +1,4 @@
+import { crossrefAuthorIdentity, namesAndIdentities } from '../author-identities';
 import { dateFromParts, toDateString } from '../dates';
 import { arxivIdFromDoi, collectIssns, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
@@ -70,12 +71,9 @@ export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
     .map((part) => toPlainText(asString(part), { inline: true }))
     .filter(Boolean)
     .join(': ');
-  const authors = asArray(work.author)
-    .filter(isRecord)
-    .map((author) =>
-      inlineText(asString(author.name) ?? [asString(author.given), asString(author.family)].filter(Boolean).join(' ')),
-    )
-    .filter(Boolean);
+  const { authors, authorIdentities } = namesAndIdentities(
+    asArray(work.author).filter(isRecord).map(crossrefAuthorIdentity),
+  );
   const abstract = jatsToText(asString(work.abstract));
   const { date, partial, fromCreated } = crossrefDate(work);
   const notes: string[] = [];
@@ -114,6 +112,7 @@ export function mapCrossrefWork(work: unknown, index = 0): IngestEntry {
     key,
     title,
     authors,
+    authorIdentities,
     abstract,
     doi,
     arxivId,

@@ -1,3 +1,4 @@
+import { namesAndIdentities, openAlexAuthorIdentity } from '../author-identities';
 import { daysBefore, parseDateString, toDateString } from '../dates';
 import { arxivIdFromDoi, collectIssns, doiFromPreprintUrl, extractArxivId, normalizeDoi } from '../identifiers';
 import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
@@ -65,13 +66,9 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
     ),
   ].filter((value): value is string => Boolean(value) && value !== doi);
 
-  const authors = asArray(work.authorships)
-    .filter(isRecord)
-    .map((authorship) => {
-      const author = isRecord(authorship.author) ? authorship.author : {};
-      return inlineText(asString(author.display_name) ?? asString(authorship.raw_author_name));
-    })
-    .filter(Boolean);
+  const { authors, authorIdentities } = namesAndIdentities(
+    asArray(work.authorships).filter(isRecord).map(openAlexAuthorIdentity),
+  );
 
   const abstract = rebuildAbstract(work.abstract_inverted_index);
   const notes: string[] = [];
@@ -113,6 +110,7 @@ export function mapOpenAlexWork(work: unknown, index = 0): IngestEntry {
     key,
     title,
     authors,
+    authorIdentities,
     abstract,
     doi,
     arxivId,

@@ -30,7 +30,7 @@ export function parseOrcidId(input: string): string | undefined {
 }
 
 /** An OpenAlex author id (A5023888391) from the bare id or its openalex.org URL. */
-function parseOpenAlexAuthorId(input: string): string | undefined {
+export function parseOpenAlexAuthorId(input: string): string | undefined {
   const match = /^(?:https?:\/\/(?:api\.)?openalex\.org\/(?:authors\/)?)?(A\d{4,12})$/i.exec(input.trim());
   return match?.[1] ? match[1].toUpperCase() : undefined;
 }

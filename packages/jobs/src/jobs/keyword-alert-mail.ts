@@ -1,4 +1,4 @@
-import type { AlertPaper } from '@radar/db';
+import type { AlertAuthorPaper, AlertPaper } from '@radar/db';
 import { escapeHtml, isWebUrl, type OutgoingMail } from '@radar/mail';
 
 /** The keyword alert digest (Chinese, text and HTML). The subject holds no link (subjects get logged). */
@@ -9,6 +9,16 @@ const PRODUCT = '科研雷达';
 export interface AlertMailPaper extends AlertPaper {
   sharedTerms: string[];
 }
+
+/** A paper listed for its followed authors: their names as the paper writes them. */
+export interface AlertMailAuthorPaper extends AlertAuthorPaper {
+  authors: string[];
+  /** Recognised by name alone: possibly a namesake, and the mail says so. */
+  isNameOnly: boolean;
+}
+
+const authorLine = (paper: AlertMailAuthorPaper) =>
+  `关注的作者：${paper.authors.join('、')}${paper.isNameOnly ? '（按姓名匹配，可能是同名作者）' : ''}`;
 
 /** The second half of a paper's reason (the keyword is the first), '' when it shares no term. */
 const sharedTermsLine = (terms: string[]) => (terms.length ? `与研究方向共有：${terms.join('、')}` : '');
@@ -24,6 +34,8 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export function keywordAlertMail(options: {
   to: string;
+  /** Papers by followed authors, listed first. */
+  authorPapers?: AlertMailAuthorPaper[];
   papers: AlertMailPaper[];
   /** Matching papers not listed. */
   moreCount: number;
@@ -31,9 +43,13 @@ export function keywordAlertMail(options: {
   unsubscribeUrl: string;
 }): OutgoingMail {
   const { papers, moreCount, webBaseUrl, unsubscribeUrl } = options;
-  const subject = `${PRODUCT}：关键词提醒（${papers.length} 篇新论文）`;
+  const authorPapers = options.authorPapers ?? [];
+  const subject = `${PRODUCT}：关键词提醒（${papers.length + authorPapers.length} 篇新论文）`;
   const ranked = papers.some((paper) => paper.similarity !== null);
-  const intro = `你关注的关键词有 ${papers.length} 篇新论文${ranked ? '，按与你研究方向的相似度排序' : ''}：`;
+  const intro = papers.length
+    ? `你关注的关键词有 ${papers.length} 篇新论文${ranked ? '，按与你研究方向的相似度排序' : ''}：`
+    : '';
+  const authorIntro = authorPapers.length ? `你关注的作者有 ${authorPapers.length} 篇新论文：` : '';
   const more = moreCount > 0 ? `另有 ${moreCount} 篇匹配的论文未列出，可在${PRODUCT}中搜索查看。` : '';
   const unsubscribeNote = '退订会关闭你所有关键词的邮件提醒，关键词本身会保留。';
   const papersUrl = `${webBaseUrl}/papers`;
@@ -49,13 +65,20 @@ export function keywordAlertMail(options: {
       ...(link ? [`   链接：${link}`] : []),
     ].join('\n');
   });
+  const authorTextItems = authorPapers.map((paper, index) => {
+    const link = paperLink(paper);
+    return [
+      `${index + 1}. ${oneLine(paper.title)}`,
+      `   ${authorLine(paper)}`,
+      ...(paper.journalName ? [`   期刊：${oneLine(paper.journalName)}`] : []),
+      ...(link ? [`   链接：${link}`] : []),
+    ].join('\n');
+  });
   const text = [
     '你好！',
     '',
-    intro,
-    '',
-    textItems.join('\n\n'),
-    '',
+    ...(authorIntro ? [authorIntro, '', authorTextItems.join('\n\n'), ''] : []),
+    ...(intro ? [intro, '', textItems.join('\n\n'), ''] : []),
     ...(more ? [more, ''] : []),
     `在${PRODUCT}中查看更多论文：${papersUrl}`,
     '',
@@ -79,16 +102,36 @@ export function keywordAlertMail(options: {
       </li>`;
     })
     .join('\n');
+  const authorHtmlItems = authorPapers
+    .map((paper) => {
+      const link = paperLink(paper);
+      const title = escapeHtml(oneLine(paper.title));
+      return `<li style="margin-bottom:16px">
+        <div style="font-weight:600">${link ? `<a href="${escapeHtml(link)}" style="color:#1d4ed8;text-decoration:none">${title}</a>` : title}</div>
+        <div style="font-size:13px;color:#4b5563">${escapeHtml(authorLine(paper))}${paper.journalName ? ` · ${escapeHtml(oneLine(paper.journalName))}` : ''}</div>
+      </li>`;
+    })
+    .join('\n');
+  const authorHtml = authorIntro
+    ? `<p>${escapeHtml(authorIntro)}</p>
+    <ol style="padding-left:20px">
+${authorHtmlItems}
+    </ol>`
+    : '';
+  const keywordHtml = intro
+    ? `<p>${escapeHtml(intro)}</p>
+    <ol style="padding-left:20px">
+${htmlItems}
+    </ol>`
+    : '';
   const html = `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f5f7fb;font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#1f2937">
   <div style="max-width:600px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
     <div style="font-size:18px;font-weight:600;color:#1d4ed8;margin-bottom:24px">${PRODUCT}</div>
     <p>你好！</p>
-    <p>${escapeHtml(intro)}</p>
-    <ol style="padding-left:20px">
-${htmlItems}
-    </ol>
+    ${authorHtml}
+    ${keywordHtml}
     ${more ? `<p>${escapeHtml(more)}</p>` : ''}
     <p><a href="${escapeHtml(papersUrl)}" style="color:#1d4ed8">在${PRODUCT}中查看更多论文</a></p>
     <p style="margin-top:32px;font-size:12px;color:#6b7280">不想再收到关键词提醒？<a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280">退订</a>。${escapeHtml(unsubscribeNote)}</p>

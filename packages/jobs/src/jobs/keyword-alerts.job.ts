@@ -1,10 +1,10 @@
 import type { EmbeddingModels, TermWeighting } from '@radar/ai';
-import type { AlertClaim, AlertWindowRules, KeywordRepository } from '@radar/db';
+import type { AlertClaim, AlertWindowRules, FollowedAuthorRepository, KeywordRepository } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
-import { keywordAlertReasons } from '@radar/recommend';
+import { type FollowedAuthorPaper, findFollowedAuthorPapers, keywordAlertReasons } from '@radar/recommend';
 import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
 import type { Logger } from 'pino';
-import { type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
+import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
 
 /**
  * Keyword alert mails. Every hour the job looks for users (verified, with a password) whose
@@ -26,7 +26,7 @@ import { type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
  * hashing bootstrap).
  */
 
-const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
+const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number; maxAuthorPapers: number } = {
   // The hourly run starts a few seconds later or earlier each time; without slack a daily alert would
   // wait for the following hour every other day.
   dueSlackMinutes: 15,
@@ -34,9 +34,42 @@ const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number } = {
   maxLookbackDays: 8,
   overlapMinutes: 60,
   maxPapers: 30,
+  /** Papers by followed authors listed first, at most (besides maxPapers). */
+  maxAuthorPapers: 20,
   /** Users handled per run; the rest are due at the next run (longest waiting first). */
   usersPerRun: 500,
 };
+
+/**
+ * Papers by followed authors for a user's digest: stored within the longest look-back and never mailed
+ * to them, newest first. The digest records them with its keyword papers, so each reaches the user once.
+ */
+async function followedAuthorPapersFor(
+  followedAuthors: FollowedAuthorRepository | undefined,
+  userId: string,
+  rules: typeof KEYWORD_ALERT_RULES,
+  now: Date,
+): Promise<FollowedAuthorPaper[]> {
+  if (!followedAuthors) return [];
+  return findFollowedAuthorPapers(followedAuthors, userId, {
+    createdSince: new Date(now.getTime() - rules.maxLookbackDays * 86_400_000),
+    notAlerted: true,
+    limit: rules.maxAuthorPapers,
+  });
+}
+
+/** The mail's lines for the recorded author papers: the followed names and whether by name alone. */
+function authorMailPapers(claim: AlertClaim, found: FollowedAuthorPaper[]): AlertMailAuthorPaper[] {
+  const byId = new Map(found.map((paper) => [paper.paperId, paper]));
+  return claim.authorPapers.map((paper) => {
+    const authors = byId.get(paper.id)?.authors ?? [];
+    return {
+      ...paper,
+      authors: authors.map((author) => author.name),
+      isNameOnly: authors.length > 0 && authors.every((author) => author.match === 'name'),
+    };
+  });
+}
 
 /** The digest's papers with the terms each shares with the research summary beyond its keyword. */
 async function withSharedTerms(
@@ -83,6 +116,8 @@ function unsubscribeUrl(settings: Pick<KeywordAlertMailSettings, 'webBaseUrl'>, 
 /** One run over every due user (up to usersPerRun). Safe to run twice, or in two workers at once. */
 async function sendKeywordAlerts(deps: {
   keywords: KeywordRepository;
+  /** Followed authors: their new papers head the digest of a user whose keywords are due. */
+  followedAuthors?: FollowedAuthorRepository | undefined;
   mail: KeywordAlertMailSettings;
   logger?: Logger;
   rules?: typeof KEYWORD_ALERT_RULES;
@@ -102,12 +137,16 @@ async function sendKeywordAlerts(deps: {
   };
   const result: KeywordAlertRunResult = { outcome: 'success', users: 0, mailed: 0, papers: 0, failed: 0 };
   for (const userId of await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun)) {
-    const claim = await deps.keywords.claimAlertDigest(userId, rules);
+    const byAuthors = await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date());
+    const claim = await deps.keywords.claimAlertDigest(userId, rules, {
+      authorPaperIds: byAuthors.map((paper) => paper.paperId),
+    });
     if (!claim) continue; // another worker has this user, or nothing is due any more
     result.users++;
-    if (claim.papers.length === 0) continue;
+    if (claim.papers.length === 0 && claim.authorPapers.length === 0) continue;
     const mail = keywordAlertMail({
       to: claim.email,
+      authorPapers: authorMailPapers(claim, byAuthors),
       papers: await withSharedTerms(claim, activeWeighting, deps.logger),
       moreCount: claim.moreCount,
       webBaseUrl: deps.mail.webBaseUrl(),
@@ -116,7 +155,7 @@ async function sendKeywordAlerts(deps: {
     try {
       await deps.mail.mailer.send(mail);
       result.mailed++;
-      result.papers += claim.papers.length;
+      result.papers += claim.papers.length + claim.authorPapers.length;
     } catch (error) {
       result.failed++;
       // The user id, never the address (SMTP refusals quote it) or the link (it carries the unsubscribe token).
@@ -137,6 +176,8 @@ async function sendKeywordAlerts(deps: {
 
 export function createKeywordAlertsProcessor(deps: {
   keywords: KeywordRepository;
+  /** Without it digests list keyword matches only. */
+  followedAuthors?: FollowedAuthorRepository;
   mail: KeywordAlertMailSettings | undefined;
   logger?: Logger;
   /** The active embedding model (AiServices.embeddings); without it shared terms are weighed by idf over each digest. */
@@ -150,6 +191,7 @@ export function createKeywordAlertsProcessor(deps: {
     }
     const result = await sendKeywordAlerts({
       keywords,
+      followedAuthors: deps.followedAuthors,
       mail: deps.mail,
       logger: deps.logger,
       embeddings: deps.embeddings,

@@ -32,7 +32,7 @@ export const contactResponseSchema = z.object({
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
 
 /** The optional calls a server names in GET /api/config/ `features`. */
-export const SERVER_FEATURES = ['citation_export'] as const;
+export const SERVER_FEATURES = ['citation_export', 'followed_authors'] as const;
 
 /**
  * GET /api/config/: the installation's public settings the web app reads at run time. Nothing secret,
@@ -46,7 +46,8 @@ export const publicConfigResponseSchema = z.object({
   /**
    * The calls beyond the spec this server answers, by name, so the web app shows what uses them
    * (absent from a backend without them: hidden). `citation_export`: GET /articles/{id}/export/ and
-   * /articles/library/export/.
+   * /articles/library/export/; `followed_authors`: /api/auth/followed-authors/ (following from a card,
+   * the list on /my).
    */
   features: z.array(z.enum(SERVER_FEATURES)),
   /**

@@ -193,6 +193,24 @@ export const recommendedPaperSchema = paperSchema.extend({
 });
 export type RecommendedPaper = z.infer<typeof recommendedPaperSchema>;
 
+/** How a paper's author was recognised as a followed person (@radar/recommend, matchFollowedAuthor). */
+export const FOLLOWED_AUTHOR_MATCHES = ['id', 'affiliation', 'name'] as const;
+
+/** A paper of the /papers section 关注的作者, with the followed authors it is by. */
+export const followedAuthorPaperSchema = paperSchema.extend({
+  followed_authors: z.array(
+    z.object({
+      /** The follow's id (GET /api/auth/followed-authors/). */
+      id: z.string(),
+      /** The name as this paper writes it. */
+      name: z.string(),
+      /** 'id': same ORCID iD or OpenAlex id; 'affiliation': name and institution; 'name': name alone, possibly a namesake. */
+      match: z.enum(FOLLOWED_AUTHOR_MATCHES),
+    }),
+  ),
+});
+export type FollowedAuthorPaper = z.infer<typeof followedAuthorPaperSchema>;
+
 /** GET /api/auth/recommendations/papers/. */
 export const paperRecommendationResponseSchema = z.object({
   success: z.literal(true),
@@ -221,6 +239,11 @@ export const paperRecommendationResponseSchema = z.object({
   freshness: freshnessSchema,
   /** Why `recommendations` is empty and the one change that would give results; null when not empty. */
   empty_explanation: emptyExplanationSchema.nullable(),
+  /**
+   * Not in the spec (optional for clients): papers by authors the reader follows, published in the same
+   * window (newest first, at most 10), shown above the recommendations; [] when there are none.
+   */
+  followed_author_papers: z.array(followedAuthorPaperSchema).optional(),
 });
 export type PaperRecommendationResponse = z.infer<typeof paperRecommendationResponseSchema>;
 

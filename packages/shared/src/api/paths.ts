@@ -53,6 +53,11 @@ export const API_PATHS = {
   /** Not in the spec: PATCH renames, edits or sets the quota of one interest ('summary': quota only); DELETE removes it. */
   interest: '/api/auth/interests/:id/',
 
+  /** Not in the spec: the authors the reader follows; GET lists, POST follows one from a paper's author list. */
+  followedAuthors: '/api/auth/followed-authors/',
+  /** Not in the spec: DELETE unfollows. */
+  followedAuthor: '/api/auth/followed-authors/:id/',
+
   // Paper recommendations and what they learn from the reader
   paperRecommendations: '/api/auth/recommendations/papers/',
   paperSimilarity: '/api/auth/recommendations/similarity/',

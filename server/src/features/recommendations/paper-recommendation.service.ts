@@ -1,7 +1,13 @@
 import type { AiServices } from '@radar/ai';
-import type { PaperRepository, UserRepository, UserRow } from '@radar/db';
-import type { RecommendationPipeline } from '@radar/recommend';
-import type { PaperRecommendationQuery, PaperRecommendationResponse, SimilarityResponse } from '@radar/shared';
+import type { FollowedAuthorRepository, PaperRepository, UserRepository, UserRow } from '@radar/db';
+import { findFollowedAuthorPapers, type RecommendationPipeline } from '@radar/recommend';
+import {
+  FOLLOWED_AUTHOR_LIMITS,
+  type FollowedAuthorPaper,
+  type PaperRecommendationQuery,
+  type PaperRecommendationResponse,
+  type SimilarityResponse,
+} from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import { presentPaper } from '../../presenters/paper.presenter';
@@ -17,6 +23,7 @@ export class PaperRecommendationService {
       papers: PaperRepository;
       users: UserRepository;
       pipeline: RecommendationPipeline;
+      followedAuthors: FollowedAuthorRepository;
       logger: Logger;
     },
   ) {}
@@ -39,6 +46,10 @@ export class PaperRecommendationService {
       ...(entry.rerankReason ? { rerank_reason: entry.rerankReason } : {}),
     }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
+    // Looked up only for a reader who follows someone (the context query said so): no round trip otherwise.
+    const followedAuthorPapers = result.followsAuthors
+      ? await this.followedAuthorPapers(user, result.publishedSince)
+      : [];
     return {
       success: true,
       recommendations,
@@ -56,7 +67,45 @@ export class PaperRecommendationService {
       learning: result.learning,
       freshness: result.freshness,
       empty_explanation: result.emptyExplanation,
+      followed_author_papers: followedAuthorPapers,
     };
+  }
+
+  /**
+   * The section 关注的作者 above the recommendations: papers by followed authors published in the same
+   * window (not filtered by tier or similarity: the reader asked for this person's work), without those
+   * marked 'not interested', newest first.
+   */
+  private async followedAuthorPapers(
+    user: UserRow,
+    publishedSince: string | undefined,
+  ): Promise<FollowedAuthorPaper[]> {
+    const found = await findFollowedAuthorPapers(this.deps.followedAuthors, user.id, {
+      publishedSince,
+      limit: FOLLOWED_AUTHOR_LIMITS.sectionPapers,
+    });
+    const views = new Map(
+      (
+        await this.deps.papers.findViews(
+          found.map((paper) => paper.paperId),
+          user.id,
+        )
+      ).map((view) => [view.id, view]),
+    );
+    return found.flatMap((paper) => {
+      const view = views.get(paper.paperId);
+      if (!view) return [];
+      return [
+        {
+          ...presentPaper(view),
+          followed_authors: paper.authors.map((author) => ({
+            id: String(author.followId),
+            name: author.name,
+            match: author.match,
+          })),
+        },
+      ];
+    });
   }
 
   /** GET /api/auth/recommendations/similarity/. */

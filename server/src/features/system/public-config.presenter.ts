@@ -8,7 +8,7 @@ export function publicConfigOf(
   return {
     support_email: config.supportEmail ?? null,
     time_zone: config.timeZone,
-    features: ['citation_export'],
+    features: ['citation_export', 'followed_authors'],
     own_works: { orcid: true, openalex: Boolean(config.ingest?.openAlexApiKey), library: true },
   };
 }

@@ -18,6 +18,7 @@ import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
 import {
   type AuthorEntry,
+  authorName,
   describeTierSource,
   formatJcrTier,
   formatSimilarityPercent,
@@ -25,6 +26,7 @@ import {
   paperHref,
 } from '@/lib/paper-display';
 import { formatRelativeTime } from '@/lib/relative-time';
+import { type AuthorFollowControls, AuthorFollowMenu } from './author-follow-menu';
 import { CitationExportMenu } from './citation-export-menu';
 
 const TEXT = {
@@ -92,6 +94,12 @@ type PaperCardProps = {
   onExport?: (paper: PaperCardPaper, format: CitationFormat) => void;
   /** 👍 (1) or 👎 (-1) clicked; the buttons appear when the paper carries `rating`. */
   onRate?: (paper: PaperCardPaper, pressed: 1 | -1) => void;
+  /** The author list with 关注该作者 / 取消关注 (only when the server keeps followed authors). */
+  authorFollow?: {
+    isFollowed: (name: string) => boolean;
+    onToggle: (paper: PaperCardPaper, index: number, name: string) => void;
+    disabled?: boolean;
+  };
   /** Disables the action buttons, e.g. while a request for this paper is under way. */
   isBusy?: boolean;
   /** Heading element of the title; h3 below a page h1 and a list h2. */
@@ -118,6 +126,7 @@ export function PaperCard({
   onNotInterested,
   onExport,
   onRate,
+  authorFollow,
   isBusy = false,
   titleComponent = 'h3',
   footer,
@@ -138,6 +147,13 @@ export function PaperCard({
   const isSaved = Boolean(paper.is_saved);
   const href = paperHref(paper);
   const preprintHref = paper.preprint_url?.trim() ?? '';
+  const authorControls: AuthorFollowControls | undefined = authorFollow
+    ? {
+        isFollowed: authorFollow.isFollowed,
+        onToggle: (index, name) => authorFollow.onToggle(paper, index, name),
+        disabled: authorFollow.disabled,
+      }
+    : undefined;
 
   return (
     <Card component="article" data-testid="paper-card" data-paper-id={paper.id} variant="outlined">
@@ -215,6 +231,13 @@ export function PaperCard({
               <InfoChip label={jcr} title={tierSource ?? undefined} testId="paper-chip-jcr" color="secondary" />
             ) : null}
             <InfoChip label={lastAuthor(paper.authors)} title={TEXT.lastAuthor} testId="paper-chip-author" />
+            {authorControls ? (
+              <AuthorFollowMenu
+                authors={paper.authors.map(authorName)}
+                controls={authorControls}
+                testId="paper-authors-follow"
+              />
+            ) : null}
             <InfoChip
               label={formatRelativeTime(paper.date ?? paper.year, now)}
               title={TEXT.published}

@@ -29,6 +29,15 @@ export const PAPERS_STRINGS = {
     date: (label: string) => `发表时间：${label}`,
   },
 
+  followed: {
+    heading: '关注的作者',
+    hint: '你关注的作者在所选时间范围内发表的新论文',
+    reason: (authors: { name: string; match: string }[]) =>
+      `关注的作者：${authors.map((author) => author.name).join('、')}${
+        authors.every((author) => author.match === 'name') ? '（按姓名匹配，可能是同名作者）' : ''
+      }`,
+  },
+
   result: {
     heading: (count: number) => `为您推荐 ${count} 篇论文`,
     filteredOut: (count: number) => `（已过滤 ${count} 篇）`,

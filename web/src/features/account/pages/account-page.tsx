@@ -12,6 +12,7 @@ import { DataExportSection } from '../components/data-export-section';
 import { DeleteAccountSection } from '../components/delete-account-section';
 import { DeliverySection } from '../components/delivery-section';
 import { EmailChangeSection } from '../components/email-change-section';
+import { FollowedAuthorsSection } from '../components/followed-authors-section';
 import { InterestsSection } from '../components/interests-section';
 import { LearningSection } from '../components/learning-section';
 import { ResearchDialog } from '../components/research-dialog';
@@ -65,6 +66,7 @@ export function AccountPage({ user, onLogout, onProfileSaved, onAccountDeleted }
         {user.research_summary_en.trim() ? <LearningSection onNotify={setNotice} /> : null}
         {/* The research summary is the first interest: the others join it once it exists. */}
         {user.research_summary_en.trim() ? <InterestsSection onNotify={setNotice} /> : null}
+        <FollowedAuthorsSection onNotify={setNotice} />
         <DeliverySection email={user.email} onNotify={setNotice} />
         <BasicInfoSection user={user} onSaved={onProfileSaved} onNotify={setNotice} />
         <SecuritySection onNotify={setNotice} />

@@ -48,6 +48,7 @@ export function PaperResults<P extends ClientPaper>({
               onShare={actions.share}
               onExport={actions.exportCitation}
               onRate={actions.rate}
+              authorFollow={actions.authorFollow}
               isBusy={actions.isBusy(paper.id)}
               footer={renderFooter?.(paper)}
             />

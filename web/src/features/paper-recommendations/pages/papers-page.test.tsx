@@ -8,6 +8,7 @@ import {
   recommendedPaper,
   researchDirectionNotSetError,
   testFreshness,
+  testPaper,
   testReason,
   testUser,
 } from '@/testing/api-fixtures';
@@ -396,6 +397,73 @@ describe('/papers', () => {
     expect(empty.queryByText('请尝试调整参数或降低相似度阈值')).toBeNull();
     expect(empty.queryByRole('button', { name: '推荐设置' })).toBeNull();
     expect(empty.queryByRole('button', { name: '应用此修改' })).toBeNull();
+  });
+
+  it('puts papers by followed authors first and follows an author from a card (when the server offers it)', async () => {
+    api.on('GET', '/api/config/', {
+      body: { support_email: null, time_zone: 'Asia/Shanghai', features: ['followed_authors'] },
+    });
+    let followed: unknown[] = [];
+    const follow = {
+      id: '7',
+      name: 'Bo Wang',
+      affiliation: null,
+      orcid: null,
+      openalex_id: null,
+      is_name_only: true,
+      paper_id: 'p1',
+      created_at: '2026-11-27T08:00:00Z',
+    };
+    api.on('GET', '/api/auth/followed-authors/', () => ({
+      body: { success: true, followed_authors: followed, max_followed_authors: 50 },
+    }));
+    api.on('POST', '/api/auth/followed-authors/', () => {
+      followed = [follow];
+      return {
+        status: 201,
+        body: { success: true, followed_authors: followed, max_followed_authors: 50, followed: follow },
+      };
+    });
+    api.on('GET', RECOMMENDATIONS, {
+      body: {
+        ...threePapers(),
+        followed_author_papers: [
+          {
+            ...testPaper({ id: 'f1', title: 'By a followed author', authors: ['G. Zhong'] }),
+            followed_authors: [{ id: '3', name: 'G. Zhong', match: 'name' }],
+          },
+        ],
+      },
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    const section = within(await screen.findByTestId('papers-followed'));
+    expect(section.getByRole('heading', { level: 2, name: '关注的作者' })).toBeTruthy();
+    expect(section.getByText('关注的作者：G. Zhong（按姓名匹配，可能是同名作者）')).toBeTruthy();
+    expect(cardTitles()).toEqual(['By a followed author', 'First paper', 'Second paper', 'Third paper']);
+
+    const first = within(screen.getAllByTestId('papers-list')[0] as HTMLElement).getAllByRole(
+      'article',
+    )[0] as HTMLElement;
+    // The menu shows once /api/config/ has named the feature.
+    await user.click(await within(first).findByRole('button', { name: /作者 2 位/ }));
+    await user.click(await screen.findByRole('menuitem', { name: /Bo Wang/ }));
+    await waitFor(() => expect(api.requestsTo('POST', '/api/auth/followed-authors/')).toHaveLength(1));
+    expect(api.requestsTo('POST', '/api/auth/followed-authors/')[0]?.body).toEqual({ paper_id: 'p1', author_index: 1 });
+    expect(await screen.findByText(/已关注 Bo Wang/)).toBeTruthy();
+    // Followed now: the menu offers to unfollow.
+    const chip = within(first).getByRole('button', { name: /作者 2 位/ });
+    await waitFor(() => expect(chip.getAttribute('aria-disabled')).not.toBe('true'));
+    await user.click(chip);
+    expect(await screen.findByRole('menuitem', { name: /Bo Wang.*取消关注/ })).toBeTruthy();
+  });
+
+  it('shows no section 关注的作者 when the answer has none (a spec-only backend)', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    renderApp(api, '/papers', { user: testUser() });
+    expect(await screen.findByText('First paper')).toBeTruthy();
+    expect(screen.queryByTestId('papers-followed')).toBeNull();
+    expect(screen.queryByRole('button', { name: /作者 2 位/ })).toBeNull();
   });
 
   it('shows no explanation box without one', async () => {

@@ -159,12 +159,47 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
                   onExport={actions.exportCitation}
                   onNotInterested={actions.notInterested}
                   onRate={actions.rate}
+                  authorFollow={actions.authorFollow}
                   isBusy={actions.isBusy(paper.id)}
                 />
               </li>
             ))}
           </Stack>
         )}
+      </Stack>
+    );
+  };
+
+  /** 关注的作者: papers by followed authors above the recommendations (beyond the spec; only when there are some). */
+  const renderFollowedAuthors = () => {
+    const papers = isError ? [] : (data?.followed_author_papers ?? []);
+    if (papers.length === 0) return null;
+    return (
+      <Stack spacing={2} component="section" aria-labelledby="papers-followed-heading" data-testid="papers-followed">
+        <Stack spacing={0.5}>
+          <Typography variant="h5" component="h2" id="papers-followed-heading">
+            {STRINGS.followed.heading}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {STRINGS.followed.hint}
+          </Typography>
+        </Stack>
+        <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="papers-followed-list">
+          {papers.map((paper) => (
+            <li key={paper.id}>
+              <PaperCard
+                paper={{ ...paper, reason: { text: STRINGS.followed.reason(paper.followed_authors) } }}
+                onToggleFavorite={actions.toggleFavorite}
+                onToggleSave={actions.toggleSave}
+                onShare={actions.share}
+                onExport={actions.exportCitation}
+                onRate={actions.rate}
+                authorFollow={actions.authorFollow}
+                isBusy={actions.isBusy(paper.id)}
+              />
+            </li>
+          ))}
+        </Stack>
       </Stack>
     );
   };
@@ -199,7 +234,10 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
         />
         <ActiveFilterChips params={params.applied} />
         <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="papers-refreshing">
-          {renderContent()}
+          <Stack spacing={3}>
+            {renderFollowedAuthors()}
+            {renderContent()}
+          </Stack>
         </RefreshArea>
       </Stack>
 

@@ -1,0 +1,215 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../connection';
+import { type AuthorIdentity, followedAuthors } from '../schema';
+
+export type { AuthorIdentity };
+
+/** An author a reader follows. */
+export interface FollowedAuthorRow {
+  id: number;
+  name: string;
+  /** radar.author_name_key of the name ('liu j'). */
+  nameKey: string;
+  orcid: string | null;
+  openalexId: string | null;
+  affiliation: string | null;
+  /** The paper they were followed from; null once it is gone. */
+  paperId: number | null;
+  createdAt: Date;
+}
+
+/** One author of a stored paper: the name, its key, and what the source knew of them. */
+export interface PaperAuthor extends AuthorIdentity {
+  /** radar.author_name_key of the name; null for a name without letters. */
+  nameKey: string | null;
+}
+
+/** A paper one of the follows may have written (its authors share a key with a follow). */
+export interface FollowedAuthorCandidate {
+  paperId: number;
+  publishedAt: string | null;
+  createdAt: Date;
+  authors: PaperAuthor[];
+}
+
+export type FollowCreateResult =
+  | { created: FollowedAuthorRow }
+  | { existing: FollowedAuthorRow }
+  | { refused: 'limit' | 'no_name' };
+
+const COLUMNS = {
+  id: followedAuthors.id,
+  name: followedAuthors.name,
+  nameKey: followedAuthors.nameKey,
+  orcid: followedAuthors.orcid,
+  openalexId: followedAuthors.openalexId,
+  affiliation: followedAuthors.affiliation,
+  paperId: followedAuthors.paperId,
+  createdAt: followedAuthors.createdAt,
+};
+
+/** The keys a follow is looked up by in papers.author_keys (see migration 0025). */
+function followLookupKeys(follow: Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>): string[] {
+  return [
+    `n:${follow.nameKey}`,
+    ...(follow.orcid ? [`o:${follow.orcid}`] : []),
+    ...(follow.openalexId ? [`a:${follow.openalexId}`] : []),
+  ];
+}
+
+/**
+ * A reader's followed authors (radar.followed_authors) and the papers that may be theirs. Every read and
+ * write of follows is scoped to the reader, so another reader's id is simply not found. Which candidate
+ * really is by a followed person is decided by @radar/recommend (matchFollowedAuthor).
+ */
+export class FollowedAuthorRepository {
+  constructor(private readonly db: Database) {}
+
+  async list(userId: string): Promise<FollowedAuthorRow[]> {
+    return this.db
+      .select(COLUMNS)
+      .from(followedAuthors)
+      .where(eq(followedAuthors.userId, userId))
+      .orderBy(asc(followedAuthors.id));
+  }
+
+  /** Author `index` (0-based) of a paper as stored, or undefined when there is no such paper or author. */
+  async paperAuthor(paperId: number, index: number): Promise<PaperAuthor | undefined> {
+    const result = await this.db.execute<{ name: string | null; name_key: string | null; identity: unknown }>(
+      sql`SELECT p.authors ->> ${Math.trunc(index)}::int AS name,
+                 radar.author_name_key(p.authors ->> ${Math.trunc(index)}::int) AS name_key,
+                 p.author_identities -> ${Math.trunc(index)}::int AS identity
+          FROM radar.papers p WHERE p.id = ${Math.trunc(paperId)}`,
+    );
+    const row = result.rows[0];
+    if (!row?.name) return undefined;
+    return { ...identityOf(row.identity), name: row.name, nameKey: row.name_key };
+  }
+
+  /**
+   * Follows an author unless the reader already follows `max` (checked in the same statement, so two
+   * requests at once cannot both pass). The same person again (same ORCID iD, OpenAlex id, or name key
+   * and affiliation) is not added twice: the existing follow is returned.
+   */
+  async create(
+    userId: string,
+    input: {
+      name: string;
+      orcid?: string | undefined;
+      openalexId?: string | undefined;
+      affiliation?: string | undefined;
+      paperId: number;
+    },
+    max: number,
+  ): Promise<FollowCreateResult> {
+    const result = await this.db.execute<{ id: string }>(
+      sql`INSERT INTO radar.followed_authors (user_id, name, name_key, orcid, openalex_id, affiliation, paper_id)
+          SELECT ${userId}::uuid, ${input.name}, radar.author_name_key(${input.name}), ${input.orcid ?? null},
+                 ${input.openalexId ?? null}, ${input.affiliation ?? null}, ${Math.trunc(input.paperId)}
+          WHERE radar.author_name_key(${input.name}) IS NOT NULL
+            AND (SELECT count(*) FROM radar.followed_authors WHERE user_id = ${userId}::uuid) < ${max}
+          ON CONFLICT (user_id, person_key) DO NOTHING
+          RETURNING id`,
+    );
+    const id = result.rows[0]?.id;
+    if (id !== undefined) {
+      const created = await this.find(userId, Number(id));
+      if (created) return { created };
+    }
+    const existing = await this.db.execute<{ id: string }>(
+      sql`SELECT id FROM radar.followed_authors
+          WHERE user_id = ${userId}::uuid
+            AND person_key = CASE WHEN ${input.orcid ?? null}::text IS NOT NULL THEN 'o:' || ${input.orcid ?? null}::text
+                                  WHEN ${input.openalexId ?? null}::text IS NOT NULL THEN 'a:' || ${input.openalexId ?? null}::text
+                                  ELSE 'n:' || radar.author_name_key(${input.name}) || '@' || lower(coalesce(${input.affiliation ?? null}::text, '')) END`,
+    );
+    const existingId = existing.rows[0]?.id;
+    const found = existingId === undefined ? undefined : await this.find(userId, Number(existingId));
+    if (found) return { existing: found };
+    const key = await this.db.execute<{ key: string | null }>(sql`SELECT radar.author_name_key(${input.name}) AS key`);
+    return { refused: key.rows[0]?.key ? 'limit' : 'no_name' };
+  }
+
+  async find(userId: string, id: number): Promise<FollowedAuthorRow | undefined> {
+    const [row] = await this.db
+      .select(COLUMNS)
+      .from(followedAuthors)
+      .where(and(eq(followedAuthors.userId, userId), eq(followedAuthors.id, id)));
+    return row;
+  }
+
+  /** Whether the reader followed that author (and now no longer does). */
+  async remove(userId: string, id: number): Promise<boolean> {
+    const rows = await this.db
+      .delete(followedAuthors)
+      .where(and(eq(followedAuthors.userId, userId), eq(followedAuthors.id, id)))
+      .returning({ id: followedAuthors.id });
+    return rows.length === 1;
+  }
+
+  /**
+   * Papers sharing a lookup key with the follows (the GIN index on author_keys), newest publication
+   * first: canonical rows only, none the reader marked 'not interested'; only those published on or
+   * after `publishedSince` and stored on or after `createdSince` when given; `notAlerted` leaves out
+   * papers already in the reader's keyword alert mails.
+   */
+  async findCandidates(
+    userId: string,
+    follows: readonly Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>[],
+    options: {
+      publishedSince?: string | undefined;
+      createdSince?: Date | undefined;
+      notAlerted?: boolean;
+      limit: number;
+    },
+  ): Promise<FollowedAuthorCandidate[]> {
+    const keys = [...new Set(follows.flatMap(followLookupKeys))];
+    if (keys.length === 0) return [];
+    const result = await this.db.execute<{
+      id: string;
+      published_at: string | null;
+      created_at: string | Date;
+      authors: string[];
+      identities: unknown;
+      name_keys: (string | null)[];
+    }>(
+      sql`SELECT p.id::text AS id, p.published_at::text AS published_at, p.created_at, p.authors,
+                 p.author_identities AS identities,
+                 ARRAY(SELECT radar.author_name_key(a.name)
+                       FROM jsonb_array_elements_text(p.authors) WITH ORDINALITY AS a(name, n) ORDER BY a.n) AS name_keys
+          FROM radar.papers p
+          WHERE p.author_keys && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))
+            AND p.duplicate_of IS NULL
+            AND (${options.publishedSince ?? null}::date IS NULL OR p.published_at >= ${options.publishedSince ?? null}::date)
+            AND (${options.createdSince?.toISOString() ?? null}::timestamptz IS NULL
+                 OR p.created_at >= ${options.createdSince?.toISOString() ?? null}::timestamptz)
+            AND NOT EXISTS (SELECT 1 FROM radar.user_article_states s
+                            WHERE s.user_id = ${userId}::uuid AND s.paper_id = p.id AND s.dismissed_at IS NOT NULL)
+            AND (${options.notAlerted ?? false} = false OR NOT EXISTS (
+                 SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId}::uuid AND d.paper_id = p.id))
+          ORDER BY p.published_at DESC NULLS LAST, p.id DESC
+          LIMIT ${Math.max(1, Math.trunc(options.limit))}`,
+    );
+    return result.rows.map((row) => {
+      const identities = Array.isArray(row.identities) ? row.identities : [];
+      return {
+        paperId: Number(row.id),
+        publishedAt: row.published_at,
+        createdAt: new Date(row.created_at),
+        authors: row.authors.map((name, index) => ({
+          ...identityOf(identities[index]),
+          name,
+          nameKey: row.name_keys[index] ?? null,
+        })),
+      };
+    });
+  }
+}
+
+/** The ids and affiliation of a stored identity object (anything else is ignored). */
+function identityOf(value: unknown): Omit<AuthorIdentity, 'name'> {
+  if (!value || typeof value !== 'object') return {};
+  const record = value as Record<string, unknown>;
+  const text = (key: string) => (typeof record[key] === 'string' && record[key] ? (record[key] as string) : undefined);
+  return { orcid: text('orcid'), openalexId: text('openalexId'), affiliation: text('affiliation') };
+}
