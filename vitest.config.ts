@@ -9,7 +9,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'server', 'worker', 'web', 'e2e'],
+    // web/: the screens (vitest.config.ts) and the pure logic (vitest.logic.config.ts, files sharing processes).
+    projects: ['packages/*', 'server', 'worker', 'web', 'web/vitest.logic.config.ts', 'e2e'],
     // One test file more than there are cores: many files spend much of their time waiting (on
     // PostgreSQL, Redis, child processes, Chromium), and the extra file keeps the cores busy meanwhile.
     // Vitest's default (cores - 1) ran one file at a time on a 2-core machine; two extra files were no

@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The web app's tests never touch a database, so each file runs in one of `pnpm test`'s two modes: these
- * screens (the heaviest) when TEST_DATABASE_URL is set, every other file in the embedded mode, which keeps
- * both modes within their time budget (docs/benchmarks.md, "Test suite time").
+ * screens (the heaviest) when TEST_DATABASE_URL is set, every other screen in the embedded mode, which
+ * keeps both modes within their time budget (docs/benchmarks.md, "Test suite time"). The pure logic
+ * (*.test.ts) is the `web-logic` project (vitest.logic.config.ts).
  */
 const IN_POSTGRES_MODE = [
   'src/app/spec-only-answers.test.tsx',
@@ -15,8 +16,9 @@ const IN_POSTGRES_MODE = [
   'src/features/contact/pages/contact-page.test.tsx',
 ];
 
-// Pure logic (*.test.ts, Node environment) and screens (*.test.tsx, happy-dom via a docblock in each
-// file) rendered with the real route table against a fake API server on 127.0.0.1 (src/testing/).
+// Screens (*.test.tsx, happy-dom via a docblock in each file) rendered with the real route table against
+// a fake API server on 127.0.0.1 (src/testing/). Each file keeps a process of its own: Testing Library
+// and the app's modules hold the document and window of the file that loaded them first.
 export default defineConfig({
   // Explicit so `vitest --config web/vitest.config.ts` from the repository root finds web/src.
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -24,7 +26,7 @@ export default defineConfig({
   test: {
     name: 'web',
     environment: 'node',
-    include: process.env.TEST_DATABASE_URL ? IN_POSTGRES_MODE : ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    include: process.env.TEST_DATABASE_URL ? IN_POSTGRES_MODE : ['src/**/*.test.tsx'],
     exclude: process.env.TEST_DATABASE_URL ? configDefaults.exclude : [...configDefaults.exclude, ...IN_POSTGRES_MODE],
     // A screen test's first render transforms the page's lazy chunks and MUI; on a busy 2-core machine
     // that alone can take several seconds; a test holds several waits of up to 15 s each (render-app.tsx).

@@ -133,10 +133,20 @@ async function packageVersion(name: string): Promise<string> {
   }
 }
 
+/**
+ * Settings the template carries (postgresql.auto.conf), so every instance started from it uses them.
+ * PGlite's data directory asks for PostgreSQL's default 128 MB of shared buffers, which each new
+ * instance allocates and clears in WASM memory: about a CPU-second per test database. A test database
+ * holds a few MB, so 16 MB of buffers keeps it all in memory at a fraction of that start-up cost.
+ */
+const TEMPLATE_SETTINGS = { shared_buffers: '16MB' };
+/** Part of the template's file name: a change of the settings above builds a new template. */
+const TEMPLATE_FORMAT = 'sb16';
+
 /** The template file for this set of migrations and this PGlite: another set or version gets another file. */
 async function pgliteTemplatePath(): Promise<string> {
   const versions = await Promise.all(['@electric-sql/pglite', '@electric-sql/pglite-pgvector'].map(packageVersion));
-  return path.join(TEMPLATE_CACHE_DIR, `${await migrationsHash()}-${versions.join('-')}.tar`);
+  return path.join(TEMPLATE_CACHE_DIR, `${await migrationsHash()}-${versions.join('-')}-${TEMPLATE_FORMAT}.tar`);
 }
 
 /**
@@ -157,15 +167,43 @@ async function saveTemplate(embedded: EmbeddedPostgres, file: string): Promise<v
   }
 }
 
-/** The template's bytes (a Uint8Array over its own ArrayBuffer, as Blob wants in every lib setting). */
+/**
+ * The template's bytes, read once per process (test files share worker processes): a Uint8Array over
+ * its own ArrayBuffer.
+ */
+const templates = new Map<string, Uint8Array<ArrayBuffer>>();
+
 async function readTemplate(templateFile: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  return fs
+  const cached = templates.get(templateFile);
+  if (cached) return cached;
+  const bytes = await fs
     .readFile(templateFile)
     .then((buffer) => new Uint8Array(buffer))
     .catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
+  if (bytes) templates.set(templateFile, bytes);
+  return bytes;
+}
+
+/**
+ * The template as the Blob PGlite loads a data directory from. PGlite only reads it whole
+ * (`arrayBuffer()`), and Node 20's Blob.arrayBuffer() takes about a CPU-second for the template's
+ * 40 MB where a copy of the bytes takes milliseconds; each instance gets its own copy. (Only
+ * `arrayBuffer()` and `type` are meant to be read: `size` says 0.)
+ */
+class TemplateBlob extends Blob {
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+
+  constructor(bytes: Uint8Array<ArrayBuffer>) {
+    super([], { type: 'application/x-tar' });
+    this.#bytes = bytes;
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#bytes.slice().buffer;
+  }
 }
 
 async function createPgliteTestDatabase(): Promise<TestDatabase> {
@@ -173,13 +211,16 @@ async function createPgliteTestDatabase(): Promise<TestDatabase> {
   const template = await readTemplate(templateFile);
   const embedded = await startEmbeddedPostgres({
     dataDir: undefined,
-    initialData: template ? new Blob([template]) : undefined,
+    initialData: template ? new TemplateBlob(template) : undefined,
   });
   if (!template) {
     try {
       const migrationPool = new pg.Pool({ ...embedded.connectionConfig, max: 2 });
       try {
         await runMigrations(migrationPool);
+        for (const [name, value] of Object.entries(TEMPLATE_SETTINGS)) {
+          await migrationPool.query(`ALTER SYSTEM SET ${name} = '${value}'`);
+        }
       } finally {
         await migrationPool.end();
       }
@@ -218,7 +259,7 @@ export async function createMigratedDataDir(): Promise<string> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-data-'));
   const db = await PGlite.create(embeddedDataPath(dataDir), {
     extensions: { vector },
-    loadDataDir: new Blob([template]),
+    loadDataDir: new TemplateBlob(template),
   });
   await db.close();
   return dataDir;
