@@ -95,8 +95,35 @@ function describeConnectionError(error: unknown, mode: DatabaseMode): string {
   }
 }
 
-function createPool(config: pg.PoolConfig, poolMax: number): pg.Pool {
-  const pool = new pg.Pool({ ...config, max: poolMax, connectionTimeoutMillis: 10_000 });
+/** One allocation of 4 MiB in the server process, freed when the statement ends (see backendPoolOptions). */
+export const BACKEND_MEMORY_PRIMER = "SELECT length(repeat('x', 4194304)) AS radar_backend_memory_primer";
+
+/**
+ * Pool options for a database of `mode`: each new connection to a PostgreSQL server first frees one
+ * large block in its server process, before the pool hands the connection out.
+ * Why: a PostgreSQL backend allocates with glibc malloc, which gives the top of its heap back to the
+ * kernel whenever more than the trim threshold (128 kB at start) is free there. A recommendation
+ * request's statements each take about 1 MB of planner and executor memory in blocks below the mmap
+ * threshold, so a fresh backend could grow its heap and give it back on every statement: 100-220 page
+ * faults and about twice the database CPU per request, depending only on that backend's allocation
+ * history (docs/benchmarks.md, issue 22). glibc raises both thresholds for the rest of the process's life
+ * when a block it had mapped on its own is freed (the mmap threshold to that block's size, the trim
+ * threshold to twice it), so after one 4 MiB block each backend keeps up to 8 MiB of freed heap instead.
+ * The primer runs before the round-trip counter wraps the client (not counted). External servers only:
+ * the embedded PGlite is one WebAssembly instance with its own allocator.
+ */
+export function backendPoolOptions(mode: DatabaseMode): Pick<pg.PoolConfig, 'onConnect'> {
+  if (mode !== 'external') return {};
+  return {
+    onConnect: async (client) => {
+      // A failed primer leaves the connection as it would be without one: it is used all the same.
+      await client.query(BACKEND_MEMORY_PRIMER).catch(() => {});
+    },
+  };
+}
+
+function createPool(config: pg.PoolConfig, poolMax: number, mode: DatabaseMode): pg.Pool {
+  const pool = new pg.Pool({ ...config, max: poolMax, connectionTimeoutMillis: 10_000, ...backendPoolOptions(mode) });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return pool;
@@ -122,7 +149,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
   }
 
-  const pool = createPool(connectionConfig, options.poolMax);
+  const pool = createPool(connectionConfig, options.poolMax, mode);
   const roundTrips = countRoundTrips(pool);
   const close = async () => {
     await pool.end();
@@ -138,7 +165,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, roundTrips, close };
 }
 
-/** A handle over an existing pool (tests, and callers that manage the pool themselves). */
+/**
+ * A handle over an existing pool (tests, and callers that manage the pool themselves; give it
+ * backendPoolOptions(mode) when creating it).
+ */
 export function wrapPool(pool: pg.Pool, mode: DatabaseMode, connectionConfig: pg.PoolConfig): DatabaseHandle {
   return {
     mode,

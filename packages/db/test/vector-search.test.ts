@@ -1,13 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BACKEND_MEMORY_PRIMER,
+  backendPoolOptions,
   type EmbeddingModelRow,
   EmbeddingRepository,
   embeddingIndexName,
   type NearestPapersQuery,
   PaperRepository,
   VectorRepository,
+  wrapPool,
 } from '../src';
 import { MIGRATIONS_DIR } from '../src/migrate';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
@@ -257,5 +261,30 @@ describe(`paper recommendation search (${process.env.TEST_DATABASE_URL ? 'Postgr
     // Searches still use it.
     const results = await papers.findSimilar({ model, vector: topics[2] ?? [], limit: 10 });
     expect(results).toHaveLength(10);
+  });
+});
+
+describe('connections of the pool', () => {
+  it('prime each new PostgreSQL backend once, before its first query, without counting a round trip', async () => {
+    const pool = new pg.Pool({ ...database.connectionConfig, max: 3, ...backendPoolOptions(database.mode) });
+    const handle = wrapPool(pool, database.mode, database.connectionConfig);
+    try {
+      // A client straight from the pool has run nothing of ours yet: its backend's last statement is the
+      // primer (external PostgreSQL), which the pool ran before handing it out.
+      const clients = await Promise.all([pool.connect(), pool.connect()]);
+      if (database.mode === 'external') {
+        const { rows } = await database.pool.query<{ query: string }>(
+          'SELECT query FROM pg_stat_activity WHERE pid = ANY($1::int[])',
+          [clients.map((client) => (client as unknown as { processID: number }).processID)],
+        );
+        expect(rows.map((row) => row.query)).toEqual([BACKEND_MEMORY_PRIMER, BACKEND_MEMORY_PRIMER]);
+      }
+      const answers = await Promise.all(clients.map((client) => client.query('SELECT 41 + 1 AS n')));
+      expect(answers.map((answer) => answer.rows[0]?.n)).toEqual([42, 42]);
+      for (const client of clients) client.release();
+      expect(handle.roundTrips.count).toBe(2);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import pg from 'pg';
-import { type DatabaseHandle, wrapPool } from '../connection';
+import { backendPoolOptions, type DatabaseHandle, wrapPool } from '../connection';
 import { type EmbeddedPostgres, embeddedDataPath, startEmbeddedPostgres } from '../embedded-postgres';
 import { MIGRATIONS_DIR, runMigrations } from '../migrate';
 
@@ -103,7 +103,7 @@ async function createPostgresTestDatabase(adminUrl: string): Promise<TestDatabas
     }
   }
   const connectionConfig = { connectionString: withDatabase(adminUrl, name) };
-  const pool = new pg.Pool({ ...connectionConfig, max: 10 });
+  const pool = new pg.Pool({ ...connectionConfig, max: 10, ...backendPoolOptions('external') });
   const handle = wrapPool(pool, 'external', connectionConfig);
   return {
     ...handle,
