@@ -29,7 +29,10 @@ async function verifiedAccount(email: string): Promise<{ id: string; token: stri
   return { id: body.user.id, token: body.token };
 }
 
-/** A keyword, a favourite, a saved and rated paper, a feedback message, an interest and delivery settings. */
+/**
+ * A keyword, a favourite, a saved and rated paper, a followed author, a feedback message, an interest and
+ * delivery settings.
+ */
 async function fillAccount(token: string, label: string, paperIds: number[]): Promise<void> {
   const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
     const response = await request(method, url, token, payload);
@@ -39,6 +42,7 @@ async function fillAccount(token: string, label: string, paperIds: number[]): Pr
   await ok('POST', `/articles/${paperIds[0]}/favorite/`);
   await ok('POST', `/articles/${paperIds[1]}/save/`);
   await ok('POST', `/articles/${paperIds[1]}/rating/`, { value: -1 });
+  await ok('POST', '/api/auth/followed-authors/', { paper_id: String(paperIds[0]), author_index: 0 });
   await ok('POST', '/api/auth/interests/', { name: `${label} interest`, description: 'coral reef ecology' });
   await ok('PUT', '/api/auth/delivery/', {
     frequency: 'weekly',
@@ -73,7 +77,7 @@ afterAll(async () => {
 });
 
 describe('download my data', () => {
-  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, feedback, interests and delivery settings (no secrets), nobody else’s', async () => {
+  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, follows, feedback, interests and delivery settings (no secrets), nobody else’s', async () => {
     const papers = await new PaperRepository(runtime.database.db).insertMany(
       ['Export paper one', 'Export paper two', 'Export paper three'].map((title, index) => ({
         source: 'self-service-test',
@@ -113,6 +117,10 @@ describe('download my data', () => {
       ]),
     );
     expect(JSON.stringify(data.interests)).not.toContain('embedding');
+    expect(data.followedAuthors).toEqual([
+      expect.objectContaining({ name: 'A. Author', followed_from_paper_id: expect.anything() }),
+    ]);
+    expect(Number(data.followedAuthors[0].followed_from_paper_id)).toBe(ids[0]);
     // The schedule and which channels exist; never the feed token, the robot's address or its secret.
     expect(data.delivery).toMatchObject({
       frequency: 'weekly',

@@ -39,6 +39,8 @@ export interface OwnedRecordsExport {
   interests: Record<string, unknown>[];
   /** The digest schedule and channels without their secrets; null when never set. */
   delivery: Record<string, unknown> | null;
+  /** The authors they follow, with what identifies each (ORCID, OpenAlex id, affiliation or the name). */
+  followedAuthors: Record<string, unknown>[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,14 +101,15 @@ export class UserAdminRepository {
    * The person's own rows for a data download, each list filtered by their id only (never joined to
    * another user's rows): keywords with alert settings, paper states (favourites, saves, reading,
    * 'not interested', ratings, own works) with the paper's title and link, news marks and ratings, the
-   * feedback they sent, their research interests, and their delivery settings. Secrets stay out: the
+   * feedback they sent, their research interests, the authors they follow, and their delivery settings.
+   * Secrets stay out: the
    * feed token's hash, the webhook address (its key is the credential) and signing secret are given as
    * whether they exist, with the robot's platform.
    */
   async exportOwnedRecords(userId: string): Promise<OwnedRecordsExport> {
     const rowsOf = async (query: ReturnType<typeof sql>) =>
       (await this.db.execute<Record<string, unknown>>(query)).rows;
-    const [keywords, articleStates, newsStates, ownFeedback, interests, delivery] = await Promise.all([
+    const [keywords, articleStates, newsStates, ownFeedback, interests, delivery, followedAuthors] = await Promise.all([
       rowsOf(sql`
         SELECT name, alert_enabled, alert_frequency, negative_terms, last_alerted_at, created_at
         FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
@@ -132,8 +135,19 @@ export class UserAdminRepository {
                webhook_url IS NOT NULL AS has_webhook, webhook_secret IS NOT NULL AS has_webhook_secret,
                last_slot_at AS last_digest_at, created_at, updated_at
         FROM radar.delivery_settings WHERE user_id = ${userId}`),
+      rowsOf(sql`
+        SELECT name, orcid, openalex_id, affiliation, paper_id AS followed_from_paper_id, created_at
+        FROM radar.followed_authors WHERE user_id = ${userId} ORDER BY id`),
     ]);
-    return { keywords, articleStates, newsStates, feedback: ownFeedback, interests, delivery: delivery[0] ?? null };
+    return {
+      keywords,
+      articleStates,
+      newsStates,
+      feedback: ownFeedback,
+      interests,
+      delivery: delivery[0] ?? null,
+      followedAuthors,
+    };
   }
 
   /** Disables the account (keeping the first time it was disabled); undefined when there is no such user. */
