@@ -24,7 +24,8 @@ export default defineConfig({
     isolate: false,
     // Builds web/ once per run into a temp directory and provides it to the tests (inject('webDistDir')).
     globalSetup: [fileURLToPath(new URL('./src/global-setup.ts', import.meta.url))],
-    testTimeout: 60_000,
+    // Twice the browser waits (harness.ts): a test holds several of them.
+    testTimeout: 120_000,
     hookTimeout: 180_000,
   },
 });

@@ -10,8 +10,12 @@ export const VIEWPORTS = {
   mobile: { width: 390, height: 844 },
 } as const;
 
-/** Playwright waits fail after this long, well inside vitest's 60 s test timeout, with a useful message. */
-const ACTION_TIMEOUT_MS = 15_000;
+/**
+ * Playwright waits fail after this long, inside vitest's test timeout, with a useful message. 30 s: on the
+ * 2-core machines of 2026-11-27 a full PostgreSQL-mode run took 570 s with the same code that took 200 s
+ * before, and a 15 s wait for a search's empty state ran out once.
+ */
+const ACTION_TIMEOUT_MS = 30_000;
 
 /** localStorage key of the marker that says the seed entries were already written in this context. */
 const SEEDED_MARKER_KEY = 'radar-e2e:seeded';
