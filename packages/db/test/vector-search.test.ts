@@ -5,15 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BACKEND_MEMORY_PRIMER,
   backendPoolOptions,
+  corpusScale,
+  EstimateCache,
   type EmbeddingModelRow,
   EmbeddingRepository,
   embeddingIndexName,
   type NearestPapersQuery,
   PaperRepository,
+  prepareNearest,
+  routedNearest,
   VectorRepository,
   wrapPool,
 } from '../src';
 import { MIGRATIONS_DIR } from '../src/migrate';
+import { papers as papersTable } from '../src/schema';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
@@ -197,6 +202,40 @@ describe(`paper recommendation search (${process.env.TEST_DATABASE_URL ? 'Postgr
     // No filter but the model: straight to the index, no estimate needed.
     expect((await routed.recommend(query)).route).toBe('index');
     expect(await papers.explainRecommend(query, 'index')).toContain(`papers_embedding_m${model.id}_hnsw`);
+  });
+
+  it("reads the model's size from its index statistics with the search, and scales the walk from it", async () => {
+    // Up to 250k rows the defaults hold; beyond, ef_search and the exact limit grow with sqrt(rows).
+    expect([undefined, 0, 100_000, 250_000].map(corpusScale)).toEqual([1, 1, 1, 1]);
+    expect(corpusScale(1_000_000)).toBe(2);
+    expect(corpusScale(4_000_000)).toBe(4);
+
+    const estimates = new EstimateCache();
+    const target = {
+      table: papersTable,
+      id: papersTable.id,
+      embedding: papersTable.embedding,
+      modelId: papersTable.embeddingModelId,
+    };
+    const search = prepareNearest(target, { model, vector: vectorNear(topics[2] ?? [], 0.3), topK: 20 });
+    expect(estimates.get(search.modelRowsKey)).toBeUndefined();
+    const first = await routedNearest(database.db, search, { estimates });
+    expect(first.rows).toHaveLength(20);
+    // The same statement read the partial HNSW index's reltuples: this model's rows as of the last ANALYZE.
+    const stats = await database.pool.query<{ rows: number }>(
+      'SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = to_regclass($1)',
+      [`radar.${embeddingIndexName('papers', model.id)}`],
+    );
+    const ofModel = await database.pool.query<{ n: string }>(
+      'SELECT count(*) AS n FROM radar.papers WHERE embedding_model_id = $1',
+      [model.id],
+    );
+    expect(Number(stats.rows[0]?.rows)).toBe(Number(ofModel.rows[0]?.n));
+    expect(estimates.get(search.modelRowsKey)).toBe(Number(ofModel.rows[0]?.n));
+    // A later search of a corpus said to be large walks a longer list and still returns the same top k.
+    estimates.set(search.modelRowsKey, 4_000_000);
+    const scaled = await routedNearest(database.db, search, { estimates });
+    expect(scaled.rows.map((row) => row.id)).toEqual(first.rows.map((row) => row.id));
   });
 
   it('falls back to exact ranking when the index walk comes back short', async () => {

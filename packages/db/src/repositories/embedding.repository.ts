@@ -17,9 +17,11 @@ const SEARCHABLE_TABLES = ['papers', 'news_items'] as const;
 /**
  * The HNSW graph's build parameters (pgvector's defaults are m 16, ef_construction 64). Measured with
  * bench:recommend at 1M x 128 (docs/benchmarks.md, "1M recall"): with the defaults the walk found 0.77-0.93
- * of the true top 20 and a larger ef_search did not close the gap (0.90-0.94 at 300); this graph finds
- * 0.96-0.995 in every cell at the same ef_search. The price: a build about 2.5 times as long, inserts
- * into the index slower in proportion, and an index about 1.4 times as large.
+ * of the true top 20 and a larger ef_search did not close the gap (0.90-0.94 at 300). On this graph the
+ * filtered walks find 0.97-0.99 at ef_search 100 and the unfiltered one 0.875 (a quiet re-run, 30
+ * queries), 0.988 at ef_search 200, which nearest-search.ts's corpusScale() gives a 1M corpus. The price:
+ * a build about 2.5 times as long (471 s at 1M on 2 quiet cores), inserts into the index slower in
+ * proportion, and an index about 1.4 times as large.
  */
 const HNSW_BUILD_PARAMETERS = { m: 24, efConstruction: 128 } as const;
 

@@ -1,7 +1,7 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { getTableName, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, Transaction } from '../connection';
-import type { EmbeddingModelRow } from './embedding.repository';
+import { type EmbeddingModelRow, embeddingIndexName } from './embedding.repository';
 import { runInOneTrip, setLocal } from './one-trip';
 
 /*
@@ -26,22 +26,45 @@ export type NearestRoute = 'exact' | 'index' | 'index-then-exact';
 
 /** Largest top-k any search asks for. */
 export const MAX_NEAREST_RESULTS = 500;
-/** Candidate list size of the HNSW search; higher finds more of the true neighbours, slower. */
-const HNSW_MIN_EF_SEARCH = 100;
 /**
- * Up to this many rows left by the filters (the planner's estimate), every one is ranked exactly instead
- * of walking the HNSW graph. Measured with bench:recommend on 2 cores (docs/benchmarks.md): at 1M x 128
- * the exact ranking of 1,700-6,600 rows took 18-35 ms at p95 with recall 1, where the filtered walk took
- * 52-111 ms with recall 0.84-0.94 (a filter keeping under 1 % of the rows starves the walk); at 100k the
- * walk is the faster one from about 3,000 rows (4,199 rows: walk 8.6 ms, recall 0.97; exact 10.7 ms). A
- * limit by the share of rows the filters keep would serve both; this one favours recall at scale. For
- * vectors of more than 128 dimensions the limit shrinks in proportion (exactSearchLimit()): a
- * 768-dimension vector is 3 KB, stored out of line, and ranking 2,500 of them read 22,000 buffers.
+ * Candidate list size of the HNSW search for a corpus of up to CORPUS_SCALE_ROWS rows; higher finds more
+ * of the true neighbours, slower. Larger corpora walk a longer list (corpusScale()).
+ */
+const HNSW_MIN_EF_SEARCH = 100;
+/** pgvector's largest hnsw.ef_search. */
+const HNSW_MAX_EF_SEARCH = 1_000;
+/**
+ * Up to this many rows left by the filters (counted, then cached), every one is ranked exactly instead
+ * of walking the HNSW graph, for a corpus of up to CORPUS_SCALE_ROWS rows; larger corpora rank more
+ * exactly (corpusScale()). Measured with bench:recommend on 2 cores (docs/benchmarks.md): at 100k the walk
+ * is the faster one from about 3,000 rows (4,199 rows: walk 8.6 ms, recall 0.97; exact 10.7 ms); at 1M a
+ * filter keeping about 1 % of the rows starves the walk (10,907 rows: walk p95 40-49 ms, recall 0.98;
+ * exact 35 ms, recall 1). For vectors of more than 128 dimensions the limit shrinks in proportion
+ * (exactSearchLimit()): a 768-dimension vector is 3 KB, stored out of line, and ranking 2,500 of them
+ * read 22,000 buffers.
  */
 const DEFAULT_EXACT_SEARCH_MAX_ROWS = 10_000;
+/**
+ * The model's row count up to which the defaults above hold. Beyond it both grow with the square root of
+ * the corpus: a filtered walk visits about k / (share of rows kept) tuples while the exact ranking reads
+ * every kept row, so their break-even count grows as sqrt(k x rows); and the unfiltered walk of a larger
+ * graph needs a longer candidate list for the same recall. Measured at 1M x 128 (scale 2: ef_search 200,
+ * 20,000 rows): recall@20 0.988-1.000 in every cell with SQL p95 <= 35 ms, where ef_search 100 found
+ * 0.875 of the true top 20 unfiltered (docs/benchmarks.md, 2026-11-27 afternoon).
+ */
+const CORPUS_SCALE_ROWS = 250_000;
 
-const exactSearchLimit = (dimension: number, maxRows = DEFAULT_EXACT_SEARCH_MAX_ROWS) =>
-  Math.round(maxRows * Math.min(1, 128 / Math.max(1, dimension)));
+/** How much longer the walk and the exact limit are for a model with that many rows (1 when unknown). */
+export function corpusScale(modelRows: number | undefined): number {
+  if (modelRows === undefined || !Number.isFinite(modelRows) || modelRows <= CORPUS_SCALE_ROWS) return 1;
+  return Math.sqrt(modelRows / CORPUS_SCALE_ROWS);
+}
+
+const exactSearchLimit = (dimension: number, scale = 1) =>
+  Math.round(DEFAULT_EXACT_SEARCH_MAX_ROWS * scale * Math.min(1, 128 / Math.max(1, dimension)));
+
+const efSearchFor = (topK: number, scale = 1) =>
+  Math.min(HNSW_MAX_EF_SEARCH, Math.max(Math.round(HNSW_MIN_EF_SEARCH * scale), topK * 2));
 
 /**
  * The planner's row estimates by filter, kept a minute: an EXPLAIN per request costs a round trip and a
@@ -76,6 +99,10 @@ export interface PreparedNearest {
   filters: SQL[];
   /** Names the model and filters, for EstimateCache; undefined: the estimate is not cached. */
   filterKey: string | undefined;
+  /** EstimateCache key of the model's row count (the statistics of its partial HNSW index). */
+  modelRowsKey: string;
+  /** `radar.<the model's HNSW index>`, whose statistics say how many rows the model has. */
+  modelIndex: string;
   dimension: number;
   /** Cosine distance, written as the model's HNSW index expression so the planner can use it. */
   distance: SQL;
@@ -96,6 +123,8 @@ export function prepareNearest(
     modelFilter: sql`${target.modelId} = ${modelId}`,
     filters,
     filterKey: filterKey === undefined ? undefined : `m${Math.trunc(model.id)};${filterKey}`,
+    modelRowsKey: `m${Math.trunc(model.id)};${getTableName(target.table)};rows`,
+    modelIndex: `radar.${embeddingIndexName(getTableName(target.table) as 'papers' | 'news_items', model.id)}`,
     dimension: Math.trunc(model.dimension),
     distance: distanceTo(target, model.dimension, query.vector),
   };
@@ -175,14 +204,17 @@ export async function routedNearest(
   } = {},
 ): Promise<RoutedNearestResult & { after: Record<string, unknown>[][]; others: RoutedNearestResult['rows'][] }> {
   const strategy = options.strategy ?? 'auto';
-  const maxRows = options.exactSearchMaxRows ?? exactSearchLimit(search.dimension);
+  // The model's size as an earlier statement read it (none yet: the defaults of a small corpus).
+  const scale = corpusScale(options.estimates?.get(search.modelRowsKey));
+  const efSearch = efSearchFor(search.topK, scale);
+  const maxRows = options.exactSearchMaxRows ?? exactSearchLimit(search.dimension, scale);
   let decision: 'exact' | 'index' | 'count' = strategy === 'exact' ? 'exact' : 'index';
   if (strategy === 'auto' && search.filters.length > 0) {
     const known = search.filterKey === undefined ? undefined : options.estimates?.get(search.filterKey);
     decision = known === undefined ? 'count' : known <= maxRows ? 'exact' : 'index';
   }
   const fallback = strategy === 'auto';
-  const statement = nearestStatement(search, { decision, fallback, maxRows }, options.extras ?? {});
+  const statement = nearestStatement(search, { decision, fallback, maxRows, readModelRows: true }, options.extras ?? {});
   const otherVectors = options.otherVectors ?? [];
   const otherStatements = otherVectors.map((vector) =>
     nearestStatement(
@@ -192,19 +224,22 @@ export async function routedNearest(
     ),
   );
   const [, ...results] = await runInOneTrip(db, [
-    ...setLocal(routeSettings(search, decision === 'exact' ? 'exact' : 'index')),
+    ...setLocal(routeSettings(decision === 'exact' ? 'exact' : 'index', efSearch)),
     statement,
     ...otherStatements,
     ...(options.after ?? []),
   ]);
   // runInOneTrip returns one list per statement; the settings are one statement each.
-  const settingCount = Object.keys(routeSettings(search, 'index')).length;
+  const settingCount = Object.keys(routeSettings('index', efSearch)).length;
   const searchRows = results[settingCount - 1] ?? [];
   const others = results.slice(settingCount, settingCount + otherVectors.length).map(toNearestRows);
   const after = results.slice(settingCount + otherVectors.length);
   const first = searchRows[0] ?? {};
   const counted = first.eligible === null || first.eligible === undefined ? undefined : Number(first.eligible);
   if (counted !== undefined && search.filterKey !== undefined) options.estimates?.set(search.filterKey, counted);
+  // reltuples is -1 before the first ANALYZE or index build: unknown, the small-corpus defaults stay.
+  const modelRows = Number(first.model_rows ?? -1);
+  if (modelRows >= 0) options.estimates?.set(search.modelRowsKey, modelRows);
   const usedIndex = decision === 'index' || (decision === 'count' && counted !== undefined && counted > maxRows);
   const indexRows = Number(first.index_rows ?? 0);
   const route: NearestRoute =
@@ -237,15 +272,18 @@ export async function explainNearest(tx: Transaction, search: PreparedNearest, r
   return result.rows.map((row) => row['QUERY PLAN']).join('\n');
 }
 
-/** The planner settings of a route. `iterativeScan` off is for a plain top-k without filters. */
+/**
+ * The planner settings of a route, walking a candidate list of `efSearch`. `iterativeScan` off is for a
+ * plain top-k without filters.
+ */
 function routeSettings(
-  search: Pick<PreparedNearest, 'topK'>,
   route: 'index' | 'exact',
+  efSearch: number,
   iterativeScan: 'relaxed_order' | 'off' = 'relaxed_order',
 ): Record<string, string> {
   return {
     'hnsw.iterative_scan': route === 'exact' ? 'off' : iterativeScan,
-    'hnsw.ef_search': String(Math.max(HNSW_MIN_EF_SEARCH, search.topK * 2)),
+    'hnsw.ef_search': String(efSearch),
     // Rules out "filter, then sort by distance" for the index walks (the route's, and a plain top-k
     // beside it), leaving the index's own ordering; the exact ranking orders by an expression no index
     // serves, so it sorts anyway.
@@ -266,7 +304,7 @@ async function applyRouteSettings(
   route: 'index' | 'exact',
   iterativeScan: 'relaxed_order' | 'off' = 'relaxed_order',
 ): Promise<void> {
-  const settings = routeSettings(search, route, iterativeScan);
+  const settings = routeSettings(route, efSearchFor(search.topK), iterativeScan);
   const calls = Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`);
   await tx.execute(sql`SELECT ${sql.join(calls, sql`, `)}`);
 }
@@ -279,7 +317,13 @@ async function applyRouteSettings(
  */
 function nearestStatement(
   search: PreparedNearest,
-  plan: { decision: 'exact' | 'index' | 'count'; fallback: boolean; maxRows: number },
+  plan: {
+    decision: 'exact' | 'index' | 'count';
+    fallback: boolean;
+    maxRows: number;
+    /** Also return the model's row count from its HNSW index's statistics (`model_rows`), for corpusScale(). */
+    readModelRows?: boolean;
+  },
   extras: NearestExtras,
 ): SQL {
   const { target } = search;
@@ -312,6 +356,7 @@ function nearestStatement(
       UNION ALL SELECT id, distance FROM by_index WHERE NOT EXISTS (SELECT 1 FROM by_exact))`,
     ...(extras.ctes ?? []),
     sql`meta AS (SELECT (SELECT n FROM eligible) AS eligible, (SELECT count(*)::int FROM by_index) AS index_rows
+      ${plan.readModelRows ? sql`, (SELECT reltuples::float8 FROM pg_class WHERE oid = to_regclass(${search.modelIndex})) AS model_rows` : sql``}
       ${extras.metaColumns?.length ? sql`, ${sql.join(extras.metaColumns, sql`, `)}` : sql``})`,
   ];
   const rowColumns = extras.rowColumns?.length ? sql`, ${sql.join(extras.rowColumns, sql`, `)}` : sql``;
