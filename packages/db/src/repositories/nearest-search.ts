@@ -204,8 +204,10 @@ export async function routedNearest(
   } = {},
 ): Promise<RoutedNearestResult & { after: Record<string, unknown>[][]; others: RoutedNearestResult['rows'][] }> {
   const strategy = options.strategy ?? 'auto';
-  // The model's size as an earlier statement read it (none yet: the defaults of a small corpus).
-  const scale = corpusScale(options.estimates?.get(search.modelRowsKey));
+  // The model's size as an earlier statement read it (none yet: the defaults of a small corpus; this
+  // statement reads it, as it does again once the cached value is a minute old).
+  const knownRows = options.estimates?.get(search.modelRowsKey);
+  const scale = corpusScale(knownRows);
   const efSearch = efSearchFor(search.topK, scale);
   const maxRows = options.exactSearchMaxRows ?? exactSearchLimit(search.dimension, scale);
   let decision: 'exact' | 'index' | 'count' = strategy === 'exact' ? 'exact' : 'index';
@@ -214,7 +216,11 @@ export async function routedNearest(
     decision = known === undefined ? 'count' : known <= maxRows ? 'exact' : 'index';
   }
   const fallback = strategy === 'auto';
-  const statement = nearestStatement(search, { decision, fallback, maxRows, readModelRows: true }, options.extras ?? {});
+  const statement = nearestStatement(
+    search,
+    { decision, fallback, maxRows, readModelRows: knownRows === undefined },
+    options.extras ?? {},
+  );
   const otherVectors = options.otherVectors ?? [];
   const otherStatements = otherVectors.map((vector) =>
     nearestStatement(
