@@ -1,38 +1,17 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchTree, REPO_ROOT, runLintScript, type ScratchTree } from './helpers/script-tree';
 
 /** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind
  * (feature-import: one in server/, one in web/; repository-construction: one in a server service). */
 
-const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const SCRIPT = path.join(REPO_ROOT, 'scripts/check-architecture.mjs');
-const run = promisify(execFile);
+const check = (root: string) => runLintScript('check-architecture.mjs', root);
 
-async function check(root: string): Promise<{ code: number; lines: string[] }> {
-  try {
-    const { stdout } = await run(process.execPath, [SCRIPT, root], { cwd: REPO_ROOT });
-    return { code: 0, lines: stdout.split('\n').filter(Boolean) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, lines: failed.stdout.split('\n').filter(Boolean) };
-  }
-}
+let scratch: ScratchTree;
 
-let tree: string;
-
-async function write(file: string, content: string | object) {
-  const full = path.join(tree, file);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-}
+const write = (file: string, content: string | object) => scratch.write(file, content);
 
 beforeAll(async () => {
-  tree = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-architecture-'));
+  scratch = await createScratchTree('radar-architecture-');
   const manifest = (name: string, dependencies: string[] = [], devDependencies: string[] = []) => ({
     name,
     dependencies: Object.fromEntries(dependencies.map((dep) => [dep, 'workspace:*'])),
@@ -90,13 +69,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fs.rm(tree, { recursive: true, force: true });
+  await scratch.remove();
 });
 
 describe('check-architecture', () => {
   // Starts node with TypeScript loaded: seconds on a busy machine, not the default 5.
   it('prints each violation on one line with file, line and rule, and exits 1', { timeout: 30_000 }, async () => {
-    const { code, lines } = await check(tree);
+    const { code, lines } = await check(scratch.root);
     expect(code).toBe(1);
     expect(lines).toEqual([
       'packages/db/src/repo.ts:1: undeclared-dependency: @radar/ai is not a workspace package',

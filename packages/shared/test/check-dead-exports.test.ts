@@ -1,37 +1,16 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchTree, REPO_ROOT, runLintScript, type ScratchTree } from './helpers/script-tree';
 
 /** scripts/check-dead-exports.mjs (run by `pnpm lint`) on a small workspace with one finding of each kind. */
 
-const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const SCRIPT = path.join(REPO_ROOT, 'scripts/check-dead-exports.mjs');
-const run = promisify(execFile);
+const check = (root: string) => runLintScript('check-dead-exports.mjs', root);
 
-async function check(root: string): Promise<{ code: number; lines: string[] }> {
-  try {
-    const { stdout } = await run(process.execPath, [SCRIPT, root], { cwd: REPO_ROOT });
-    return { code: 0, lines: stdout.split('\n').filter(Boolean) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, lines: failed.stdout.split('\n').filter(Boolean) };
-  }
-}
+let scratch: ScratchTree;
 
-let tree: string;
-
-async function write(file: string, content: string | object) {
-  const full = path.join(tree, file);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-}
+const write = (file: string, content: string | object) => scratch.write(file, content);
 
 beforeAll(async () => {
-  tree = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-dead-exports-'));
+  scratch = await createScratchTree('radar-dead-exports-');
   await write('packages/util/package.json', {
     name: '@radar/util',
     exports: { '.': './src/index.ts', './testing': './src/testing/index.ts' },
@@ -82,7 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fs.rm(tree, { recursive: true, force: true });
+  await scratch.remove();
 });
 
 describe('check-dead-exports', () => {
@@ -90,7 +69,7 @@ describe('check-dead-exports', () => {
   it('prints each finding on one line with file, line, name and what to do, and exits 1', {
     timeout: 30_000,
   }, async () => {
-    const { code, lines } = await check(tree);
+    const { code, lines } = await check(scratch.root);
     expect(code).toBe(1);
     expect(lines).toEqual([
       'packages/util/src/index.ts:1: unusedReexport: nothing imports it through this re-export: remove the re-export',

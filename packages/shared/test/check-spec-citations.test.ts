@@ -1,40 +1,20 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchTree, REPO_ROOT, runLintScript, type ScratchTree } from './helpers/script-tree';
 
 /** scripts/check-spec-citations.mjs (run by `pnpm lint`) on a small tree with a citation in code and in docs. */
 
-const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const SCRIPT = path.join(REPO_ROOT, 'scripts/check-spec-citations.mjs');
-const run = promisify(execFile);
 // Built from parts, so this file does not cite anything itself.
 const SECTION = ['sec', 'tion'].join('');
 const PARAGRAPH = String.fromCodePoint(0xa7);
 
-async function check(root: string): Promise<{ code: number; lines: string[] }> {
-  try {
-    const { stdout } = await run(process.execPath, [SCRIPT, root], { cwd: REPO_ROOT });
-    return { code: 0, lines: stdout.split('\n').filter(Boolean) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, lines: failed.stdout.split('\n').filter(Boolean) };
-  }
-}
+const check = (root: string) => runLintScript('check-spec-citations.mjs', root);
 
-let tree: string;
+let scratch: ScratchTree;
 
-async function write(file: string, content: string) {
-  const full = path.join(tree, file);
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  await fs.writeFile(full, content);
-}
+const write = (file: string, content: string | object) => scratch.write(file, content);
 
 beforeAll(async () => {
-  tree = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-citations-'));
+  scratch = await createScratchTree('radar-citations-');
   await write('web/src/page.ts', `/** The menu (spec ${SECTION} 2). */\nexport const a = 1;\n`);
   await write('docs/notes.md', `# Notes\n\nAs ${SECTION}s ${4} and 9 say.\nSee ${PARAGRAPH} ${3}.\n`);
   // Rules stated, a section without a number, and third-party fixture data are fine.
@@ -47,12 +27,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fs.rm(tree, { recursive: true, force: true });
+  await scratch.remove();
 });
 
 describe('check-spec-citations', () => {
   it('prints each citation with file and line, and exits 1', async () => {
-    const { code, lines } = await check(tree);
+    const { code, lines } = await check(scratch.root);
     expect(code).toBe(1);
     expect(lines.slice(0, -1).sort()).toEqual([
       `docs/notes.md:3: As ${SECTION}s ${4} and 9 say.`,
