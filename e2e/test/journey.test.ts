@@ -256,6 +256,55 @@ describe('a new researcher’s first session', () => {
     expect(library.papers.map((paper) => String(paper.id))).toEqual([paperId]);
   });
 
+  step('follows a card’s author: their papers head /papers under 关注的作者; /my lists and unfollows', async () => {
+    const paperId = (await page.getByTestId('paper-card').first().getAttribute('data-paper-id')) ?? '';
+    // Once followed, the section above the list may show this paper too: its card in the list is the last.
+    const card = page.locator(`[data-testid="paper-card"][data-paper-id="${paperId}"]`).last();
+    await card.getByTestId('paper-authors-follow').click();
+    const author = page.getByTestId('paper-authors-follow-item').first();
+    const [name = '', action] = (await author.innerText())
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    expect(action).toBe('关注该作者');
+
+    // Following loads /papers again: the followed author's papers in the window come first, this one too.
+    const [followed, reloaded] = await Promise.all([
+      page.waitForResponse(isCall('POST', '/api/auth/followed-authors/')),
+      page.waitForResponse(isCall('GET', PAPERS_PATH)),
+      author.click(),
+    ]);
+    expect(followed.status()).toBe(201);
+    expect(await followed.json()).toMatchObject({ followed: { name } });
+    const sectionPapers = ((await reloaded.json()) as PaperRecommendationResponse).followed_author_papers ?? [];
+    expect(sectionPapers.length).toBeGreaterThan(0);
+    for (const paper of sectionPapers) expect(paper.followed_authors.map((entry) => entry.name)).toContain(name);
+    const section = page.getByTestId('papers-followed');
+    await section.getByTestId('paper-card').first().waitFor();
+    expect(
+      await section
+        .getByTestId('paper-card')
+        .evaluateAll((cards) => cards.map((element) => element.getAttribute('data-paper-id'))),
+    ).toEqual(sectionPapers.map((paper) => paper.id));
+    // The card's own author list now says so.
+    await card.getByTestId('paper-authors-follow').click();
+    expect(await page.getByTestId('paper-authors-follow-item').first().innerText()).toContain('已关注');
+    await page.keyboard.press('Escape');
+    await captureBothWidths(page, 'journey-followed-authors');
+
+    await page.getByTestId('nav-my').click();
+    const listed = page.getByTestId('followed-author');
+    await listed.getByText(name, { exact: true }).waitFor();
+    expect(await listed.count()).toBe(1);
+    const unfollowed = await callOf(
+      'DELETE',
+      `/api/auth/followed-authors/${(await followed.json()).followed.id}/`,
+      () => listed.getByTestId('followed-author-unfollow').click(),
+    );
+    expect(await unfollowed.json()).toMatchObject({ followed_authors: [] });
+    await page.getByTestId('followed-authors-empty').waitFor();
+  });
+
   step('/news recommends news', async () => {
     const response = await callOf('GET', NEWS_PATH, () => page.getByTestId('nav-news').click());
     const body = (await response.json()) as NewsListResponse;
