@@ -262,11 +262,8 @@ describe('a new researcher’s first session', () => {
     const card = page.locator(`[data-testid="paper-card"][data-paper-id="${paperId}"]`).last();
     await card.getByTestId('paper-authors-follow').click();
     const author = page.getByTestId('paper-authors-follow-item').first();
-    const [name = '', action] = (await author.innerText())
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean);
-    expect(action).toBe('关注该作者');
+    const name = ((await author.locator('.MuiListItemText-primary').textContent()) ?? '').trim();
+    expect(await author.locator('.MuiListItemText-secondary').textContent()).toBe('关注该作者');
 
     // Following loads /papers again: the followed author's papers in the window come first, this one too.
     const [followed, reloaded] = await Promise.all([
@@ -288,7 +285,7 @@ describe('a new researcher’s first session', () => {
     ).toEqual(sectionPapers.map((paper) => paper.id));
     // The card's own author list now says so.
     await card.getByTestId('paper-authors-follow').click();
-    expect(await page.getByTestId('paper-authors-follow-item').first().innerText()).toContain('已关注');
+    expect(await page.getByTestId('paper-authors-follow-item').first().textContent()).toContain('已关注');
     await page.keyboard.press('Escape');
     await captureBothWidths(page, 'journey-followed-authors');
 
