@@ -1,4 +1,4 @@
-import { PaperRepository, UserAdminRepository } from '@radar/db';
+import { PaperRepository, sql, UserAdminRepository } from '@radar/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFrom, SmtpSink } from './smtp-sink';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 describe('download my data', () => {
-  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, follows, feedback, interests and delivery settings (no secrets), nobody else’s', async () => {
+  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, follows, feedback, interests, delivery settings (no secrets) and what was delivered, nobody else’s', async () => {
     const papers = await new PaperRepository(runtime.database.db).insertMany(
       ['Export paper one', 'Export paper two', 'Export paper three'].map((title, index) => ({
         source: 'self-service-test',
@@ -91,6 +91,15 @@ describe('download my data', () => {
     const bob = await verifiedAccount('bob-export@example.org');
     await fillAccount(ada.token, 'ada', [ids[0] as number, ids[1] as number]);
     await fillAccount(bob.token, 'bob', [ids[2] as number, ids[0] as number]);
+    // What the digest, the robot and a keyword alert sent them (rows the delivery jobs write).
+    await runtime.database.db.execute(sql`
+      INSERT INTO radar.delivered_items (user_id, channel, item_kind, item_id, delivered_at) VALUES
+        (${ada.id}::uuid, 'email', 'paper', ${ids[0]}, '2026-11-20T08:00:00Z'),
+        (${bob.id}::uuid, 'webhook', 'paper', ${ids[2]}, '2026-11-20T08:00:00Z')`);
+    await runtime.database.db.execute(sql`
+      INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id, keyword_id, sent_at)
+      SELECT ${ada.id}::uuid, ${ids[1]}, k.id, '2026-11-21T08:00:00Z' FROM radar.user_keywords k
+      WHERE k.user_id = ${ada.id}::uuid`);
 
     const response = await request('GET', '/api/auth/user/export/', ada.token);
     expect(response.statusCode, response.body).toBe(200);
@@ -121,6 +130,18 @@ describe('download my data', () => {
       expect.objectContaining({ name: 'A. Author', followed_from_paper_id: expect.anything() }),
     ]);
     expect(Number(data.followedAuthors[0].followed_from_paper_id)).toBe(ids[0]);
+    expect(
+      (data.deliveries as Record<string, unknown>[]).map((entry) => ({ ...entry, item_id: Number(entry.item_id) })),
+    ).toEqual([
+      expect.objectContaining({ channel: 'email', item_kind: 'paper', item_id: ids[0], title: 'Export paper one' }),
+      expect.objectContaining({
+        channel: 'keyword_alert',
+        item_kind: 'paper',
+        item_id: ids[1],
+        title: 'Export paper two',
+        keyword: 'ada keyword',
+      }),
+    ]);
     // The schedule and which channels exist; never the feed token, the robot's address or its secret.
     expect(data.delivery).toMatchObject({
       frequency: 'weekly',

@@ -41,6 +41,11 @@ export interface OwnedRecordsExport {
   delivery: Record<string, unknown> | null;
   /** The authors they follow, with what identifies each (ORCID, OpenAlex id, affiliation or the name). */
   followedAuthors: Record<string, unknown>[];
+  /**
+   * What was sent to them: each paper or news item of a digest (email) or robot push (webhook), and each
+   * paper of a keyword alert mail with the keyword that matched, oldest first.
+   */
+  deliveries: Record<string, unknown>[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -101,7 +106,8 @@ export class UserAdminRepository {
    * The person's own rows for a data download, each list filtered by their id only (never joined to
    * another user's rows): keywords with alert settings, paper states (favourites, saves, reading,
    * 'not interested', ratings, own works) with the paper's title and link, news marks and ratings, the
-   * feedback they sent, their research interests, the authors they follow, and their delivery settings.
+   * feedback they sent, their research interests, the authors they follow, their delivery settings and
+   * what was delivered to them.
    * Secrets stay out: the
    * feed token's hash, the webhook address (its key is the credential) and signing secret are given as
    * whether they exist, with the robot's platform.
@@ -109,36 +115,51 @@ export class UserAdminRepository {
   async exportOwnedRecords(userId: string): Promise<OwnedRecordsExport> {
     const rowsOf = async (query: ReturnType<typeof sql>) =>
       (await this.db.execute<Record<string, unknown>>(query)).rows;
-    const [keywords, articleStates, newsStates, ownFeedback, interests, delivery, followedAuthors] = await Promise.all([
-      rowsOf(sql`
+    const [keywords, articleStates, newsStates, ownFeedback, interests, delivery, followedAuthors, deliveries] =
+      await Promise.all([
+        rowsOf(sql`
         SELECT name, alert_enabled, alert_frequency, negative_terms, last_alerted_at, created_at
         FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
-      rowsOf(sql`
+        rowsOf(sql`
         SELECT p.id AS paper_id, p.title, p.doi, p.url, s.is_favorited, s.is_saved, s.share_count,
                s.read_progress, s.last_read_at, s.dismissed_at, s.rating, s.rated_at, s.authored_at,
                s.created_at, s.updated_at
         FROM radar.user_article_states s JOIN radar.papers p ON p.id = s.paper_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, p.id`),
-      rowsOf(sql`
+        rowsOf(sql`
         SELECT n.id AS news_item_id, n.title, n.url, s.dismissed_at, s.rating, s.rated_at, s.created_at
         FROM radar.user_news_states s JOIN radar.news_items n ON n.id = s.news_item_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, n.id`),
-      rowsOf(sql`
+        rowsOf(sql`
         SELECT type, title, description, created_at
         FROM radar.feedback WHERE user_id = ${userId} ORDER BY created_at, id`),
-      rowsOf(sql`
+        rowsOf(sql`
         SELECT kind, name, description, paper_ids, quota, created_at, updated_at
         FROM radar.reader_interests WHERE user_id = ${userId} ORDER BY id`),
-      rowsOf(sql`
+        rowsOf(sql`
         SELECT frequency, weekday, hour, time_zone, email_enabled, paper_filters, news_filters,
                feed_token_hash IS NOT NULL AS has_feed, webhook_platform,
                webhook_url IS NOT NULL AS has_webhook, webhook_secret IS NOT NULL AS has_webhook_secret,
                last_slot_at AS last_digest_at, created_at, updated_at
         FROM radar.delivery_settings WHERE user_id = ${userId}`),
-      rowsOf(sql`
+        rowsOf(sql`
         SELECT name, orcid, openalex_id, affiliation, paper_id AS followed_from_paper_id, created_at
         FROM radar.followed_authors WHERE user_id = ${userId} ORDER BY id`),
-    ]);
+        rowsOf(sql`
+        SELECT d.channel, d.item_kind, d.item_id, coalesce(p.title, n.title) AS title, NULL::text AS keyword,
+               d.delivered_at
+        FROM radar.delivered_items d
+        LEFT JOIN radar.papers p ON d.item_kind = 'paper' AND p.id = d.item_id
+        LEFT JOIN radar.news_items n ON d.item_kind = 'news' AND n.id = d.item_id
+        WHERE d.user_id = ${userId}
+        UNION ALL
+        SELECT 'keyword_alert', 'paper', a.paper_id, p.title, k.name, a.sent_at
+        FROM radar.keyword_alert_deliveries a
+        JOIN radar.papers p ON p.id = a.paper_id
+        LEFT JOIN radar.user_keywords k ON k.id = a.keyword_id AND k.user_id = a.user_id
+        WHERE a.user_id = ${userId}
+        ORDER BY delivered_at, item_id`),
+      ]);
     return {
       keywords,
       articleStates,
@@ -147,6 +168,7 @@ export class UserAdminRepository {
       interests,
       delivery: delivery[0] ?? null,
       followedAuthors,
+      deliveries,
     };
   }
 

@@ -49,7 +49,7 @@ export function DataExportSection({ onNotify }: { onNotify: (message: string) =>
     >
       <Typography variant="body2" color="text.secondary">
         下载一个 JSON
-        文件，包含你的个人资料、研究方向与研究兴趣、关键词及提醒设置、收藏与稍后阅读、阅读进度、评分与“不感兴趣”标记、关注的作者、推送设置和你提交的反馈。
+        文件，包含你的个人资料、研究方向与研究兴趣、关键词及提醒设置、收藏与稍后阅读、阅读进度、评分与“不感兴趣”标记、标为你的作品的论文、关注的作者、推送设置、推送过的内容（摘要邮件、机器人和关键词提醒）和你提交的反馈。
       </Typography>
     </SectionCard>
   );
