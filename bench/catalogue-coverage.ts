@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from '../packages/db/src';
+import { createIngestRepositories, sql } from '../packages/db/src';
 import { createTestDatabase, sharedFixturesDir } from '../packages/db/src/testing';
 import { CATALOGUE_ENTRIES, OPENALEX_KEY_ENTRIES } from '../packages/ingest/src/catalogue/entries';
 import { runSource } from '../packages/ingest/src/run-source';
@@ -103,7 +103,10 @@ async function main() {
   for (const entry of free) {
     if (!kinds.has(entry.kind)) continue;
     await database.db.execute(sql`TRUNCATE radar.papers, radar.news_items, radar.ingest_sources CASCADE`);
-    const summary = await runSource({ db: database.db, settings }, pointAtServer(entry, server.url));
+    const summary = await runSource(
+      { repositories: createIngestRepositories(database.db), settings },
+      pointAtServer(entry, server.url),
+    );
     stored.set(entry.name, summary.counts.added);
   }
   const runSeconds = (Date.now() - started) / 1000;

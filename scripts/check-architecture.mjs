@@ -15,11 +15,13 @@
  *                          no other feature folder; what two features share lives outside features/
  *                          (server: plugins/, security/, presenters/, services/, packages; web:
  *                          components/, hooks/, lib/, api/).
- * - repository-construction: repositories (`new XRepository(`) are built only in the composition roots
- *                          (REPOSITORY_ROOTS: the server's runtime, the worker app, the CLI's commands)
- *                          and handed to the services and jobs that use them; tests, src/testing/ and
- *                          bench/ build their own. KNOWN_REPOSITORY_CONSTRUCTION lists the files that
- *                          still build one, to be moved out; a new file fails.
+ * - repository-construction: repositories (`new XRepository(`, or a bundle of them: a call of a
+ *                          `createXRepositories(` function such as @radar/db's createIngestRepositories)
+ *                          are built only in the composition roots (REPOSITORY_ROOTS: the server's
+ *                          runtime, the worker app and the start-up path it shares with the server, the
+ *                          CLI's commands) and handed to the services and jobs that use them; tests,
+ *                          src/testing/ and bench/ build their own, and packages/db/src/ (the
+ *                          repositories' own package) defines the bundles.
  *
  * Prints one line per violation (file:line: rule: what) and exits 1; exits 0 when there is none.
  * `node scripts/check-architecture.mjs [root]` checks another tree (the self-test does).
@@ -42,38 +44,19 @@ const FEATURE_ROOTS = [
 ];
 /**
  * Where repositories may be constructed: the processes' composition roots. A prefix ending in '/' covers
- * a folder (each CLI command is the root of its own run).
+ * a folder (each CLI command is the root of its own run). process-startup.ts is the part of the
+ * server's and the worker's roots they share: it opens the database and builds the AI providers over it.
+ * packages/db/src/ is the repositories' own package, where the bundles (repository-bundles.ts) are defined.
  */
 const REPOSITORY_ROOTS = [
   'server/src/runtime.ts',
   'server/src/app.ts',
   'worker/src/main.ts',
   'packages/jobs/src/worker-app.ts',
+  'packages/jobs/src/process-startup.ts',
   'packages/cli/src/',
+  'packages/db/src/',
 ];
-/**
- * Files that construct repositories themselves and predate the rule. @radar/ai and @radar/ingest are
- * handed a database by their callers and build their repositories inside (moving them means changing
- * most of those packages' signatures); keyword-alerts.job.ts and content-sources.ts move with the
- * recommendation pipeline (issue 22). Remove a line when its file takes its repositories from a root.
- */
-const KNOWN_REPOSITORY_CONSTRUCTION = new Set([
-  'packages/ai/src/cross-lingual-texts.ts',
-  'packages/ai/src/embedding-models.ts',
-  'packages/ai/src/stale-vectors.ts',
-  'packages/ingest/src/catalogue/index.ts',
-  'packages/ingest/src/content-embed.ts',
-  'packages/ingest/src/content-store.ts',
-  'packages/ingest/src/demo/load-demo.ts',
-  'packages/ingest/src/journal-resolver.ts',
-  'packages/ingest/src/lease.ts',
-  'packages/ingest/src/paper-summaries.ts',
-  'packages/ingest/src/pipeline.ts',
-  'packages/ingest/src/reader-queries.ts',
-  'packages/ingest/src/run-source.ts',
-  'packages/ingest/src/tier-import.ts',
-  'packages/ingest/src/tier-refresh.ts',
-]);
 
 const toPosix = (file) => file.split(path.sep).join('/');
 const rel = (file) => toPosix(path.relative(root, file));
@@ -226,16 +209,29 @@ for (const { features, alias } of FEATURE_ROOTS) {
   }
 }
 
-/** `new XRepository(` expressions with their line and class name (comments and strings excluded). */
+/**
+ * `new XRepository(` expressions and calls of a bundle factory (`createXRepositories(`, also as a
+ * property: `db.createIngestRepositories(`), with their line and what they build (comments and strings
+ * excluded).
+ */
 function repositoryConstructions(file) {
   const text = fs.readFileSync(file, 'utf8');
-  if (!/new\s+[A-Z]\w*Repository\s*\(/.test(text)) return [];
+  if (!/new\s+[A-Z]\w*Repository\s*\(|create\w*Repositories\s*\(/.test(text)) return [];
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const found = [];
+  const lineOf = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const calleeName = (expression) =>
+    ts.isIdentifier(expression)
+      ? expression.text
+      : ts.isPropertyAccessExpression(expression)
+        ? expression.name.text
+        : undefined;
   const walk = (node) => {
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && /Repository$/.test(node.expression.text)) {
-      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
-      found.push({ line: line + 1, name: node.expression.text });
+      found.push({ line: lineOf(node), what: `new ${node.expression.text}()` });
+    } else if (ts.isCallExpression(node)) {
+      const name = calleeName(node.expression);
+      if (name && /^create\w*Repositories$/.test(name)) found.push({ line: lineOf(node), what: `${name}()` });
     }
     ts.forEachChild(node, walk);
   };
@@ -249,18 +245,6 @@ for (const pkg of packages.filter((candidate) => candidate.name !== '@radar/e2e'
     const relInPackage = toPosix(path.relative(pkg.dir, file));
     const relInRoot = rel(file);
     if (isDevFile(relInPackage)) continue;
-    if (KNOWN_REPOSITORY_CONSTRUCTION.has(relInRoot)) {
-      // A listed file that builds none any more leaves the list, so the list only shrinks.
-      if (repositoryConstructions(file).length === 0) {
-        report(
-          file,
-          1,
-          'repository-construction',
-          'builds no repository any more: remove it from KNOWN_REPOSITORY_CONSTRUCTION',
-        );
-      }
-      continue;
-    }
     if (
       REPOSITORY_ROOTS.some(
         (allowed) => relInRoot === allowed || (allowed.endsWith('/') && relInRoot.startsWith(allowed)),
@@ -268,25 +252,12 @@ for (const pkg of packages.filter((candidate) => candidate.name !== '@radar/e2e'
     ) {
       continue;
     }
-    for (const { line, name } of repositoryConstructions(file)) {
+    for (const { line, what } of repositoryConstructions(file)) {
       report(
         file,
         line,
         'repository-construction',
-        `new ${name}() outside a composition root: build it in ${REPOSITORY_ROOTS.slice(0, 4).join(', ')} or a CLI command and pass it in`,
-      );
-    }
-  }
-}
-
-if (path.resolve(root) === path.resolve(fileURLToPath(new URL('..', import.meta.url)))) {
-  for (const listed of KNOWN_REPOSITORY_CONSTRUCTION) {
-    if (!fs.existsSync(path.join(root, listed))) {
-      report(
-        path.join(root, listed),
-        1,
-        'repository-construction',
-        'no such file: remove it from KNOWN_REPOSITORY_CONSTRUCTION',
+        `${what} outside a composition root: build it in ${REPOSITORY_ROOTS.slice(0, 4).join(', ')} or a CLI command and pass it in`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { createIngestRepositories } from '@radar/db';
 import { embedContent, loadDemoCorpus } from '@radar/ingest';
 import type { E2eServer } from './server';
 
@@ -10,15 +11,15 @@ const EMBED_BATCH = 500;
  * can rank.
  */
 export async function loadEmbeddedDemoCorpus(server: E2eServer): Promise<void> {
-  const { db } = server.database;
-  const { content } = await loadDemoCorpus(db);
+  const repositories = createIngestRepositories(server.database.db);
+  const { content } = await loadDemoCorpus(repositories);
   const embedder = await server.runtime.parts.ai.embeddings.active();
   for (const [target, ids] of [
     ['papers', content.newPaperIds],
     ['news', content.newNewsIds],
   ] as const) {
     for (let start = 0; start < ids.length; start += EMBED_BATCH) {
-      await embedContent(db, embedder, { target, ids: ids.slice(start, start + EMBED_BATCH).map(Number) });
+      await embedContent(repositories, embedder, { target, ids: ids.slice(start, start + EMBED_BATCH).map(Number) });
     }
   }
 }

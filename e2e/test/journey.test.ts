@@ -1,4 +1,10 @@
-import { ArticleRepository, FeedbackRepository, KeywordRepository, UserRepository } from '@radar/db';
+import {
+  ArticleRepository,
+  createIngestRepositories,
+  FeedbackRepository,
+  KeywordRepository,
+  UserRepository,
+} from '@radar/db';
 import { embedContent, loadDemoCorpus } from '@radar/ingest';
 import type { ArticleSearchResponse, NewsListResponse, PaperRecommendationResponse } from '@radar/shared';
 import type { Page, Response } from 'playwright-core';
@@ -55,11 +61,11 @@ let corpusReady: Promise<void> | undefined;
 
 /** `pnpm radar demo`, then what the worker's content-embed jobs would do, done here directly. */
 async function loadEmbeddedDemoCorpus(): Promise<void> {
-  const { db } = e2e.server.database;
-  const { content } = await loadDemoCorpus(db);
+  const repositories = createIngestRepositories(e2e.server.database.db);
+  const { content } = await loadDemoCorpus(repositories);
   const embedder = await e2e.server.runtime.parts.ai.embeddings.active();
-  await embedContent(db, embedder, { target: 'papers', ids: content.newPaperIds.map(Number) });
-  await embedContent(db, embedder, { target: 'news', ids: content.newNewsIds.map(Number) });
+  await embedContent(repositories, embedder, { target: 'papers', ids: content.newPaperIds.map(Number) });
+  await embedContent(repositories, embedder, { target: 'news', ids: content.newNewsIds.map(Number) });
 }
 
 beforeAll(async () => {

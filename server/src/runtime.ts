@@ -19,6 +19,7 @@ import {
   NewsSearchRepository,
   PaperRepository,
   RateLimitRepository,
+  ReaderFieldsRepository,
   RecommendationDiagnosticsRepository,
   RecommendationRepository,
   SessionRepository,
@@ -231,7 +232,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const sourceRequests = new SourceActivationRequests({ queue: parts.queues.maintenance, logger });
   const contentSources = new ContentSources({
     settings: parts.ingest,
-    db: database.db,
+    readerFields: new ReaderFieldsRepository(database.db),
     states: new SourceStateRepository(database.db),
     now: options.clock,
   });

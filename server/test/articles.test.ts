@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArticleRepository, type NewPaperRow, PaperRepository, sql, UserRepository } from '@radar/db';
+import {
+  ArticleRepository,
+  createIngestRepositories,
+  type NewPaperRow,
+  PaperRepository,
+  sql,
+  UserRepository,
+} from '@radar/db';
 import { defaultIngestSettings, importSourceFile } from '@radar/ingest';
 import { articleLibraryResponseSchema, articleSearchResponseSchema } from '@radar/shared';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
@@ -726,7 +733,7 @@ describe('citation export and published preprints', () => {
 
   describe('a favourited preprint is published', () => {
     it('the library card and the digest listing say so once the journal version arrives', async () => {
-      const ingest = { db: runtime.database.db, settings: defaultIngestSettings() };
+      const ingest = { repositories: createIngestRepositories(runtime.database.db), settings: defaultIngestSettings() };
       await importSourceFile(ingest, { kind: 'arxiv', filePath: PREPRINT_XML, source: undefined });
       const search = await get('/articles/search/?q=attention%20mechanisms%20survey');
       const preprintId = search.json().results[0]?.id as string;

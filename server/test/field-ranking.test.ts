@@ -1,5 +1,11 @@
 import { STEM_CASE_CORPUS, STEM_CASE_READER } from '@radar/ai/testing';
-import { JournalRepository, NewsRepository, PaperRepository, UserRepository } from '@radar/db';
+import {
+  createIngestRepositories,
+  JournalRepository,
+  NewsRepository,
+  PaperRepository,
+  UserRepository,
+} from '@radar/db';
 import { loadDemoCorpus } from '@radar/ingest';
 import { fieldOrderScore, OUT_OF_FIELD_FACTOR } from '@radar/recommend';
 import { calendarDayIn, DEFAULT_TIME_ZONE } from '@radar/shared';
@@ -48,7 +54,7 @@ function expectRuleOrder(items: Recommended[]) {
 beforeAll(async () => {
   runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
   const { db } = runtime.database;
-  await loadDemoCorpus(db);
+  await loadDemoCorpus(createIngestRepositories(db));
   const [gutJournal] = await new JournalRepository(db).applyTierChanges(
     [],
     [

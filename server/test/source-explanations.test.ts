@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SourceStateRepository, UserRepository } from '@radar/db';
+import { createIngestRepositories, SourceStateRepository, UserRepository } from '@radar/db';
 import { catalogueEntries, fieldsOf } from '@radar/ingest';
 import { type AppQueue, createQueue, createQueueConnection, syncActiveSources } from '@radar/jobs';
 import { type IngestJob, QUEUE_NAMES } from '@radar/shared';
@@ -122,7 +122,7 @@ describe('why a reader of a fresh catalogue installation has no papers', () => {
 
     // The sync the worker runs for those requests queues the first fetch.
     const sync = await syncActiveSources({
-      db: runtime.database.db,
+      repositories: createIngestRepositories(runtime.database.db),
       states: new SourceStateRepository(runtime.database.db),
       settings: runtime.parts.ingest,
       queue: ingestQueue,

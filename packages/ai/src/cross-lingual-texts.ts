@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Database, type EmbeddableRow, GistRepository, type GistTarget } from '@radar/db';
+import type { EmbeddableRow, GistRepository, GistTarget } from '@radar/db';
 import type { Logger } from 'pino';
 import { documentEmbeddingText, isChineseText, MAX_EMBEDDING_TEXT_CHARS, profileEmbeddingText } from './embedding-text';
 import { glossInline } from './offline/chinese-gloss';
@@ -32,7 +32,8 @@ const DAY_MS = 86_400_000;
 export interface CrossLingualTextsOptions {
   /** The embedding endpoint is multilingual: Chinese is embedded as written. */
   multilingual: boolean;
-  database?: Database | undefined;
+  /** Where gists are stored; without it none is read or made (everything Chinese is glossed). */
+  gists?: Pick<GistRepository, 'find' | 'countSince' | 'save'> | undefined;
   llm?: LanguageModel | undefined;
   /** Gists the LLM may make in any 24 hours (0: none). */
   gistDailyLimit?: number;
@@ -55,10 +56,10 @@ function cleanGist(text: string): string {
 }
 
 export class CrossLingualTexts {
-  private readonly gists: GistRepository | undefined;
+  private readonly gists: CrossLingualTextsOptions['gists'];
 
   constructor(private readonly options: CrossLingualTextsOptions) {
-    this.gists = options.database ? new GistRepository(options.database) : undefined;
+    this.gists = options.gists;
   }
 
   get multilingual(): boolean {

@@ -1,11 +1,11 @@
 import {
-  type DatabaseHandle,
-  EmbedderStateRepository,
+  type AiRepositories,
+  type EmbedderStateRepository,
   type EmbeddingModelRow,
-  EmbeddingRepository,
-  InterestRepository,
+  type EmbeddingRepository,
+  type InterestRepository,
   VECTOR_TARGETS,
-  VectorRepository,
+  type VectorRepository,
   type VectorTarget,
 } from '@radar/db';
 import type { AppConfig } from '@radar/shared/server';
@@ -44,7 +44,8 @@ export interface ReembedProgress {
 
 export interface EmbeddingModelsOptions {
   config: Pick<AppConfig, 'embedding' | 'llm'>;
-  database: DatabaseHandle;
+  /** createAiRepositories, called by the process's composition root. */
+  repositories: AiRepositories;
   logger?: Logger | undefined;
   /** Writes the English gists of Chinese items (CrossLingualTexts); none: they are glossed offline. */
   languageModel?: LanguageModel | undefined;
@@ -95,15 +96,15 @@ export class EmbeddingModels {
     this.texts = new CrossLingualTexts({
       // Only a remote model can be multilingual (the configuration refuses the flag without one).
       multilingual: Boolean(embedding.model) && embedding.multilingual,
-      database: options.database.db,
+      gists: options.repositories.gists,
       llm: options.languageModel,
       gistDailyLimit: llm.gistDailyLimit,
       logger: options.logger,
     });
-    this.models = new EmbeddingRepository(options.database.db);
-    this.states = new EmbedderStateRepository(options.database.db);
-    this.vectors = new VectorRepository(options.database.db);
-    this.interests = new InterestRepository(options.database.db);
+    this.models = options.repositories.embeddingModels;
+    this.states = options.repositories.embedderStates;
+    this.vectors = options.repositories.vectors;
+    this.interests = options.repositories.interests;
     this.minFitDocuments = options.minFitDocuments ?? LSA_MIN_DOCUMENTS;
     this.refitGrowthFactor = options.refitGrowthFactor ?? 1.5;
     this.fitSampleSize = options.fitSampleSize ?? 20_000;
@@ -349,7 +350,7 @@ export class EmbeddingModels {
       let switched = false;
       let failedThisRound = 0;
       for (const target of VECTOR_TARGETS) {
-        const pass = await embedStaleRows(this.options.database.db, {
+        const pass = await embedStaleRows(this.options.repositories, {
           target,
           modelId: provider.modelId,
           dimension: model.dimension,

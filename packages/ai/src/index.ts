@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '@radar/db';
+import type { AiRepositories } from '@radar/db';
 import type { AppConfig } from '@radar/shared/server';
 import type { Logger } from 'pino';
 import { EmbeddingModels } from './embedding-models';
@@ -60,19 +60,21 @@ function createResearchProfileExtractor(languageModel: LanguageModel | undefined
   return languageModel ? new LlmResearchProfileExtractor(languageModel) : new OfflineResearchProfileExtractor();
 }
 
-// One manager per database handle, so fitted models are loaded once per process.
-const embeddingModelsByDatabase = new WeakMap<DatabaseHandle, EmbeddingModels>();
+// One manager per repositories bundle (the composition root builds one per process), so fitted models
+// are loaded once per process.
+const embeddingModelsByRepositories = new WeakMap<AiRepositories, EmbeddingModels>();
 
+/** `repositories`: createAiRepositories (@radar/db), called by the process's composition root. */
 export function createEmbeddingModels(
   config: Pick<AppConfig, 'embedding' | 'llm'>,
-  database: DatabaseHandle,
+  repositories: AiRepositories,
   logger?: Logger,
   languageModel: LanguageModel | undefined = createLanguageModel(config),
 ): EmbeddingModels {
-  let models = embeddingModelsByDatabase.get(database);
+  let models = embeddingModelsByRepositories.get(repositories);
   if (!models) {
-    models = new EmbeddingModels({ config, database, logger, languageModel });
-    embeddingModelsByDatabase.set(database, models);
+    models = new EmbeddingModels({ config, repositories, logger, languageModel });
+    embeddingModelsByRepositories.set(repositories, models);
   }
   return models;
 }
@@ -93,15 +95,16 @@ export interface AiServices {
   embeddings: EmbeddingModels;
 }
 
+/** `repositories`: createAiRepositories (@radar/db), called by the process's composition root. */
 export function createAiServices(
   config: Pick<AppConfig, 'embedding' | 'llm'>,
-  database: DatabaseHandle,
+  repositories: AiRepositories,
   logger?: Logger,
 ): AiServices {
   const languageModel = createLanguageModel(config);
   return {
     languageModel,
     researchExtractor: createResearchProfileExtractor(languageModel),
-    embeddings: createEmbeddingModels(config, database, logger, languageModel),
+    embeddings: createEmbeddingModels(config, repositories, logger, languageModel),
   };
 }

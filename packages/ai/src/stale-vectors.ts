@@ -1,11 +1,4 @@
-import {
-  type Database,
-  type EmbeddableRow,
-  type NewIngestReject,
-  SourceStateRepository,
-  VectorRepository,
-  type VectorTarget,
-} from '@radar/db';
+import type { EmbeddableRow, NewIngestReject, SourceStateRepository, VectorRepository, VectorTarget } from '@radar/db';
 import type { Logger } from 'pino';
 import { capEmbeddingText } from './embedding-text';
 import type { EmbeddingProvider } from './providers';
@@ -118,9 +111,18 @@ export interface StaleRowsResult {
   lastError?: string | undefined;
 }
 
+/** The repositories a pass uses (AiRepositories and IngestRepositories both have them). */
+export interface StaleRowsRepositories {
+  vectors: Pick<VectorRepository, 'listStale' | 'setVectors'>;
+  sourceStates: Pick<SourceStateRepository, 'recordRejects'>;
+}
+
 /** Embeds the stale rows of one target, batch by batch (see the module comment). */
-export async function embedStaleRows(db: Database, pass: StaleRowsPass): Promise<StaleRowsResult> {
-  const repository = new VectorRepository(db);
+export async function embedStaleRows(
+  repositories: StaleRowsRepositories,
+  pass: StaleRowsPass,
+): Promise<StaleRowsResult> {
+  const repository = repositories.vectors;
   const failures: NewIngestReject[] = [];
   let embedded = 0;
   let beforeId: string | undefined;
@@ -158,7 +160,7 @@ export async function embedStaleRows(db: Database, pass: StaleRowsPass): Promise
     await pass.onBatch?.(embedded);
   }
   if (failures.length) {
-    await new SourceStateRepository(db).recordRejects(failures).catch(() => {});
+    await repositories.sourceStates.recordRejects(failures).catch(() => {});
     pass.logger?.warn({ target: pass.target, failed: failures.length, err: lastError }, 'embedding failures');
   }
   return { embedded, failed: failures.length, stopped, lastError };

@@ -1,5 +1,5 @@
 import { apiError, type FakeOpenAiServer, startFakeOpenAi } from '@radar/ai/testing';
-import { type EmbeddableRow, NewsRepository, sql } from '@radar/db';
+import { createAiRepositories, type EmbeddableRow, GistRepository, NewsRepository, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { loadConfig } from '@radar/shared/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -64,7 +64,7 @@ const texts = (env: Record<string, string> = {}) => {
   const config = llmConfig(env);
   return new CrossLingualTexts({
     multilingual: false,
-    database: database.db,
+    gists: new GistRepository(database.db),
     llm: createLanguageModel(config),
     gistDailyLimit: config.llm.gistDailyLimit,
   });
@@ -134,7 +134,7 @@ describe('CrossLingualTexts', () => {
   });
 
   it('embeds Chinese as written when the endpoint is multilingual, profiles included', async () => {
-    const multilingual = new CrossLingualTexts({ multilingual: true, database: database.db });
+    const multilingual = new CrossLingualTexts({ multilingual: true, gists: new GistRepository(database.db) });
     expect(await multilingual.documents('news', [rows.chinese as EmbeddableRow], { makeGists: true })).toEqual([
       `${CHINESE.title}. ${CHINESE.body}`,
     ]);
@@ -153,11 +153,11 @@ describe('EMBEDDING_MULTILINGUAL', () => {
 
   it('sends Chinese as written to a multilingual endpoint, and declaring it activates another model version', async () => {
     const env = { EMBEDDING_MODEL: 'bge-m3', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k', LLM_MAX_RETRIES: '0' };
-    const plain = new EmbeddingModels({ config: loadConfig(env), database });
+    const plain = new EmbeddingModels({ config: loadConfig(env), repositories: createAiRepositories(database.db) });
     const before = await plain.activeModel();
     const multilingual = new EmbeddingModels({
       config: loadConfig({ ...env, EMBEDDING_MULTILINGUAL: 'true' }),
-      database,
+      repositories: createAiRepositories(database.db),
     });
     const { model, switched } = await multilingual.syncWithConfig();
     expect(switched).toBe(true);

@@ -1,5 +1,6 @@
 import { type FakeOpenAiServer, fakeEmbedding, startFakeOpenAi, syntheticPapers, topicWords } from '@radar/ai/testing';
 import {
+  createAiRepositories,
   EmbedderStateRepository,
   EmbeddingRepository,
   PaperRepository,
@@ -24,7 +25,12 @@ let userId: string;
 
 const builtinConfig = loadConfig({});
 const manager = (config = builtinConfig) =>
-  new EmbeddingModels({ config, database, minFitDocuments: 200, reembedBatchSize: 50 });
+  new EmbeddingModels({
+    config,
+    repositories: createAiRepositories(database.db),
+    minFitDocuments: 200,
+    reembedBatchSize: 50,
+  });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -65,7 +71,9 @@ describe('embedding models', () => {
     // The hashing bootstrap has no vocabulary to weigh the terms of a recommendation's reason.
     expect(await models.termWeighting()).toBeUndefined();
     // Without the test's threshold, the first fit comes at 50 documents (LSA_MIN_DOCUMENTS).
-    expect(await new EmbeddingModels({ config: builtinConfig, database }).refitDue()).toEqual({
+    expect(
+      await new EmbeddingModels({ config: builtinConfig, repositories: createAiRepositories(database.db) }).refitDue(),
+    ).toEqual({
       due: false,
       reason: 'the corpus has 0 documents; the built-in model is fitted from 50',
       corpusSize: 0,

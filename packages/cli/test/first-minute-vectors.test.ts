@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createAiServices, createEmbeddingModels, profileEmbeddingText } from '@radar/ai';
 import { precisionAtK, readLabelledCsv, syntheticPapers, tfidfBaselinePrecision } from '@radar/ai/testing';
 import {
+  createAiRepositories,
   type DatabaseHandle,
   EmbeddingRepository,
   openDatabase,
@@ -79,7 +80,7 @@ async function measureStoredVectors(database: DatabaseHandle, papers: DevPaper[]
   );
   const stored = new Map(rows.rows.map((row) => [row.arxiv_id, JSON.parse(row.embedding) as number[]]));
   const documents = papers.map((paper) => stored.get(paper.id) ?? []);
-  const provider = await createEmbeddingModels(loadConfig({}), database).active();
+  const provider = await createEmbeddingModels(loadConfig({}), createAiRepositories(database.db)).active();
   const queries = await provider.embed(papers.map((paper) => profileEmbeddingText(paper.text)));
   const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
   const precision = precisionAtK(
@@ -166,7 +167,7 @@ describe.runIf(testDatabaseUrl())('pnpm radar ingest beside a running worker (DA
       database,
       concurrency: 1,
       logger,
-      ai: createAiServices(loadConfig({}), database, logger),
+      ai: createAiServices(loadConfig({}), createAiRepositories(database.db), logger),
     });
     try {
       const file = path.join(tmp, 'papers.atom.xml');

@@ -37,5 +37,6 @@ export * from './repositories/tier-refresh.repository';
 export * from './repositories/user.repository';
 export * from './repositories/user-admin.repository';
 export * from './repositories/vector.repository';
+export * from './repository-bundles';
 export * from './stored-secrets';
 export * from './user-change-listener';

@@ -1,5 +1,5 @@
 import { CrossLingualTexts, type EmbeddingProvider, embedStaleRows } from '@radar/ai';
-import { type Database, EmbeddingRepository } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import type { ContentEmbedJob } from '@radar/shared';
 import type { Logger } from 'pino';
 
@@ -31,19 +31,19 @@ export interface EmbedContentResult {
 }
 
 export async function embedContent(
-  db: Database,
+  repositories: Pick<IngestRepositories, 'embeddingModels' | 'vectors' | 'sourceStates' | 'gists'>,
   embedder: EmbeddingProvider | undefined,
   request: ContentEmbedJob,
   options: { batchSize?: number; logger?: Logger | undefined; texts?: CrossLingualTexts | undefined } = {},
 ): Promise<EmbedContentResult> {
   if (!embedder) return { outcome: 'skipped', reason: 'no embedding provider configured', embedded: 0, failed: 0 };
   // Without the process's (tests): Chinese items are glossed offline, as with no LLM configured.
-  const crossLingual = options.texts ?? new CrossLingualTexts({ multilingual: false, database: db });
-  const models = new EmbeddingRepository(db);
+  const crossLingual = options.texts ?? new CrossLingualTexts({ multilingual: false, gists: repositories.gists });
+  const models = repositories.embeddingModels;
   const model = await models.registerModel(embedder.model);
   const startedActive = (await models.getActiveModel())?.id === model.id;
 
-  const pass = await embedStaleRows(db, {
+  const pass = await embedStaleRows(repositories, {
     target: request.target,
     modelId: model.id,
     dimension: model.dimension,

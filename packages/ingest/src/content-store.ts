@@ -1,4 +1,4 @@
-import { type AuthorIdentity, type Database, IngestPaperRepository, type NewPaperRow, NewsRepository } from '@radar/db';
+import type { AuthorIdentity, IngestPaperRepository, IngestRepositories, NewPaperRow, NewsRepository } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 import {
   arxivIdFromDoi,
@@ -58,6 +58,9 @@ function cleanUrl(value: string | undefined): string | undefined {
   return url && url.toString().length <= LIMITS.url ? url.toString() : undefined;
 }
 
+/** The repositories a ContentStore writes through (IngestRepositories has them). */
+export type ContentStoreRepositories = Pick<IngestRepositories, 'ingestPapers' | 'news' | 'journals'>;
+
 /**
  * Stores drafts: validates and normalises them, finds the same paper or news item among stored ones
  * (dedupe across sources and versions) and inserts or merges. One item at a time, without a shared
@@ -70,7 +73,7 @@ export class ContentStore {
   private readonly institutes = new Map<string, number>();
 
   constructor(
-    db: Database,
+    repositories: ContentStoreRepositories,
     private readonly options: {
       source: string;
       isDemo?: boolean | undefined;
@@ -78,9 +81,10 @@ export class ContentStore {
       fields?: readonly ResearchFieldId[] | undefined;
     },
   ) {
-    this.papers = new IngestPaperRepository(db);
-    this.news = new NewsRepository(db);
-    this.journals = new JournalResolver(db);
+    this.papers = repositories.ingestPapers;
+    this.news = repositories.news;
+    // Per store (one run): its cache of resolved journals lives as long as the run.
+    this.journals = new JournalResolver(repositories.journals);
   }
 
   /** The normalised form of a draft and its venue, or the reason it cannot be stored. */

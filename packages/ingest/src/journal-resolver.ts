@@ -1,5 +1,4 @@
-import type { Database, JournalRow } from '@radar/db';
-import { JournalRepository } from '@radar/db';
+import type { JournalRepository, JournalRow } from '@radar/db';
 import { normalizeJournalTitle } from './identifiers';
 import { cleanInline, truncateText } from './text';
 import type { JournalRef } from './types';
@@ -18,12 +17,9 @@ export interface ResolvedJournal {
  * Preprint servers get no row. Results are cached for the run.
  */
 export class JournalResolver {
-  private readonly journals: JournalRepository;
   private readonly cache = new Map<string, ResolvedJournal | undefined>();
 
-  constructor(db: Database) {
-    this.journals = new JournalRepository(db);
-  }
+  constructor(private readonly journals: JournalRepository) {}
 
   async resolve(ref: JournalRef | undefined): Promise<ResolvedJournal | undefined> {
     if (ref?.matchOnly) return this.match(ref);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { type Database, SourceStateRepository } from '@radar/db';
+import type { SourceStateRepository } from '@radar/db';
 import { type PolitenessLease, sleep } from './http';
 import { TransientSourceError } from './types';
 
@@ -13,14 +13,10 @@ const POLL_MS = 1_000;
  * same with several worker processes on PostgreSQL and with the CLI beside an embedded server.
  */
 export class DatabasePolitenessLease implements PolitenessLease {
-  private readonly states: SourceStateRepository;
-
   constructor(
-    db: Database,
+    private readonly states: Pick<SourceStateRepository, 'tryAcquireLease' | 'renewLease' | 'releaseLease'>,
     private readonly options: { minIntervalMs: (key: string) => number; waitMs: number },
-  ) {
-    this.states = new SourceStateRepository(db);
-  }
+  ) {}
 
   async acquire(key: string, signal?: AbortSignal): Promise<() => Promise<void>> {
     const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;

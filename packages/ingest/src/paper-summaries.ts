@@ -1,5 +1,5 @@
 import type { LanguageModel } from '@radar/ai';
-import { type Database, IngestPaperRepository, type NewIngestReject, SourceStateRepository } from '@radar/db';
+import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { PaperSummaryJob } from '@radar/shared';
 import type { Logger } from 'pino';
 import { cleanInline, truncateText } from './text';
@@ -69,13 +69,13 @@ export interface SummarizeResult {
 }
 
 export async function summarizePapers(
-  db: Database,
+  repositories: Pick<IngestRepositories, 'ingestPapers' | 'sourceStates'>,
   llm: LanguageModel | undefined,
   request: PaperSummaryJob,
   options: { language: string; concurrency?: number; logger?: Logger | undefined; now?: Date },
 ): Promise<SummarizeResult> {
   if (!llm) return { outcome: 'skipped', reason: 'no LLM configured (LLM_MODEL)', summarized: 0, failed: 0 };
-  const papers = new IngestPaperRepository(db);
+  const papers = repositories.ingestPapers;
   const key = summaryKey(llm.model, options.language);
   const now = options.now ?? new Date();
   const rows = await papers.listNeedingSummary({
@@ -113,7 +113,7 @@ export async function summarizePapers(
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
 
   if (failures.length) {
-    await new SourceStateRepository(db).recordRejects(failures).catch(() => {});
+    await repositories.sourceStates.recordRejects(failures).catch(() => {});
     options.logger?.warn({ failed: failures.length, err: lastError?.message }, 'summary failures');
   }
   if (summarized === 0 && failures.length > 0) {

@@ -1,6 +1,6 @@
-import { type Database, type NewIngestReject, SourceStateRepository } from '@radar/db';
+import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
-import { ContentStore } from './content-store';
+import { ContentStore, type ContentStoreRepositories } from './content-store';
 import { type IngestEntry, TransientSourceError } from './types';
 
 export interface IngestCounts {
@@ -58,6 +58,9 @@ export interface ConsumeOptions {
   total?: { value: number | undefined };
 }
 
+/** What consumeEntries stores through and records its rejects in. */
+export type ConsumeRepositories = ContentStoreRepositories & Pick<IngestRepositories, 'sourceStates'>;
+
 /**
  * Reads a source's entries and stores them. Every entry ends as added, updated, skipped (with a reason)
  * or rejected (with a reason, recorded in radar.ingest_rejects); a bad item never stops the run. The
@@ -65,13 +68,17 @@ export interface ConsumeOptions {
  * itself fails, `failure` holds the error and the summary counts what was stored before it.
  */
 export async function consumeEntries<R>(
-  db: Database,
+  repositories: ConsumeRepositories,
   entries: AsyncGenerator<IngestEntry, R>,
   options: ConsumeOptions,
 ): Promise<{ summary: IngestSummary; result: R | undefined; failure: unknown }> {
   const started = Date.now();
-  const store = new ContentStore(db, { source: options.source, isDemo: options.isDemo, fields: options.fields });
-  const states = new SourceStateRepository(db);
+  const store = new ContentStore(repositories, {
+    source: options.source,
+    isDemo: options.isDemo,
+    fields: options.fields,
+  });
+  const states = repositories.sourceStates;
   const records: NewIngestReject[] = [];
   const record = (row: Omit<NewIngestReject, 'source'>) => {
     if (records.length < MAX_RECORDS_PER_RUN) {

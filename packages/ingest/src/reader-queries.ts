@@ -1,5 +1,4 @@
 import { summarySearchTerms, type TermWeighting } from '@radar/ai';
-import { ReaderQueryRepository } from '@radar/db';
 import type { Logger } from 'pino';
 import { daysBefore, toDateString } from './dates';
 import type { IngestSummary } from './pipeline';
@@ -98,7 +97,7 @@ export async function runReaderQueries(
   const now = options.now ?? new Date();
   const cutoff = new Date(now.getTime() - READER_QUERY_INTERVAL_MS);
   const budget = deps.settings.openAlexReaderQueriesPerDay;
-  const repository = new ReaderQueryRepository(deps.db);
+  const repository = deps.repositories.readerQueries;
   let used = await repository.callsSince(startOfUtcDay(now));
   const report = {
     outcome: 'success' as const,

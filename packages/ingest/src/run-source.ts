@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { type Database, NewsRepository, PaperRepository, SourceStateRepository } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import { ActionableError } from '@radar/shared/server';
 import { fetchSource, readSourceFile } from './adapters';
 import { ARXIV_POLITENESS_KEY } from './adapters/arxiv';
@@ -20,7 +20,8 @@ import { PermanentSourceError, type SourceCursor, type SourceKind } from './type
  */
 
 export interface IngestDeps {
-  db: Database;
+  /** createIngestRepositories (@radar/db), called by the process's composition root. */
+  repositories: IngestRepositories;
   settings: IngestSettings;
   /** Replaces the database lease (tests of one process). */
   lease?: PolitenessLease;
@@ -53,10 +54,13 @@ export function describeError(error: unknown): string {
   return message.slice(0, 1_000);
 }
 
-async function analyzeAfterLoad(db: Database, summary: IngestSummary): Promise<void> {
+async function analyzeAfterLoad(
+  repositories: Pick<IngestRepositories, 'papers' | 'news'>,
+  summary: IngestSummary,
+): Promise<void> {
   // Embedded PGlite has no autovacuum: refresh planner statistics after loading rows.
-  if (summary.newPaperIds.length) await new PaperRepository(db).analyze();
-  if (summary.newNewsIds.length) await new NewsRepository(db).analyze();
+  if (summary.newPaperIds.length) await repositories.papers.analyze();
+  if (summary.newNewsIds.length) await repositories.news.analyze();
 }
 
 /**
@@ -79,8 +83,8 @@ export async function runSource(
   source: SourceConfig,
   options: RunSourceOptions = {},
 ): Promise<IngestSummary> {
-  const { db, settings } = deps;
-  const states = new SourceStateRepository(db);
+  const { repositories, settings } = deps;
+  const states = repositories.sourceStates;
   const previous = await states.get(source.name);
   await states.markRunning(source.name, source.kind);
   const cursor: SourceCursor = previous?.cursor ?? {};
@@ -95,7 +99,7 @@ export async function runSource(
   });
   const lease =
     deps.lease ??
-    new DatabasePolitenessLease(db, {
+    new DatabasePolitenessLease(states, {
       minIntervalMs: (key) => (key === ARXIV_POLITENESS_KEY ? settings.arxivMinIntervalMs : 0),
       waitMs: settings.leaseWaitMs,
     });
@@ -116,7 +120,7 @@ export async function runSource(
 
   let outcome: Awaited<ReturnType<typeof consumeEntries<SourceCursor>>>;
   try {
-    outcome = await consumeEntries(db, entries, {
+    outcome = await consumeEntries(repositories, entries, {
       source: source.name,
       fields: fieldsOf(source),
       onProgress: options.onProgress,
@@ -127,7 +131,7 @@ export async function runSource(
     throw error;
   }
   const { summary, result, failure } = outcome;
-  await analyzeAfterLoad(db, summary);
+  await analyzeAfterLoad(repositories, summary);
   if (failure) {
     await states.recordFailure(source.name, source.kind, describeError(failure), summary.counts.added);
     throw new SourceRunError(describeError(failure), summary, failure instanceof PermanentSourceError);
@@ -209,14 +213,14 @@ export async function importSourceFile(deps: IngestDeps, options: ImportFileOpti
       total.value = value;
     },
   });
-  const { summary, failure } = await consumeEntries(deps.db, entries, {
+  const { summary, failure } = await consumeEntries(deps.repositories, entries, {
     source: sourceName,
     fields: options.source ? fieldsOf(options.source) : undefined,
     onProgress: options.onProgress,
     total,
   });
   stream.destroy();
-  await analyzeAfterLoad(deps.db, summary);
+  await analyzeAfterLoad(deps.repositories, summary);
   if (failure) throw new SourceRunError(`${options.filePath}: ${describeError(failure)}`, summary, true);
   return summary;
 }

@@ -1,12 +1,5 @@
 import fs from 'node:fs/promises';
-import {
-  type Database,
-  type JournalKeyRow,
-  JournalRepository,
-  type NewJournalRow,
-  PaperRepository,
-  type TierSystem,
-} from '@radar/db';
+import type { IngestRepositories, JournalKeyRow, NewJournalRow, TierSystem } from '@radar/db';
 import { type DecodeWarning, decodeBytes } from './decode';
 import { normalizeJournalTitle } from './identifiers';
 import { parseTierTable, type TierRow, type TierTable } from './tier-table';
@@ -62,21 +55,24 @@ interface PendingJournal extends Omit<JournalKeyRow, 'id'> {
   changed: boolean;
 }
 
+/** What a tier import writes through: the journals, and the papers' ANALYZE after a retiering. */
+export type TierImportRepositories = Pick<IngestRepositories, 'journals' | 'papers'>;
+
 export async function importTierTableFile(
-  db: Database,
+  repositories: TierImportRepositories,
   filePath: string,
   options: { label?: string | undefined; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<TierImportSummary> {
   const warnings: DecodeWarning[] = [];
   const text = decodeBytes(await fs.readFile(filePath), { warnings });
   const table = parseTierTable(text, { label: options.label, fileName: filePath });
-  const summary = await importTierTable(db, table, { onProgress: options.onProgress });
+  const summary = await importTierTable(repositories, table, { onProgress: options.onProgress });
   summary.warnings.push(...warnings.map((warning) => `${warning.reason}: ${warning.detail ?? ''}`));
   return summary;
 }
 
 export async function importTierTable(
-  db: Database,
+  repositories: TierImportRepositories,
   table: TierTable,
   options: TierImportOptions = {},
 ): Promise<TierImportSummary> {
@@ -84,7 +80,7 @@ export async function importTierTable(
   const system: TierSystem = options.system ?? (table.format === 'scimago' ? 'scimago' : 'imported');
   const year = options.year ?? tierYearOfLabel(table.label) ?? null;
   const keep = new Set<TierSystem>(options.keepSystems ?? []);
-  const repository = new JournalRepository(db);
+  const repository = repositories.journals;
   const existing = await repository.listKeys();
   const journals: PendingJournal[] = existing.map((row) => ({ ...row, publisher: null, changed: false }));
   const byIssn = new Map<string, PendingJournal[]>();
@@ -232,7 +228,7 @@ export async function importTierTable(
     if (journal?.id !== undefined) papersLinked += await repository.linkPapersByJournalName(name, journal.id);
   }
   const papersRetiered = await repository.refreshPaperTiers();
-  if (papersRetiered > 0) await new PaperRepository(db).analyze();
+  if (papersRetiered > 0) await repositories.papers.analyze();
 
   return {
     label: table.label,

@@ -1,4 +1,4 @@
-import { type Database, JournalRepository, PaperRepository, TierRefreshRepository } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import { type DecodeWarning, decodeBytes } from './decode';
 import { HttpClient } from './http';
 import { collectIssns } from './identifiers';
@@ -42,14 +42,16 @@ function tierHttp(settings: IngestSettings): HttpClient {
 
 const endpoint = (base: string, path: string) => new URL(`${base.replace(/\/+$/, '')}${path}`);
 
+/** What the tier refreshes write through: the journals, their refresh state, the papers' ANALYZE. */
+export type TierRefreshRepositories = Pick<IngestRepositories, 'journals' | 'tierRefreshes' | 'papers'>;
+
 export async function refreshScimagoTiers(
-  db: Database,
+  repositories: TierRefreshRepositories,
   settings: IngestSettings,
   options: { now?: Date; force?: boolean; signal?: AbortSignal } = {},
 ): Promise<TierRefreshResult> {
   const now = options.now ?? new Date();
-  const journals = new JournalRepository(db);
-  const refreshes = new TierRefreshRepository(db);
+  const { journals, tierRefreshes: refreshes } = repositories;
   const currentYear = now.getUTCFullYear();
   if (!options.force) {
     const latest = await journals.latestTierYear('scimago');
@@ -98,7 +100,7 @@ export async function refreshScimagoTiers(
       );
     }
     const year = tierYearOfLabel(table.label) ?? null;
-    const imported = await importTierTable(db, table, {
+    const imported = await importTierTable(repositories, table, {
       system: 'scimago',
       year: year ?? undefined,
       keepSystems: ['imported'],
@@ -236,7 +238,7 @@ async function getOpenAlexResults(
 }
 
 export async function refreshOpenAlexTiers(
-  db: Database,
+  repositories: TierRefreshRepositories,
   settings: IngestSettings,
   options: { now?: Date; signal?: AbortSignal } = {},
 ): Promise<TierRefreshResult> {
@@ -244,8 +246,7 @@ export async function refreshOpenAlexTiers(
   const now = options.now ?? new Date();
   const year = now.getUTCFullYear();
   const { tiers } = settings;
-  const journals = new JournalRepository(db);
-  const refreshes = new TierRefreshRepository(db);
+  const { journals, tierRefreshes: refreshes } = repositories;
   const state = await refreshes.get('openalex');
   const stored = state?.year === year && isRecord(state.state.quartiles) ? state.state.quartiles : undefined;
   const samplePages = Math.ceil(tiers.openAlexSampleSize / SAMPLE_PAGE_SIZE);
@@ -328,7 +329,7 @@ export async function refreshOpenAlexTiers(
 
     const journalsTiered = await journals.applyOpenAlexTiers(tiered, checked, year, now);
     const papersRetiered = await journals.refreshPaperTiers();
-    if (papersRetiered > 0) await new PaperRepository(db).analyze();
+    if (papersRetiered > 0) await repositories.papers.analyze();
     const summary = {
       journalsLookedUp: checked.length,
       journalsFound: tiered.length,

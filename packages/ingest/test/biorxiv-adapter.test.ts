@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { PaperRepository, SourceStateRepository, sql } from '@radar/db';
+import { createIngestRepositories, PaperRepository, SourceStateRepository, sql } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { biorxivAbstract } from '../src/adapters/biorxiv';
@@ -65,7 +65,8 @@ function answer(name: string, cursor: number, category: string | null): Reply {
 const source = (fields: Record<string, unknown>) =>
   sourceConfigSchema.parse({ kind: 'biorxiv', baseUrl: base, ...fields }) as SourceConfigOf<'biorxiv'>;
 const settings = defaultIngestSettings({ httpMaxAttempts: 1, httpRetryBaseDelayMs: 1 });
-const run = (config: SourceConfigOf<'biorxiv'>, now = NOW) => runSource({ db: database.db, settings }, config, { now });
+const run = (config: SourceConfigOf<'biorxiv'>, now = NOW) =>
+  runSource({ repositories: createIngestRepositories(database.db), settings }, config, { now });
 
 type Row = {
   title: string;

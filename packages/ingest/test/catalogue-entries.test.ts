@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from '@radar/db';
+import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { RESEARCH_FIELD_IDS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,7 +127,10 @@ describe('one run per catalogue kind against recorded payloads on a local server
     const entry = CATALOGUE_ENTRIES.find((candidate) => candidate.name === name);
     if (!entry) throw new Error(`no catalogue entry ${name}`);
     const before = server.requests.length;
-    const summary = await runSource({ db: database.db, settings }, adjust(pointAtServer(entry, server.url)));
+    const summary = await runSource(
+      { repositories: createIngestRepositories(database.db), settings },
+      adjust(pointAtServer(entry, server.url)),
+    );
     return { entry, summary, requests: server.requests.slice(before) };
   };
   const usedKinds = new Set(CATALOGUE_ENTRIES.map((entry) => entry.kind));

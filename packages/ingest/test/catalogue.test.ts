@@ -1,4 +1,4 @@
-import { UserRepository } from '@radar/db';
+import { createIngestRepositories, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_ORIGIN, catalogueEntries, loadSourceList, resolveSources } from '../src/catalogue';
@@ -8,6 +8,8 @@ import { defaultIngestSettings } from '../src/settings';
 
 const NO_FILE = '/nonexistent/radar/sources.yaml';
 let database: TestDatabase;
+/** The repositories ingestion takes from its composition root; built here per call. */
+const repositories = () => createIngestRepositories(database.db);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -43,13 +45,16 @@ describe('the source list', () => {
       ],
     });
     const settings = defaultIngestSettings({ sourcesFile: NO_FILE, sourcesJson });
-    const resolved = await resolveSources({ db: database.db, settings });
+    const resolved = await resolveSources({ repositories: repositories(), settings });
     expect(resolved).toMatchObject({ origin: 'INGEST_SOURCES_JSON', catalogue: false });
     expect(resolved.entries.map((entry) => [entry.source.name, entry.active, entry.why])).toEqual([
       ['mine', true, 'listed in INGEST_SOURCES_JSON'],
       ['alex', false, 'needs OPENALEX_API_KEY'],
     ]);
-    const withKey = await resolveSources({ db: database.db, settings: { ...settings, openAlexApiKey: 'k' } });
+    const withKey = await resolveSources({
+      repositories: repositories(),
+      settings: { ...settings, openAlexApiKey: 'k' },
+    });
     expect(withKey.active.map((source) => source.name)).toEqual(['mine', 'alex']);
   });
 
@@ -67,7 +72,7 @@ describe('the source list', () => {
       ],
     });
     const resolved = await resolveSources({
-      db: database.db,
+      repositories: repositories(),
       settings: defaultIngestSettings({ sourcesFile: NO_FILE, sourcesJson }),
     });
     expect(resolved.entries[0]).toMatchObject({ readers: 2, readerFields: ['chemistry', 'physics-astronomy'] });

@@ -8,7 +8,7 @@ import {
   TestEmbeddingProvider,
   TestLanguageModel,
 } from '@radar/ai/testing';
-import { EmbeddingRepository, PaperRepository, sql, VectorRepository } from '@radar/db';
+import { createIngestRepositories, EmbeddingRepository, PaperRepository, sql, VectorRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedContent } from '../src/content-embed';
@@ -20,6 +20,8 @@ import { defaultIngestSettings } from '../src/settings';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/ingest/', import.meta.url));
 let database: TestDatabase;
+/** The repositories ingestion takes from its composition root; built here per call. */
+const repositories = () => createIngestRepositories(database.db);
 let ai: OpenAiTestServer;
 let embedder: TestEmbeddingProvider;
 let llm: TestLanguageModel;
@@ -45,7 +47,7 @@ beforeAll(async () => {
   ai = await startOpenAiTestServer();
   embedder = new TestEmbeddingProvider(ai.baseUrl);
   llm = new TestLanguageModel(ai.baseUrl);
-  const deps = { db: database.db, settings: defaultIngestSettings() };
+  const deps = { repositories: repositories(), settings: defaultIngestSettings() };
   const papers = await importSourceFile(deps, {
     kind: 'arxiv',
     filePath: path.join(FIXTURES, 'arxiv-api-2025-11.xml'),
@@ -74,14 +76,14 @@ afterAll(async () => {
 
 describe('embedding new items', () => {
   it('skips when no provider is configured', async () => {
-    expect(await embedContent(database.db, undefined, { target: 'papers', ids: paperIds })).toMatchObject({
+    expect(await embedContent(repositories(), undefined, { target: 'papers', ids: paperIds })).toMatchObject({
       outcome: 'skipped',
       reason: 'no embedding provider configured',
     });
   });
 
   it('embeds in batches; one refused item fails alone and is recorded', async () => {
-    const result = await embedContent(database.db, embedder, { target: 'papers', ids: paperIds }, { batchSize: 2 });
+    const result = await embedContent(repositories(), embedder, { target: 'papers', ids: paperIds }, { batchSize: 2 });
     expect(result).toEqual({ outcome: 'success', embedded: 4, failed: 1 });
     const state = await paperState();
     expect(state.filter((row) => row.embedded).map((row) => row.dims)).toEqual([
@@ -105,7 +107,7 @@ describe('embedding new items', () => {
 
   it('is idempotent: embedded rows are not sent again', async () => {
     const before = ai.calls.embeddedTexts;
-    const result = await embedContent(database.db, embedder, {
+    const result = await embedContent(repositories(), embedder, {
       target: 'papers',
       ids: paperIds.filter((id) => id !== poisonId),
     });
@@ -117,7 +119,7 @@ describe('embedding new items', () => {
     const ids = (await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.news_items`)).rows.map(
       (row) => row.id,
     );
-    expect(await embedContent(database.db, embedder, { target: 'news', ids })).toEqual({
+    expect(await embedContent(repositories(), embedder, { target: 'news', ids })).toEqual({
       outcome: 'success',
       embedded: ids.length,
       failed: 0,
@@ -145,7 +147,7 @@ describe('embedding new items', () => {
         return vectors.map((vector, i) => (texts[i]?.includes('ZERO-VECTOR') ? vector.map(() => 0) : vector));
       },
     };
-    const result = await embedContent(database.db, zeroing, { target: 'papers', ids }, { batchSize: 3 });
+    const result = await embedContent(repositories(), zeroing, { target: 'papers', ids }, { batchSize: 3 });
     expect(result).toEqual({ outcome: 'success', embedded: 2, failed: 1 });
     // The batch, then the bad item alone (the others' vectors were kept).
     expect(sent).toEqual([3, 1]);
@@ -165,7 +167,7 @@ describe('embedding new items', () => {
   it('fails the job (to be retried) when the provider is down for every item', async () => {
     ai.setDown(true);
     try {
-      await expect(embedContent(database.db, embedder, { target: 'papers', ids: [poisonId] })).rejects.toThrow(
+      await expect(embedContent(repositories(), embedder, { target: 'papers', ids: [poisonId] })).rejects.toThrow(
         /embedding failed for all 1 items/,
       );
     } finally {
@@ -195,7 +197,7 @@ describe('embedding new items', () => {
       },
     };
     await models.activateModel((await models.registerModel(previous.model)).id);
-    const result = await embedContent(database.db, previous, { target: 'papers', ids }, { batchSize: 2 });
+    const result = await embedContent(repositories(), previous, { target: 'papers', ids }, { batchSize: 2 });
     expect(result).toMatchObject({ outcome: 'skipped', embedded: 0, failed: 0 });
     expect(result.reason).toMatch(/the active embedding model changed/);
     expect(calls).toBe(1);
@@ -208,13 +210,13 @@ describe('embedding new items', () => {
 
 describe('LLM summaries', () => {
   it('skips when no LLM is configured', async () => {
-    expect(await summarizePapers(database.db, undefined, { ids: paperIds }, { language: 'zh' })).toMatchObject({
+    expect(await summarizePapers(repositories(), undefined, { ids: paperIds }, { language: 'zh' })).toMatchObject({
       outcome: 'skipped',
     });
   });
 
   it('summarises papers with an abstract in the configured language, cleaned, with model and language', async () => {
-    const result = await summarizePapers(database.db, llm, { ids: paperIds }, { language: 'zh' });
+    const result = await summarizePapers(repositories(), llm, { ids: paperIds }, { language: 'zh' });
     // 5 papers: one has no abstract (not sent), the poisoned one fails alone.
     expect(result).toEqual({ outcome: 'success', summarized: 3, failed: 1 });
     const summarised = (await paperState()).filter((row) => row.llm_summary);
@@ -228,7 +230,7 @@ describe('LLM summaries', () => {
   it('never regenerates a summary without need', async () => {
     const before = ai.calls.chat;
     const result = await summarizePapers(
-      database.db,
+      repositories(),
       llm,
       { ids: paperIds.filter((id) => id !== poisonId) },
       { language: 'zh' },
@@ -238,7 +240,7 @@ describe('LLM summaries', () => {
   });
 
   it('regenerates when the abstract changes (a new version) or the language changes', async () => {
-    const deps = { db: database.db, settings: defaultIngestSettings() };
+    const deps = { repositories: repositories(), settings: defaultIngestSettings() };
     // arXiv RSS carries version 3 of 2501.01234 with a new abstract: its summary and vector are dropped.
     await importSourceFile(deps, {
       kind: 'arxiv-rss',
@@ -249,14 +251,14 @@ describe('LLM summaries', () => {
     );
     expect(changed.rows[0]).toMatchObject({ llm_summary: null, embedding: null });
     const again = await summarizePapers(
-      database.db,
+      repositories(),
       llm,
       { ids: paperIds.filter((id) => id !== poisonId) },
       { language: 'zh' },
     );
     expect(again.summarized).toBe(1);
     const english = await summarizePapers(
-      database.db,
+      repositories(),
       llm,
       { ids: paperIds.filter((id) => id !== poisonId) },
       { language: 'en' },
@@ -268,7 +270,7 @@ describe('LLM summaries', () => {
 
   it('sweeps recent papers without a summary when no ids are given', async () => {
     await database.db.execute(sql`UPDATE radar.papers SET llm_summary = NULL, llm_summary_model = NULL`);
-    const result = await summarizePapers(database.db, llm, {}, { language: 'zh' });
+    const result = await summarizePapers(repositories(), llm, {}, { language: 'zh' });
     // Every stored paper with an abstract (3 from arXiv, 2 added from the RSS feed), except the poisoned one.
     expect(result).toEqual({ outcome: 'success', summarized: 5, failed: 1 });
   });

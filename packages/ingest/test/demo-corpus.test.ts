@@ -1,6 +1,6 @@
 import { documentEmbeddingText } from '@radar/ai';
 import { type OpenAiTestServer, startOpenAiTestServer, TestEmbeddingProvider, testVector } from '@radar/ai/testing';
-import { EmbeddingRepository, PaperRepository, sql } from '@radar/db';
+import { createIngestRepositories, EmbeddingRepository, PaperRepository, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { RESEARCH_FIELD_IDS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { importSourceFile } from '../src/run-source';
 import { defaultIngestSettings } from '../src/settings';
 
 let database: TestDatabase;
+/** The repositories ingestion takes from its composition root; built here per call. */
+const repositories = () => createIngestRepositories(database.db);
 let ai: OpenAiTestServer;
 const TODAY = new Date('2026-05-20T08:00:00Z');
 
@@ -50,10 +52,10 @@ describe('demo corpus', () => {
   it('loads through the pipeline with journals and tiers, and replaces itself on a second run', async () => {
     // Real content is never touched by the demo.
     await importSourceFile(
-      { db: database.db, settings: defaultIngestSettings() },
+      { repositories: repositories(), settings: defaultIngestSettings() },
       { kind: 'arxiv', filePath: new URL('./fixtures/ingest/arxiv-api-2025-11.xml', import.meta.url).pathname },
     );
-    const first = await loadDemoCorpus(database.db, { today: TODAY });
+    const first = await loadDemoCorpus(repositories(), { today: TODAY });
     expect(first.content.counts).toMatchObject({ added: 21 * 14 + 21 * 5, rejected: 0 });
     expect(first.journals.journalsAdded).toBe(84);
     const stats = await database.db.execute<{ tier: number | null; count: number }>(
@@ -65,7 +67,7 @@ describe('demo corpus', () => {
     );
     expect(institutes.rows[0]?.count).toBe(21);
 
-    const second = await loadDemoCorpus(database.db, { today: TODAY });
+    const second = await loadDemoCorpus(repositories(), { today: TODAY });
     expect(second).toMatchObject({ removedPapers: 294, removedNews: 105 });
     expect(second.content.counts.added).toBe(399);
     expect(second.journals).toMatchObject({ journalsAdded: 0, journalsUpdated: 0 });
@@ -81,7 +83,7 @@ describe('demo corpus', () => {
       await database.db.execute<{ id: number }>(sql`SELECT id::int AS id FROM radar.papers WHERE is_demo`)
     ).rows.map((row) => row.id);
     for (let start = 0; start < ids.length; start += 500) {
-      await embedContent(database.db, embedder, { target: 'papers', ids: ids.slice(start, start + 500) });
+      await embedContent(repositories(), embedder, { target: 'papers', ids: ids.slice(start, start + 500) });
     }
     await new PaperRepository(database.db).analyze();
     const model = await new EmbeddingRepository(database.db).registerModel(embedder.model);
@@ -98,6 +100,6 @@ describe('demo corpus', () => {
   });
 
   it('can be removed again', async () => {
-    expect(await removeDemoContent(database.db)).toEqual({ papers: 294, news: 105 });
+    expect(await removeDemoContent(repositories())).toEqual({ papers: 294, news: 105 });
   });
 });

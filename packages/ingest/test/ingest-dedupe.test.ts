@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from '@radar/db';
+import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentStore } from '../src/content-store';
@@ -17,8 +17,10 @@ import type { SourceKind } from '../src/types';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/ingest/', import.meta.url));
 let database: TestDatabase;
+/** The repositories ingestion takes from its composition root; built here per call. */
+const repositories = () => createIngestRepositories(database.db);
 
-const deps = () => ({ db: database.db, settings: defaultIngestSettings() });
+const deps = () => ({ repositories: repositories(), settings: defaultIngestSettings() });
 const load = (kind: SourceKind, name: string, extra: { institute?: string; journal?: string } = {}) =>
   importSourceFile(deps(), { kind, filePath: path.join(FIXTURES, name), ...extra });
 
@@ -47,7 +49,7 @@ async function papers(where = sql`true`): Promise<PaperRow[]> {
 beforeAll(async () => {
   database = await createTestDatabase();
   // Tiers first, so journals met during ingestion already have theirs.
-  await importTierTableFile(database.db, path.join(FIXTURES, 'tiers-scimago.csv'));
+  await importTierTableFile(repositories(), path.join(FIXTURES, 'tiers-scimago.csv'));
 });
 
 afterAll(async () => {
@@ -133,7 +135,7 @@ describe('dedupe across sources and versions', () => {
 
   it('keeps who the authors are beside their names, and a names-only copy learns it from a record that knows', async () => {
     const draft = (source: string, identities?: { name: string; orcid?: string; affiliation?: string }[]) =>
-      new ContentStore(database.db, { source }).storePaper({
+      new ContentStore(repositories(), { source }).storePaper({
         key: '10.5555/authors.1',
         title: 'Who wrote this: author identities across sources',
         authors: ['J. Liu', 'Ana Souza'],

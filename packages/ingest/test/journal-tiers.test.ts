@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from '@radar/db';
+import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSourceFile } from '../src/run-source';
@@ -13,6 +13,8 @@ import { importTierTableFile } from '../src/tier-import';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/ingest/', import.meta.url));
 let database: TestDatabase;
+/** The repositories ingestion takes from its composition root; built here per call. */
+const repositories = () => createIngestRepositories(database.db);
 let tmp: string;
 
 async function tierOf(where: ReturnType<typeof sql>): Promise<(number | null)[]> {
@@ -25,7 +27,7 @@ async function tierOf(where: ReturnType<typeof sql>): Promise<(number | null)[]>
 beforeAll(async () => {
   database = await createTestDatabase();
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-tiers-'));
-  const deps = { db: database.db, settings: defaultIngestSettings() };
+  const deps = { repositories: repositories(), settings: defaultIngestSettings() };
   // Papers first: journals are created without tier, the import then reaches them.
   await importSourceFile(deps, { kind: 'crossref', filePath: path.join(FIXTURES, 'crossref-journal-works.json') });
   await importSourceFile(deps, { kind: 'rss', filePath: path.join(FIXTURES, 'journal-rss1.rdf') });
@@ -49,7 +51,7 @@ describe('journal tiers', () => {
   });
 
   it('imports the SCImago export and maps papers by ISSN', async () => {
-    const summary = await importTierTableFile(database.db, path.join(FIXTURES, 'tiers-scimago.csv'));
+    const summary = await importTierTableFile(repositories(), path.join(FIXTURES, 'tiers-scimago.csv'));
     expect(summary).toMatchObject({
       label: 'scimago-2024',
       format: 'scimago',
@@ -82,13 +84,13 @@ describe('journal tiers', () => {
       other,
       'Rank;Sourceid;Title;Type;Issn;SJR;SJR Quartile;Total Docs. (2024)\n1;1;Journal of Machine Learning Research Letters;journal;12345679;0,9;Q3;10\n',
     );
-    const summary = await importTierTableFile(database.db, other);
+    const summary = await importTierTableFile(repositories(), other);
     expect(summary).toMatchObject({ label: 'scimago-2024', journalsUpdated: 0, journalsUnchanged: 1 });
     expect(await tierOf(sql`journal_name = 'Journal of Machine Learning Research Letters'`)).toEqual([1, 1]);
   });
 
   it('maps papers by normalised title when no ISSN is known, and a new table replaces the old tier', async () => {
-    const summary = await importTierTableFile(database.db, path.join(FIXTURES, 'tiers-plain.csv'));
+    const summary = await importTierTableFile(repositories(), path.join(FIXTURES, 'tiers-plain.csv'));
     expect(summary).toMatchObject({ label: 'tiers-plain', format: 'plain' });
     expect(await tierOf(sql`journal_name = 'Journal of Machine Learning Research Letters'`)).toEqual([2, 2]);
     expect(await tierOf(sql`journal_name = 'Demo Physics Letters'`)).toEqual([2, 2, 2]);
@@ -97,13 +99,13 @@ describe('journal tiers', () => {
   });
 
   it('re-importing the same table changes nothing', async () => {
-    const summary = await importTierTableFile(database.db, path.join(FIXTURES, 'tiers-plain.csv'));
+    const summary = await importTierTableFile(repositories(), path.join(FIXTURES, 'tiers-plain.csv'));
     expect(summary).toMatchObject({ journalsAdded: 0, journalsUpdated: 0, papersRetiered: 0, papersLinked: 0 });
   });
 
   it('gives a preprint the tier of its journal version as soon as that arrives', async () => {
     const summary = await importSourceFile(
-      { db: database.db, settings: defaultIngestSettings() },
+      { repositories: repositories(), settings: defaultIngestSettings() },
       { kind: 'crossref', filePath: path.join(FIXTURES, 'crossref-single-work.json') },
     );
     // The Crossref work is the journal version of arXiv:2501.05678 (same title and first author).
@@ -119,12 +121,12 @@ describe('journal tiers', () => {
        <link>https://energy.example.org/articles/1</link><pubDate>Mon, 02 Jun 2025 00:00:00 GMT</pubDate></item></channel></rss>`,
     );
     await importSourceFile(
-      { db: database.db, settings: defaultIngestSettings() },
+      { repositories: repositories(), settings: defaultIngestSettings() },
       { kind: 'rss', filePath: feed, journal: 'Energy & Fuels' },
     );
     const table = path.join(tmp, 'cuartiles.csv');
     await fs.writeFile(table, 'Título;ISSN;Cuartil\nEnergy &amp; Fuels;;Q2\n');
-    const summary = await importTierTableFile(database.db, table);
+    const summary = await importTierTableFile(repositories(), table);
     expect(summary).toMatchObject({ rows: 1, journalsAdded: 0, journalsUpdated: 1 });
     expect(await tierOf(sql`journal_name = 'Energy & Fuels'`)).toEqual([2]);
     const titles = await database.db.execute<{ title: string }>(
@@ -136,12 +138,12 @@ describe('journal tiers', () => {
   it("gives an arXiv paper the journal its journal_ref names, with that journal's tier", async () => {
     const table = path.join(tmp, 'ir.csv');
     await fs.writeFile(table, 'title,issn,tier\nInformation Retrieval Journal,,Q1\n');
-    await importTierTableFile(database.db, table);
+    await importTierTableFile(repositories(), table);
     const journalsBefore = await database.db.execute<{ count: number }>(
       sql`SELECT count(*)::int AS count FROM radar.journals`,
     );
     await importSourceFile(
-      { db: database.db, settings: defaultIngestSettings() },
+      { repositories: repositories(), settings: defaultIngestSettings() },
       { kind: 'arxiv', filePath: path.join(FIXTURES, 'arxiv-api-2025-08-legacy.xml') },
     );
     const rows = await database.db.execute<{ arxiv_id: string; journal_name: string; jcr_tier: number | null }>(
@@ -161,6 +163,6 @@ describe('journal tiers', () => {
   it('explains a file that is not a tier table', async () => {
     const bad = path.join(tmp, 'bad.csv');
     await fs.writeFile(bad, 'name;score\nA;1\n');
-    await expect(importTierTableFile(database.db, bad)).rejects.toThrow(/no tier column/);
+    await expect(importTierTableFile(repositories(), bad)).rejects.toThrow(/no tier column/);
   });
 });

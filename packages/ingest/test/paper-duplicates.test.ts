@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ArticleRepository, sql } from '@radar/db';
+import { ArticleRepository, createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentStore } from '../src/content-store';
@@ -16,6 +16,8 @@ import type { PaperDraft } from '../src/types';
 const MIGRATION = new URL('../../db/migrations/0010_paper_duplicates.sql', import.meta.url);
 const TITLE = 'Sparse Mixture Routing for Long-Document Retrieval';
 let database: TestDatabase;
+/** The repositories ingestion takes from its composition root; built here per call. */
+const repositories = () => createIngestRepositories(database.db);
 let userId: string;
 
 const draft = (overrides: Partial<PaperDraft>): PaperDraft => ({
@@ -60,7 +62,7 @@ describe('papers stored twice under different identifiers', () => {
   });
 
   it('keeps the journal version canonical and moves the favourite of the first record to it', async () => {
-    const store = new ContentStore(database.db, { source: 'test' });
+    const store = new ContentStore(repositories(), { source: 'test' });
     const first = await store.storePaper(draft({ doi: '10.1145/3600000.3600001', url: 'https://dl.acm.org/x' }));
     expect(first.outcome).toBe('added');
     const firstId = (first as { id: number }).id;
@@ -163,7 +165,7 @@ describe('a favourited preprint whose journal version arrives as its own record'
   it('marks the journal record as the published version, which the reader is told of', async () => {
     const title = 'Contrastive Priors for Sea Ice Forecasting';
     const preprintDraft = { ...draft({ arxivId: '2603.00011' }), title, journal: { name: 'arXiv', issns: [] } };
-    const store = new ContentStore(database.db, { source: 'test' });
+    const store = new ContentStore(repositories(), { source: 'test' });
     const preprint = (await store.storePaper(preprintDraft)) as { id: number };
     const articles = new ArticleRepository(database.db);
     expect(await articles.toggleSaved(userId, preprint.id)).toBe(true);
@@ -185,7 +187,7 @@ describe('a favourited preprint whose journal version arrives as its own record'
 
 describe('a linked paper that changes its title', () => {
   it('frees the row it was linked with, which becomes canonical again', async () => {
-    const store = new ContentStore(database.db, { source: 'arxiv' });
+    const store = new ContentStore(repositories(), { source: 'arxiv' });
     const title = 'Tensor Networks for Lattice Gauge Theories';
     const authors = ['Maria Rossi'];
     const a = await store.storePaper(
@@ -232,7 +234,7 @@ describe('news posted twice by one institute', () => {
   });
 
   it('stores one item for the same title from the same institute a day apart, under another URL', async () => {
-    const store = new ContentStore(database.db, { source: 'test-news' });
+    const store = new ContentStore(repositories(), { source: 'test-news' });
     const first = await store.storeNews(
       news('https://www.iop.cas.cn/xwzx/kydt/202611/t20261120_1.html', new Date('2026-11-20T08:00:00Z')),
     );
@@ -244,7 +246,7 @@ describe('news posted twice by one institute', () => {
   });
 
   it('keeps a recurring title weeks apart, and the same title from another institute', async () => {
-    const store = new ContentStore(database.db, { source: 'test-news' });
+    const store = new ContentStore(repositories(), { source: 'test-news' });
     const later = await store.storeNews(
       news('https://www.iop.cas.cn/xwzx/kydt/202612/t20261215_9.html', new Date('2026-12-15T08:00:00Z')),
     );

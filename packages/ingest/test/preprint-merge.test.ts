@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PaperRepository, sql } from '@radar/db';
+import { createIngestRepositories, PaperRepository, sql } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importSourceFile } from '../src/run-source';
@@ -45,7 +45,7 @@ type Row = {
 
 async function load(kind: SourceKind, filePath: string) {
   const summary = await importSourceFile(
-    { db: database.db, settings: defaultIngestSettings() },
+    { repositories: createIngestRepositories(database.db), settings: defaultIngestSettings() },
     { kind, filePath, source: undefined },
   );
   return summary.counts;
@@ -89,7 +89,7 @@ beforeAll(async () => {
       '1434-6001,The European Physical Journal A,2',
     ].join('\n'),
   );
-  await importTierTableFile(database.db, tiers);
+  await importTierTableFile(createIngestRepositories(database.db), tiers);
 });
 
 afterAll(async () => {

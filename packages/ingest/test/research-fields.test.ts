@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PaperRepository, sql } from '@radar/db';
+import { createIngestRepositories, PaperRepository, sql } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arxivFields, openAlexTopicFields, scimagoFields } from '../src/research-field-evidence';
@@ -69,7 +69,7 @@ describe.runIf(hasReal)('fields stored at ingest from recorded real payloads', (
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const deps = { db: database.db, settings: defaultIngestSettings() };
+    const deps = { repositories: createIngestRepositories(database.db), settings: defaultIngestSettings() };
     await importSourceFile(deps, { kind: 'arxiv', filePath: path.join(REAL, 'arxiv/rsxiv_query.xml') });
     await importSourceFile(deps, {
       kind: 'openalex',
@@ -116,7 +116,10 @@ describe.runIf(hasReal)('fields stored at ingest from recorded real payloads', (
   });
 
   it("fills journals' fields from a SCImago export, joined with the paper's own when ranking", async () => {
-    await importTierTableFile(database.db, path.join(REAL, 'journal-tiers/scimago_endocrinology_2024_dreaydemir.csv'));
+    await importTierTableFile(
+      createIngestRepositories(database.db),
+      path.join(REAL, 'journal-tiers/scimago_endocrinology_2024_dreaydemir.csv'),
+    );
     const journals = await database.db.execute<{ title: string; research_fields: string[] }>(
       sql`SELECT title, research_fields FROM radar.journals WHERE title = 'The Lancet Diabetes and Endocrinology'`,
     );

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type AiServices, createAiServices } from '@radar/ai';
-import { type DatabaseHandle, openDatabase } from '@radar/db';
+import { createAiRepositories, type DatabaseHandle, openDatabase } from '@radar/db';
 import { type IngestSettings, ingestSettingsFromConfig } from '@radar/ingest';
 import { createMailer, type Mailer } from '@radar/mail';
 import { AppMetrics } from '@radar/metrics';
@@ -65,7 +65,9 @@ export async function openProcessParts(options: OpenProcessPartsOptions): Promis
       postgres: database.connectionConfig,
       prefix: options.queuePrefix ?? config.queuePrefix,
     });
-    const ai = createAiServices(config, database, logger.child({ component: 'ai' }));
+    // The AI providers' repositories, built here once per process (this is the composition path the
+    // server's and the worker's roots share).
+    const ai = createAiServices(config, createAiRepositories(database.db), logger.child({ component: 'ai' }));
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
       tlsRejectUnauthorized: config.smtpTlsRejectUnauthorized,

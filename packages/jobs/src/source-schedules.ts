@@ -1,4 +1,4 @@
-import type { Database, SourceStateRepository } from '@radar/db';
+import type { IngestRepositories, SourceStateRepository } from '@radar/db';
 import { type IngestSettings, resolveSources, type SourceConfig, scheduleOf } from '@radar/ingest';
 import type { Logger } from 'pino';
 import type { JobQueue } from './queue-connection';
@@ -76,14 +76,15 @@ export interface ActiveSourcesSync extends ScheduleSync {
  * the maintenance queue, and whenever a saved profile names a field.
  */
 export async function syncActiveSources(deps: {
-  db: Database;
+  /** Reader counts per field, which decide the catalogue's active sources (resolveSources). */
+  repositories: Pick<IngestRepositories, 'readerFields'>;
   /** Where runs are recorded: first runs are told from sources that ran, refused schedules are recorded. */
   states: SourceStateRepository;
   settings: IngestSettings;
   queue: JobQueue<'ingest'>;
   logger?: Logger | undefined;
 }): Promise<ActiveSourcesSync> {
-  const resolved = await resolveSources({ db: deps.db, settings: deps.settings });
+  const resolved = await resolveSources({ repositories: deps.repositories, settings: deps.settings });
   const sync = await syncSourceSchedulers(deps.queue, resolved.active, deps);
   const firstRuns: string[] = [];
   if (deps.settings.enabled) {

@@ -3,9 +3,11 @@ import {
   ArticleRepository,
   AsyncTaskRepository,
   AuthRecordRepository,
+  createIngestRepositories,
   type DatabaseHandle,
   DeliveryRepository,
   FollowedAuthorRepository,
+  type IngestRepositories,
   KeywordRepository,
   LearningRepository,
   NewsSearchRepository,
@@ -14,10 +16,8 @@ import {
   RecommendationDiagnosticsRepository,
   RecommendationRepository,
   SessionRepository,
-  SourceStateRepository,
   StoredSecrets,
   UserRepository,
-  VectorRepository,
 } from '@radar/db';
 import type { EnqueueJob } from '@radar/ingest';
 import {
@@ -124,15 +124,19 @@ type ProcessorFactory<N extends QueueName> = (
 type WorkerRepositories = ReturnType<typeof createWorkerRepositories>;
 
 function createWorkerRepositories(db: DatabaseHandle['db'], serverSecret: string | undefined) {
+  // Ingestion's (@radar/ingest takes its repositories from here); its stateless source states and
+  // vectors serve the other processors too.
+  const ingest = createIngestRepositories(db);
   return {
+    ingest,
     authRecords: new AuthRecordRepository(db),
     users: new UserRepository(db),
     tasks: new AsyncTaskRepository(db),
     sessions: new SessionRepository(db),
     learning: new LearningRepository(db),
     ownWorks: new OwnWorkRepository(db),
-    sourceStates: new SourceStateRepository(db),
-    vectors: new VectorRepository(db),
+    sourceStates: ingest.sourceStates,
+    vectors: ingest.vectors,
     keywords: new KeywordRepository(db),
     followedAuthors: new FollowedAuthorRepository(db),
     deliveries: new DeliveryRepository(db, serverSecret ? new StoredSecrets(serverSecret) : undefined),
@@ -153,12 +157,12 @@ type AnyJobQueue = AppQueue<unknown>;
  * one. createWorker parses every job's data before its processor runs.
  */
 const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
-  [QUEUE_NAMES.maintenance]: ({ database, repositories, queue, ingest, logger }) =>
+  [QUEUE_NAMES.maintenance]: ({ repositories, queue, ingest, logger }) =>
     createMaintenanceProcessor(repositories, {
       taskJobs: { research: queue(QUEUE_NAMES.researchProfile), ownWorks: queue(QUEUE_NAMES.ownWorks) },
       syncSources: async () => {
         const sync = await syncActiveSources({
-          db: database.db,
+          repositories: repositories.ingest,
           states: repositories.sourceStates,
           settings: ingest,
           queue: queue(QUEUE_NAMES.ingest),
@@ -173,9 +177,9 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
     createResearchProfileProcessor({ tasks: repositories.tasks, extractor: ai.researchExtractor, logger }),
   [QUEUE_NAMES.embeddings]: ({ repositories, ai, logger }) =>
     createEmbeddingsProcessor({ users: repositories.users, embeddings: ai.embeddings, logger }),
-  [QUEUE_NAMES.ingest]: ({ database, repositories, ingest, enqueue, ai, queue, logger, metrics }) =>
+  [QUEUE_NAMES.ingest]: ({ repositories, ingest, enqueue, ai, queue, logger, metrics }) =>
     createIngestProcessor({
-      db: database.db,
+      repositories: repositories.ingest,
       states: repositories.sourceStates,
       settings: ingest,
       enqueue,
@@ -184,10 +188,20 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       requestRefit: () => requestRefitIfDue(ai.embeddings, queue(QUEUE_NAMES.embeddings)),
       logger,
     }),
-  [QUEUE_NAMES.contentEmbed]: ({ database, content, logger }) =>
-    createContentEmbedProcessor({ db: database.db, embedder: content.embedder, texts: content.texts, logger }),
-  [QUEUE_NAMES.paperSummary]: ({ database, content, ingest, logger }) =>
-    createPaperSummaryProcessor({ db: database.db, llm: content.llm, language: ingest.summaryLanguage, logger }),
+  [QUEUE_NAMES.contentEmbed]: ({ repositories, content, logger }) =>
+    createContentEmbedProcessor({
+      repositories: repositories.ingest,
+      embedder: content.embedder,
+      texts: content.texts,
+      logger,
+    }),
+  [QUEUE_NAMES.paperSummary]: ({ repositories, content, ingest, logger }) =>
+    createPaperSummaryProcessor({
+      repositories: repositories.ingest,
+      llm: content.llm,
+      language: ingest.summaryLanguage,
+      logger,
+    }),
   [QUEUE_NAMES.keywordAlerts]: ({ repositories, mail, ai, logger }) =>
     createKeywordAlertsProcessor({
       keywords: repositories.keywords,
@@ -203,8 +217,12 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       embeddings: ai.embeddings,
       logger,
     }),
-  [QUEUE_NAMES.delivery]: ({ database, repositories, ai, content, ingest, mail, publishedPreprints, logger }) => {
-    const contentSources = new ContentSources({ settings: ingest, db: database.db, states: repositories.sourceStates });
+  [QUEUE_NAMES.delivery]: ({ repositories, ai, content, ingest, mail, publishedPreprints, logger }) => {
+    const contentSources = new ContentSources({
+      settings: ingest,
+      readerFields: repositories.ingest.readerFields,
+      states: repositories.sourceStates,
+    });
     const { llm } = content;
     return createDeliveryProcessor({
       deliveries: repositories.deliveries,
@@ -227,27 +245,27 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       mail,
       summarizePapers: llm
         ? async (ids) => {
-            await summarizePapers(database.db, llm, { ids }, { language: ingest.summaryLanguage, logger });
+            await summarizePapers(repositories.ingest, llm, { ids }, { language: ingest.summaryLanguage, logger });
           }
         : undefined,
       publishedPreprints: publishedPreprints ?? publishedPreprintsOf(repositories.articles),
       logger,
     });
   },
-  [QUEUE_NAMES.journalTiers]: ({ database, ingest, logger }) =>
-    createJournalTiersProcessor({ db: database.db, settings: ingest, logger }),
-  [QUEUE_NAMES.readerQueries]: ({ database, ingest, enqueue, ai, metrics, logger }) =>
+  [QUEUE_NAMES.journalTiers]: ({ repositories, ingest, logger }) =>
+    createJournalTiersProcessor({ repositories: repositories.ingest, settings: ingest, logger }),
+  [QUEUE_NAMES.readerQueries]: ({ repositories, ingest, enqueue, ai, metrics, logger }) =>
     createReaderQueriesProcessor({
-      db: database.db,
+      repositories: repositories.ingest,
       settings: ingest,
       enqueue,
       embeddings: ai.embeddings,
       metrics,
       logger,
     }),
-  [QUEUE_NAMES.ownWorks]: ({ database, repositories, ingest, enqueue, ai, queue, logger }) =>
+  [QUEUE_NAMES.ownWorks]: ({ repositories, ingest, enqueue, ai, queue, logger }) =>
     createOwnWorksProcessor({
-      db: database.db,
+      repositories: repositories.ingest,
       tasks: repositories.tasks,
       ownWorks: repositories.ownWorks,
       extractor: ai.researchExtractor,
@@ -451,7 +469,7 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     }
   }
 
-  await syncSources(producer(QUEUE_NAMES.ingest), options.database, repositories.sourceStates, ingest, logger);
+  await syncSources(producer(QUEUE_NAMES.ingest), repositories.ingest, ingest, logger);
   const readerQueriesOffBecause = readerQueriesOff(ingest);
   if (readerQueriesOffBecause) logger.info(`per-reader OpenAlex queries off: ${readerQueriesOffBecause}`);
 
@@ -517,13 +535,13 @@ async function countQueueJobs(queues: Pick<AnyJobQueue, 'name' | 'getJobCounts'>
  */
 async function syncSources(
   queue: JobQueue<'ingest'>,
-  database: DatabaseHandle,
-  states: SourceStateRepository,
+  repositories: Pick<IngestRepositories, 'readerFields' | 'sourceStates'>,
   settings: IngestSettings,
   logger: Logger,
 ): Promise<void> {
   try {
-    logSync(logger, await syncActiveSources({ db: database.db, states, settings, queue, logger }), true);
+    const states = repositories.sourceStates;
+    logSync(logger, await syncActiveSources({ repositories, states, settings, queue, logger }), true);
   } catch (error) {
     logger.error({ err: (error as Error).message }, 'content sources not scheduled');
   }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { LanguageModel } from '@radar/ai';
 import {
   ArticleRepository,
+  createIngestRepositories,
   DeliveryRepository,
   type EmbeddingModelRow,
   EmbeddingRepository,
@@ -141,7 +142,7 @@ beforeAll(async () => {
       }),
     mail: { mailer, webBaseUrl: () => WEB, linkSecret: secret },
     summarizePapers: async (ids) => {
-      await summarizePapers(database.db, chineseLlm, { ids }, { language: 'zh', logger });
+      await summarizePapers(createIngestRepositories(database.db), chineseLlm, { ids }, { language: 'zh', logger });
     },
     // As the worker wires it: the reader's favourited or saved preprints published since the last digest.
     publishedPreprints: publishedPreprintsOf(new ArticleRepository(database.db)),

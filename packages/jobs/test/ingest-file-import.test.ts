@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from '@radar/db';
+import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import type { SourceKind } from '@radar/ingest';
 import {
@@ -31,7 +31,10 @@ let database: TestDatabase;
 let tmp: string;
 
 const load = (kind: SourceKind, filePath: string, extra: { institute?: string } = {}) =>
-  importSourceFile({ db: database.db, settings: defaultIngestSettings() }, { kind, filePath, ...extra });
+  importSourceFile(
+    { repositories: createIngestRepositories(database.db), settings: defaultIngestSettings() },
+    { kind, filePath, ...extra },
+  );
 
 async function stored() {
   const result = await database.db.execute<Record<string, number>>(

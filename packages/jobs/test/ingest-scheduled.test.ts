@@ -9,7 +9,7 @@ import {
   TestEmbeddingProvider,
   TestLanguageModel,
 } from '@radar/ai/testing';
-import { type IngestSourceRow, SourceStateRepository, sql } from '@radar/db';
+import { createAiRepositories, type IngestSourceRow, SourceStateRepository, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { DatabasePolitenessLease, defaultIngestSettings, type IngestSettings } from '@radar/ingest';
 import { testQueueConnection } from '@radar/jobs/testing';
@@ -136,7 +136,7 @@ async function startApp(): Promise<WorkerApp> {
     database,
     concurrency: 2,
     logger,
-    ai: createAiServices(loadConfig({}), database, logger),
+    ai: createAiServices(loadConfig({}), createAiRepositories(database.db), logger),
     ingest: settings,
     content: {
       embedder: async () => new TestEmbeddingProvider(ai.baseUrl),
@@ -378,7 +378,8 @@ describe('scheduled ingestion', () => {
 
 describe('arXiv lease across processes', () => {
   it('lets one holder at a time talk to arXiv and spaces the next holder by the interval', async () => {
-    const lease = () => new DatabasePolitenessLease(database.db, { minIntervalMs: () => 400, waitMs: 5_000 });
+    const lease = () =>
+      new DatabasePolitenessLease(new SourceStateRepository(database.db), { minIntervalMs: () => 400, waitMs: 5_000 });
     const releaseFirst = await lease().acquire('arxiv-test');
     let secondAt = 0;
     const second = lease()
@@ -397,11 +398,15 @@ describe('arXiv lease across processes', () => {
   });
 
   it('gives up (for a later retry) when the lease stays taken', async () => {
-    const holder = await new DatabasePolitenessLease(database.db, { minIntervalMs: () => 0, waitMs: 1_000 }).acquire(
-      'arxiv-busy',
-    );
+    const holder = await new DatabasePolitenessLease(new SourceStateRepository(database.db), {
+      minIntervalMs: () => 0,
+      waitMs: 1_000,
+    }).acquire('arxiv-busy');
     await expect(
-      new DatabasePolitenessLease(database.db, { minIntervalMs: () => 0, waitMs: 1_500 }).acquire('arxiv-busy'),
+      new DatabasePolitenessLease(new SourceStateRepository(database.db), {
+        minIntervalMs: () => 0,
+        waitMs: 1_500,
+      }).acquire('arxiv-busy'),
     ).rejects.toThrow(/another process is fetching from arxiv-busy/);
     await holder();
   });

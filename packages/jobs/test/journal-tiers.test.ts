@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAiServices } from '@radar/ai';
-import { sql, TierRefreshRepository } from '@radar/db';
+import { createAiRepositories, createIngestRepositories, sql, TierRefreshRepository } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { DEFAULT_TIER_REFRESH_SETTINGS, defaultIngestSettings, type IngestSettings } from '@radar/ingest';
 import { testQueueConnection } from '@radar/jobs/testing';
@@ -208,7 +208,7 @@ describe.skipIf(!hasScimago)('the scheduled SCImago refresh', () => {
       database,
       concurrency: 1,
       logger,
-      ai: createAiServices(loadConfig({}), database, logger),
+      ai: createAiServices(loadConfig({}), createAiRepositories(database.db), logger),
       ingest: settingsFor(),
     });
 
@@ -239,7 +239,10 @@ describe.skipIf(!hasScimago)('the scheduled SCImago refresh', () => {
   });
 
   it('is idempotent: a run soon after skips, a forced one changes nothing', async () => {
-    const run = createJournalTiersProcessor({ db: database.db, settings: settingsFor() });
+    const run = createJournalTiersProcessor({
+      repositories: createIngestRepositories(database.db),
+      settings: settingsFor(),
+    });
     const skipped = (await run({ data: { system: 'scimago' } })) as { outcome: string; reason: string };
     expect(skipped.outcome).toBe('skipped');
     const fetchesBefore = http.requests.filter((request) => request.path.startsWith('/journalrank.php')).length;
@@ -259,7 +262,10 @@ describe.skipIf(!hasScimago)('the scheduled SCImago refresh', () => {
   it('a bot-check page instead of the export fails the run with a clear error and keeps the tiers', async () => {
     htmlInstead = true;
     try {
-      const run = createJournalTiersProcessor({ db: database.db, settings: settingsFor() });
+      const run = createJournalTiersProcessor({
+        repositories: createIngestRepositories(database.db),
+        settings: settingsFor(),
+      });
       await expect(run({ data: { system: 'scimago', force: true } })).rejects.toThrow(/HTML page instead of the CSV/);
       const state = await new TierRefreshRepository(database.db).get('scimago');
       expect(state?.lastError).toMatch(/HTML page/);
@@ -285,7 +291,7 @@ describe('OpenAlex quartiles for journals SCImago lacks', () => {
       year: 2024,
     });
     const settings = settingsFor({ openAlexSampleSize: 200 }, { openAlexApiKey: 'test-openalex-key' });
-    const run = createJournalTiersProcessor({ db: database.db, settings });
+    const run = createJournalTiersProcessor({ repositories: createIngestRepositories(database.db), settings });
 
     const result = await run({ data: { system: 'openalex' } });
     const year = new Date().getUTCFullYear();
@@ -324,7 +330,10 @@ describe('OpenAlex quartiles for journals SCImago lacks', () => {
   });
 
   it('does nothing without an API key', async () => {
-    const run = createJournalTiersProcessor({ db: database.db, settings: settingsFor() });
+    const run = createJournalTiersProcessor({
+      repositories: createIngestRepositories(database.db),
+      settings: settingsFor(),
+    });
     expect(await run({ data: { system: 'openalex' } })).toEqual({
       outcome: 'skipped',
       reason: 'no OPENALEX_API_KEY set',

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ReaderQueryRepository, sql, UserRepository } from '@radar/db';
+import { createIngestRepositories, ReaderQueryRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { defaultIngestSettings, type IngestSettings, READER_QUERY_SOURCE } from '@radar/ingest';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
@@ -55,7 +55,7 @@ function settings(overrides: Partial<IngestSettings> = {}): IngestSettings {
 async function useWorker(ingest: IngestSettings) {
   await Promise.all(workers.map((worker) => worker.close()));
   const processor = createReaderQueriesProcessor({
-    db: database.db,
+    repositories: createIngestRepositories(database.db),
     settings: ingest,
     enqueue: (name, jobName, data) => (name === QUEUE_NAMES.contentEmbed ? embedQueue : queue).add(jobName, data),
   });

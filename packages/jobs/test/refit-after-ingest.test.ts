@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAiServices } from '@radar/ai';
 import { syntheticPapers, topicWords } from '@radar/ai/testing';
-import { EmbeddingRepository, UserRepository, VectorRepository } from '@radar/db';
+import { createAiRepositories, EmbeddingRepository, UserRepository, VectorRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { defaultIngestSettings } from '@radar/ingest';
 import { arxivAtomFeed, testQueueConnection } from '@radar/jobs/testing';
@@ -85,7 +85,7 @@ beforeAll(async () => {
     concurrency: 2,
     logger,
     // The built-in embedder for everything: content-embed jobs run beside the refit, as in production.
-    ai: createAiServices(loadConfig({}), database, logger),
+    ai: createAiServices(loadConfig({}), createAiRepositories(database.db), logger),
     ingest: defaultIngestSettings({ enabled: true, sourcesFile, arxivMinIntervalMs: 0 }),
   });
 });

@@ -1,6 +1,6 @@
 import { createAiServices } from '@radar/ai';
 import { apiError, type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
-import { AsyncTaskRepository, UserRepository } from '@radar/db';
+import { AsyncTaskRepository, createAiRepositories, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { addUncheckedJob, testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES, type ResearchProfileJob } from '@radar/shared';
@@ -34,7 +34,7 @@ beforeAll(async () => {
     database,
     concurrency: 2,
     logger,
-    ai: createAiServices(config, database, logger),
+    ai: createAiServices(config, createAiRepositories(database.db), logger),
   });
   queue = createQueue<ResearchProfileJob>(connection, QUEUE_NAMES.researchProfile);
   tasks = new AsyncTaskRepository(database.db);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAiServices } from '@radar/ai';
-import { SourceStateRepository, sql, UserRepository } from '@radar/db';
+import { createAiRepositories, createIngestRepositories, SourceStateRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { catalogueEntries, defaultIngestSettings, fieldsOf, type IngestSettings, resolveSources } from '@radar/ingest';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
@@ -114,7 +114,7 @@ describe('catalogue sources follow their readers', () => {
   it('schedules nothing without readers; a reader naming a field schedules its entries and queues each first run once', async () => {
     expect(fieldEntries().length).toBeGreaterThan(0);
     const none = await syncActiveSources({
-      db: database.db,
+      repositories: createIngestRepositories(database.db),
       states: new SourceStateRepository(database.db),
       settings,
       queue: ingestQueue,
@@ -129,7 +129,7 @@ describe('catalogue sources follow their readers', () => {
     expect(
       (
         await syncActiveSources({
-          db: database.db,
+          repositories: createIngestRepositories(database.db),
           states: new SourceStateRepository(database.db),
           settings,
           queue: ingestQueue,
@@ -138,7 +138,7 @@ describe('catalogue sources follow their readers', () => {
     ).toEqual([]);
 
     await users.create({ email: 'reader@example.org', isEmailVerified: true, researchFields: [FIELD] });
-    const resolved = await resolveSources({ db: database.db, settings });
+    const resolved = await resolveSources({ repositories: createIngestRepositories(database.db), settings });
     const expected = resolved.active.map((source) => source.name).sort();
     expect(expected).toEqual(
       fieldEntries()
@@ -151,7 +151,7 @@ describe('catalogue sources follow their readers', () => {
     }
 
     const first = await syncActiveSources({
-      db: database.db,
+      repositories: createIngestRepositories(database.db),
       states: new SourceStateRepository(database.db),
       settings,
       queue: ingestQueue,
@@ -159,7 +159,7 @@ describe('catalogue sources follow their readers', () => {
     expect([...first.firstRuns].sort()).toEqual(expected);
     expect(await schedulerKeys()).toEqual(expected.map((name) => `${SOURCE_SCHEDULER_PREFIX}${name}`).sort());
     const again = await syncActiveSources({
-      db: database.db,
+      repositories: createIngestRepositories(database.db),
       states: new SourceStateRepository(database.db),
       settings,
       queue: ingestQueue,
@@ -180,7 +180,7 @@ describe('catalogue sources follow their readers', () => {
       database,
       concurrency: 1,
       logger,
-      ai: createAiServices(loadConfig({}), database, logger),
+      ai: createAiServices(loadConfig({}), createAiRepositories(database.db), logger),
       ingest: settings,
       recurringJobs: false,
     });

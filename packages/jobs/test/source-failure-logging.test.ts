@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { SourceStateRepository, sql } from '@radar/db';
+import { createIngestRepositories, SourceStateRepository, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { defaultIngestSettings } from '@radar/ingest';
 import type { IngestJob } from '@radar/shared';
@@ -63,7 +63,7 @@ beforeAll(async () => {
     },
   });
   run = createIngestProcessor({
-    db: database.db,
+    repositories: createIngestRepositories(database.db),
     states: new SourceStateRepository(database.db),
     settings: defaultIngestSettings({ sourcesFile, httpMaxAttempts: 1, httpTimeoutMs: 5_000, summariesEnabled: false }),
     enqueue: async () => undefined,

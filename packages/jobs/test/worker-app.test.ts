@@ -1,5 +1,5 @@
 import { createAiServices } from '@radar/ai';
-import { sql, UserRepository } from '@radar/db';
+import { createAiRepositories, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { addUncheckedJob, testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { QUEUE_NAMES } from '@radar/shared';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   connection = testQueueConnection(database);
   const logger = pino({ level: 'silent' });
   // The offline providers of an empty configuration: rules and the built-in embedder.
-  const ai = createAiServices(loadConfig({}), database, logger);
+  const ai = createAiServices(loadConfig({}), createAiRepositories(database.db), logger);
   app = await startWorkerApp({ connection, database, concurrency: 2, logger, ai });
   queue = createQueue<unknown>(connection, QUEUE_NAMES.maintenance);
 });
@@ -47,7 +47,7 @@ describe('worker app', () => {
     const own = await createTestDatabase();
     const connection = testQueueConnection(own);
     const logger = pino({ level: 'silent' });
-    const ai = createAiServices(loadConfig({}), own, logger);
+    const ai = createAiServices(loadConfig({}), createAiRepositories(own.db), logger);
     const quiet = await startWorkerApp({ connection, database: own, concurrency: 1, logger, ai, recurringJobs: false });
     const queues = [QUEUE_NAMES.maintenance, QUEUE_NAMES.embeddings].map((name) =>
       createQueue<unknown>(connection, name),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAiServices } from '@radar/ai';
 import { type OpenAiTestServer, startOpenAiTestServer, TestEmbeddingProvider } from '@radar/ai/testing';
-import { sql } from '@radar/db';
+import { createAiRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { defaultIngestSettings } from '@radar/ingest';
 import { addUncheckedJob, testQueueConnection, waitForJobState } from '@radar/jobs/testing';
@@ -105,7 +105,7 @@ beforeAll(async () => {
     database,
     concurrency: 2,
     logger,
-    ai: createAiServices(loadConfig({}), database, logger),
+    ai: createAiServices(loadConfig({}), createAiRepositories(database.db), logger),
     ingest: defaultIngestSettings({ enabled: true, sourcesFile, httpTimeoutMs: 5_000, summariesEnabled: false }),
     content: { embedder: async () => new TestEmbeddingProvider(ai.baseUrl), llm: undefined },
     metrics,

@@ -1,4 +1,4 @@
-import type { Database, IngestSourceRow, SourceStateRepository } from '@radar/db';
+import type { IngestSourceRow, ReaderFieldsRepository, SourceStateRepository } from '@radar/db';
 import { fieldsOf, type IngestSettings, resolveSources, type SourceConfig, SourcesConfigError } from '@radar/ingest';
 import { isResearchFieldId, type ResearchFieldId } from '@radar/shared';
 
@@ -87,8 +87,8 @@ export class ContentSources {
   constructor(
     private readonly deps: {
       settings: IngestSettings;
-      /** For resolveSources (the sources file or the catalogue's activation). */
-      db: Database;
+      /** Reader counts per field, for resolveSources (the catalogue's activation). */
+      readerFields: ReaderFieldsRepository;
       states: SourceStateRepository;
       now?: (() => Date) | undefined;
     },
@@ -98,7 +98,10 @@ export class ContentSources {
   async setupOf(kind: 'papers' | 'news', readerFieldNames: readonly string[] = []): Promise<SourceSetup> {
     let entries: Awaited<ReturnType<typeof resolveSources>>;
     try {
-      entries = await resolveSources({ db: this.deps.db, settings: this.deps.settings });
+      entries = await resolveSources({
+        repositories: { readerFields: this.deps.readerFields },
+        settings: this.deps.settings,
+      });
     } catch (error) {
       if (error instanceof SourcesConfigError) return { state: 'unreadable' };
       throw error;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchTree, REPO_ROOT, runLintScript, type ScratchTree } from './helpers/script-tree';
 
 /** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind
- * (feature-import: one in server/, one in web/; repository-construction: one in a server service). */
+ * (feature-import: one in server/, one in web/; repository-construction: a repository and a bundle of
+ * them built in a server service). */
 
 const check = (root: string) => runLintScript('check-architecture.mjs', root);
 
@@ -55,12 +56,20 @@ beforeAll(async () => {
     'server/src/features/news/news.service.ts',
     "import { a } from './news.presenter';\nimport { b } from '../../plugins/auth';\nimport { c } from '../papers/paper.presenter';\n",
   );
-  // Repositories: a root and a test may build one, a service may not (nor may a comment count).
-  await write('server/src/runtime.ts', 'const users = new UserRepository(db);\n');
+  // Repositories: a root and a test may build one or a bundle of them (packages/db defines the bundles),
+  // a service may do neither (nor may a comment count).
+  await write(
+    'server/src/runtime.ts',
+    'const users = new UserRepository(db);\nconst ingest = createIngestRepositories(db);\n',
+  );
   await write('server/test/b.test.ts', 'const users = new UserRepository(db);\n');
   await write(
+    'packages/db/src/bundles.ts',
+    'export const createIngestRepositories = (db) => ({ papers: new PaperRepository(db) });\n',
+  );
+  await write(
     'server/src/features/news/news-digest.service.ts',
-    '// new PaperRepository(db) in a comment\nexport class S {\n  papers = new PaperRepository(this.db);\n}\n',
+    '// new PaperRepository(db) in a comment\nexport class S {\n  papers = new PaperRepository(this.db);\n  ingest = createIngestRepositories(this.db);\n}\n',
   );
   await write(
     'web/src/features/news/pages/news-page.tsx',
@@ -86,9 +95,10 @@ describe('check-architecture', () => {
       "server/src/features/news/news.service.ts:3: feature-import: feature news imports feature papers ('../papers/paper.presenter'): move what both need out of features/",
       "web/src/features/news/pages/news-page.tsx:3: feature-import: feature news imports feature papers ('@/features/papers/strings'): move what both need out of features/",
       'server/src/features/news/news-digest.service.ts:3: repository-construction: new PaperRepository() outside a composition root: build it in server/src/runtime.ts, server/src/app.ts, worker/src/main.ts, packages/jobs/src/worker-app.ts or a CLI command and pass it in',
+      'server/src/features/news/news-digest.service.ts:4: repository-construction: createIngestRepositories() outside a composition root: build it in server/src/runtime.ts, server/src/app.ts, worker/src/main.ts, packages/jobs/src/worker-app.ts or a CLI command and pass it in',
       "bench/web.ts:1: relative-import: '../web/src/config/paths' leaves bench/ (it is outside every package)",
       'packages/jobs/package.json:4: package-cycle: @radar/db -> @radar/jobs -> @radar/db',
-      '10 import-boundary violations (rules: scripts/check-architecture.mjs)',
+      '11 import-boundary violations (rules: scripts/check-architecture.mjs)',
     ]);
   });
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { createEmbeddingModels } from '@radar/ai';
-import { type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
+import { createIngestRepositories, type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
   type EnqueueJob,
   enqueueEnrichment,
@@ -38,7 +37,7 @@ import { ActionableError } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
 import { parseCommandLine, UsageError } from '../command-line';
 import { formatTime, type Out, printJson, printTable } from './output';
-import { runReembed } from './reembed.command';
+import { embeddingModelsOf, runReembed } from './reembed.command';
 
 /**
  * Operator commands of content ingestion (the work is done in packages/ingest/src; these parse flags,
@@ -172,7 +171,7 @@ async function followIngestion(
     !withSummaries && merged.newPaperIds.length + merged.changedPaperIds.length > 0
       ? 'no summaries: no LLM is configured (LLM_MODEL)'
       : '';
-  const models = createEmbeddingModels(config, database);
+  const models = embeddingModelsOf(config, database);
 
   if (await isWorkerRunning(config, database)) {
     const { queued, refit } = await withProducers(config, database, async (enqueue, queue) => ({
@@ -277,7 +276,7 @@ export async function runIngestCommand(
   plan: IngestPlan,
   out: Out,
 ): Promise<void> {
-  const deps = { db: database.db, settings: ingestSettingsFromConfig(config) };
+  const deps = { repositories: createIngestRepositories(database.db), settings: ingestSettingsFromConfig(config) };
 
   if (plan.mode === 'file') {
     const bar = progressBar(plan.source?.name ?? `${plan.kind} file`);
@@ -374,7 +373,7 @@ export interface SourcesOverview {
  */
 async function listSources(config: AppConfig, database: DatabaseHandle): Promise<SourcesOverview> {
   const settings = ingestSettingsFromConfig(config);
-  const resolved = await resolveSources({ db: database.db, settings });
+  const resolved = await resolveSources({ repositories: createIngestRepositories(database.db), settings });
   const sources = resolved.entries.map((entry) => entry.source);
   const states = new Map((await new SourceStateRepository(database.db).list()).map((state) => [state.name, state]));
   const schedulers = await withProducers(config, database, async (_enqueue, queue) => {
@@ -517,7 +516,7 @@ export async function runJournalsCommand(
   let started = false;
   let summary: Awaited<ReturnType<typeof importTierTableFile>>;
   try {
-    summary = await importTierTableFile(database.db, file, {
+    summary = await importTierTableFile(createIngestRepositories(database.db), file, {
       label,
       onProgress: (done, total) => {
         if (!started) {
@@ -555,15 +554,16 @@ export async function runDemoCommand(
   options: { remove: boolean },
   out: Out,
 ): Promise<void> {
+  const repositories = createIngestRepositories(database.db);
   if (options.remove) {
-    const removed = await removeDemoContent(database.db);
+    const removed = await removeDemoContent(repositories);
     out(`removed the demo content: ${removed.papers} papers, ${removed.news} news items`);
     return;
   }
   const bar = progressBar('demo');
   let result: Awaited<ReturnType<typeof loadDemoCorpus>>;
   try {
-    result = await loadDemoCorpus(database.db, { onProgress: (progress) => bar.update(progress) });
+    result = await loadDemoCorpus(repositories, { onProgress: (progress) => bar.update(progress) });
   } finally {
     bar.stop();
   }

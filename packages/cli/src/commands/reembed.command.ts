@@ -1,5 +1,5 @@
-import { createEmbeddingModels, describeModel, type ReembedProgress } from '@radar/ai';
-import type { DatabaseHandle } from '@radar/db';
+import { createEmbeddingModels, describeModel, type EmbeddingModels, type ReembedProgress } from '@radar/ai';
+import { type AiRepositories, createAiRepositories, type DatabaseHandle } from '@radar/db';
 import type { AppConfig } from '@radar/shared/server';
 import cliProgress from 'cli-progress';
 import { parseCommandLine } from '../command-line';
@@ -21,13 +21,27 @@ export function parseReembedArgs(args: string[]): { refit: boolean } {
   return { refit: values.refit === true };
 }
 
+// One bundle per database a command opened, so createEmbeddingModels gives every step of the command
+// (ingest, then its re-embedding) the same manager, whose fitted models are loaded once.
+const aiRepositoriesByDatabase = new WeakMap<DatabaseHandle, AiRepositories>();
+
+/** The embedding models over a command's database (this command is its run's composition root). */
+export function embeddingModelsOf(config: AppConfig, database: DatabaseHandle): EmbeddingModels {
+  let repositories = aiRepositoriesByDatabase.get(database);
+  if (!repositories) {
+    repositories = createAiRepositories(database.db);
+    aiRepositoriesByDatabase.set(database, repositories);
+  }
+  return createEmbeddingModels(config, repositories);
+}
+
 export async function runReembed(
   config: AppConfig,
   database: DatabaseHandle,
   options: { refit: boolean },
   out: (line: string) => void,
 ): Promise<void> {
-  const models = createEmbeddingModels(config, database);
+  const models = embeddingModelsOf(config, database);
 
   const { model: configured, switched } = await models.syncWithConfig();
   if (switched) out(`activated the configured embedding model: ${describeModel(configured)}`);

@@ -1,4 +1,4 @@
-import { type Database, ReaderFieldsRepository } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 import type { IngestSettings } from '../settings';
 import {
@@ -117,9 +117,12 @@ const readersText = (count: number) => `${count} reader${count === 1 ? '' : 's'}
  * a catalogue entry runs while enabled and some reader names one of its fields. Either kind stays off
  * while a requirement it names (`requires`) is not met. Reader counts come from the database.
  */
-export async function resolveSources(deps: { db: Database; settings: IngestSettings }): Promise<ResolvedSources> {
+export async function resolveSources(deps: {
+  repositories: Pick<IngestRepositories, 'readerFields'>;
+  settings: IngestSettings;
+}): Promise<ResolvedSources> {
   const list = await loadSourceList(deps.settings);
-  const readers = new ReaderFieldsRepository(deps.db);
+  const readers = deps.repositories.readerFields;
   const [readersByField, perSource] = await Promise.all([
     readers.readersByField(),
     readers.readersNamingAny(list.sources.map((source) => fieldsOf(source))),

@@ -1,6 +1,6 @@
-import { type Database, IngestPaperRepository, NewsRepository } from '@radar/db';
-import { consumeEntries, type IngestProgress, type IngestSummary } from '../pipeline';
-import { importTierTable, type TierImportSummary } from '../tier-import';
+import type { IngestRepositories } from '@radar/db';
+import { type ConsumeRepositories, consumeEntries, type IngestProgress, type IngestSummary } from '../pipeline';
+import { importTierTable, type TierImportRepositories, type TierImportSummary } from '../tier-import';
 import type { IngestEntry } from '../types';
 import { DEMO_SOURCE, DEMO_TIER_LABEL, type DemoCorpus, generateDemoCorpus } from './demo-corpus';
 
@@ -18,12 +18,12 @@ export interface DemoLoadSummary {
  * the content jobs the caller enqueues with the returned ids.
  */
 export async function loadDemoCorpus(
-  db: Database,
+  repositories: ConsumeRepositories & TierImportRepositories,
   options: { today?: Date; onProgress?: (progress: IngestProgress) => void } = {},
 ): Promise<DemoLoadSummary> {
   const corpus: DemoCorpus = generateDemoCorpus(options.today);
-  const removed = await removeDemoContent(db);
-  const journals = await importTierTable(db, {
+  const removed = await removeDemoContent(repositories);
+  const journals = await importTierTable(repositories, {
     format: 'plain',
     label: DEMO_TIER_LABEL,
     rows: corpus.journals.map((journal, index) => ({
@@ -42,7 +42,7 @@ export async function loadDemoCorpus(
     return undefined;
   }
   const total = { value: corpus.papers.length + corpus.news.length };
-  const { summary, failure } = await consumeEntries(db, entries(), {
+  const { summary, failure } = await consumeEntries(repositories, entries(), {
     source: DEMO_SOURCE,
     isDemo: true,
     onProgress: options.onProgress,
@@ -52,8 +52,10 @@ export async function loadDemoCorpus(
   return { removedPapers: removed.papers, removedNews: removed.news, journals, content: summary };
 }
 
-export async function removeDemoContent(db: Database): Promise<{ papers: number; news: number }> {
-  const papers = await new IngestPaperRepository(db).deleteDemo();
-  const news = await new NewsRepository(db).deleteDemo();
+export async function removeDemoContent(
+  repositories: Pick<IngestRepositories, 'ingestPapers' | 'news'>,
+): Promise<{ papers: number; news: number }> {
+  const papers = await repositories.ingestPapers.deleteDemo();
+  const news = await repositories.news.deleteDemo();
   return { papers, news };
 }

@@ -1,8 +1,8 @@
 import type { ResearchProfileExtractor } from '@radar/ai';
-import type { AsyncTaskRepository, Database, OwnWorkRepository } from '@radar/db';
+import type { AsyncTaskRepository, OwnWorkRepository } from '@radar/db';
 import type { OwnWorksSource, ResearchProfileResult } from '@radar/shared';
 import type { Logger } from 'pino';
-import { ContentStore } from '../content-store';
+import { ContentStore, type ContentStoreRepositories } from '../content-store';
 import { type EnqueueJob, enqueueEnrichment } from '../enrichment';
 import { HttpClient } from '../http';
 import type { IngestSettings } from '../settings';
@@ -44,7 +44,8 @@ const MESSAGES = {
 const SERVICE_NAMES: Record<OwnWorksSource, string> = { orcid: 'ORCID', openalex: 'OpenAlex', library: '文件' };
 
 export interface OwnWorksDeps {
-  db: Database;
+  /** Where the works are stored as papers (IngestRepositories has them). */
+  repositories: ContentStoreRepositories;
   tasks: AsyncTaskRepository;
   /** Marks the stored works as the reader's own. */
   ownWorks: OwnWorkRepository;
@@ -192,7 +193,7 @@ export async function runOwnWorksTask(
     );
     await progress(60);
 
-    const store = new ContentStore(deps.db, { source: OWN_WORKS_SOURCE });
+    const store = new ContentStore(deps.repositories, { source: OWN_WORKS_SOURCE });
     const paperIds: number[] = [];
     const newPaperIds: number[] = [];
     for (const work of works) {

@@ -1,12 +1,12 @@
 import type { CrossLingualTexts, EmbeddingProvider } from '@radar/ai';
-import type { Database } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import { embedContent } from '@radar/ingest';
 import type { ContentEmbedJob } from '@radar/shared';
 import type { Logger } from 'pino';
 
 /** Queue `content-embed`: new papers and news items get vectors (the rules are in @radar/ingest's content-embed). */
 export function createContentEmbedProcessor(deps: {
-  db: Database;
+  repositories: Pick<IngestRepositories, 'embeddingModels' | 'vectors' | 'sourceStates' | 'gists'>;
   /** Asked per job: the active model can change between jobs (a refit activates a new version). */
   embedder: (() => Promise<EmbeddingProvider | undefined>) | undefined;
   /** What items are embedded from (the process's CrossLingualTexts). */
@@ -15,6 +15,6 @@ export function createContentEmbedProcessor(deps: {
 }) {
   return async (job: { data: ContentEmbedJob }) => {
     const embedder = await deps.embedder?.();
-    return embedContent(deps.db, embedder, job.data, { logger: deps.logger, texts: deps.texts });
+    return embedContent(deps.repositories, embedder, job.data, { logger: deps.logger, texts: deps.texts });
   };
 }

@@ -1,4 +1,4 @@
-import type { Database, SourceStateRepository } from '@radar/db';
+import type { IngestRepositories, SourceStateRepository } from '@radar/db';
 import type { IngestSettings, IngestSummary } from '@radar/ingest';
 import {
   describeError,
@@ -33,7 +33,7 @@ const SOURCE_FAILING_WARN_AFTER_MS = 24 * 60 * 60 * 1000;
  * give it once); the success that ends a failing spell at info.
  */
 export function createIngestProcessor(deps: {
-  db: Database;
+  repositories: IngestRepositories;
   /** Where a failing spell's warning is claimed (SOURCE_FAILING_WARN_AFTER_MS). */
   states: SourceStateRepository;
   settings: IngestSettings;
@@ -70,7 +70,7 @@ export function createIngestProcessor(deps: {
     const payload = job.data;
     let entries: Awaited<ReturnType<typeof resolveSources>>['entries'];
     try {
-      entries = (await resolveSources({ db: deps.db, settings: deps.settings })).entries;
+      entries = (await resolveSources({ repositories: deps.repositories, settings: deps.settings })).entries;
     } catch (error) {
       if (error instanceof SourcesConfigError) throw new UnrecoverableError(error.message);
       throw error;
@@ -82,7 +82,9 @@ export function createIngestProcessor(deps: {
     if (!entry.active) return { outcome: 'skipped', reason: `source "${source.name}" is off: ${entry.why}` };
 
     try {
-      const summary = await runSource({ db: deps.db, settings: deps.settings }, source, { since: payload.since });
+      const summary = await runSource({ repositories: deps.repositories, settings: deps.settings }, source, {
+        since: payload.since,
+      });
       await afterStore(source.name, summary);
       deps.logger?.info({ source: source.name, ...report(summary) }, 'source ingested');
       if (summary.recoveredFrom) {

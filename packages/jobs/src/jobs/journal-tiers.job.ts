@@ -1,4 +1,4 @@
-import type { Database } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import { type IngestSettings, PermanentSourceError, refreshOpenAlexTiers, refreshScimagoTiers } from '@radar/ingest';
 import type { JournalTiersJob } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
@@ -10,7 +10,11 @@ import type { Logger } from 'pino';
  * is stored first, and importing the same table again changes nothing. A failure a retry cannot fix (the
  * export's shape, a 4xx) ends the job; the next scheduled run tries again.
  */
-export function createJournalTiersProcessor(deps: { db: Database; settings: IngestSettings; logger?: Logger }) {
+export function createJournalTiersProcessor(deps: {
+  repositories: Pick<IngestRepositories, 'journals' | 'tierRefreshes' | 'papers'>;
+  settings: IngestSettings;
+  logger?: Logger;
+}) {
   return async (job: { data: JournalTiersJob }, _token?: string, signal?: AbortSignal) => {
     const payload = job.data;
     // A run scheduled while the refreshes were on, met after they were switched off: nothing to fetch.
@@ -20,8 +24,8 @@ export function createJournalTiersProcessor(deps: { db: Database; settings: Inge
     try {
       const result =
         payload.system === 'scimago'
-          ? await refreshScimagoTiers(deps.db, deps.settings, { force: payload.force, signal })
-          : await refreshOpenAlexTiers(deps.db, deps.settings, { signal });
+          ? await refreshScimagoTiers(deps.repositories, deps.settings, { force: payload.force, signal })
+          : await refreshOpenAlexTiers(deps.repositories, deps.settings, { signal });
       if (result.outcome === 'success')
         deps.logger?.info({ system: payload.system, ...result }, 'journal tiers refreshed');
       return result;

@@ -1,5 +1,5 @@
 import type { ResearchProfileExtractor } from '@radar/ai';
-import type { AsyncTaskRepository, Database, OwnWorkRepository } from '@radar/db';
+import type { AsyncTaskRepository, IngestRepositories, OwnWorkRepository } from '@radar/db';
 import { type EnqueueJob, type IngestSettings, OwnWorksTaskFailedError, runOwnWorksTask } from '@radar/ingest';
 import type { OwnWorksJob } from '@radar/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 
 /** Queue `own-works`: one attempt at seeding a reader's profile from their works (rules in @radar/ingest's own-works). */
 export function createOwnWorksProcessor(deps: {
-  db: Database;
+  /** Where the works are stored as papers. */
+  repositories: Pick<IngestRepositories, 'ingestPapers' | 'news' | 'journals'>;
   tasks: AsyncTaskRepository;
   ownWorks: OwnWorkRepository;
   extractor: ResearchProfileExtractor;

@@ -1,5 +1,5 @@
 import type { EmbeddingModels, TermWeighting } from '@radar/ai';
-import type { Database } from '@radar/db';
+import type { IngestRepositories } from '@radar/db';
 import {
   type EnqueueJob,
   enqueueEnrichment,
@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
  * (skipped, nothing logged: the worker said so once at start).
  */
 export function createReaderQueriesProcessor(deps: {
-  db: Database;
+  repositories: IngestRepositories;
   settings: IngestSettings;
   enqueue: EnqueueJob;
   /** The active embedding model, whose built-in vocabulary picks a summary's rarest terms when it has one. */
@@ -40,7 +40,7 @@ export function createReaderQueriesProcessor(deps: {
       });
     }
     const report = await runReaderQueries(
-      { db: deps.db, settings: deps.settings },
+      { repositories: deps.repositories, settings: deps.settings },
       {
         weighting,
         logger: deps.logger,
