@@ -99,10 +99,9 @@ export type WindowStart = string | Date | undefined;
 
 /**
  * Where the availability counts stop: each counts at most this many items plus one, so a count above it
- * means "more than AVAILABILITY_COUNT_CAP" (the explanation says 超过 10000). A full count of a large
- * corpus was a scan of every row (about 360 ms at 100k papers under load, docs/benchmarks.md); a capped
- * one reads at most this many index entries or rows per count, and a corpus below the cap is counted
- * exactly, as before.
+ * means "more than AVAILABILITY_COUNT_CAP" (the explanation says 超过 10000). Full counts were a scan
+ * of every row (12,500 buffers at 100k papers, docs/benchmarks.md); a capped one reads at most this many
+ * index entries or rows per count, and a corpus below the cap is counted exactly, as before.
  */
 const AVAILABILITY_COUNT_CAP = 10_000;
 
