@@ -3,6 +3,7 @@ import type { PaperRepository, UserRepository, UserRow } from '@radar/db';
 import type { RecommendationPipeline } from '@radar/recommend';
 import {
   FOLLOWED_AUTHOR_LIMITS,
+  type FollowedAuthorPaper,
   type PaperRecommendationQuery,
   type PaperRecommendationResponse,
   type SimilarityResponse,
@@ -50,6 +51,14 @@ export class PaperRecommendationService {
       ...(entry.rerankReason ? { rerank_reason: entry.rerankReason } : {}),
     }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
+    const followedAuthorPapers: FollowedAuthorPaper[] = result.followedAuthorPapers.map((paper) => ({
+      ...presentPaper(paper.view),
+      followed_authors: paper.authors.map((author) => ({
+        id: String(author.followId),
+        name: author.name,
+        match: author.match,
+      })),
+    }));
     return {
       success: true,
       recommendations,
@@ -67,14 +76,7 @@ export class PaperRecommendationService {
       learning: result.learning,
       freshness: result.freshness,
       empty_explanation: result.emptyExplanation,
-      followed_author_papers: result.followedAuthorPapers.map((paper) => ({
-        ...presentPaper(paper.view),
-        followed_authors: paper.authors.map((author) => ({
-          id: String(author.followId),
-          name: author.name,
-          match: author.match,
-        })),
-      })),
+      followed_author_papers: followedAuthorPapers,
     };
   }
 
