@@ -328,7 +328,6 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       papers: paperRepository,
       users: userRepository,
       pipeline,
-      followedAuthors: followedAuthorRepository,
       logger,
     }),
     newsRecommendations: new NewsRecommendationService({ pipeline }),

@@ -17,7 +17,8 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
  * candidate search with its settings and the freshness line in one message, the cards. Measured on the
  * pool's query counter (DatabaseHandle.roundTrips) with the heaviest path switched on: a learned profile
  * (learned scores, the liked paper closest to each), research fields (the field rule), keywords,
- * dismissed items and the reader's own works (never recommended back to them).
+ * dismissed items and the reader's own works (never recommended back to them); and for a reader who
+ * follows an author (the section 关注的作者: follows, candidates and cards within the same three).
  */
 
 const DAY_MS = 86_400_000;
@@ -140,16 +141,105 @@ describe('database round trips of a recommendation request', () => {
     expect(count).toBeLessThanOrEqual(3);
   });
 
-  it('an empty list is explained without searching again: one count query more, and the source setup', async () => {
+  it('an empty list is explained without searching again: the source setup, and a count query only when the search found nothing', async () => {
     const { count, body } = await roundTripsOf(
       '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.99',
     );
     expect(body.recommendations).toEqual([]);
     expect(body.empty_explanation).toMatchObject({ cause: 'below_threshold' });
-    // context, search, counts of every window (one query), and the reader's source setup (the source
-    // activation and the run records, three reads): no second search.
-    expect(count).toBeLessThanOrEqual(6);
+    // context, search and the reader's source setup (the source activation and the run records, three
+    // reads): no count (the search without the threshold found candidates, so every filter leaves
+    // papers), no second search.
+    expect(count).toBeLessThanOrEqual(5);
+
+    // Nothing in the window: the counts of every window, one query more.
+    const window = await roundTripsOf('/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一天内');
+    expect(window.body.recommendations).toEqual([]);
+    expect(window.body.empty_explanation).toMatchObject({
+      cause: 'nothing_in_window',
+      change: { date_filter: expect.any(String) },
+    });
+    expect(window.count).toBeLessThanOrEqual(6);
     expect(userId).toBeTruthy();
+  });
+
+  it("a reader who follows an author: still at most 3, with the section holding that person's papers only", async () => {
+    const orcid = '0000-0002-1825-0097';
+    const hopper = { name: 'Grace Hopper', orcid, affiliation: 'Yale University' };
+    const papers = new PaperRepository(runtime.database.db);
+    const authored = async (title: string, age: number, identity: { name: string; orcid?: string }) => {
+      const [row] = await papers.insertMany([
+        {
+          title,
+          abstract: 'Compilers.',
+          authors: [identity.name, 'Ada Lovelace'],
+          authorIdentities: [identity, { name: 'Ada Lovelace' }],
+          journalName: 'Journal of Tests',
+          publishedAt: daysAgo(age),
+          source: 'test',
+        },
+      ]);
+      return Number(row?.id);
+    };
+    const origin = await authored('Hopper: the origin', 2, hopper);
+    const recent = await authored('Hopper: a recent one', 1, { name: 'G. Hopper', orcid });
+    await authored('Hopper: too old for the window', 40, hopper);
+    // The same name key with another ORCID iD: a namesake, never in the section.
+    await authored('Namesake: another ORCID', 1, { name: 'Grace Hopper', orcid: '0000-0001-5109-3700' });
+    const follower = await new UserRepository(runtime.database.db).create({
+      email: 'round-trips-follower@example.org',
+      researchSummaryEn: 'Graph neural networks for protein structure prediction.',
+      researchFields: ['biology'],
+    });
+    await new VectorRepository(runtime.database.db).setUserVector(follower.id, modelId, unit(0));
+    const followerHeaders = { authorization: `Bearer ${await runtime.app.signIn(follower)}` };
+    const followed = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/followed-authors/',
+      headers: followerHeaders,
+      payload: { paper_id: String(origin), author_index: 0 },
+    });
+    expect(followed.statusCode, followed.body).toBe(201);
+
+    const readerHeaders = headers;
+    headers = followerHeaders;
+    try {
+      const { count, body } = await roundTripsOf(
+        '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.1',
+      );
+      const section = body.followed_author_papers as {
+        id: string;
+        title: string;
+        followed_authors: { name: string; match: string }[];
+      }[];
+      // Newest first, by ORCID under the name each paper gives; not the old one, not the namesake.
+      expect(section.map((paper) => [Number(paper.id), paper.followed_authors])).toEqual([
+        [recent, [{ id: expect.any(String), name: 'G. Hopper', match: 'id' }]],
+        [origin, [{ id: expect.any(String), name: 'Grace Hopper', match: 'id' }]],
+      ]);
+      expect(section[0]).toMatchObject({
+        title: 'Hopper: a recent one',
+        journal: 'Journal of Tests',
+        is_favorited: false,
+      });
+      expect((body.recommendations as unknown[]).length).toBeGreaterThan(0);
+      expect(count).toBeLessThanOrEqual(3);
+
+      // An empty list: the section is still there, read within the same trips (no count query: the
+      // search without the threshold found candidates, so the list is explained by the threshold).
+      const empty = await roundTripsOf(
+        '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.99',
+      );
+      expect(empty.body.recommendations).toEqual([]);
+      expect((empty.body.followed_author_papers as { id: string }[]).map((paper) => Number(paper.id))).toEqual([
+        recent,
+        origin,
+      ]);
+      // context, search, the section's cards, the source setup (three reads).
+      expect(empty.count).toBeLessThanOrEqual(6);
+    } finally {
+      headers = readerHeaders;
+    }
   });
 
   it('with two more interests: still at most 3 (their searches travel with the first)', async () => {

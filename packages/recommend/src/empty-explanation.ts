@@ -23,7 +23,10 @@ export interface EmptyListFacts {
   availability: Availability;
   /** The request's window label ('不限' when none). */
   windowLabel: DateFilterLabel | '不限';
-  /** The narrowest wider window with items (after tiers), and how many; undefined when none has any. */
+  /**
+   * The narrowest wider window with items (after tiers), and how many (counted up to availability.cap);
+   * undefined when none has any.
+   */
   widerWindow?: { label: DateFilterLabel; count: number } | undefined;
   excludedTiers: readonly number[];
   threshold: number;
@@ -41,15 +44,28 @@ export interface EmptyListFacts {
 const NOUN = { papers: '论文', news: '新闻' } as const;
 const UNIT = { papers: '篇', news: '条' } as const;
 const percent = (value: number) => `${Math.round(value * 100)}%`;
+/** A count as the text says it: "超过 10000" above the cap of a capped count (Availability.cap). */
+const amount = (count: number, cap: number | undefined) =>
+  cap !== undefined && count > cap ? `超过 ${cap}` : `${count}`;
+/** "有 6" or, above the cap, "有超过 10000". */
+const has = (count: number, cap: number | undefined) =>
+  cap !== undefined && count > cap ? `有超过 ${cap}` : `有 ${count}`;
 
 /** The label of a window of `days` days (不限 for null). */
 const windowLabelOf = (days: number | null): DateFilterLabel =>
   DATE_FILTERS.find((filter) => filter.days === days)?.label ?? '不限';
 
 /**
- * Gathers the facts of an empty list and explains it (papers and news alike): what the filters leave in
- * the request's window, the narrowest wider window with items when the window is empty, and the nearest
- * candidates' similarities (without the threshold) when items pass every filter.
+ * What the filters leave when candidates passing every filter but the threshold were found: more than
+ * none at every step (cap 0), which is all the explanation reads then (it names the threshold).
+ */
+const LEFT_BY_EVERY_FILTER: Availability = { total: 1, embedded: 1, inWindow: 1, allowed: 1, cap: 0 };
+
+/**
+ * Gathers the facts of an empty list and explains it (papers and news alike): the nearest candidates'
+ * similarities (without the threshold); when there are none, what the filters leave in the request's
+ * window and the narrowest wider window with items when the window is empty. Candidates found show that
+ * each filter leaves items, so the counts are not asked for then (they would not change the text).
  */
 export async function explainEmptyResult(input: {
   kind: EmptyListFacts['kind'];
@@ -57,19 +73,22 @@ export async function explainEmptyResult(input: {
   days: number | null;
   threshold: number;
   excludedTiers: readonly number[];
-  /** What the filters leave with a window of that many days (null: 不限). */
-  availabilityIn: (days: number | null) => Promise<Availability>;
+  /** What the filters leave with the request's window. */
+  availability: () => Promise<Availability>;
+  /** Items left after the tiers with a wider window of that many days (null: 不限), up to the same cap. */
+  widerAllowedIn: (days: number | null) => Promise<number>;
   /** Similarities of the nearest candidates passing every filter but the threshold, most similar first. */
   nearestSimilarities: () => Promise<number[]>;
   /** The reader's sources of this content. */
   sourceSetup?: () => Promise<SourceSetup>;
   timeZone?: string | undefined;
 }): Promise<EmptyExplanation> {
-  const availability = await input.availabilityIn(input.days);
+  const nearest = await input.nearestSimilarities();
+  const availability = nearest.length > 0 ? LEFT_BY_EVERY_FILTER : await input.availability();
   const sources = await input.sourceSetup?.();
   const widerWindow =
     availability.embedded > 0 && availability.inWindow === 0
-      ? await narrowestWiderWindow(input.days, async (wider) => (await input.availabilityIn(wider)).allowed)
+      ? await narrowestWiderWindow(input.days, input.widerAllowedIn)
       : undefined;
   return explainEmptyList({
     kind: input.kind,
@@ -78,7 +97,7 @@ export async function explainEmptyResult(input: {
     widerWindow,
     excludedTiers: input.excludedTiers,
     threshold: input.threshold,
-    nearestSimilarities: availability.allowed > 0 ? await input.nearestSimilarities() : [],
+    nearestSimilarities: availability.allowed > 0 ? nearest : [],
     sources,
     timeZone: input.timeZone,
   });
@@ -124,7 +143,7 @@ function explainByFilters(facts: EmptyListFacts): EmptyExplanation {
   const unit = UNIT[kind];
   const widen = facts.widerWindow
     ? {
-        suggestion: `把发布时间放宽到“${facts.widerWindow.label}”，有 ${facts.widerWindow.count} ${unit}${noun}可供推荐`,
+        suggestion: `把发布时间放宽到“${facts.widerWindow.label}”，${has(facts.widerWindow.count, availability.cap)} ${unit}${noun}可供推荐`,
         change: { date_filter: facts.widerWindow.label } as Record<string, string>,
       }
     : undefined;
@@ -132,7 +151,7 @@ function explainByFilters(facts: EmptyListFacts): EmptyExplanation {
   if (availability.embedded === 0) {
     return {
       cause: 'items_not_embedded',
-      message: `${availability.total} ${unit}${noun}的向量正在计算中`,
+      message: `${amount(availability.total, availability.cap)} ${unit}${noun}的向量正在计算中`,
       suggestion: '几分钟后刷新即可看到推荐',
       change: null,
     };
@@ -150,7 +169,7 @@ function explainByFilters(facts: EmptyListFacts): EmptyExplanation {
     return {
       cause: 'excluded_tiers',
       message: `时间范围内的论文都在被排除的 JCR 分区（${tiers}）`,
-      suggestion: `取消排除 JCR 分区，有 ${availability.inWindow} 篇论文可供推荐`,
+      suggestion: `取消排除 JCR 分区，${has(availability.inWindow, availability.cap)} 篇论文可供推荐`,
       change: { excluded_jcr: '' },
     };
   }

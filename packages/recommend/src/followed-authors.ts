@@ -1,4 +1,4 @@
-import type { FollowedAuthorRepository, FollowedAuthorRow, PaperAuthor } from '@radar/db';
+import type { FollowedAuthorCandidate, FollowedAuthorRepository, FollowedAuthorRow, PaperAuthor } from '@radar/db';
 
 /**
  * Which papers are by an author a reader follows. Names alone do not tell people apart, so a paper's
@@ -64,9 +64,42 @@ export interface FollowedAuthorPaper {
   authors: { followId: number; name: string; match: FollowedAuthorMatch }[];
 }
 
+/** How many candidates to look at for `limit` papers: name keys shared by namesakes bring candidates the rules drop. */
+export function followedAuthorCandidateLimit(limit: number): number {
+  return Math.max(200, limit * 10);
+}
+
+/**
+ * The candidates (newest publication first) that an author of matches a follow by the rules above, at
+ * most `limit`, each with the follows it matched under the name the paper gives them.
+ */
+export function matchFollowedAuthorPapers(
+  follows: readonly FollowedAuthorRow[],
+  candidates: readonly FollowedAuthorCandidate[],
+  limit: number,
+): FollowedAuthorPaper[] {
+  const papers: FollowedAuthorPaper[] = [];
+  if (limit <= 0) return papers;
+  for (const candidate of candidates) {
+    const authors: FollowedAuthorPaper['authors'] = [];
+    for (const follow of follows) {
+      let best: { name: string; match: FollowedAuthorMatch } | undefined;
+      for (const author of candidate.authors) {
+        const match = matchFollowedAuthor(follow, author);
+        if (match && (!best || STRENGTH[match] > STRENGTH[best.match])) best = { name: author.name, match };
+      }
+      if (best) authors.push({ followId: follow.id, ...best });
+    }
+    if (authors.length) papers.push({ paperId: candidate.paperId, publishedAt: candidate.publishedAt, authors });
+    if (papers.length >= limit) break;
+  }
+  return papers;
+}
+
 /**
  * The reader's papers by followed authors, newest publication first, at most `limit`: candidates by
- * lookup key from the repository, kept when an author matches a follow by the rules above.
+ * lookup key from the repository, kept when an author matches a follow by the rules above (the keyword
+ * alert digest; /papers reads the follows and candidates within its own round trips, see pipeline.ts).
  */
 export async function findFollowedAuthorPapers(
   repository: Pick<FollowedAuthorRepository, 'list' | 'findCandidates'>,
@@ -80,24 +113,9 @@ export async function findFollowedAuthorPapers(
 ): Promise<FollowedAuthorPaper[]> {
   const follows = await repository.list(userId);
   if (follows.length === 0 || options.limit <= 0) return [];
-  // Name keys shared by namesakes bring candidates the rules drop: look at more than are kept.
   const candidates = await repository.findCandidates(userId, follows, {
     ...options,
-    limit: Math.max(200, options.limit * 10),
+    limit: followedAuthorCandidateLimit(options.limit),
   });
-  const papers: FollowedAuthorPaper[] = [];
-  for (const candidate of candidates) {
-    const authors: FollowedAuthorPaper['authors'] = [];
-    for (const follow of follows) {
-      let best: { name: string; match: FollowedAuthorMatch } | undefined;
-      for (const author of candidate.authors) {
-        const match = matchFollowedAuthor(follow, author);
-        if (match && (!best || STRENGTH[match] > STRENGTH[best.match])) best = { name: author.name, match };
-      }
-      if (best) authors.push({ followId: follow.id, ...best });
-    }
-    if (authors.length) papers.push({ paperId: candidate.paperId, publishedAt: candidate.publishedAt, authors });
-    if (papers.length >= options.limit) break;
-  }
-  return papers;
+  return matchFollowedAuthorPapers(follows, candidates, options.limit);
 }

@@ -1,8 +1,9 @@
 import { CLASSIFIER_MIN_SIGNALS, classifierScoreFromProduct, type EmbeddingModels } from '@radar/ai';
 import {
   type AlertClaim,
-  type Availability,
+  type AvailabilityByWindow,
   type EmbeddingModelRow,
+  type FollowedAuthorRow,
   type LearningState,
   type NewsSearchRepository,
   type NewsView,
@@ -35,6 +36,7 @@ import type { Logger } from 'pino';
 import type { ContentSources } from './content-sources';
 import { explainEmptyResult } from './empty-explanation';
 import type { FieldStanding } from './field-rule';
+import { type FollowedAuthorPaper, followedAuthorCandidateLimit, matchFollowedAuthorPapers } from './followed-authors';
 import { presentFreshness } from './freshness';
 import { interleaveByQuota } from './interest-quotas';
 import type { LlmRerank } from './llm-rerank';
@@ -44,15 +46,17 @@ import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
 /*
  * The one ranking pipeline of paper recommendations, news recommendations and keyword alerts:
  *   1. context (one query): the active model, the learning state and learned profile, the items never
- *      to show (dismissed ones, and the reader's own works);
+ *      to show (dismissed ones, and the reader's own works), the followed authors (papers);
  *   2. candidates (one round trip): the nearest items to the research summary that pass the filters,
  *      with their learned-profile similarity and research fields, and the freshness line, in the same
- *      message as their planner settings;
+ *      message as their planner settings; for the section 关注的作者, the followed authors' candidate
+ *      papers too (matched to the follows in memory, followed-authors.ts);
  *   3. learned or field reordering, in memory;
  *   4. cards (one query): the displayed rows of the final list, with the reader's keyword each matches
- *      (papers: and the liked paper closest to each);
- *   5. reasons, in memory; the explanation of an empty list from what step 2 returned plus one count
- *      query (and the reader's source setup), only when the list is empty.
+ *      (papers: and the liked paper closest to each), and those of the section 关注的作者;
+ *   5. reasons, in memory; the explanation of an empty list from what step 2 returned (and the
+ *      reader's source setup), plus one count query when step 2 found no candidate at all, only when
+ *      the list is empty.
  * The three differ only in what PIPELINE_OPTIONS names.
  */
 
@@ -141,8 +145,8 @@ export interface RecommendationStart {
   excludedIds: number[];
   /** The summary's quota and the reader's other interests with a vector of this model (none: one interest, as before). */
   interests: { summaryQuota: number; others: RankingInterest[] };
-  /** Whether the reader follows an author (papers). */
-  followsAuthors: boolean;
+  /** The reader's followed authors (papers; none for news). */
+  follows: FollowedAuthorRow[];
 }
 
 /** A candidate after steps 2 and 3: its raw similarity, field standing and known fields. */
@@ -171,8 +175,11 @@ export interface PaperRecommendations {
   })[];
   /** The first calendar day of the publication window, undefined for 不限. */
   publishedSince: string | undefined;
-  /** Whether the reader follows an author (so the caller looks for their papers; no round trip otherwise). */
-  followsAuthors: boolean;
+  /**
+   * The section 关注的作者: papers by followed authors in the same window (asked with
+   * `followedAuthorPapers`), newest first, with each paper's matched follows and its card's row.
+   */
+  followedAuthorPapers: (FollowedAuthorPaper & { view: PaperView })[];
   filteredOut: PaperRecommendationResult['filteredOut'];
   learning: LearningSummary;
   freshness: Freshness;
@@ -193,10 +200,13 @@ type CandidateRow = { id: number; similarity: number; extra: Record<string, unkn
 export class RecommendationPipeline {
   constructor(private readonly deps: PipelineDeps) {}
 
-  /** GET /api/auth/recommendations/papers/: steps 1 to 5 for papers. */
+  /**
+   * GET /api/auth/recommendations/papers/: steps 1 to 5 for papers. `followedAuthorPapers`: how many
+   * papers the section 关注的作者 lists at most (left out: no section, as for the digest).
+   */
   async recommendPapers(
     user: UserRow,
-    query: RecommendationFilters & { excludedTiers: number[] },
+    query: RecommendationFilters & { excludedTiers: number[]; followedAuthorPapers?: number | undefined },
   ): Promise<PaperRecommendations> {
     const start = await this.start(user, 'papers');
     const { model } = start;
@@ -205,6 +215,17 @@ export class RecommendationPipeline {
     // the window's first day in the reader's zone, so 一天内 at 01:00 Beijing time is today and yesterday
     // there, whatever day it is in UTC.
     const publishedSince = this.windowFirstDay(days);
+    // The section 关注的作者: the same window, not filtered by tier or similarity (the reader asked for
+    // this person's work); its candidates travel with step 2, its cards with step 4, so a reader who
+    // follows authors pays no round trip more.
+    const sectionSize = Math.max(0, Math.trunc(query.followedAuthorPapers ?? 0));
+    const sectionStatement =
+      sectionSize > 0 && start.follows.length > 0
+        ? this.deps.recommendations.followedAuthorCandidatesStatement(user.id, start.follows, {
+            publishedSince,
+            limit: followedAuthorCandidateLimit(sectionSize),
+          })
+        : undefined;
     // The threshold and the shown similarity are about the research summary; learning and the field
     // rule only reorder what passes, within a pool large enough to hold every passing paper in all but
     // the widest windows.
@@ -221,19 +242,28 @@ export class RecommendationPipeline {
       },
       {
         rowColumns: this.candidateColumns(start, 'papers'),
-        after: [this.freshnessStatement('papers')],
+        after: [this.freshnessStatement('papers'), ...(sectionStatement ? [sectionStatement] : [])],
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
+    const section = sectionStatement
+      ? matchFollowedAuthorPapers(
+          start.follows,
+          this.deps.recommendations.readFollowedAuthorCandidates(after[1]),
+          sectionSize,
+        )
+      : [];
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
     const order = start.interests.others.length
       ? this.orderByInterests('papers', start, user, [unthresholded, ...others], query)
       : this.order('papers', start, user, passing, query.topK);
-    const { views, matchedKeywords, closestLiked } = await this.deps.recommendations.cards(
+    const { views, matchedKeywords, closestLiked, sectionViews } = await this.deps.recommendations.cards(
       order.map((entry) => entry.id),
       user.id,
       start.learning.applied ? { modelId: model.id } : undefined,
+      section.map((paper) => paper.paperId),
     );
+    const sectionViewById = new Map(sectionViews.map((view) => [view.id, view]));
     const viewById = new Map(views.map((view) => [view.id, view]));
     const { ranked, rerankReasons } = await this.rerank(
       user,
@@ -280,7 +310,10 @@ export class RecommendationPipeline {
         rerankReason: rerankReasons.get(entry.id),
       })),
       publishedSince,
-      followsAuthors: start.followsAuthors,
+      followedAuthorPapers: section.flatMap((paper) => {
+        const view = sectionViewById.get(paper.paperId);
+        return view ? [{ ...paper, view }] : [];
+      }),
       filteredOut: result.filteredOut,
       learning: start.learning,
       freshness: this.readFreshness('papers', after[0]),
@@ -394,7 +427,7 @@ export class RecommendationPipeline {
         classifier: classifier !== null,
       },
       excludedIds: context.excludedIds,
-      followsAuthors: context.followsAuthors,
+      follows: context.follows,
       interests: {
         summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
         // Vectors of the model in use only (the context read the active one; a summary vector of
@@ -576,8 +609,9 @@ export class RecommendationPipeline {
   }
 
   /**
-   * Step 5, for an empty list: the counts of every window at once (one query), the closest
-   * similarities from step 2's search without the threshold, the reader's sources.
+   * Step 5, for an empty list: the closest similarities from step 2's search without the threshold,
+   * the reader's sources, and, only when that search found nothing, the counts of every window at once
+   * (one query, capped: AVAILABILITY_COUNT_CAP).
    */
   private async explainEmpty(input: {
     kind: 'papers' | 'news';
@@ -596,16 +630,16 @@ export class RecommendationPipeline {
       days,
       ...DATE_FILTERS.map((filter) => filter.days).filter((d) => d === null || (days !== null && d > days)),
     ];
-    const counts = await this.deps.diagnostics.availabilityByWindow(
-      kind,
-      input.start.model.id,
-      windows.map(input.windowStart),
-      input.excludedTiers,
-    );
-    const availabilityIn = async (windowDays: number | null): Promise<Availability> => {
-      const index = windows.indexOf(windowDays);
-      const window = counts.windows[index] ?? { inWindow: 0, allowed: 0 };
-      return { total: counts.total, embedded: counts.embedded, ...window };
+    // One query for every window, made only when the explanation asks (not when step 2 found candidates).
+    let counts: Promise<AvailabilityByWindow> | undefined;
+    const countAll = () => {
+      counts ??= this.deps.diagnostics.availabilityByWindow(
+        kind,
+        input.start.model.id,
+        windows.map(input.windowStart),
+        input.excludedTiers,
+      );
+      return counts;
     };
     return explainEmptyResult({
       kind,
@@ -614,7 +648,16 @@ export class RecommendationPipeline {
       timeZone: this.deps.timeZone,
       threshold: input.threshold,
       excludedTiers: input.excludedTiers,
-      availabilityIn,
+      availability: async () => {
+        const { total, embedded, inWindow, allowed, cap } = await countAll();
+        return { total, embedded, inWindow, allowed, cap };
+      },
+      widerAllowedIn: async (windowDays) => {
+        const allowed = (await countAll()).widerAllowed[windows.indexOf(windowDays) - 1];
+        // Counted while every narrower window had none, which is when the explanation asks.
+        if (allowed === null || allowed === undefined) throw new Error(`window of ${windowDays} days not counted`);
+        return allowed;
+      },
       // The same search without the threshold, ranked by the summary, as the threshold applies to it.
       nearestSimilarities: async () => input.unthresholded.slice(0, input.topK).map((row) => row.similarity),
     });

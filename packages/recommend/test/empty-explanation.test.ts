@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceSetup } from '../src/content-sources';
-import { explainEmptyList, narrowestWiderWindow } from '../src/empty-explanation';
+import { explainEmptyList, explainEmptyResult, narrowestWiderWindow } from '../src/empty-explanation';
 
 /** The empty-result explanation's rules that the HTTP tests (learning.test.ts) cannot reach cheaply. */
 
@@ -151,5 +151,52 @@ describe('explainEmptyList', () => {
     expect(asked).toEqual([30, null]);
     expect(await narrowestWiderWindow(null, async () => 5)).toBeUndefined();
     expect(await narrowestWiderWindow(1, async (days) => (days === 3 ? 4 : 0))).toEqual({ label: '三天内', count: 4 });
+  });
+
+  it('says "超过" for a count above the cap of a capped count, and the exact number below it', () => {
+    const cap = 10_000;
+    expect(
+      explainEmptyList(facts({ availability: { total: cap + 1, embedded: 0, inWindow: 0, allowed: 0, cap } })).message,
+    ).toBe('超过 10000 篇论文的向量正在计算中');
+    const empty = { total: cap + 1, embedded: cap + 1, inWindow: 0, allowed: 0, cap };
+    expect(
+      explainEmptyList(facts({ availability: empty, widerWindow: { label: '不限', count: cap + 1 } })).suggestion,
+    ).toBe('把发布时间放宽到“不限”，有超过 10000 篇论文可供推荐');
+    expect(
+      explainEmptyList(
+        facts({ availability: { ...empty, total: 12, embedded: 12 }, widerWindow: { label: '一月内', count: 12 } }),
+      ).suggestion,
+    ).toBe('把发布时间放宽到“一月内”，有 12 篇论文可供推荐');
+    expect(
+      explainEmptyList(
+        facts({ availability: { total: cap + 1, embedded: cap + 1, inWindow: cap + 1, allowed: 0, cap } }),
+      ).suggestion,
+    ).toBe('取消排除 JCR 分区，有超过 10000 篇论文可供推荐');
+  });
+
+  it('counts nothing when candidates passing every filter but the threshold were found', async () => {
+    let counted = 0;
+    const explanation = await explainEmptyResult({
+      kind: 'papers',
+      days: 7,
+      threshold: 0.5,
+      excludedTiers: [],
+      availability: async () => {
+        counted += 1;
+        return { total: 0, embedded: 0, inWindow: 0, allowed: 0 };
+      },
+      widerAllowedIn: async () => {
+        counted += 1;
+        return 0;
+      },
+      nearestSimilarities: async () => [0.3, 0.2],
+    });
+    expect(counted).toBe(0);
+    expect(explanation).toEqual({
+      cause: 'below_threshold',
+      message: '没有论文达到相似度阈值 50%（最接近的为 30.0%）',
+      suggestion: '把相似度阈值降到 30%，可看到 1 篇论文',
+      change: { similarity_threshold: '0.30' },
+    });
   });
 });

@@ -1,7 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
+import {
+  type FollowedAuthorCandidate,
+  type FollowedAuthorCandidateOptions,
+  type FollowedAuthorRow,
+  followedAuthorCandidatesStatement,
+  followsQuery,
+  toFollowedAuthorCandidates,
+  toFollows,
+} from './followed-author.repository';
 import { type RankingInterest, rankingInterestsQuery, toRankingInterests } from './interest.repository';
 import { bestMatchingKeyword, compiledKeywords } from './keyword-match';
 import {
@@ -18,8 +27,9 @@ import { toDate } from './raw-values';
 
 /*
  * The reads of one recommendation request that are not the candidate search itself, each a single
- * round trip: what the request starts from (context), and the cards of the ranked papers with the liked
- * paper closest to each (cards). The search and the freshness line travel together in a second trip
+ * round trip: what the request starts from (context, with the reader's followed authors), and the cards
+ * of the ranked papers with the liked paper closest to each, and of the section 关注的作者 (cards). The
+ * search, the freshness line and the followed authors' candidates travel together in a second trip
  * (PaperRepository.recommendWith, NewsSearchRepository.nearestWith).
  */
 
@@ -43,8 +53,8 @@ export interface RecommendationContext {
   interests: { summaryQuota: number | undefined; others: RankingInterest[] };
   /** The reader's classifier of the active model (issue 23), if the worker fitted one. */
   classifier: { weights: number[]; bias: number; signalCount: number } | null;
-  /** Whether the reader follows an author (papers only): the section 关注的作者 is looked up only then. */
-  followsAuthors: boolean;
+  /** The reader's followed authors, oldest first (papers only; none for news). */
+  follows: FollowedAuthorRow[];
 }
 
 export class RecommendationRepository {
@@ -64,7 +74,7 @@ export class RecommendationRepository {
       excluded: string;
       interests: unknown;
       classifier: { weights: string; bias: number; signalCount: number } | string | null;
-      follows_authors: boolean | null;
+      follows: unknown;
     }>(
       sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
           SELECT
@@ -79,7 +89,7 @@ export class RecommendationRepository {
             (SELECT json_build_object('weights', c.weights::text, 'bias', c.bias, 'signalCount', c.signal_count)
               FROM radar.reader_classifiers c
               WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier,
-            ${kind === 'papers' ? sql`EXISTS (SELECT 1 FROM radar.followed_authors f WHERE f.user_id = ${userId}::uuid)` : sql`false`} AS follows_authors`,
+            ${kind === 'papers' ? followsQuery(userId) : sql`'[]'::json`} AS follows`,
     );
     const row = result.rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
@@ -109,26 +119,48 @@ export class RecommendationRepository {
             signalCount: Number(classifier.signalCount),
           }
         : null,
-      followsAuthors: row?.follows_authors === true,
+      follows: toFollows(row?.follows),
     };
+  }
+
+  /**
+   * The statement of the followed authors' candidate papers (FollowedAuthorRepository.findCandidates), to
+   * send with the candidate search; readFollowedAuthorCandidates() reads its rows. Undefined: no key.
+   */
+  followedAuthorCandidatesStatement(
+    userId: string,
+    follows: readonly Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>[],
+    options: FollowedAuthorCandidateOptions,
+  ): SQL | undefined {
+    return followedAuthorCandidatesStatement(userId, follows, options);
+  }
+
+  readFollowedAuthorCandidates(rows: readonly Record<string, unknown>[] | undefined): FollowedAuthorCandidate[] {
+    return toFollowedAuthorCandidates(rows ?? []);
   }
 
   /**
    * The papers as `userId` sees them, in the order of `ids` (unknown ids left out), the keyword of
    * theirs each matches best (bestMatchingKeyword: the alerts' rule), and, when `closestLikedOf` names
-   * the model, the liked paper closest to each (LearningRepository.closestLiked): one round trip.
+   * the model, the liked paper closest to each (LearningRepository.closestLiked); and the papers of
+   * `sectionIds` (the section 关注的作者) as `userId` sees them, in that order: one round trip.
    */
   async cards(
     ids: readonly number[],
     userId: string,
     closestLikedOf?: { modelId: number },
+    sectionIds: readonly number[] = [],
   ): Promise<{
     views: PaperView[];
     matchedKeywords: Map<number, string>;
     closestLiked: Map<number, { id: number; title: string; similarity: number }>;
+    sectionViews: PaperView[];
   }> {
-    if (ids.length === 0) return { views: [], matchedKeywords: new Map(), closestLiked: new Map() };
-    const list = ids.join(',');
+    if (ids.length === 0 && sectionIds.length === 0) {
+      return { views: [], matchedKeywords: new Map(), closestLiked: new Map(), sectionViews: [] };
+    }
+    // One statement for both lists (a paper in both is read once).
+    const list = [...new Set([...ids, ...sectionIds])].map((id) => Math.trunc(id)).join(',');
     const [viewRows = [], likedRows = []] = await runInOneTrip(this.db, [
       sql`WITH keywords AS MATERIALIZED (${compiledKeywords(sql`k.user_id = ${userId}::uuid`)})
           SELECT p.id, p.title, p.authors, p.abstract, p.journal_name AS "journalName", p.jcr_tier AS "jcrTier",
@@ -147,7 +179,7 @@ export class RecommendationRepository {
           FROM radar.papers p
           LEFT JOIN radar.user_article_states s ON s.paper_id = p.id AND s.user_id = ${userId}::uuid
           WHERE p.id = ANY(string_to_array(${list}, ',')::bigint[])`,
-      ...(closestLikedOf ? [closestLikedQuery(userId, closestLikedOf.modelId, ids)] : []),
+      ...(closestLikedOf && ids.length ? [closestLikedQuery(userId, closestLikedOf.modelId, ids)] : []),
     ]);
     const matchedKeywords = new Map<number, string>();
     const byId = new Map(
@@ -169,6 +201,7 @@ export class RecommendationRepository {
     );
     return {
       views: ids.flatMap((id) => byId.get(id) ?? []),
+      sectionViews: sectionIds.flatMap((id) => byId.get(id) ?? []),
       matchedKeywords,
       closestLiked: toClosestLiked(
         likedRows as { candidate: unknown; id: unknown; title: unknown; distance: unknown }[],

@@ -1,6 +1,6 @@
 import type { AiServices } from '@radar/ai';
-import type { FollowedAuthorRepository, PaperRepository, UserRepository, UserRow } from '@radar/db';
-import { findFollowedAuthorPapers, type RecommendationPipeline } from '@radar/recommend';
+import type { PaperRepository, UserRepository, UserRow } from '@radar/db';
+import type { RecommendationPipeline } from '@radar/recommend';
 import {
   FOLLOWED_AUTHOR_LIMITS,
   type FollowedAuthorPaper,
@@ -23,7 +23,6 @@ export class PaperRecommendationService {
       papers: PaperRepository;
       users: UserRepository;
       pipeline: RecommendationPipeline;
-      followedAuthors: FollowedAuthorRepository;
       logger: Logger;
     },
   ) {}
@@ -33,10 +32,16 @@ export class PaperRecommendationService {
    * profile when the reader's signals made one (else the research summary), without the papers they
    * marked 'not interested'; each with the reason it is recommended. A keyword's negative terms (排除词)
    * do not filter recommendations (the alert dialog promises they only keep papers out of that
-   * keyword's alerts); they only keep a paper from being said to match that keyword.
+   * keyword's alerts); they only keep a paper from being said to match that keyword. Above them, the
+   * section 关注的作者: papers by followed authors published in the same window (not filtered by tier
+   * or similarity: the reader asked for this person's work), without those marked 'not interested',
+   * newest first; the pipeline reads it within the request's round trips.
    */
   async recommend(user: UserRow, query: PaperRecommendationQuery): Promise<PaperRecommendationResponse> {
-    const result = await this.deps.pipeline.recommendPapers(user, query);
+    const result = await this.deps.pipeline.recommendPapers(user, {
+      ...query,
+      followedAuthorPapers: FOLLOWED_AUTHOR_LIMITS.sectionPapers,
+    });
     const recommendations = result.items.map((entry) => ({
       ...presentPaper(entry.view),
       similarity_score: entry.similarity,
@@ -46,10 +51,14 @@ export class PaperRecommendationService {
       ...(entry.rerankReason ? { rerank_reason: entry.rerankReason } : {}),
     }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
-    // Looked up only for a reader who follows someone (the context query said so): no round trip otherwise.
-    const followedAuthorPapers = result.followsAuthors
-      ? await this.followedAuthorPapers(user, result.publishedSince)
-      : [];
+    const followedAuthorPapers: FollowedAuthorPaper[] = result.followedAuthorPapers.map((paper) => ({
+      ...presentPaper(paper.view),
+      followed_authors: paper.authors.map((author) => ({
+        id: String(author.followId),
+        name: author.name,
+        match: author.match,
+      })),
+    }));
     return {
       success: true,
       recommendations,
@@ -69,43 +78,6 @@ export class PaperRecommendationService {
       empty_explanation: result.emptyExplanation,
       followed_author_papers: followedAuthorPapers,
     };
-  }
-
-  /**
-   * The section 关注的作者 above the recommendations: papers by followed authors published in the same
-   * window (not filtered by tier or similarity: the reader asked for this person's work), without those
-   * marked 'not interested', newest first.
-   */
-  private async followedAuthorPapers(
-    user: UserRow,
-    publishedSince: string | undefined,
-  ): Promise<FollowedAuthorPaper[]> {
-    const found = await findFollowedAuthorPapers(this.deps.followedAuthors, user.id, {
-      publishedSince,
-      limit: FOLLOWED_AUTHOR_LIMITS.sectionPapers,
-    });
-    const views = new Map(
-      (
-        await this.deps.papers.findViews(
-          found.map((paper) => paper.paperId),
-          user.id,
-        )
-      ).map((view) => [view.id, view]),
-    );
-    return found.flatMap((paper) => {
-      const view = views.get(paper.paperId);
-      if (!view) return [];
-      return [
-        {
-          ...presentPaper(view),
-          followed_authors: paper.authors.map((author) => ({
-            id: String(author.followId),
-            name: author.name,
-            match: author.match,
-          })),
-        },
-      ];
-    });
   }
 
   /** GET /api/auth/recommendations/similarity/. */

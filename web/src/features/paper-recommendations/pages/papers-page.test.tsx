@@ -445,6 +445,11 @@ describe('/papers', () => {
     const first = within(screen.getAllByTestId('papers-list')[0] as HTMLElement).getAllByRole(
       'article',
     )[0] as HTMLElement;
+    // The same cards (one list component): the list's offer 不感兴趣, the section's do not.
+    expect(within(first).getByTestId('paper-not-interested')).toBeTruthy();
+    expect(
+      section.getByTestId('papers-followed-list').querySelector('[data-testid="paper-not-interested"]'),
+    ).toBeNull();
     // The menu shows once /api/config/ has named the feature.
     await user.click(await within(first).findByRole('button', { name: /作者 2 位/ }));
     await user.click(await screen.findByRole('menuitem', { name: /Bo Wang/ }));

@@ -12,13 +12,13 @@ import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status
 import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
-import { PaperCard } from '@/components/papers/paper-card';
 import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
 import { FreshnessLine } from '@/components/recommendations/freshness-line';
 import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
 import { usePaperRecommendations } from '../api/get-paper-recommendations';
 import { ActiveFilterChips } from '../components/active-filter-chips';
+import { PaperCardList } from '../components/paper-card-list';
 import { RecommendationSettings } from '../components/recommendation-settings';
 import { useRecommendationParams } from '../hooks/use-recommendation-params';
 import { PAPERS_STRINGS as STRINGS } from '../strings';
@@ -147,24 +147,13 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
             ) : null}
           </EmptyState>
         ) : (
-          <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="papers-list">
-            {data.recommendations.map((paper) => (
-              <li key={paper.id}>
-                <PaperCard
-                  paper={paper}
-                  score={paper.similarity_score}
-                  onToggleFavorite={actions.toggleFavorite}
-                  onToggleSave={actions.toggleSave}
-                  onShare={actions.share}
-                  onExport={actions.exportCitation}
-                  onNotInterested={actions.notInterested}
-                  onRate={actions.rate}
-                  authorFollow={actions.authorFollow}
-                  isBusy={actions.isBusy(paper.id)}
-                />
-              </li>
-            ))}
-          </Stack>
+          <PaperCardList
+            papers={data.recommendations}
+            actions={actions}
+            testId="papers-list"
+            scoreOf={(paper) => paper.similarity_score}
+            canDismiss
+          />
         )}
       </Stack>
     );
@@ -184,22 +173,14 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
             {STRINGS.followed.hint}
           </Typography>
         </Stack>
-        <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="papers-followed-list">
-          {papers.map((paper) => (
-            <li key={paper.id}>
-              <PaperCard
-                paper={{ ...paper, reason: { text: STRINGS.followed.reason(paper.followed_authors) } }}
-                onToggleFavorite={actions.toggleFavorite}
-                onToggleSave={actions.toggleSave}
-                onShare={actions.share}
-                onExport={actions.exportCitation}
-                onRate={actions.rate}
-                authorFollow={actions.authorFollow}
-                isBusy={actions.isBusy(paper.id)}
-              />
-            </li>
-          ))}
-        </Stack>
+        <PaperCardList
+          papers={papers.map((paper) => ({
+            ...paper,
+            reason: { text: STRINGS.followed.reason(paper.followed_authors) },
+          }))}
+          actions={actions}
+          testId="papers-followed-list"
+        />
       </Stack>
     );
   };
