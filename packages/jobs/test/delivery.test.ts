@@ -10,6 +10,7 @@ import {
   DeliveryRepository,
   type EmbeddingModelRow,
   EmbeddingRepository,
+  FollowedAuthorRepository,
   NewsSearchRepository,
   OwnWorkRepository,
   PaperRepository,
@@ -325,6 +326,38 @@ describe('digest delivery', () => {
     await deliverDueDigests(deps);
     for (const message of sink.messages.slice(later))
       expect(message.text).not.toContain('coral genomics（Coral Reefs）');
+  });
+
+  it("puts a followed author's new paper first, however far from the profile, with who wrote it, once", async () => {
+    const coral = await addPaper('Coral spawning under heat stress', [0, 0.1, 1]);
+    await database.db.execute(
+      sql`UPDATE radar.papers SET authors = '["Mei Lin", "Ada Okafor"]'::jsonb WHERE id = ${coral}`,
+    );
+    const earlier = await addPaper('Reef survey methods', [0, 0.2, 1]);
+    await database.db.execute(sql`UPDATE radar.papers SET authors = '["Ada Okafor"]'::jsonb WHERE id = ${earlier}`);
+    await new FollowedAuthorRepository(database.db).create(alice.id, { name: 'Ada Okafor', paperId: earlier }, 50);
+
+    const dayFive = new Date(shanghaiEight().getTime() + 4 * 24 * HOUR + 5 * 60_000);
+    clock = dayFive;
+    const before = sink.messages.length;
+    const pushedBefore = pushes.length;
+    await deliverDueDigests(deps);
+    const mail = sink.messages.slice(before).find((message) => message.to[0] === 'alice@example.org');
+    const text = mail?.text ?? '';
+    // Both of her papers, ahead of every recommendation, each with the followed name as the paper gives it.
+    expect(text).toContain('Coral spawning under heat stress');
+    expect(text).toContain('Reef survey methods');
+    expect(text).toContain('推荐理由：关注的作者：Ada Okafor（按姓名匹配，可能是同名作者）');
+    const firstRecommendation = text.indexOf('Protein diffusion');
+    if (firstRecommendation >= 0) expect(text.indexOf('Coral spawning')).toBeLessThan(firstRecommendation);
+    const push = pushes.slice(pushedBefore).find((entry) => entry.url.endsWith('test-hook-id'));
+    expect(JSON.stringify(push?.body)).toContain('关注的作者：Ada Okafor');
+
+    // The next day neither comes again.
+    clock = new Date(dayFive.getTime() + 24 * HOUR);
+    const later = sink.messages.length;
+    await deliverDueDigests(deps);
+    for (const message of sink.messages.slice(later)) expect(message.text).not.toContain('Ada Okafor');
   });
 });
 

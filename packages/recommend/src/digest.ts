@@ -3,6 +3,7 @@ import {
   type DateFilterLabel,
   type DeliveryNewsFilters,
   type DeliveryPaperFilters,
+  followedAuthorReasonText,
   NEWS_RECOMMENDATION_DEFAULTS,
   PAPER_RECOMMENDATION_DEFAULTS,
   RECOMMENDATION_TOP_K,
@@ -13,7 +14,9 @@ import type { RecommendationPipeline } from './pipeline';
 /**
  * The top recommendations a digest, the Atom feed and a webhook push carry: papers and news ranked by
  * the same pipeline as /papers and /news (learning, dismissed items, reasons), with the reader's saved
- * filters (the spec's defaults without them). Delivery channels then leave out what they delivered before.
+ * filters (the spec's defaults without them), and first among the papers those by authors the reader
+ * follows, as /papers shows them above its list. Delivery channels then leave out what they delivered
+ * before.
  */
 
 export interface DigestItem {
@@ -32,7 +35,8 @@ export interface DigestItem {
   publishedAt: string | null;
   /** When it was stored: the feed's `updated` of the entry. */
   storedAt: Date;
-  similarity: number;
+  /** Similarity to the reader's profile; null for a followed author's paper (listed for its author). */
+  similarity: number | null;
 }
 
 /**
@@ -52,9 +56,31 @@ export const noPublishedPreprints: PublishedPreprintsProvider = async () => [];
 
 /** How many candidates each list asks the pipeline for, before a channel drops what it delivered. */
 const CANDIDATES = RECOMMENDATION_TOP_K.max;
+/**
+ * Followed authors' papers ahead of the recommendations, at most: half of a digest's papers
+ * (DELIVERY_LIMITS.digestPapers), so a prolific author never pushes the recommendations out.
+ */
+const DIGEST_FOLLOWED_AUTHOR_PAPERS = 5;
 
 const paperLink = (url: string, doi: string | null) => url || (doi ? `https://doi.org/${doi}` : '');
 const isWebLink = (link: string) => /^https?:\/\//i.test(link);
+
+type PaperCardRow = Awaited<ReturnType<RecommendationPipeline['recommendPapers']>>['items'][number]['view'];
+
+/** A paper's fields in a digest, whatever brought it. */
+function paperItem(view: PaperCardRow): Omit<DigestItem, 'reason' | 'similarity'> {
+  const link = paperLink(view.url, view.doi);
+  return {
+    kind: 'paper',
+    id: view.id,
+    title: view.title.replace(/\s+/g, ' ').trim(),
+    url: isWebLink(link) ? link : '',
+    summary: view.llmSummary?.trim() || null,
+    source: view.journalName,
+    publishedAt: view.publishedAt,
+    storedAt: view.createdAt,
+  };
+}
 
 export interface DigestFilters {
   papers: DeliveryPaperFilters | null;
@@ -79,23 +105,29 @@ export async function collectDigestItems(
       threshold: paperFilters?.threshold ?? PAPER_RECOMMENDATION_DEFAULTS.threshold,
       excludedTiers: paperFilters?.excluded_jcr ?? [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr],
       dateFilter: paperFilters?.date_filter ?? ([...PAPER_RECOMMENDATION_DEFAULTS.dateFilter] as DateFilterLabel[]),
+      // Only looked up for a reader who follows someone (the pipeline's first statement says so).
+      followedAuthorPapers: DIGEST_FOLLOWED_AUTHOR_PAPERS,
     })
-    .then((result) =>
-      result.items.map(
-        (entry): DigestItem => ({
-          kind: 'paper',
-          id: entry.id,
-          title: entry.view.title.replace(/\s+/g, ' ').trim(),
-          url: isWebLink(paperLink(entry.view.url, entry.view.doi)) ? paperLink(entry.view.url, entry.view.doi) : '',
-          reason: entry.reason?.text ?? '与你的研究方向整体相近',
-          summary: entry.view.llmSummary?.trim() || null,
-          source: entry.view.journalName,
-          publishedAt: entry.view.publishedAt,
-          storedAt: entry.view.createdAt,
-          similarity: entry.similarity,
+    .then((result) => {
+      const followed = result.followedAuthorPapers.map(
+        (paper): DigestItem => ({
+          ...paperItem(paper.view),
+          reason: followedAuthorReasonText(paper.authors),
+          similarity: null,
         }),
-      ),
-    )
+      );
+      const listed = new Set(followed.map((item) => item.id));
+      const recommended = result.items
+        .filter((entry) => !listed.has(entry.id))
+        .map(
+          (entry): DigestItem => ({
+            ...paperItem(entry.view),
+            reason: entry.reason?.text ?? '与你的研究方向整体相近',
+            similarity: entry.similarity,
+          }),
+        );
+      return [...followed, ...recommended];
+    })
     .catch((error: Error) => {
       deps.logger?.info({ userId: user.id, err: error.message }, 'no paper recommendations for delivery');
       return [];

@@ -11,6 +11,17 @@ export const FOLLOWED_AUTHOR_LIMITS = {
   authorIndexMax: 499,
 } as const;
 
+/**
+ * The reason line of a paper listed for authors the reader follows (/papers' section 关注的作者, the
+ * digest mail, the Atom feed, robot pushes): the followed names as the paper gives them, and a warning
+ * when every one of them matched by name alone.
+ */
+export function followedAuthorReasonText(authors: readonly { name: string; match: string }[]): string {
+  const names = [...new Set(authors.map((author) => author.name))].join('、');
+  const nameOnly = authors.length > 0 && authors.every((author) => author.match === 'name');
+  return `关注的作者：${names}${nameOnly ? '（按姓名匹配，可能是同名作者）' : ''}`;
+}
+
 export const followedAuthorSchema = z.object({
   id: z.string(),
   /** The name as the paper they were followed from gives it. */

@@ -1,4 +1,4 @@
-import type { JcrTier } from '@radar/shared';
+import { followedAuthorReasonText, type JcrTier } from '@radar/shared';
 
 /** Every text of the papers page. */
 export const PAPERS_STRINGS = {
@@ -32,10 +32,7 @@ export const PAPERS_STRINGS = {
   followed: {
     heading: '关注的作者',
     hint: '你关注的作者在所选时间范围内发表的新论文',
-    reason: (authors: { name: string; match: string }[]) =>
-      `关注的作者：${authors.map((author) => author.name).join('、')}${
-        authors.every((author) => author.match === 'name') ? '（按姓名匹配，可能是同名作者）' : ''
-      }`,
+    reason: followedAuthorReasonText,
   },
 
   result: {
