@@ -57,7 +57,7 @@ const authorNameKey = (name: string) =>
     .trim();
 
 const FOLLOW_NOTICES = {
-  followed: (name: string) => `已关注 ${name}，TA 的新论文会出现在“论文推荐”顶部和关键词提醒邮件中`,
+  followed: (name: string) => `已关注 ${name}，TA 的新论文会出现在“论文推荐”顶部、关键词提醒邮件和推送与订阅中`,
   alreadyFollowed: (name: string) => `你已关注 ${name}`,
   unfollowed: (name: string) => `已取消关注 ${name}`,
 } as const;

@@ -1,7 +1,7 @@
 /** Texts of the "推送与订阅" section of /my: the digest schedule, the Atom feed and the group robot. */
 export const DELIVERY_STRINGS = {
   title: '推送与订阅',
-  description: '把为你推荐的新论文和资讯按时送到邮箱、订阅阅读器或工作群，每条只推送一次。',
+  description: '把为你推荐的新论文和资讯、你关注的作者的新论文按时送到邮箱、订阅阅读器或工作群，每条只推送一次。',
   loading: '正在读取推送设置…',
   saved: '推送设置已保存',
   commonTimeZones: [
