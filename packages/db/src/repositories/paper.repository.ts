@@ -202,19 +202,32 @@ export class PaperRepository {
   }> {
     const search = preparePaperSearch(query);
     const countK = query.countTopK === undefined ? search.topK : Math.max(1, Math.trunc(query.countTopK));
+    // Without a date or tier filter only the threshold removes papers from the nearest: counted from the
+    // search's own rows, most similar first, instead of a second walk of the index over the whole model
+    // (the same walk but for the reader's dismissed papers, own works and linked duplicates, which are
+    // never shown and so never counted as filtered out here).
+    const thresholdOnly = !query.publishedSince && !(query.excludedTiers ?? []).length && countK <= search.topK;
     const { rows, route, meta, after, others } = await routedNearest(this.db, search, {
       strategy: query.strategy,
       exactSearchMaxRows: this.options.exactSearchMaxRows,
       estimates: this.estimates,
-      extras: { ...filteredOutExtras(search, query, countK), rowColumns: more.rowColumns },
+      extras: thresholdOnly
+        ? { rowColumns: more.rowColumns }
+        : { ...filteredOutExtras(search, query, countK), rowColumns: more.rowColumns },
       otherVectors: more.otherVectors,
       after: more.after,
     });
-    const filteredOut = {
-      byDate: Number(meta.by_date ?? 0),
-      byTier: Number(meta.by_tier ?? 0),
-      byThreshold: Number(meta.by_threshold ?? 0),
-    };
+    const filteredOut = thresholdOnly
+      ? {
+          byDate: 0,
+          byTier: 0,
+          byThreshold: rows.slice(0, countK).filter((row) => row.similarity < query.threshold).length,
+        }
+      : {
+          byDate: Number(meta.by_date ?? 0),
+          byTier: Number(meta.by_tier ?? 0),
+          byThreshold: Number(meta.by_threshold ?? 0),
+        };
     const papers = rows.filter((row) => row.similarity >= query.threshold);
     return {
       result: { papers: papers.map(({ id, similarity }) => ({ id, similarity })), route, filteredOut },
