@@ -100,6 +100,11 @@ describe('PATCH /api/auth/user/', () => {
     expect(body.message).toMatch(/[\u4e00-\u9fff]/); // a Chinese message the UI can show
   });
 
+  it('says in Chinese alone that a body must be an object', async () => {
+    const response = await patchUser('[1,2,3]');
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: '请求内容必须是一个 JSON 对象' });
+  });
+
   it('answers a non-JSON content type with 415', async () => {
     const response = await patchUser('username=ada', 'application/x-www-form-urlencoded');
     expect(response.statusCode).toBe(415);

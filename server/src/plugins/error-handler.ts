@@ -118,11 +118,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const first = error.validation[0];
       const firstMessage = first?.message ?? '';
       const field = first?.instancePath.replace(/^\//, '') || undefined;
+      // zod's own (English) message at the root means the body is not an object (an array, a number):
+      // said in Chinese, without zod's wording. A field's keeps the field name beside zod's text.
       const message = isHumanMessage(firstMessage)
         ? firstMessage
         : field
           ? `${where}字段 ${field} 无效：${firstMessage}`
-          : `${where}无效：${firstMessage}`;
+          : `${where}必须是一个 JSON 对象`;
       return reply.status(400).send(errorBody('VALIDATION_ERROR', message, { fields }));
     }
 
