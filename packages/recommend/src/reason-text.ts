@@ -58,7 +58,8 @@ function distinct(items: string[], except?: string): string[] {
   return out;
 }
 
-export function explainRecommendation(input: {
+/** What drove a recommendation, with the detail each driver names. */
+interface ReasonDrivers {
   driver: ReasonKind;
   terms: string[];
   fields?: string[];
@@ -66,12 +67,17 @@ export function explainRecommendation(input: {
   savedTitle?: string;
   /** The other research interest it was drawn for (driver 'interest'). */
   interestName?: string;
-  /**
-   * The item's own fields (Chinese labels) when it is outside every field the reader chose (the field
-   * rule demoted it): the reason ends by saying so, within MAX_REASON_CHARS.
-   */
-  outsideFields?: string[];
-}): RecommendationReason {
+}
+
+export function explainRecommendation(
+  input: ReasonDrivers & {
+    /**
+     * The item's own fields (Chinese labels) when it is outside every field the reader chose (the field
+     * rule demoted it): the reason ends by saying so, within MAX_REASON_CHARS.
+     */
+    outsideFields?: string[];
+  },
+): RecommendationReason {
   const outside = distinct(input.outsideFields ?? []);
   if (!outside.length) return explainWithin(input, MAX_REASON_CHARS);
   const suffix = TEXTS.outside(fitList('', outside, 20).join(SEPARATOR) || (outside[0] as string));
@@ -79,17 +85,7 @@ export function explainRecommendation(input: {
   return { ...reason, text: `${reason.text}${suffix}` };
 }
 
-function explainWithin(
-  input: {
-    driver: ReasonKind;
-    terms: string[];
-    fields?: string[];
-    keyword?: string;
-    savedTitle?: string;
-    interestName?: string;
-  },
-  budget: number,
-): RecommendationReason {
+function explainWithin(input: ReasonDrivers, budget: number): RecommendationReason {
   const interestName = oneLine(input.interestName ?? '');
   if (input.driver === 'interest' && interestName) {
     const head = TEXTS.interest(shorten(interestName, MAX_KEYWORD_CHARS));

@@ -105,6 +105,19 @@ const dueCondition = (rules: AlertWindowRules) => sql`k.alert_enabled AND (k.las
 /** Disabled accounts (`radar users disable`) get no alert mail until they are enabled again. */
 const mailableUser = sql`u.is_email_verified AND u.password_hash IS NOT NULL AND u.disabled_at IS NULL`;
 
+/** The columns an alert mail shows of a paper, as its statements select them. */
+type AlertPaperColumns = {
+  id: string;
+  title: string;
+  abstract: string;
+  url: string;
+  doi: string | null;
+  journal_name: string;
+  published_at: string | null;
+  /** To the reader's profile; null when the paper has no vector of the profile's model. */
+  similarity: number | null;
+};
+
 /**
  * The keywords users follow (radar.user_keywords), the terms suggested to them, and the bookkeeping of
  * keyword alert mails (radar.keyword_alert_deliveries).
@@ -315,18 +328,7 @@ export class KeywordRepository {
         ? await this.recordAuthorPapers(tx, userId, options.authorPaperIds)
         : [];
 
-      const candidates = await tx.execute<{
-        id: string;
-        title: string;
-        abstract: string;
-        url: string;
-        doi: string | null;
-        journal_name: string;
-        published_at: string | null;
-        keyword_id: string;
-        keyword: string;
-        similarity: number | null;
-      }>(
+      const candidates = await tx.execute<AlertPaperColumns & { keyword_id: string; keyword: string }>(
         sql`WITH compiled AS MATERIALIZED (${compiledKeywords(sql`k.id = ANY(${keywordIds}::bigint[])`)}),
             kw AS (
               SELECT c.id, c.name, c.q, c.negatives,
@@ -413,16 +415,7 @@ export class KeywordRepository {
     );
     const recorded = inserted.rows.map((row) => row.paper_id);
     if (recorded.length === 0) return [];
-    const rows = await tx.execute<{
-      id: string;
-      title: string;
-      abstract: string;
-      url: string;
-      doi: string | null;
-      journal_name: string;
-      published_at: string | null;
-      similarity: number | null;
-    }>(
+    const rows = await tx.execute<AlertPaperColumns>(
       sql`SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
                  CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
                       THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
