@@ -12,9 +12,11 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, radar, tsvector, updatedAt, vector } from './columns';
 import { embeddingModels } from './embedding-models';
+import { users } from './users';
 
 /** Where a journal's tier comes from; see journals.tier_system. */
 export const TIER_SYSTEMS = ['scimago', 'openalex', 'imported'] as const;
@@ -127,6 +129,13 @@ export const papers = radar.table(
     /** Source name that first created the row (a configured source or 'demo'). */
     source: text('source').notNull(),
     isDemo: boolean('is_demo').notNull().default(false),
+    /**
+     * The one reader who may see this paper: it entered the corpus only through their own-works import
+     * (ORCID, OpenAlex author id, library file). Null: a public record (a configured source, the demo
+     * corpus), shown to everyone. A public source storing the same work sets it back to null. Migration 0026;
+     * the rule is applied in reader-eligibility.ts.
+     */
+    privateTo: uuid('private_to').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
     embedding: vector('embedding'),
     embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
     /** An LLM's English gist of a Chinese item: the text it is embedded from (GistRepository). */
@@ -152,6 +161,7 @@ export const papers = radar.table(
     index('papers_journal_version_at_idx').on(t.journalVersionAt).where(sql`${t.journalVersionAt} is not null`),
     index('papers_journal_id_idx').on(t.journalId),
     index('papers_embedding_model_idx').on(t.embeddingModelId),
+    index('papers_private_to_idx').on(t.privateTo).where(sql`${t.privateTo} is not null`),
     index('papers_english_gist_at_idx').on(t.englishGistAt).where(sql`${t.englishGistAt} is not null`),
     // The recommendation pages' freshness line: newest stored paper and the last week's count.
     index('papers_created_at_idx').on(t.createdAt),
