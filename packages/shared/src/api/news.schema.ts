@@ -8,7 +8,14 @@ import {
   learningSummarySchema,
   recommendationReasonSchema,
 } from './learning.schema';
-import { parseDateFilter, parseNumber, queryText, RECOMMENDATION_TOP_K } from './paper.schema';
+import {
+  parseDateFilter,
+  parseNumber,
+  parseRecommendationPaging,
+  queryText,
+  RECOMMENDATION_TOP_K,
+  recommendationPagingQuery,
+} from './paper.schema';
 import { ratingValueSchema } from './rating.schema';
 import { text } from './text.schema';
 
@@ -86,6 +93,11 @@ export const newsRecommendationResponseSchema = newsListResponseSchema.extend({
   freshness: freshnessSchema,
   /** Why `data` is empty over all pages (total_count 0) and the one change that would help; null otherwise. */
   empty_explanation: emptyExplanationSchema.nullable(),
+  /**
+   * Not in the spec (optional for clients): whether more eligible items follow the top_k set (ask again
+   * with the shown ids in `exclude_ids`: 加载更多).
+   */
+  has_more: z.boolean().optional(),
 });
 export type NewsRecommendationResponse = z.infer<typeof newsRecommendationResponseSchema>;
 
@@ -105,8 +117,10 @@ export const newsRecommendationQuerySchema = z
     date_filter: queryText('日期筛选', 'date_filter'),
     page: queryText('页码', 'page'),
     page_size: queryText('每页数量', 'page_size'),
+    ...recommendationPagingQuery,
   })
   .transform((query, ctx) => ({
+    ...parseRecommendationPaging(query, ctx),
     topK: parseNumber(
       query.top_k,
       NEWS_RECOMMENDATION_DEFAULTS.topK,

@@ -149,6 +149,47 @@ export function parseNumber(
 export const RECOMMENDATION_TOP_K = { min: 5, max: 50 } as const;
 
 /**
+ * Not in the spec (optional for clients): what a recommendation list may leave out or keep, for
+ * 加载更多 and the chip 含已评价 on /papers and /news.
+ * - `exclude_ids`: comma-joined ids the page already shows; the answer is the next items after them (the
+ *   list never runs dry while unseen eligible items exist). At most `maxShown` ids.
+ * - `include_rated`: 'true' keeps the items the reader rated 👍 in the list (by default they leave it
+ *   after the visit they were rated in); 👎 and 不感兴趣 items never come back until undone.
+ */
+export const RECOMMENDATION_PAGING = { maxShown: 500, maxShownChars: 6000 } as const;
+const SHOWN_IDS_MESSAGE = `exclude_ids 必须是逗号分隔的编号，最多 ${RECOMMENDATION_PAGING.maxShown} 个`;
+
+export const recommendationPagingQuery = {
+  exclude_ids: text('已显示的条目', { message: 'exclude_ids 只能有一个值' })
+    .max(RECOMMENDATION_PAGING.maxShownChars, { message: SHOWN_IDS_MESSAGE })
+    .optional(),
+  include_rated: queryText('含已评价', 'include_rated'),
+};
+
+/** `exclude_ids` and `include_rated` parsed (400 with a Chinese message on anything else). */
+export function parseRecommendationPaging(
+  query: { exclude_ids?: string | undefined; include_rated?: string | undefined },
+  ctx: z.RefinementCtx,
+): { shownIds: number[]; includeRated: boolean } {
+  const parts = (query.exclude_ids ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const shownIds = [...new Set(parts.map(Number))];
+  if (parts.length > RECOMMENDATION_PAGING.maxShown || !shownIds.every((id) => Number.isSafeInteger(id) && id > 0)) {
+    ctx.addIssue({ code: 'custom', message: SHOWN_IDS_MESSAGE });
+  }
+  const flag = (query.include_rated ?? '').trim().toLowerCase();
+  if (!['', 'true', 'false', '1', '0'].includes(flag)) {
+    ctx.addIssue({ code: 'custom', message: 'include_rated 只能是 true 或 false' });
+  }
+  return {
+    shownIds: shownIds.filter((id) => Number.isSafeInteger(id) && id > 0),
+    includeRated: flag === 'true' || flag === '1',
+  };
+}
+
+/**
  * GET /api/auth/recommendations/papers/ query. Every parameter is optional: absent (or empty) takes the
  * spec's default (top_k 20, threshold 0.3, excluded tiers 4,3, date filter 一周内). `excluded_jcr=` (empty)
  * excludes no tier; `date_filter=` (empty) is 不限. The date filters are cumulative: the widest applies.
@@ -159,8 +200,10 @@ export const paperRecommendationQuerySchema = z
     similarity_threshold: queryText('相似度阈值', 'similarity_threshold'),
     excluded_jcr: queryText('排除分区', 'excluded_jcr'),
     date_filter: queryText('日期筛选', 'date_filter'),
+    ...recommendationPagingQuery,
   })
   .transform((query, ctx) => ({
+    ...parseRecommendationPaging(query, ctx),
     topK: parseNumber(
       query.top_k,
       PAPER_RECOMMENDATION_DEFAULTS.topK,
@@ -244,6 +287,11 @@ export const paperRecommendationResponseSchema = z.object({
    * window (newest first, at most 10), shown above the recommendations; [] when there are none.
    */
   followed_author_papers: z.array(followedAuthorPaperSchema).optional(),
+  /**
+   * Not in the spec (optional for clients): whether more eligible papers follow these (ask again with
+   * their ids in `exclude_ids`: 加载更多).
+   */
+  has_more: z.boolean().optional(),
 });
 export type PaperRecommendationResponse = z.infer<typeof paperRecommendationResponseSchema>;
 
