@@ -364,7 +364,10 @@ async function playRound(reader: Reader): Promise<RoundFigures> {
 
 const roundsStarted = Date.now();
 const bar = new cliProgress.SingleBar(
-  { format: 'rating rounds       {bar} {value}/{total} reader-rounds | round {round} | {duration_formatted}', ...NOT_TTY },
+  {
+    format: 'rating rounds       {bar} {value}/{total} reader-rounds | round {round} | {duration_formatted}',
+    ...NOT_TTY,
+  },
   cliProgress.Presets.shades_classic,
 );
 bar.start(READERS * ROUNDS, 0, { round: 1 });
