@@ -9,7 +9,8 @@
  *   process): it stores the papers, fits the built-in model on them and embeds them with it.
  * - Server: the real one (startRuntime, its in-process worker fits each reader's classifier), on
  *   127.0.0.1; embedded PGlite on disk in a temporary DATA_DIR by default (as `pnpm start`), or a fresh
- *   database `radar_bench_ratings` on the server of --database-url. Mail goes to DATA_DIR/outbox.
+ *   database `radar_bench_ratings` on the server of --database-url (dropped at the end). Mail goes to
+ *   DATA_DIR/outbox.
  * - Readers (HTTP only): each registers, reads its code from the outbox, verifies, and confirms a
  *   research summary = one labelled paper's title + abstract (papers spread evenly over the set, so
  *   the categories are balanced). Beside each, a twin with the same summary who never rates.
@@ -448,3 +449,13 @@ process.stdout.write(
 
 await runtime.close();
 await fs.rm(dataDir, { recursive: true, force: true });
+if (args['database-url']) {
+  const admin = await openDatabase({
+    databaseUrl: args['database-url'],
+    dataDir: os.tmpdir(),
+    poolMax: 1,
+    migrate: false,
+  });
+  await admin.pool.query('DROP DATABASE IF EXISTS radar_bench_ratings WITH (FORCE)');
+  await admin.close();
+}
