@@ -35,7 +35,12 @@ export async function runInterestBenchmark(
   for (const result of results) {
     write(`${result.method}\n`);
     write(`  precision@20 by round   ${result.precision.map((v) => v.toFixed(4)).join('  ')}\n`);
-    write(`  unseen papers on page   ${result.unseen.map((v) => v.toFixed(1).padEnd(6)).join('  ')}\n`);
+    write(
+      `  unseen papers on page   ${result.unseen
+        .map((v) => v.toFixed(1).padEnd(6))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
     write(`  precision of unseen     ${result.unseenPrecision.map((v) => v.toFixed(4)).join('  ')}\n`);
     for (const slot of [0, 1, 2]) {
       const name = slot === 0 ? 'summary' : `interest ${slot + 1}`;

@@ -171,9 +171,12 @@ function writeReaderSimulation(
   write: (text: string) => void,
 ): void {
   const describe = ({ profile, liked, dismissed }: LearningWeights) => `${profile}/${liked}/${dismissed}`;
-  const row = (name: string, values: number[], ms?: number) =>
+  const row = (name: string, values: number[], ms?: number, digits = 4) =>
     write(
-      `${name.padEnd(56)} ${values.map((v) => v.toFixed(4)).join('  ')}${ms === undefined ? '' : `   (${(ms / 1000).toFixed(1)} s)`}\n`,
+      `${name.padEnd(56)} ${values
+        .map((v) => v.toFixed(digits).padEnd(6))
+        .join('  ')
+        .trimEnd()}${ms === undefined ? '' : `   (${(ms / 1000).toFixed(1)} s)`}\n`,
     );
   const simulate = (vectors: number[][], options: ReaderSimulationOptions) => {
     const started = Date.now();
@@ -183,7 +186,9 @@ function writeReaderSimulation(
   write(
     `\nsimulated reader: ${labels.length} queries, each paper's vector the profile; per round the top ${SHOWN} shown are judged:\n` +
       `relevant ones favourited, up to 5 irrelevant ones dismissed (removed for good), then the ranking is recomputed\n` +
-      `from learnedProfileVector (weights profile/liked/dismissed, LEARNING_WEIGHTS ${describe(LEARNING_WEIGHTS)})\n`,
+      `from learnedProfileVector (weights profile/liked/dismissed, LEARNING_WEIGHTS ${describe(LEARNING_WEIGHTS)});\n` +
+      `favourites stay in the list as in the product, so a page repeats them: the unseen rows count only papers\n` +
+      `not on an earlier page (issue 31)\n`,
   );
   write(
     `${'precision@20 by round'.padEnd(56)} ${['0', '1', '2', '3']
@@ -195,6 +200,8 @@ function writeReaderSimulation(
     const result = simulate(vectors, {});
     row(`${name}: plain`, result.plain);
     row(`${name}: learning`, result.learning, result.ms);
+    row(`  learning: unseen papers on the page`, result.learningUnseen, undefined, 1);
+    row(`  learning: precision of the unseen (of 20)`, result.learningUnseenPrecision);
     if (i > 0) continue;
     // The sensitivity table and a sparser reader, on the built-in model only.
     for (const { weights, note } of COMPARED_WEIGHTS) {
