@@ -29,7 +29,7 @@ const upload = (readerId: string) =>
   new ContentStore(createIngestRepositories(database.db), { source: 'own-works', privateTo: readerId });
 const publicSource = () => new ContentStore(createIngestRepositories(database.db), { source: 'crossref-test' });
 
-interface Row {
+type Row = {
   id: number;
   title: string;
   abstract: string;
@@ -41,7 +41,7 @@ interface Row {
   source: string;
   private_to: string | null;
   duplicate_of: number | null;
-}
+};
 
 async function paper(id: number): Promise<Row> {
   const result = await database.db.execute<Row>(
