@@ -70,6 +70,8 @@ export function useNewsRecommendations(params: NewsRecommendationParams, page: n
   });
   const viewKey = JSON.stringify(toNewsRecommendationQuery(params, page));
   const [appended, setAppended] = useState<{ viewKey: string; shownIds: string[][] }>({ viewKey, shownIds: [] });
+  // Other settings or another page start without appended sets, also when they go back to earlier ones.
+  if (appended.viewKey !== viewKey) setAppended({ viewKey, shownIds: [] });
   const appendedShownIds = appended.viewKey === viewKey ? appended.shownIds : [];
   const more = useQueries({
     queries: appendedShownIds.map((shownIds) => ({ ...newsRecommendationsQuery(params, 1, shownIds), enabled })),

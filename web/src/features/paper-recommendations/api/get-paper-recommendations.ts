@@ -70,6 +70,8 @@ export function usePaperRecommendations(params: PaperRecommendationParams, enabl
     settingsKey,
     shownIds: [],
   });
+  // Other settings start from the first answer, also when they go back to earlier ones.
+  if (appended.settingsKey !== settingsKey) setAppended({ settingsKey, shownIds: [] });
   const appendedShownIds = appended.settingsKey === settingsKey ? appended.shownIds : [];
   const more = useQueries({
     queries: appendedShownIds.map((shownIds) => ({ ...paperRecommendationsQuery(params, shownIds), enabled })),

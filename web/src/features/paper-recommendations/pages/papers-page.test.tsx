@@ -384,7 +384,15 @@ describe('/papers', () => {
     const first = screen.getAllByRole('article')[0] as HTMLElement;
     expect(within(first).getByRole('button', { name: '更多此类' }).getAttribute('aria-pressed')).toBe('true');
     expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').includeRated).toBe(true);
+
+    // Off again: the earlier settings, from their first answer (the appended paper stays away).
+    await user.click(screen.getByRole('button', { name: '含已评价' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: '含已评价' }).getAttribute('aria-pressed')).toBe('false'),
+    );
+    expect(cardTitles()).toEqual(['First paper', 'Second paper']);
     expect(screen.getByRole('button', { name: '加载更多' })).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}')).not.toHaveProperty('includeRated');
   });
 
   it('reads 含已评价 from the stored settings, and its absence as off', async () => {
