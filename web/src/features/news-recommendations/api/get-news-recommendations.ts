@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { refetchWhileSourcesStart } from '@/components/recommendations/sources-starting';
 import { api } from '@/lib/api-client';
-import { appendPages, excludeIdsQuery, loadMoreState } from '@/lib/load-more';
+import { appendPages, excludeIdsQuery, loadMoreState, MAX_SHOWN_IDS } from '@/lib/load-more';
 import { type NewsRecommendations, readNewsRecommendations } from '@/lib/spec-answers';
 import {
   NEWS_PAGE_SIZE,
@@ -92,14 +92,19 @@ export function useNewsRecommendations(params: NewsRecommendationParams, page: n
       ? 'none'
       : loadMoreState(answers.map((answer) => ({ ids: answer.data.map((item) => item.id), hasMore: answer.has_more })));
 
-  /** Ids of the set's pages this visit loaded (the reader saw them), then of everything on screen. */
+  /**
+   * Ids of everything on screen, then of the set's earlier pages this visit loaded (the reader saw them);
+   * at most the MAX_SHOWN_IDS the API takes, those on screen first.
+   */
   const shownIds = () => {
     const pages = data ? pageCount(data.pagination.total_count, NEWS_PAGE_SIZE) : 0;
     const earlier = Array.from({ length: Math.max(0, pages - 1) }, (_, index) =>
       queryClient.getQueryData(newsRecommendationsQuery(params, index + 1).queryKey),
     );
     const earlierItems = earlier.flatMap((answer) => answer?.data ?? []);
-    return appendPages([earlierItems, items]).map((item) => item.id);
+    return appendPages([items, earlierItems])
+      .slice(0, MAX_SHOWN_IDS)
+      .map((item) => item.id);
   };
 
   return {
