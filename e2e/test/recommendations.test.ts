@@ -659,8 +659,19 @@ describe('learning from the reader and reasons (issue 13)', () => {
       )
       .toBe(true);
     const reloaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.reload());
-    const after = ((await reloaded.json()) as PaperRecommendationResponse).recommendations;
+    const afterVisit = ((await reloaded.json()) as PaperRecommendationResponse).recommendations.map(
+      (paper) => paper.id,
+    );
     await page.getByTestId('papers-list').waitFor();
+    await expect.poll(() => cardIds(page)).toEqual(afterVisit);
+    // The next visit: 👍 papers have left the list (they were seen), 👎 ones stay out until undone.
+    for (const id of [...liked, ...disliked]) expect(afterVisit).not.toContain(id);
+    // 含已评价 keeps the 👍 papers in, ordered by what was learned, with their thumbs pressed.
+    const withRated = await responseTo(page, 'GET', PAPERS_PATH, () =>
+      page.getByTestId('papers-include-rated').click(),
+    );
+    expect(queryOf(withRated).include_rated).toBe('true');
+    const after = ((await withRated.json()) as PaperRecommendationResponse).recommendations;
     await expect.poll(() => cardIds(page)).toEqual(after.map((paper) => paper.id));
     const rank = (ids: readonly string[], id: string) => (ids.includes(id) ? ids.indexOf(id) : ids.length);
     const afterIds = after.map((paper) => paper.id);
