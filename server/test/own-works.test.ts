@@ -342,6 +342,26 @@ describe('own works seed the profile', () => {
       expect(refused.json(), path).toEqual({ code: 'NOT_FOUND', message: '论文不存在' });
       expect((await byId(a.headers, method, path, payload)).statusCode, path).toBe(200);
     }
+    const asB = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      runtime.app.inject({ method, url, headers: b.headers, ...(payload ? { payload } : {}) });
+    for (const [url, payload] of [
+      [`/articles/${id}/rating/`, { value: 1 }],
+      [`/articles/${id}/not-interested/`, undefined],
+    ] as const) {
+      const refused = await asB('POST', url, payload);
+      expect(refused.statusCode, url).toBe(404);
+      expect(refused.json(), url).toEqual({ code: 'NOT_FOUND', message: '论文不存在' });
+    }
+    // Following an author of it is refused as for a paper that does not exist.
+    const follow = await asB('POST', '/api/auth/followed-authors/', { paper_id: String(id), author_index: 0 });
+    expect(follow.statusCode).toBe(400);
+    expect(follow.json().message).toBe('这篇论文没有这位作者，请刷新页面后重试');
+    await new UserRepository(runtime.database.db).update(b.user.id, {
+      researchSummaryEn: 'Hydrothermal vent ecology.',
+    });
+    const similarity = await asB('GET', `/api/auth/recommendations/similarity/?ids=${id},${publicId}`);
+    expect(similarity.statusCode, similarity.body).toBe(200);
+    expect(similarity.json().not_found).toEqual([String(id)]);
     expect(await count(runtime, 'user_article_states', b.user.id)).toBe(0);
     // A favourite B made before the paper was private (rows of migration 0026) is not listed or exported.
     await runtime.database.db.execute(

@@ -1,7 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { type AuthorIdentity, followedAuthors } from '../schema';
-import { listablePublicPaper, notJudgedPaper } from './reader-eligibility';
+import { listablePublicPaper, notJudgedPaper, paperVisibleTo } from './reader-eligibility';
 
 export type { AuthorIdentity };
 
@@ -74,13 +74,16 @@ export class FollowedAuthorRepository {
       .orderBy(asc(followedAuthors.id));
   }
 
-  /** Author `index` (0-based) of a paper as stored, or undefined when there is no such paper or author. */
-  async paperAuthor(paperId: number, index: number): Promise<PaperAuthor | undefined> {
+  /**
+   * Author `index` (0-based) of a paper as stored, or undefined when there is no such paper or author, or
+   * the paper is private to another reader.
+   */
+  async paperAuthor(readerId: string, paperId: number, index: number): Promise<PaperAuthor | undefined> {
     const result = await this.db.execute<{ name: string | null; name_key: string | null; identity: unknown }>(
       sql`SELECT p.authors ->> ${Math.trunc(index)}::int AS name,
                  radar.author_name_key(p.authors ->> ${Math.trunc(index)}::int) AS name_key,
                  p.author_identities -> ${Math.trunc(index)}::int AS identity
-          FROM radar.papers p WHERE p.id = ${Math.trunc(paperId)}`,
+          FROM radar.papers p WHERE p.id = ${Math.trunc(paperId)} AND ${paperVisibleTo(sql`p`, readerId)}`,
     );
     const row = result.rows[0];
     if (!row?.name) return undefined;

@@ -8,7 +8,7 @@ import {
   type RankingCandidate,
   toRankingCandidate,
 } from './ranking-candidates';
-import { listablePublicPaper, notJudgedPaper } from './reader-eligibility';
+import { listablePublicPaper, notJudgedPaper, publicPaper } from './reader-eligibility';
 
 export type KeywordRow = typeof userKeywords.$inferSelect;
 
@@ -288,7 +288,7 @@ export class KeywordRepository {
     const result = await this.db.execute<{ term: string; query_key: string; df: number }>(
       sql`SELECT t.term, q::text AS query_key,
                  CASE WHEN numnode(q) = 0 THEN 0
-                      ELSE (SELECT count(*)::int FROM (SELECT 1 FROM radar.papers p WHERE p.search_vector @@ q LIMIT ${limit}) s)
+                      ELSE (SELECT count(*)::int FROM (SELECT 1 FROM radar.papers p WHERE p.search_vector @@ q AND ${publicPaper(sql`p`)} LIMIT ${limit}) s)
                  END AS df
           FROM jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) AS t(term)
           CROSS JOIN LATERAL ${phraseQuery(sql`t.term`)} AS q`,
@@ -305,7 +305,9 @@ export class KeywordRepository {
   }
 
   async countPapers(): Promise<number> {
-    const result = await this.db.execute<{ count: number }>(sql`SELECT count(*)::int AS count FROM radar.papers`);
+    const result = await this.db.execute<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM radar.papers p WHERE ${publicPaper(sql`p`)}`,
+    );
     return Number(result.rows[0]?.count ?? 0);
   }
 

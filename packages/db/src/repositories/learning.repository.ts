@@ -4,6 +4,7 @@ import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
 import { isForeignKeyViolation } from './pg-errors';
 import { toDate } from './raw-values';
+import { paperVisibleTo } from './reader-eligibility';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
@@ -69,6 +70,10 @@ const DISMISSABLE = {
 
 /** After the reset, if any: the signal predicate on a row's timestamp column. */
 const sinceReset = (column: string) => sql.raw(`(u.learning_reset_at IS NULL OR ${column} > u.learning_reset_at)`);
+
+/** Another reader's private upload is not found (reader-eligibility.ts); every news item is public. */
+const visibleItem = (target: (typeof DISMISSABLE)[keyof typeof DISMISSABLE], userId: string) =>
+  target === DISMISSABLE.paper ? paperVisibleTo(sql`i`, userId) : sql`true`;
 
 /** A liked paper: state row `s` (user_article_states) of user `u`, since the reset, not dismissed. */
 const LIKED = sql`s.dismissed_at IS NULL AND s.rating IS DISTINCT FROM -1
@@ -213,7 +218,8 @@ export class LearningRepository {
     try {
       const result = await this.db.execute<{ dismissed: boolean }>(
         sql`INSERT INTO ${states} (user_id, ${column}, dismissed_at)
-            SELECT ${userId}::uuid, i.id, CASE WHEN ${dismissed} THEN now() END FROM ${items} i WHERE i.id = ${itemId}
+            SELECT ${userId}::uuid, i.id, CASE WHEN ${dismissed} THEN now() END FROM ${items} i
+            WHERE i.id = ${itemId} AND ${visibleItem(target, userId)}
             ON CONFLICT (user_id, ${column}) DO UPDATE
               SET dismissed_at = CASE WHEN ${dismissed} THEN coalesce(${states}.dismissed_at, now()) END,
                   updated_at = now()
@@ -252,7 +258,7 @@ export class LearningRepository {
       const result = await this.db.execute<{ rating: number | null }>(
         sql`INSERT INTO ${states} (user_id, ${column}, rating, rated_at)
             SELECT ${userId}::uuid, i.id, ${rating}::smallint, CASE WHEN ${rating}::smallint IS NOT NULL THEN now() END
-            FROM ${items} i WHERE i.id = ${itemId}
+            FROM ${items} i WHERE i.id = ${itemId} AND ${visibleItem(target, userId)}
             ON CONFLICT (user_id, ${column}) DO UPDATE
               SET rated_at = CASE WHEN excluded.rating IS NULL THEN NULL
                     WHEN ${states}.rating IS NOT DISTINCT FROM excluded.rating THEN ${states}.rated_at ELSE now() END,

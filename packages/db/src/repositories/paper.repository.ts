@@ -14,7 +14,7 @@ import {
   type VectorTable,
 } from './nearest-search';
 import { type CandidateTrip, type CandidateTripOptions, runCandidateTrip } from './ranking-candidates';
-import { listablePublicPaper } from './reader-eligibility';
+import { listablePublicPaper, paperVisibleTo } from './reader-eligibility';
 
 export type PaperRow = typeof papers.$inferSelect;
 export type NewPaperRow = typeof papers.$inferInsert;
@@ -242,6 +242,7 @@ export class PaperRepository {
    * Unknown ids are left out; order follows `ids`.
    */
   async similarityOf(
+    readerId: string,
     ids: readonly number[],
     model: Pick<EmbeddingModelRow, 'id' | 'dimension'>,
     vector: number[],
@@ -251,7 +252,7 @@ export class PaperRepository {
     const result = await this.db.execute<{ id: string | number; title: string; distance: string | number | null }>(
       sql`SELECT ${papers.id} AS id, ${papers.title} AS title,
             CASE WHEN ${search.modelFilter} THEN ${search.distance} END AS distance
-          FROM ${papers} WHERE ${inArray(papers.id, [...ids])}`,
+          FROM ${papers} WHERE ${inArray(papers.id, [...ids])} AND ${paperVisibleTo(sql`${papers}`, readerId)}`,
     );
     const byId = new Map(result.rows.map((row) => [Number(row.id), row]));
     return ids.flatMap((id) => {

@@ -33,7 +33,7 @@ export class FollowedAuthorService {
 
   /** POST /api/auth/followed-authors/: `created` is false when the reader already followed them. */
   async follow(user: UserRow, body: FollowAuthorRequest): Promise<{ created: boolean; body: FollowAuthorResponse }> {
-    const author = await this.deps.followedAuthors.paperAuthor(Number(body.paper_id), body.author_index);
+    const author = await this.deps.followedAuthors.paperAuthor(user.id, Number(body.paper_id), body.author_index);
     if (!author) {
       throw errors.validation('这篇论文没有这位作者，请刷新页面后重试', { author_index: ['这篇论文没有这位作者'] });
     }

@@ -90,7 +90,7 @@ export class PaperRecommendationService {
     const base = { success: true as const, user_id: user.id, model_name: model.name };
     if (query.ids?.trim()) {
       const ids = [...new Set(query.ids.split(',').map((id) => Number(id.trim())))];
-      const rows = await this.deps.papers.similarityOf(ids, model, vector);
+      const rows = await this.deps.papers.similarityOf(user.id, ids, model, vector);
       const found = new Set(rows.map((row) => row.id));
       return {
         ...base,
