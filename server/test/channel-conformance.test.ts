@@ -272,8 +272,8 @@ const MATRIX: Record<RuleId, Record<ChannelId, Cell>> = {
     digestMail: NO_PAGING,
     robot: NO_PAGING,
     feed: NO_PAGING,
-    articleSearch: { na: 'paged by page / page_size (its own contract, server/test/articles tests)' },
-    newsSearch: { na: 'paged by page / page_size (its own contract, server/test/news tests)' },
+    articleSearch: { na: 'paged by page / page_size, its own contract (server/test/articles.test.ts)' },
+    newsSearch: { na: 'paged by page / page_size, its own contract (server/test/news.test.ts)' },
   },
 };
 
@@ -676,6 +676,10 @@ describe('one rule, every channel (issue 31)', () => {
         if (cell && typeof cell === 'object')
           expect(cell.na.length, `${rule} × ${channel}: a reason`).toBeGreaterThan(0);
         if (cell === 'finds') expect(CHANNELS[channel].search, `${rule} × ${channel}: finds is for search`).toBe(true);
+        // A cell that applies is about an item of a kind the channel lists (rules 1, 5 and 6 are about papers).
+        const kinds: readonly Kind[] = CHANNELS[channel].kinds;
+        if (cell !== undefined && typeof cell !== 'object' && ['R1', 'R5', 'R6'].includes(rule))
+          expect(kinds, `${rule} × ${channel}`).toContain('paper');
       }
     }
   });
