@@ -42,7 +42,7 @@ import {
 } from '@radar/jobs';
 import { type Mailer, MailLinkTokens } from '@radar/mail';
 import type { AppMetrics } from '@radar/metrics';
-import { ContentSources, RecommendationPipeline } from '@radar/recommend';
+import { ContentSources, createRecommendationPipelines } from '@radar/recommend';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
@@ -76,7 +76,7 @@ import type { HttpTimeouts } from './http-timeouts';
 import { LoginLimiter } from './plugins/login-limiter';
 import { createRateLimitStore } from './plugins/rate-limit-store';
 import { createAccountCache, startUserChangeListener } from './plugins/user-cache';
-import { profileVectorOf } from './profile-vector';
+import { profileVectorError, profileVectorOf } from './profile-vector';
 import { resolveJwtSecret } from './security/jwt-secret';
 import { type Argon2Params, PasswordHasher } from './security/password-hasher';
 import { SecretCodes } from './security/secret-codes';
@@ -248,21 +248,20 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const followedAuthorRepository = new FollowedAuthorRepository(database.db);
   const newsSearchRepository = new NewsSearchRepository(database.db);
   const recommendationRepository = new RecommendationRepository(database.db);
-  const pipelineDeps: ConstructorParameters<typeof RecommendationPipeline>[0] = {
+  const pipelines = createRecommendationPipelines({
     embeddings: ai.embeddings,
     recommendations: recommendationRepository,
     papers: paperRepository,
     news: newsSearchRepository,
     diagnostics,
     contentSources,
-    profileVector: (user, activeRow) => profileVectorOf({ ai, users: userRepository, logger }, user, activeRow),
+    profile: { embeddings: ai.embeddings, users: userRepository, error: profileVectorError },
     requestRelearn: (userId) => learning.requestRelearnFromRead(userId),
     logger,
-    timeZone: config.timeZone,
     llmRerank: createLlmReranker(config, ai.languageModel, logger),
     now: options.clock,
-  };
-  const pipeline = new RecommendationPipeline(pipelineDeps);
+  });
+  const pipeline = pipelines(config.timeZone);
   return {
     auth: new AuthService({
       users: userRepository,
@@ -341,7 +340,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       // Robot webhooks are sealed at rest under a key derived from the server secret (StoredSecrets).
       deliveries: new DeliveryRepository(database.db, new StoredSecrets(parts.jwtSecret)),
       users: userRepository,
-      pipelineFor: (timeZone) => new RecommendationPipeline({ ...pipelineDeps, timeZone }),
+      pipelineFor: pipelines,
       linkTokens: new MailLinkTokens(parts.jwtSecret),
       webBaseUrl: parts.webBaseUrl.current,
       webhookTestOrigin: config.webhookTestOrigin,

@@ -29,12 +29,17 @@ import {
   summarizePapers,
 } from '@radar/ingest';
 import type { AppMetrics, QueueJobCounts } from '@radar/metrics';
-import { ContentSources, type PublishedPreprintsProvider, RecommendationPipeline } from '@radar/recommend';
+import {
+  ContentSources,
+  createRecommendationPipelines,
+  type PublishedPreprintsProvider,
+  type RecommendationPipeline,
+} from '@radar/recommend';
 import { type JobPayload, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { createContentEmbedProcessor } from './jobs/content-embed.job';
-import { createDeliveryProcessor, publishedPreprintsOf, storedProfileVector } from './jobs/delivery.job';
+import { createDeliveryProcessor, publishedPreprintsOf } from './jobs/delivery.job';
 import { createEmbeddingsProcessor, requestEmbeddingsMaintenance, requestRefitIfDue } from './jobs/embeddings.job';
 import { createIngestProcessor } from './jobs/ingest.job';
 import { createJournalTiersProcessor } from './jobs/journal-tiers.job';
@@ -117,6 +122,8 @@ type ProcessorFactory<N extends QueueName> = (
     /** A producer for another queue (closed with the app). */
     queue: Producers;
     repositories: WorkerRepositories;
+    /** The ranking pipeline per readers' time zone, built as the server builds it (createRecommendationPipelines). */
+    pipelines: (timeZone: string) => RecommendationPipeline;
   },
 ) => JobProcessor<N>;
 
@@ -202,14 +209,21 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       language: ingest.summaryLanguage,
       logger,
     }),
-  [QUEUE_NAMES.keywordAlerts]: ({ repositories, mail, ai, logger }) =>
-    createKeywordAlertsProcessor({
+  [QUEUE_NAMES.keywordAlerts]: ({ repositories, mail, ai, pipelines, logger }) => {
+    // The alert's order uses no publication window, so no zone matters.
+    const pipeline = pipelines('UTC');
+    return createKeywordAlertsProcessor({
       keywords: repositories.keywords,
       followedAuthors: repositories.followedAuthors,
       mail,
       logger,
       embeddings: ai.embeddings,
-    }),
+      ranking: async (userId) => {
+        const user = await repositories.users.findById(userId);
+        return user ? pipeline.alertRanking(user) : undefined;
+      },
+    });
+  },
   [QUEUE_NAMES.profileLearning]: ({ repositories, ai, logger }) =>
     createProfileLearningProcessor({
       learning: repositories.learning,
@@ -217,31 +231,12 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       embeddings: ai.embeddings,
       logger,
     }),
-  [QUEUE_NAMES.delivery]: ({ repositories, ai, content, ingest, mail, publishedPreprints, logger }) => {
-    const contentSources = new ContentSources({
-      settings: ingest,
-      readerFields: repositories.ingest.readerFields,
-      states: repositories.sourceStates,
-    });
+  [QUEUE_NAMES.delivery]: ({ repositories, content, ingest, mail, publishedPreprints, pipelines, logger }) => {
     const { llm } = content;
     return createDeliveryProcessor({
       deliveries: repositories.deliveries,
       users: repositories.users,
-      pipelineFor: (timeZone) =>
-        new RecommendationPipeline({
-          embeddings: ai.embeddings,
-          recommendations: repositories.recommendations,
-          papers: repositories.papers,
-          news: repositories.news,
-          diagnostics: repositories.diagnostics,
-          contentSources,
-          profileVector: storedProfileVector(ai.embeddings),
-          // A learned profile found behind is recomputed when the reader next opens /papers or /news;
-          // the digest uses the one that exists.
-          requestRelearn: async () => {},
-          logger,
-          timeZone,
-        }),
+      pipelineFor: pipelines,
       mail,
       summarizePapers: llm
         ? async (ids) => {
@@ -400,6 +395,30 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     return queue as unknown as JobQueue<N>;
   };
   const enqueue: EnqueueJob = (queue, name, data) => producer(queue).add(name, data);
+  const pipelines = createRecommendationPipelines({
+    embeddings: options.ai.embeddings,
+    recommendations: repositories.recommendations,
+    papers: repositories.papers,
+    news: repositories.news,
+    diagnostics: repositories.diagnostics,
+    contentSources: new ContentSources({
+      settings: ingest,
+      readerFields: repositories.ingest.readerFields,
+      states: repositories.sourceStates,
+    }),
+    profile: {
+      embeddings: options.ai.embeddings,
+      users: repositories.users,
+      error: (problem) => new Error(`no profile vector of the active model (${problem})`),
+    },
+    // As the server asks: one waiting recomputation per reader (the queue deduplicates by this id).
+    requestRelearn: async (userId) => {
+      await producer(QUEUE_NAMES.profileLearning)
+        .add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } })
+        .catch((error: Error) => logger.error({ userId, err: error.message }, 'could not queue the learned profile'));
+    },
+    logger,
+  });
   let isClosed = false;
   // Before the workers start taking jobs, so every scrape from then on has the gauges. A scrape after
   // close must not open queue connections again.
@@ -418,7 +437,7 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
     createWorker(
       connection,
       name,
-      PROCESSORS[name]({ ...options, ingest, content, enqueue, queue: producer, repositories }),
+      PROCESSORS[name]({ ...options, ingest, content, enqueue, queue: producer, repositories, pipelines }),
       {
         concurrency: Math.min(options.concurrency, CONCURRENCY_LIMITS[name] ?? options.concurrency),
         ...lock,

@@ -13,5 +13,11 @@ export {
 } from './digest';
 export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
 export { type FollowedAuthorPaper, findFollowedAuthorPapers } from './followed-authors';
-export { isLearnedProfileBehind, keywordAlertReasons, RecommendationPipeline } from './pipeline';
+export {
+  createRecommendationPipelines,
+  isLearnedProfileBehind,
+  keywordAlertReasons,
+  RecommendationPipeline,
+} from './pipeline';
+export { type ProfileVectorProblem, profileVectorOf } from './profile-vector';
 export { suggestThreshold } from './threshold';

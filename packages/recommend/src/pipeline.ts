@@ -1,6 +1,7 @@
 import { CLASSIFIER_MIN_SIGNALS, classifierScoreFromProduct, type EmbeddingModels } from '@radar/ai';
 import {
   type AlertClaim,
+  type AlertRanking,
   type AvailabilityByWindow,
   type EmbeddingModelRow,
   type FollowedAuthorRow,
@@ -41,6 +42,7 @@ import { presentFreshness } from './freshness';
 import { interleaveByQuota } from './interest-quotas';
 import type { LlmRerank } from './llm-rerank';
 import { orderRecommendations, reorders, rerankPoolSize } from './ordering';
+import { type ProfileVectorDeps, profileVectorOf } from './profile-vector';
 import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
 
 /*
@@ -81,12 +83,12 @@ export const PIPELINE_OPTIONS: Record<RecommendationKind, PipelineOptions> = {
     explainsEmpty: true,
   },
   news: { candidates: 'nearest to the research summary', reorders: true, likedReasons: false, explainsEmpty: true },
-  // Keyword alerts select and order in the database (KeywordRepository.claimAlertDigest: the keyword
-  // match without its negative terms, never mailed before, by similarity to the profile vector); the
-  // pipeline gives their reasons.
+  // Keyword alerts select in the database (KeywordRepository.claimAlertDigest: the keyword match without
+  // its negative terms, never mailed before, what the reader may be shown) and are ordered here as
+  // /papers is (alertRanking); the pipeline gives their reasons.
   'keyword-alerts': {
     candidates: 'new papers matching a due keyword',
-    reorders: false,
+    reorders: true,
     likedReasons: false,
     explainsEmpty: false,
   },
@@ -163,6 +165,10 @@ export interface RecommendationFilters {
   topK: number;
   threshold: number;
   dateFilter: DateFilterLabel[];
+  /** 含已评价: items the reader rated 👍 stay in the list (reader-eligibility.ts). */
+  includeRated?: boolean | undefined;
+  /** 加载更多: ids the page already shows, left out of this answer. */
+  shownIds?: readonly number[] | undefined;
 }
 
 /** A paper recommendation before it is presented. */
@@ -184,6 +190,8 @@ export interface PaperRecommendations {
   learning: LearningSummary;
   freshness: Freshness;
   emptyExplanation: EmptyExplanation | null;
+  /** Whether more eligible papers follow these (加载更多 with their ids shown). */
+  hasMore: boolean;
 }
 
 /** A news recommendation before it is presented: the whole ranked set, and the requested page's cards. */
@@ -193,9 +201,23 @@ export interface NewsRecommendations {
   learning: LearningSummary;
   freshness: Freshness;
   emptyExplanation: EmptyExplanation | null;
+  /** Whether more eligible items follow the top_k set (加载更多 with their ids shown). */
+  hasMore: boolean;
 }
 
 type CandidateRow = { id: number; similarity: number; extra: Record<string, unknown> };
+
+/**
+ * Whether eligible items beyond the `shown` ones exist: step 2's searches (one per interest) found more
+ * distinct items at or above the threshold than the list holds. Every search asks for one more than
+ * top_k at least (poolSize), so a full list tells.
+ */
+function moreFollow(shown: number, searches: readonly CandidateRow[][], threshold: number): boolean {
+  const passing = new Set(
+    searches.flatMap((rows) => rows.filter((row) => row.similarity >= threshold).map((row) => row.id)),
+  );
+  return passing.size > shown;
+}
 
 export class RecommendationPipeline {
   constructor(private readonly deps: PipelineDeps) {}
@@ -208,7 +230,7 @@ export class RecommendationPipeline {
     user: UserRow,
     query: RecommendationFilters & { excludedTiers: number[]; followedAuthorPapers?: number | undefined },
   ): Promise<PaperRecommendations> {
-    const start = await this.start(user, 'papers');
+    const start = await this.start(user, 'papers', query);
     const { model } = start;
     const days = widestWindowDays(query.dateFilter);
     // A paper's publication date is a calendar day (no time): it is in the window when it is on or after
@@ -223,6 +245,7 @@ export class RecommendationPipeline {
       sectionSize > 0 && start.follows.length > 0
         ? this.deps.recommendations.followedAuthorCandidatesStatement(user.id, start.follows, {
             publishedSince,
+            includeRated: query.includeRated,
             limit: followedAuthorCandidateLimit(sectionSize),
           })
         : undefined;
@@ -257,6 +280,7 @@ export class RecommendationPipeline {
     const order = start.interests.others.length
       ? this.orderByInterests('papers', start, user, [unthresholded, ...others], query)
       : this.order('papers', start, user, passing, query.topK);
+    const hasMore = moreFollow(order.length, [unthresholded, ...others], query.threshold);
     const { views, matchedKeywords, closestLiked, sectionViews } = await this.deps.recommendations.cards(
       order.map((entry) => entry.id),
       user.id,
@@ -318,6 +342,7 @@ export class RecommendationPipeline {
       learning: start.learning,
       freshness: this.readFreshness('papers', after[0]),
       emptyExplanation,
+      hasMore,
     };
   }
 
@@ -331,7 +356,7 @@ export class RecommendationPipeline {
     user: UserRow,
     query: RecommendationFilters & { page: number; pageSize: number },
   ): Promise<NewsRecommendations> {
-    const start = await this.start(user, 'news');
+    const start = await this.start(user, 'news', query);
     const days = widestWindowDays(query.dateFilter);
     const { unthresholded, others, after } = await this.deps.news.nearestWith(
       {
@@ -351,6 +376,7 @@ export class RecommendationPipeline {
     const ranked = start.interests.others.length
       ? this.orderByInterests('news', start, user, [unthresholded, ...others], query)
       : this.order('news', start, user, passing, query.topK);
+    const hasMore = moreFollow(ranked.length, [unthresholded, ...others], query.threshold);
     const first = (query.page - 1) * query.pageSize;
     const slice = ranked.slice(first, first + query.pageSize);
     const { views, matchedKeywords } = await this.deps.news.findCards(
@@ -393,6 +419,7 @@ export class RecommendationPipeline {
       learning: start.learning,
       freshness: this.readFreshness('news', after[0]),
       emptyExplanation,
+      hasMore,
     };
   }
 
@@ -401,8 +428,14 @@ export class RecommendationPipeline {
    * and with this model; when it is behind the signals (or missing), the worker is asked to recompute it
    * (deps.requestRelearn) and this request uses what exists (the summary alone at worst).
    */
-  private async start(user: UserRow, kind: 'papers' | 'news'): Promise<RecommendationStart> {
-    const context = await this.deps.recommendations.context(user.id, kind);
+  private async start(
+    user: UserRow,
+    kind: 'papers' | 'news',
+    paging: Pick<RecommendationFilters, 'includeRated' | 'shownIds'> = {},
+  ): Promise<RecommendationStart> {
+    const context = await this.deps.recommendations.context(user.id, kind === 'papers' ? 'paper' : 'news', {
+      includeRated: paging.includeRated,
+    });
     const { model, vector: baseVector } = await this.deps.profileVector(user, context.activeModel);
     const state = context.learning;
     const signalCount = state ? state.likedCount + state.dismissedCount : 0;
@@ -426,7 +459,8 @@ export class RecommendationPipeline {
         signal_count: signalCount,
         classifier: classifier !== null,
       },
-      excludedIds: context.excludedIds,
+      // What the reader judged (reader-eligibility.ts) and, for 加载更多, what the page already shows.
+      excludedIds: [...new Set([...context.excludedIds, ...(paging.shownIds ?? [])])],
       follows: context.follows,
       interests: {
         summaryQuota: context.interests.summaryQuota ?? INTEREST_LIMITS.defaultQuota,
@@ -437,10 +471,30 @@ export class RecommendationPipeline {
     };
   }
 
+  /**
+   * Keyword alerts' step 3: the per-candidate columns the claim computes (learned score, fields) and the
+   * order over them, the reader's learned order as on /papers. Undefined for a reader without a profile
+   * vector (the claim then keeps similarity, then recency).
+   */
+  async alertRanking(user: UserRow): Promise<AlertRanking | undefined> {
+    let start: RecommendationStart;
+    try {
+      start = await this.start(user, 'papers');
+    } catch (error) {
+      this.deps.logger.debug({ userId: user.id, err: (error as Error).message }, 'alert kept in similarity order');
+      return undefined;
+    }
+    return {
+      rowColumns: this.candidateColumns(start, 'papers'),
+      order: (rows) => this.order('keyword-alerts', start, user, rows, rows.length).map((row) => row.id),
+    };
+  }
+
   /** How many candidates step 2 asks for: a pool when learning or the field rule reorders them. */
   private poolSize(kind: RecommendationKind, start: RecommendationStart, user: UserRow, topK: number): number {
     const reordered = PIPELINE_OPTIONS[kind].reorders && reorders(start.learning.applied, user.researchFields);
-    return reordered ? rerankPoolSize(topK) : topK;
+    // One more than shown at least, so the answer knows whether more follow (has_more).
+    return reordered ? rerankPoolSize(topK) : topK + 1;
   }
 
   /** The per-candidate columns of step 2: similarity to the learned profile, research fields. */
@@ -711,4 +765,23 @@ export function keywordAlertReasons(
       keyword: paper.keyword,
     })),
   });
+}
+
+/** What every process builds its pipelines from: the pipeline's parts but the zone, and the profile rule's. */
+export type RecommendationPipelineParts = Omit<PipelineDeps, 'profileVector' | 'timeZone'> & {
+  profile: Omit<ProfileVectorDeps, 'logger'>;
+};
+
+/**
+ * The one way server and worker build the ranking pipeline (/papers, /news, the Atom feed, the digest
+ * mail, robot pushes, keyword alerts' order): the same parts and the same profile rule (a missing vector
+ * is computed on demand; a learned profile found behind is recomputed), per readers' time zone.
+ */
+export function createRecommendationPipelines(
+  parts: RecommendationPipelineParts,
+): (timeZone: string) => RecommendationPipeline {
+  const { profile, ...deps } = parts;
+  const profileVector: PipelineDeps['profileVector'] = (user, activeRow) =>
+    profileVectorOf({ ...profile, logger: deps.logger }, user, activeRow);
+  return (timeZone) => new RecommendationPipeline({ ...deps, profileVector, timeZone });
 }

@@ -1,3 +1,4 @@
+import type { LikedSignal } from '@radar/db';
 import type { ReasonKind, RecommendationReason } from '@radar/shared';
 
 /**
@@ -12,7 +13,14 @@ const MAX_TITLE_CHARS = 40;
 const MAX_KEYWORD_CHARS = 30;
 
 const TEXTS = {
-  saved: (title: string) => `与你收藏的《${title}》相似`,
+  // The liked paper a card resembles, named by what the reader did with it.
+  liked: {
+    favorite: (title: string) => `与你收藏的《${title}》相似`,
+    saved: (title: string) => `与你稍后读的《${title}》相似`,
+    rated: (title: string) => `与你点赞的《${title}》相似`,
+    authored: (title: string) => `与你的作品《${title}》相似`,
+    read: (title: string) => `与你读过的《${title}》相似`,
+  } satisfies Record<LikedSignal, (title: string) => string>,
   keyword: (keyword: string) => `匹配你的关键词「${keyword}」`,
   keywordTerms: '；与研究方向共有：',
   terms: '与你的研究方向共有：',
@@ -65,6 +73,8 @@ interface ReasonDrivers {
   fields?: string[];
   keyword?: string;
   savedTitle?: string;
+  /** What made that paper liked (收藏, 稍后读, 👍, own work, read); favourite when unknown. */
+  savedSignal?: LikedSignal | undefined;
   /** The other research interest it was drawn for (driver 'interest'). */
   interestName?: string;
 }
@@ -98,7 +108,8 @@ function explainWithin(input: ReasonDrivers, budget: number): RecommendationReas
   }
   const savedTitle = oneLine(input.savedTitle ?? '');
   if (input.driver === 'saved' && savedTitle) {
-    return { kind: 'saved', text: TEXTS.saved(shorten(savedTitle, MAX_TITLE_CHARS)), terms: [] };
+    const text = TEXTS.liked[input.savedSignal ?? 'favorite'](shorten(savedTitle, MAX_TITLE_CHARS));
+    return { kind: 'saved', text, terms: [] };
   }
   const keyword = oneLine(input.keyword ?? '');
   if (input.driver === 'keyword' && keyword) {

@@ -1,4 +1,5 @@
 import { documentEmbeddingText, idfOf, sharedFields, sharedProfileTerms, type TermWeighting } from '@radar/ai';
+import type { ClosestLiked } from '@radar/db';
 import { RESEARCH_FIELDS, type RecommendationReason } from '@radar/shared';
 import type { Logger } from 'pino';
 import type { FieldStanding } from './field-rule';
@@ -27,7 +28,7 @@ export interface ReasonCandidate {
    */
   keyword?: string | undefined;
   /** The liked paper closest to it, when the ranking learned from likes (paper recommendations). */
-  closestLiked?: { title: string; similarity: number } | undefined;
+  closestLiked?: Pick<ClosestLiked, 'title' | 'similarity' | 'signal'> | undefined;
   /** Where the item stands against the reader's fields (the field rule), and its known fields. */
   fieldStanding?: FieldStanding | undefined;
   fields?: readonly string[] | undefined;
@@ -120,7 +121,14 @@ export async function buildReasons(
     if (liked && liked.similarity >= SAVED_REASON_MIN_SIMILARITY && liked.similarity > candidate.baseSimilarity) {
       reasons.set(
         candidate.id,
-        explainRecommendation({ driver: 'saved', terms, fields, savedTitle: liked.title, outsideFields }),
+        explainRecommendation({
+          driver: 'saved',
+          terms,
+          fields,
+          savedTitle: liked.title,
+          savedSignal: liked.signal,
+          outsideFields,
+        }),
       );
     } else if (keyword) {
       reasons.set(candidate.id, explainRecommendation({ driver: 'keyword', terms, fields, keyword, outsideFields }));

@@ -206,6 +206,6 @@ describe('keyword alerts', () => {
     const structure = reasons.get(ids.structure as number);
     expect(structure).toMatchObject({ kind: 'keyword' });
     expect(structure?.terms[0]).toBe('protein');
-    expect(PIPELINE_OPTIONS['keyword-alerts']).toMatchObject({ reorders: false, explainsEmpty: false });
+    expect(PIPELINE_OPTIONS['keyword-alerts']).toMatchObject({ reorders: true, explainsEmpty: false });
   });
 });

@@ -1,6 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { type AuthorIdentity, followedAuthors } from '../schema';
+import { listablePublicPaper, notJudgedPaper } from './reader-eligibility';
 
 export type { AuthorIdentity };
 
@@ -168,6 +169,8 @@ export interface FollowedAuthorCandidateOptions {
   publishedSince?: string | undefined;
   createdSince?: Date | undefined;
   notAlerted?: boolean;
+  /** 含已评价: papers rated 👍 stay (reader-eligibility.ts). */
+  includeRated?: boolean | undefined;
   limit: number;
 }
 
@@ -203,7 +206,7 @@ export function toFollows(value: unknown): FollowedAuthorRow[] {
  * The statement of findCandidates(), to send with others (the recommendation request sends it with its
  * candidate search); toFollowedAuthorCandidates() reads its rows. Undefined when the follows give no key.
  * Papers sharing a lookup key with the follows (the GIN index on author_keys), newest publication
- * first: canonical rows only, none the reader marked 'not interested'; only those published on or
+ * first: public canonical rows only, none the reader judged (reader-eligibility.ts); only those published on or
  * after `publishedSince` and stored on or after `createdSince` when given; `notAlerted` leaves out
  * papers already in the reader's keyword alert mails. In the search's message enable_sort is off; the
  * plan stays the same (GIN bitmap scan, then a sort: no index gives published_at DESC NULLS LAST;
@@ -222,12 +225,11 @@ export function followedAuthorCandidatesStatement(
                        FROM jsonb_array_elements_text(p.authors) WITH ORDINALITY AS a(name, n) ORDER BY a.n) AS name_keys
           FROM radar.papers p
           WHERE p.author_keys && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))
-            AND p.duplicate_of IS NULL
+            AND ${listablePublicPaper(sql.raw('p'))}
             AND (${options.publishedSince ?? null}::date IS NULL OR p.published_at >= ${options.publishedSince ?? null}::date)
             AND (${options.createdSince?.toISOString() ?? null}::timestamptz IS NULL
                  OR p.created_at >= ${options.createdSince?.toISOString() ?? null}::timestamptz)
-            AND NOT EXISTS (SELECT 1 FROM radar.user_article_states s
-                            WHERE s.user_id = ${userId}::uuid AND s.paper_id = p.id AND s.dismissed_at IS NOT NULL)
+            AND ${notJudgedPaper(sql.raw('p'), userId, { includeRated: options.includeRated })}
             AND (${options.notAlerted ?? false} = false OR NOT EXISTS (
                  SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId}::uuid AND d.paper_id = p.id))
           ORDER BY p.published_at DESC NULLS LAST, p.id DESC

@@ -1,7 +1,8 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
+import { listablePublicPaper, notJudgedPaper } from './reader-eligibility';
 
 export type KeywordRow = typeof userKeywords.$inferSelect;
 
@@ -91,6 +92,32 @@ export interface AlertClaim {
 export type AlertAuthorPaper = Omit<AlertPaper, 'keywordId' | 'keyword'>;
 
 const ALERT_CANDIDATE_CAP = 500;
+
+/**
+ * How an alert orders its candidates: columns computed per candidate (over the paper as `item`, read
+ * back without their `x_` prefix) and the in-memory order over them (@radar/recommend's step 3, so an
+ * alert lists papers in the reader's learned order, as /papers does).
+ */
+export interface AlertRanking {
+  rowColumns: SQL[];
+  order: (rows: { id: number; similarity: number; extra: Record<string, unknown> }[]) => number[];
+}
+
+/** The candidate rows in the ranking's order (rows it leaves out are not listed). */
+function orderRows<Row extends { id: string; similarity: number | string | null }>(
+  rows: Row[],
+  order: AlertRanking['order'],
+): Row[] {
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  const ids = order(
+    rows.map((row) => {
+      const extra: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(row)) if (name.startsWith('x_')) extra[name.slice(2)] = value;
+      return { id: Number(row.id), similarity: row.similarity === null ? 0 : Number(row.similarity), extra };
+    }),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 /** A timestamp read for comparison later, at full precision (a JS Date would drop the microseconds). */
 const exactTime = (column: ReturnType<typeof sql>) =>
@@ -226,7 +253,7 @@ export class KeywordRepository {
         sql`SELECT p.id::text AS id, p.title, p.keywords,
                    1 - ((p.embedding::vector(${dimension})) <=> ${profile.vector}::vector(${dimension})) AS similarity
             FROM radar.papers p
-            WHERE p.embedding_model_id = ${modelId} AND p.duplicate_of IS NULL
+            WHERE p.embedding_model_id = ${modelId} AND ${listablePublicPaper(sql.raw('p'))}
             ORDER BY (p.embedding::vector(${dimension})) <=> ${profile.vector}::vector(${dimension})
             LIMIT ${n}`,
       );
@@ -301,8 +328,9 @@ export class KeywordRepository {
   async claimAlertDigest(
     userId: string,
     rules: AlertWindowRules,
-    options: { authorPaperIds?: readonly number[] } = {},
+    options: { authorPaperIds?: readonly number[]; ranking?: AlertRanking | undefined } = {},
   ): Promise<AlertClaim | undefined> {
+    const { ranking } = options;
     return this.db.transaction(async (tx) => {
       const locked = await tx.execute<{
         id: string;
@@ -341,24 +369,27 @@ export class KeywordRepository {
               SELECT DISTINCT ON (p.id) p.id, kw.id AS keyword_id, kw.name AS keyword
               FROM kw JOIN radar.papers p ON p.search_vector @@ kw.q AND p.created_at >= kw.since
               WHERE ${matchesKeyword(sql`p.search_vector`, sql`kw`)}
-                AND p.duplicate_of IS NULL
+                -- What the reader may be shown (reader-eligibility.ts): public canonical papers they have
+                -- not judged (不感兴趣, 👎, 👍) and did not write.
+                AND ${listablePublicPaper(sql.raw('p'))}
+                AND ${notJudgedPaper(sql.raw('p'), userId)}
                 AND NOT EXISTS (
                   SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId} AND d.paper_id = p.id)
-                -- The reader's own works (seeded from ORCID, OpenAlex or a library file): they wrote them.
-                AND NOT EXISTS (
-                  SELECT 1 FROM radar.user_article_states s
-                  WHERE s.user_id = ${userId} AND s.paper_id = p.id AND s.authored_at IS NOT NULL)
               ORDER BY p.id, ts_rank_cd(p.search_vector, kw.q) DESC, kw.id
             )
             SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
                    m.keyword_id::text AS keyword_id, m.keyword,
                    CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
                         THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
+                   ${ranking?.rowColumns.length ? sql`, ${sql.join(ranking.rowColumns, sql`, `)}` : sql``}
             FROM matches m JOIN radar.papers p ON p.id = m.id JOIN radar.users u ON u.id = ${userId}
+            JOIN radar.papers item ON item.id = m.id
             ORDER BY similarity DESC NULLS LAST, p.created_at DESC, p.id DESC
             LIMIT ${ALERT_CANDIDATE_CAP}`,
       );
-      const listed = candidates.rows.slice(0, Math.max(0, rules.maxPapers));
+      // The reader's learned order (the pipeline's, as /papers orders), else similarity then recency.
+      const ordered = ranking ? orderRows(candidates.rows, ranking.order) : candidates.rows;
+      const listed = ordered.slice(0, Math.max(0, rules.maxPapers));
       let recorded = new Set<string>();
       if (listed.length) {
         const deliveries = JSON.stringify(listed.map((row) => ({ paper_id: row.id, keyword_id: row.keyword_id })));

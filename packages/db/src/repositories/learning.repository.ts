@@ -137,31 +137,51 @@ export function toLearningState(row: LearningStateRow): LearningState {
  */
 export const closestLikedQuery = (userId: string, modelId: number, candidateIds: readonly number[]) =>
   sql`WITH liked AS MATERIALIZED (
-        SELECT p.id, p.title, p.embedding
+        SELECT p.id, p.title, p.embedding,
+          -- The signal that made it liked, strongest first, so the reason names it truthfully.
+          CASE WHEN s.is_favorited THEN 'favorite' WHEN s.is_saved THEN 'saved' WHEN s.rating = 1 THEN 'rated'
+               WHEN s.authored_at IS NOT NULL THEN 'authored' ELSE 'read' END AS signal
         FROM radar.user_article_states s
         JOIN radar.users u ON u.id = s.user_id
         JOIN radar.papers p ON p.id = s.paper_id
         WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${LIKED}
         ORDER BY s.updated_at DESC LIMIT ${MAX_SIGNALS_PER_KIND}
       )
-      SELECT c.id AS candidate, best.id, best.title, best.distance
+      SELECT c.id AS candidate, best.id, best.title, best.signal, best.distance
       FROM radar.papers c
       CROSS JOIN LATERAL (
-        SELECT l.id, l.title, l.embedding <=> c.embedding AS distance FROM liked l
+        SELECT l.id, l.title, l.signal, l.embedding <=> c.embedding AS distance FROM liked l
         WHERE l.id <> c.id ORDER BY 3 LIMIT 1
       ) best
       WHERE c.id = ANY(string_to_array(${candidateIds.join(',')}, ',')::bigint[]) AND c.embedding_model_id = ${modelId}`;
 
 /** closestLikedQuery()'s rows by candidate. */
 export const toClosestLiked = (
-  rows: readonly { candidate: unknown; id: unknown; title: unknown; distance: unknown }[],
-): Map<number, { id: number; title: string; similarity: number }> =>
+  rows: readonly { candidate: unknown; id: unknown; title: unknown; signal?: unknown; distance: unknown }[],
+): Map<number, ClosestLiked> =>
   new Map(
     rows.map((row) => [
       Number(row.candidate),
-      { id: Number(row.id), title: String(row.title), similarity: 1 - Number(row.distance) },
+      {
+        id: Number(row.id),
+        title: String(row.title),
+        signal: LIKED_SIGNALS.find((signal) => signal === row.signal) ?? 'read',
+        similarity: 1 - Number(row.distance),
+      },
     ]),
   );
+
+/** What made a paper liked, strongest first: 收藏, 稍后读, 👍, the reader's own work, read half of it. */
+export const LIKED_SIGNALS = ['favorite', 'saved', 'rated', 'authored', 'read'] as const;
+export type LikedSignal = (typeof LIKED_SIGNALS)[number];
+
+/** The liked paper closest to a candidate, and the signal that made it liked. */
+export interface ClosestLiked {
+  id: number;
+  title: string;
+  signal: LikedSignal;
+  similarity: number;
+}
 
 export class LearningRepository {
   constructor(private readonly db: Database) {}
@@ -475,7 +495,7 @@ export class LearningRepository {
     userId: string,
     modelId: number,
     candidateIds: readonly number[],
-  ): Promise<Map<number, { id: number; title: string; similarity: number }>> {
+  ): Promise<Map<number, ClosestLiked>> {
     if (candidateIds.length === 0) return new Map();
     const result = await this.db.execute<{ candidate: unknown; id: unknown; title: unknown; distance: unknown }>(
       closestLikedQuery(userId, modelId, candidateIds),

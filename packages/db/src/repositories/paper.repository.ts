@@ -12,6 +12,7 @@ import {
   routedNearest,
   type VectorTable,
 } from './nearest-search';
+import { listablePublicPaper } from './reader-eligibility';
 
 export type PaperRow = typeof papers.$inferSelect;
 export type NewPaperRow = typeof papers.$inferInsert;
@@ -305,8 +306,8 @@ function preparePaperSearch(query: NearestPapersQuery): PreparedNearest {
       ? sql`(${papers.jcrTier} IS NULL OR NOT (${papers.jcrTier} = ANY(${sql.raw(`ARRAY[${excluded.join(',')}]::smallint[]`)})))`
       : undefined,
     excludedIdsCondition(papers.id, query.excludedIds),
-    // One card per paper: a record linked to a better one (duplicate_of) is never recommended.
-    sql`${papers.duplicateOf} IS NULL`,
+    // Public and canonical: another reader's upload and a record linked to a better one are never recommended.
+    listablePublicPaper(sql.raw('papers')),
   ].filter((filter): filter is SQL => filter !== undefined);
   return prepareNearest(
     PAPER_VECTORS,

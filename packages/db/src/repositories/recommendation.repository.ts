@@ -14,6 +14,7 @@ import {
 import { type RankingInterest, rankingInterestsQuery, toRankingInterests } from './interest.repository';
 import { bestMatchingKeyword, compiledKeywords } from './keyword-match';
 import {
+  type ClosestLiked,
   closestLikedQuery,
   type LearningState,
   type LearningStateRow,
@@ -24,6 +25,7 @@ import {
 import { runInOneTrip } from './one-trip';
 import type { PaperView } from './paper.repository';
 import { toDate } from './raw-values';
+import { type ItemKind, type JudgedItemOptions, judgedItemsQuery } from './reader-eligibility';
 
 /*
  * The reads of one recommendation request that are not the candidate search itself, each a single
@@ -42,8 +44,8 @@ export interface RecommendationContext {
   /** The learned profile of the active model, if there is one. */
   learnedVector: number[] | null;
   /**
-   * Items of this kind never to recommend to the user: those marked 'not interested' (reset or not) and,
-   * for papers, the reader's own works (authored_at: they wrote them, so they know them).
+   * Items of this kind never to recommend to the user (reader-eligibility.ts, judgedItemsQuery): marked
+   * 不感兴趣 or 👎, 👍 unless the request keeps them, and for papers the reader's own works.
    */
   excludedIds: number[];
   /**
@@ -60,13 +62,10 @@ export interface RecommendationContext {
 export class RecommendationRepository {
   constructor(private readonly db: Database) {}
 
-  async context(userId: string, kind: 'papers' | 'news'): Promise<RecommendationContext> {
-    // Read here, in the context statement, so leaving own works out costs no round trip of its own.
-    const excluded =
-      kind === 'papers'
-        ? sql`SELECT paper_id AS id FROM radar.user_article_states
-              WHERE user_id = ${userId}::uuid AND (dismissed_at IS NOT NULL OR authored_at IS NOT NULL)`
-        : sql`SELECT news_item_id AS id FROM radar.user_news_states WHERE user_id = ${userId}::uuid AND dismissed_at IS NOT NULL`;
+  async context(userId: string, kind: ItemKind, options: JudgedItemOptions = {}): Promise<RecommendationContext> {
+    // The reader's judged items and own works (reader-eligibility.ts), read in the context statement so
+    // leaving them out costs no round trip of its own.
+    const excluded = judgedItemsQuery(kind, userId, options);
     const result = await this.db.execute<{
       model: Record<string, unknown> | string | null;
       learning: LearningStateRow | string | null;
@@ -89,7 +88,7 @@ export class RecommendationRepository {
             (SELECT json_build_object('weights', c.weights::text, 'bias', c.bias, 'signalCount', c.signal_count)
               FROM radar.reader_classifiers c
               WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier,
-            ${kind === 'papers' ? followsQuery(userId) : sql`'[]'::json`} AS follows`,
+            ${kind === 'paper' ? followsQuery(userId) : sql`'[]'::json`} AS follows`,
     );
     const row = result.rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
@@ -153,7 +152,7 @@ export class RecommendationRepository {
   ): Promise<{
     views: PaperView[];
     matchedKeywords: Map<number, string>;
-    closestLiked: Map<number, { id: number; title: string; similarity: number }>;
+    closestLiked: Map<number, ClosestLiked>;
     sectionViews: PaperView[];
   }> {
     if (ids.length === 0 && sectionIds.length === 0) {
@@ -204,7 +203,7 @@ export class RecommendationRepository {
       sectionViews: sectionIds.flatMap((id) => byId.get(id) ?? []),
       matchedKeywords,
       closestLiked: toClosestLiked(
-        likedRows as { candidate: unknown; id: unknown; title: unknown; distance: unknown }[],
+        likedRows as { candidate: unknown; id: unknown; title: unknown; signal: unknown; distance: unknown }[],
       ),
     };
   }

@@ -1,4 +1,3 @@
-import type { EmbeddingModels } from '@radar/ai';
 import {
   type ArticleRepository,
   type DeliveredItemKey,
@@ -216,17 +215,6 @@ async function summariesOf(deps: DeliveryDeps, papers: DigestItem[]): Promise<Ma
     return new Map();
   }
   return deps.deliveries.paperSummaries(missing);
-}
-
-/** The stored research-summary vector of the active model; a reader without one gets no recommendations. */
-export function storedProfileVector(embeddings: Pick<EmbeddingModels, 'activeModel' | 'isCurrent'>) {
-  return async (user: UserRow, activeRow: Parameters<EmbeddingModels['isCurrent']>[0] | undefined) => {
-    const model = activeRow && embeddings.isCurrent(activeRow) ? activeRow : await embeddings.activeModel();
-    if (user.profileEmbeddingModelId === model.id && user.profileEmbedding?.length === model.dimension) {
-      return { model, vector: user.profileEmbedding };
-    }
-    throw new Error('no profile vector of the active model (research summary missing or not embedded yet)');
-  };
 }
 
 export function createDeliveryProcessor(deps: DeliveryDeps) {

@@ -1,5 +1,11 @@
 import type { EmbeddingModels, TermWeighting } from '@radar/ai';
-import type { AlertClaim, AlertWindowRules, FollowedAuthorRepository, KeywordRepository } from '@radar/db';
+import type {
+  AlertClaim,
+  AlertRanking,
+  AlertWindowRules,
+  FollowedAuthorRepository,
+  KeywordRepository,
+} from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { type FollowedAuthorPaper, findFollowedAuthorPapers, keywordAlertReasons } from '@radar/recommend';
 import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
@@ -123,6 +129,8 @@ async function sendKeywordAlerts(deps: {
   rules?: typeof KEYWORD_ALERT_RULES;
   /** The active embedding model, whose built-in vocabulary weighs the shared terms when it has one. */
   embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
+  /** The reader's learned order (RecommendationPipeline.alertRanking); without it, similarity then recency. */
+  ranking?: AlertRankingOf | undefined;
 }): Promise<KeywordAlertRunResult> {
   const rules = deps.rules ?? KEYWORD_ALERT_RULES;
   const tokens = new MailLinkTokens(deps.mail.linkSecret);
@@ -138,8 +146,13 @@ async function sendKeywordAlerts(deps: {
   const result: KeywordAlertRunResult = { outcome: 'success', users: 0, mailed: 0, papers: 0, failed: 0 };
   for (const userId of await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun)) {
     const byAuthors = await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date());
+    const ranking = await deps.ranking?.(userId).catch((error: Error) => {
+      deps.logger?.warn({ userId, err: error.message }, 'learned order unavailable; alert in similarity order');
+      return undefined;
+    });
     const claim = await deps.keywords.claimAlertDigest(userId, rules, {
       authorPaperIds: byAuthors.map((paper) => paper.paperId),
+      ranking,
     });
     if (!claim) continue; // another worker has this user, or nothing is due any more
     result.users++;
@@ -174,8 +187,13 @@ async function sendKeywordAlerts(deps: {
   return result;
 }
 
+/** A reader's alert ordering by id (undefined: no profile, or the reader is gone). */
+export type AlertRankingOf = (userId: string) => Promise<AlertRanking | undefined>;
+
 export function createKeywordAlertsProcessor(deps: {
   keywords: KeywordRepository;
+  /** The reader's learned order, as /papers orders (RecommendationPipeline.alertRanking). */
+  ranking?: AlertRankingOf;
   /** Without it digests list keyword matches only. */
   followedAuthors?: FollowedAuthorRepository;
   mail: KeywordAlertMailSettings | undefined;
@@ -195,6 +213,7 @@ export function createKeywordAlertsProcessor(deps: {
       mail: deps.mail,
       logger: deps.logger,
       embeddings: deps.embeddings,
+      ranking: deps.ranking,
     });
     if (result.mailed || result.failed) deps.logger?.info(result, 'keyword alerts sent');
     return result;

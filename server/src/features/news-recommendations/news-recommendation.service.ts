@@ -36,6 +36,7 @@ export class NewsRecommendationService {
       learning: result.learning,
       freshness: result.freshness,
       empty_explanation: result.emptyExplanation,
+      has_more: result.hasMore,
     };
   }
 }

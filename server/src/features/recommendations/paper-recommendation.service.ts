@@ -30,11 +30,11 @@ export class PaperRecommendationService {
   /**
    * GET /api/auth/recommendations/papers/ (RecommendationPipeline.recommendPapers). Ranked by the learned
    * profile when the reader's signals made one (else the research summary), without the papers they
-   * marked 'not interested'; each with the reason it is recommended. A keyword's negative terms (排除词)
+   * judged (reader-eligibility.ts); each with the reason it is recommended. A keyword's negative terms (排除词)
    * do not filter recommendations (the alert dialog promises they only keep papers out of that
    * keyword's alerts); they only keep a paper from being said to match that keyword. Above them, the
    * section 关注的作者: papers by followed authors published in the same window (not filtered by tier
-   * or similarity: the reader asked for this person's work), without those marked 'not interested',
+   * or similarity: the reader asked for this person's work), without those the reader judged,
    * newest first; the pipeline reads it within the request's round trips.
    */
   async recommend(user: UserRow, query: PaperRecommendationQuery): Promise<PaperRecommendationResponse> {
@@ -77,6 +77,7 @@ export class PaperRecommendationService {
       freshness: result.freshness,
       empty_explanation: result.emptyExplanation,
       followed_author_papers: followedAuthorPapers,
+      has_more: result.hasMore,
     };
   }
 
