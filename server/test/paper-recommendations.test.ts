@@ -201,6 +201,27 @@ describe('GET /api/auth/recommendations/papers/', () => {
     expect(none.filtered_out).toEqual({ by_date: 0, by_tier: 0, by_threshold: CORPUS.length });
   });
 
+  it('加载更多: exclude_ids leaves out what the page shows, has_more says whether more follow', async () => {
+    const query = '?top_k=5&excluded_jcr=&date_filter=不限&similarity_threshold=0';
+    const first = (await recommend(query)).json();
+    expect(titles(first)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(first.has_more).toBe(true);
+    const shown = first.recommendations.map((paper: { id: string }) => paper.id);
+    const next = (await recommend(`${query}&exclude_ids=${shown.join(',')}`)).json();
+    expect(next.recommendations).toHaveLength(Math.min(5, CORPUS.length - 5));
+    expect(next.recommendations.some((paper: { id: string }) => shown.includes(paper.id))).toBe(false);
+    const all = [...shown, ...next.recommendations.map((paper: { id: string }) => paper.id)];
+    const rest = (await recommend(`${query}&exclude_ids=${all.join(',')}`)).json();
+    expect(rest.recommendations).toHaveLength(Math.max(0, CORPUS.length - 10));
+    expect(rest.has_more).toBe(false);
+    for (const bad of ['abc', '1,-2', '1.5', Array.from({ length: 501 }, (_, i) => i + 1).join(',')]) {
+      const refused = await recommend(`${query}&exclude_ids=${bad}`);
+      expect(refused.statusCode, bad).toBe(400);
+      expect(refused.body).toContain('exclude_ids 必须是逗号分隔的编号');
+    }
+    expect((await recommend(`${query}&include_rated=maybe`)).statusCode).toBe(400);
+  });
+
   it('shows the caller’s own favourite and saved state', async () => {
     const paperId = idByTitle.get('A recent tier-1 paper');
     await runtime.database.pool.query(

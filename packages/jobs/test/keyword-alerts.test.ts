@@ -6,7 +6,11 @@ import {
   EmbeddingRepository,
   FollowedAuthorRepository,
   KeywordRepository,
+  NewsSearchRepository,
   OwnWorkRepository,
+  PaperRepository,
+  RecommendationDiagnosticsRepository,
+  RecommendationRepository,
   sql,
   UserRepository,
   VectorRepository,
@@ -15,6 +19,7 @@ import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { testQueueConnection, waitForJobState } from '@radar/jobs/testing';
 import { createMailer, MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { type ReceivedMail, SmtpSink } from '@radar/mail/testing';
+import { createRecommendationPipelines } from '@radar/recommend';
 import { API_PATHS, QUEUE_NAMES } from '@radar/shared';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -474,6 +479,74 @@ describe('keyword alerts', () => {
   it('skips the run without mail settings', async () => {
     const without = createKeywordAlertsProcessor({ keywords, mail: undefined });
     expect(await without({ data: {} })).toMatchObject({ outcome: 'skipped' });
+  });
+});
+
+describe("in the reader's order, without what the reader may not be shown", () => {
+  it('orders as /papers does (the field rule here) and leaves out judged papers and another reader’s upload', async () => {
+    const embeddingModels = new EmbeddingRepository(database.db);
+    await embeddingModels.activateModel(modelId);
+    const model = await embeddingModels.getActiveModel();
+    if (!model) throw new Error('model missing');
+    // The pipeline as the worker builds it (createRecommendationPipelines), its parts on this database.
+    const pipeline = createRecommendationPipelines({
+      embeddings: { termWeighting: async () => undefined },
+      recommendations: new RecommendationRepository(database.db),
+      papers: new PaperRepository(database.db),
+      news: new NewsSearchRepository(database.db),
+      diagnostics: new RecommendationDiagnosticsRepository(database.db),
+      contentSources: { setupOf: async () => ({ state: 'unreadable' }) },
+      profile: {
+        embeddings: { activeModel: async () => model, isCurrent: () => true, embedProfile: async () => ({}) as never },
+        users,
+        error: (problem) => new Error(problem),
+      },
+      requestRelearn: async () => {},
+      logger: pino({ level: 'silent' }),
+    })('UTC');
+    const processor = createKeywordAlertsProcessor({
+      keywords,
+      mail: settings,
+      logger: pino({ level: 'silent' }),
+      ranking: async (userId) => {
+        const user = await users.findById(userId);
+        return user ? pipeline.alertRanking(user) : undefined;
+      },
+    });
+    const reader = await makeUser('ordered@example.org', { vector: [1, 0, 0], summary: 'Catalysis for chemistry.' });
+    await database.db.execute(
+      sql`UPDATE radar.users SET research_fields = '{chemistry}' WHERE id = ${reader.id}::uuid`,
+    );
+    const uploader = await makeUser('uploader@example.org');
+    await follow(reader.id, 'zeolite catalyst');
+    const fields = (id: string, field: string) =>
+      database.db.execute(
+        sql`UPDATE radar.papers SET research_fields = ARRAY[${field}]::text[] WHERE id = ${id}::bigint`,
+      );
+    // Nearest to the profile, but outside the reader's field: the field rule puts it below the in-field one.
+    await fields(await addPaper('Zeolite catalyst in astrophysical dust', { vector: [1, 0, 0] }), 'physics-astronomy');
+    await fields(await addPaper('Zeolite catalyst screening', { vector: [0.8, 0.6, 0] }), 'chemistry');
+    const judged = {
+      dismissed: await addPaper('Zeolite catalyst dismissed', { vector: [1, 0, 0] }),
+      down: await addPaper('Zeolite catalyst rated down', { vector: [1, 0, 0] }),
+      up: await addPaper('Zeolite catalyst rated up', { vector: [1, 0, 0] }),
+    };
+    await database.db.execute(sql`
+      INSERT INTO radar.user_article_states (user_id, paper_id, dismissed_at, rating, rated_at)
+      VALUES (${reader.id}::uuid, ${judged.dismissed}::bigint, now(), NULL, NULL),
+             (${reader.id}::uuid, ${judged.down}::bigint, NULL, -1, now()),
+             (${reader.id}::uuid, ${judged.up}::bigint, NULL, 1, now())`);
+    const upload = await addPaper('Zeolite catalyst upload with a phishing link', { vector: [1, 0, 0] });
+    await database.db.execute(
+      sql`UPDATE radar.papers SET private_to = ${uploader.id}::uuid WHERE id = ${upload}::bigint`,
+    );
+
+    expect(await processor({ data: {} })).toMatchObject({ mailed: 1, papers: 2 });
+    const [mail] = sink.mailsTo('ordered@example.org');
+    expect(listedTitles(mail as ReceivedMail)).toEqual([
+      'Zeolite catalyst screening',
+      'Zeolite catalyst in astrophysical dust',
+    ]);
   });
 });
 

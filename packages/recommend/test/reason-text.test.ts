@@ -26,6 +26,16 @@ describe('the reason sentence', () => {
     );
   });
 
+  it('saved: names what the reader did with the liked paper (收藏, 稍后读, 👍, own work, read)', () => {
+    const text = (savedSignal: 'favorite' | 'saved' | 'rated' | 'authored' | 'read') =>
+      parse(explainRecommendation({ driver: 'saved', terms: [], savedTitle: 'T', savedSignal })).text;
+    expect(text('favorite')).toBe('与你收藏的《T》相似');
+    expect(text('saved')).toBe('与你稍后读的《T》相似');
+    expect(text('rated')).toBe('与你点赞的《T》相似');
+    expect(text('authored')).toBe('与你的作品《T》相似');
+    expect(text('read')).toBe('与你读过的《T》相似');
+  });
+
   it('keyword: names the keyword, then the shared terms; the keyword is not named twice', () => {
     expect(
       parse(
