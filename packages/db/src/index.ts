@@ -27,6 +27,7 @@ export * from './repositories/one-trip';
 export * from './repositories/own-work.repository';
 export * from './repositories/paper.repository';
 export * from './repositories/rate-limit.repository';
+export * from './repositories/reader-eligibility';
 export * from './repositories/reader-fields.repository';
 export * from './repositories/reader-query.repository';
 export * from './repositories/recommendation.repository';

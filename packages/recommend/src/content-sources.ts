@@ -1,4 +1,4 @@
-import type { IngestSourceRow, ReaderFieldsRepository, SourceStateRepository } from '@radar/db';
+import type { IngestSourceRow, ItemKind, ReaderFieldsRepository, SourceStateRepository } from '@radar/db';
 import { fieldsOf, type IngestSettings, resolveSources, type SourceConfig, SourcesConfigError } from '@radar/ingest';
 import { isResearchFieldId, type ResearchFieldId } from '@radar/shared';
 
@@ -51,7 +51,7 @@ export interface FirstFetch {
 }
 
 /** Every kind but news feeds brings papers. */
-const contentOf = (source: SourceConfig): 'papers' | 'news' => (source.kind === 'news-rss' ? 'news' : 'papers');
+const contentOf = (source: SourceConfig): ItemKind => (source.kind === 'news-rss' ? 'news' : 'paper');
 
 /** Typical run time when no run has finished yet, and the bounds of the measured one. */
 const DEFAULT_RUN_MS = 60_000;
@@ -95,7 +95,7 @@ export class ContentSources {
   ) {}
 
   /** Read when a list is empty: the sources and their activation as they are now, and the run records. */
-  async setupOf(kind: 'papers' | 'news', readerFieldNames: readonly string[] = []): Promise<SourceSetup> {
+  async setupOf(kind: ItemKind, readerFieldNames: readonly string[] = []): Promise<SourceSetup> {
     let entries: Awaited<ReturnType<typeof resolveSources>>;
     try {
       entries = await resolveSources({

@@ -1,4 +1,4 @@
-import type { Availability } from '@radar/db';
+import type { Availability, ItemKind } from '@radar/db';
 import {
   DATE_FILTERS,
   type DateFilterLabel,
@@ -18,7 +18,7 @@ import type { SourceSetup } from './content-sources';
  */
 
 export interface EmptyListFacts {
-  kind: 'papers' | 'news';
+  kind: ItemKind;
   /** With the request's window and tiers. */
   availability: Availability;
   /** The request's window label ('不限' when none). */
@@ -41,8 +41,8 @@ export interface EmptyListFacts {
   timeZone?: string | undefined;
 }
 
-const NOUN = { papers: '论文', news: '新闻' } as const;
-const UNIT = { papers: '篇', news: '条' } as const;
+const NOUN = { paper: '论文', news: '新闻' } as const;
+const UNIT = { paper: '篇', news: '条' } as const;
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 /** A count as the text says it: "超过 10000" above the cap of a capped count (Availability.cap). */
 const amount = (count: number, cap: number | undefined) =>

@@ -5,6 +5,7 @@ import {
   type AvailabilityByWindow,
   type EmbeddingModelRow,
   type FollowedAuthorRow,
+  type ItemKind,
   type LearningState,
   type NewsSearchRepository,
   type NewsView,
@@ -62,7 +63,8 @@ import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
  * The three differ only in what PIPELINE_OPTIONS names.
  */
 
-export type RecommendationKind = 'papers' | 'news' | 'keyword-alerts';
+/** What the pipeline ranks for: paper or news recommendations, or a keyword alert's papers. */
+export type RecommendationKind = ItemKind | 'keyword-alerts';
 
 export interface PipelineOptions {
   /** Where step 2's candidates come from. */
@@ -76,7 +78,7 @@ export interface PipelineOptions {
 }
 
 export const PIPELINE_OPTIONS: Record<RecommendationKind, PipelineOptions> = {
-  papers: {
+  paper: {
     candidates: 'nearest to the research summary',
     reorders: true,
     likedReasons: true,
@@ -230,7 +232,7 @@ export class RecommendationPipeline {
     user: UserRow,
     query: RecommendationFilters & { excludedTiers: number[]; followedAuthorPapers?: number | undefined },
   ): Promise<PaperRecommendations> {
-    const start = await this.start(user, 'papers', query);
+    const start = await this.start(user, 'paper', query);
     const { model } = start;
     const days = widestWindowDays(query.dateFilter);
     // A paper's publication date is a calendar day (no time): it is in the window when it is on or after
@@ -256,7 +258,7 @@ export class RecommendationPipeline {
       {
         model,
         vector: start.baseVector,
-        topK: this.poolSize('papers', start, user, query.topK),
+        topK: this.poolSize('paper', start, user, query.topK),
         threshold: query.threshold,
         publishedSince,
         excludedTiers: query.excludedTiers,
@@ -264,8 +266,8 @@ export class RecommendationPipeline {
         countTopK: query.topK,
       },
       {
-        rowColumns: this.candidateColumns(start, 'papers'),
-        after: [this.freshnessStatement('papers'), ...(sectionStatement ? [sectionStatement] : [])],
+        rowColumns: this.candidateColumns(start, 'paper'),
+        after: [this.freshnessStatement('paper'), ...(sectionStatement ? [sectionStatement] : [])],
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
@@ -278,8 +280,8 @@ export class RecommendationPipeline {
       : [];
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
     const order = start.interests.others.length
-      ? this.orderByInterests('papers', start, user, [unthresholded, ...others], query)
-      : this.order('papers', start, user, passing, query.topK);
+      ? this.orderByInterests('paper', start, user, [unthresholded, ...others], query)
+      : this.order('paper', start, user, passing, query.topK);
     const hasMore = moreFollow(order.length, [unthresholded, ...others], query.threshold);
     const { views, matchedKeywords, closestLiked, sectionViews } = await this.deps.recommendations.cards(
       order.map((entry) => entry.id),
@@ -298,7 +300,7 @@ export class RecommendationPipeline {
       }),
     );
     const reasons = await this.reasons(
-      'papers',
+      'paper',
       start,
       user,
       ranked.map((entry) => ({
@@ -314,9 +316,9 @@ export class RecommendationPipeline {
       })),
     );
     const emptyExplanation =
-      ranked.length === 0 && PIPELINE_OPTIONS.papers.explainsEmpty
+      ranked.length === 0 && PIPELINE_OPTIONS.paper.explainsEmpty
         ? await this.explainEmpty({
-            kind: 'papers',
+            kind: 'paper',
             user,
             start,
             days,
@@ -340,7 +342,7 @@ export class RecommendationPipeline {
       }),
       filteredOut: result.filteredOut,
       learning: start.learning,
-      freshness: this.readFreshness('papers', after[0]),
+      freshness: this.readFreshness('paper', after[0]),
       emptyExplanation,
       hasMore,
     };
@@ -430,10 +432,10 @@ export class RecommendationPipeline {
    */
   private async start(
     user: UserRow,
-    kind: 'papers' | 'news',
+    kind: ItemKind,
     paging: Pick<RecommendationFilters, 'includeRated' | 'shownIds'> = {},
   ): Promise<RecommendationStart> {
-    const context = await this.deps.recommendations.context(user.id, kind === 'papers' ? 'paper' : 'news', {
+    const context = await this.deps.recommendations.context(user.id, kind, {
       includeRated: paging.includeRated,
     });
     const { model, vector: baseVector } = await this.deps.profileVector(user, context.activeModel);
@@ -479,13 +481,13 @@ export class RecommendationPipeline {
   async alertRanking(user: UserRow): Promise<AlertRanking | undefined> {
     let start: RecommendationStart;
     try {
-      start = await this.start(user, 'papers');
+      start = await this.start(user, 'paper');
     } catch (error) {
       this.deps.logger.debug({ userId: user.id, err: (error as Error).message }, 'alert kept in similarity order');
       return undefined;
     }
     return {
-      rowColumns: this.candidateColumns(start, 'papers'),
+      rowColumns: this.candidateColumns(start, 'paper'),
       order: (rows) => this.order('keyword-alerts', start, user, rows, rows.length).map((row) => row.id),
     };
   }
@@ -498,11 +500,11 @@ export class RecommendationPipeline {
   }
 
   /** The per-candidate columns of step 2: similarity to the learned profile, research fields. */
-  private candidateColumns(start: RecommendationStart, kind: 'papers' | 'news'): ReturnType<typeof sql>[] {
+  private candidateColumns(start: RecommendationStart, kind: ItemKind): ReturnType<typeof sql>[] {
     const { model, learnedVector, classifier } = start;
     const dimension = sql.raw(String(Math.trunc(model.dimension)));
     const columns = [
-      kind === 'papers'
+      kind === 'paper'
         ? sql`item.research_fields || coalesce((SELECT j.research_fields FROM radar.journals j WHERE j.id = item.journal_id), '{}'::text[]) AS x_fields`
         : sql`item.research_fields AS x_fields`,
     ];
@@ -668,7 +670,7 @@ export class RecommendationPipeline {
    * (one query, capped: AVAILABILITY_COUNT_CAP).
    */
   private async explainEmpty(input: {
-    kind: 'papers' | 'news';
+    kind: ItemKind;
     user: UserRow;
     start: RecommendationStart;
     days: number | null;
@@ -718,11 +720,11 @@ export class RecommendationPipeline {
   }
 
   /** The freshness line's statement (sent with step 2) and its reading. */
-  private freshnessStatement(kind: 'papers' | 'news') {
+  private freshnessStatement(kind: ItemKind) {
     return this.deps.diagnostics.freshnessStatement(kind);
   }
 
-  private readFreshness(kind: 'papers' | 'news', rows: Record<string, unknown>[] | undefined): Freshness {
+  private readFreshness(kind: ItemKind, rows: Record<string, unknown>[] | undefined): Freshness {
     return presentFreshness(this.deps.diagnostics.readFreshness(kind, rows?.[0]));
   }
 

@@ -5,7 +5,7 @@ import { explainEmptyList, explainEmptyResult, narrowestWiderWindow } from '../s
 /** The empty-result explanation's rules that the HTTP tests (learning.test.ts) cannot reach cheaply. */
 
 const facts = (overrides: Partial<Parameters<typeof explainEmptyList>[0]> = {}) => ({
-  kind: 'papers' as const,
+  kind: 'paper' as const,
   availability: { total: 10, embedded: 10, inWindow: 10, allowed: 10 },
   windowLabel: '一周内' as const,
   excludedTiers: [4, 3],
@@ -177,7 +177,7 @@ describe('explainEmptyList', () => {
   it('counts nothing when candidates passing every filter but the threshold were found', async () => {
     let counted = 0;
     const explanation = await explainEmptyResult({
-      kind: 'papers',
+      kind: 'paper',
       days: 7,
       threshold: 0.5,
       excludedTiers: [],

@@ -172,7 +172,7 @@ export const toClosestLiked = (
   );
 
 /** What made a paper liked, strongest first: 收藏, 稍后读, 👍, the reader's own work, read half of it. */
-export const LIKED_SIGNALS = ['favorite', 'saved', 'rated', 'authored', 'read'] as const;
+const LIKED_SIGNALS = ['favorite', 'saved', 'rated', 'authored', 'read'] as const;
 export type LikedSignal = (typeof LIKED_SIGNALS)[number];
 
 /** The liked paper closest to a candidate, and the signal that made it liked. */

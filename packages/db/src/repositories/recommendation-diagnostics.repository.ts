@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { toDate } from './raw-values';
+import type { ItemKind } from './reader-eligibility';
 
 /**
  * What the papers and news pages say about their list besides the list itself: when the sources last
@@ -41,11 +42,11 @@ export class RecommendationDiagnosticsRepository {
    * 100k papers after a bulk import); it is redone when a newer item arrived or after a minute (items
    * leave the week as time passes).
    */
-  private readonly recentCounts = new Map<'papers' | 'news', { mark: string | null; count: number; at: number }>();
+  private readonly recentCounts = new Map<ItemKind, { mark: string | null; count: number; at: number }>();
 
   constructor(private readonly db: Database) {}
 
-  async freshness(kind: 'papers' | 'news'): Promise<ContentFreshness> {
+  async freshness(kind: ItemKind): Promise<ContentFreshness> {
     const result = await this.db.execute(this.freshnessStatement(kind));
     return this.readFreshness(kind, result.rows[0]);
   }
@@ -55,8 +56,8 @@ export class RecommendationDiagnosticsRepository {
    * runs only when the cached one is stale (an uncorrelated subquery in the CASE branch not taken is
    * never evaluated).
    */
-  freshnessStatement(kind: 'papers' | 'news', now = Date.now()): SQL {
-    const table = sql.raw(kind === 'papers' ? 'radar.papers' : 'radar.news_items');
+  freshnessStatement(kind: ItemKind, now = Date.now()): SQL {
+    const table = sql.raw(kind === 'paper' ? 'radar.papers' : 'radar.news_items');
     const cached = this.recentCounts.get(kind);
     const fresh = cached && now - cached.at < RECENT_COUNT_TTL_MS ? cached : undefined;
     const recent = sql`(SELECT count(*)::int FROM ${table} WHERE created_at >= now() - interval '7 days')`;
@@ -72,7 +73,7 @@ export class RecommendationDiagnosticsRepository {
           FROM (SELECT max(created_at) AS at FROM ${table}) newest`;
   }
 
-  readFreshness(kind: 'papers' | 'news', row: Record<string, unknown> | undefined, now = Date.now()): ContentFreshness {
+  readFreshness(kind: ItemKind, row: Record<string, unknown> | undefined, now = Date.now()): ContentFreshness {
     const mark = row?.last_new_mark === null || row?.last_new_mark === undefined ? null : String(row.last_new_mark);
     const count = Number(row?.recent ?? 0);
     if (!row?.reused) this.recentCounts.set(kind, { mark, count, at: now });
@@ -85,7 +86,7 @@ export class RecommendationDiagnosticsRepository {
 
   /** See availabilityByWindow(). */
   availabilityByWindow(
-    kind: 'papers' | 'news',
+    kind: ItemKind,
     modelId: number,
     windows: readonly WindowStart[],
     excludedTiers: readonly number[] = [],
@@ -131,7 +132,7 @@ export interface AvailabilityByWindow {
  */
 async function availabilityByWindow(
   db: Database,
-  kind: 'papers' | 'news',
+  kind: ItemKind,
   modelId: number,
   windows: readonly WindowStart[],
   excludedTiers: readonly number[],
@@ -139,15 +140,15 @@ async function availabilityByWindow(
   const tiers = excludedTiers.map((tier) => Math.trunc(tier)).filter((tier) => tier >= 1 && tier <= 4);
   const inWindow = (start: WindowStart) => {
     if (start === undefined) return sql`true`;
-    if (kind === 'papers') return sql`published_at >= ${String(start)}::date`;
+    if (kind === 'paper') return sql`published_at >= ${String(start)}::date`;
     const since = (start instanceof Date ? start : new Date(start)).toISOString();
     return sql`(publish_date >= ${since}::timestamptz OR (publish_date IS NULL AND crawl_date >= ${since}::timestamptz))`;
   };
   const allowedTier =
-    kind === 'papers' && tiers.length
+    kind === 'paper' && tiers.length
       ? sql`(jcr_tier IS NULL OR NOT (jcr_tier = ANY(${sql.raw(`ARRAY[${tiers.join(',')}]::smallint[]`)})))`
       : sql`true`;
-  const table = sql.raw(kind === 'papers' ? 'radar.papers' : 'radar.news_items');
+  const table = sql.raw(kind === 'paper' ? 'radar.papers' : 'radar.news_items');
   const cap = AVAILABILITY_COUNT_CAP;
   // Counting rows of a LIMIT stops at the cap: the scan (of the model's index, of the date index
   // within the window) ends there.
