@@ -35,6 +35,13 @@ export async function runInterestBenchmark(
   for (const result of results) {
     write(`${result.method}\n`);
     write(`  precision@20 by round   ${result.precision.map((v) => v.toFixed(4)).join('  ')}\n`);
+    write(
+      `  unseen papers on page   ${result.unseen
+        .map((v) => v.toFixed(1).padEnd(6))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+    write(`  precision of unseen     ${result.unseenPrecision.map((v) => v.toFixed(4)).join('  ')}\n`);
     for (const slot of [0, 1, 2]) {
       const name = slot === 0 ? 'summary' : `interest ${slot + 1}`;
       write(
@@ -50,7 +57,8 @@ export async function runInterestBenchmark(
   }
   write(
     '  (by served interest, an interest falls under half its quota only when it runs out of candidates; ' +
-      'by label, when the cards it drew are of another category)\n',
+      'by label, when the cards it drew are of another category; unseen: papers not on an earlier page, ' +
+      'precision of unseen out of 20: favourites stay in the list, as in the product)\n',
   );
   const calibration = measureLikeCalibration(labels, vectors);
   writeCalibration(calibration, write);

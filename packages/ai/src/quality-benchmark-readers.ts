@@ -1,3 +1,4 @@
+import { RECOMMENDATION_PAGING } from '@radar/shared';
 import { learnedProfileVector } from './learning/profile-learning';
 import {
   CLASSIFIER_MIN_SIGNALS,
@@ -15,10 +16,13 @@ import {
 /**
  * Simulated readers with several interests who rate what they see (issue 23, `pnpm bench:quality`).
  * A reader follows 2 or 3 of the labelled set's categories; their research summary is the mean of one
- * paper of each (the seeds, never ranked). Each round shows the top `shown` papers the reader has not
- * rated yet (as a daily list shows new papers), and the reader rates every one: 👍 when its category is
- * one of theirs, 👎 otherwise. precision@shown is counted per round (round 0: before any rating, the
- * same for every method), and the share of each interest in the page.
+ * paper of each (the seeds, never ranked). Each round is a visit to /papers as the product answers it
+ * (issue 31): the reader's ranking without the papers the product keeps out (listablePapers: 👎 always,
+ * 👍 unless the method keeps them, the seeds as the reader's own works), in pages of `shown`; the reader
+ * pages on (加载更多, exclude_ids) until `shown` papers they had not seen before are on screen or the list
+ * ends, and rates them: 👍 when the category is one of theirs, 👎 otherwise. Per round (round 0: before
+ * any rating, the same for every method): the precision of those unseen papers (out of `shown`), how
+ * many unseen papers the first page brought, the pages opened, and each interest's share.
  *
  * The methods are a table (READER_METHODS): each turns what a reader has done so far into a score per
  * paper; adding a method is one entry.
@@ -35,12 +39,14 @@ export interface SimulatedReader {
   /** The round about to be shown (1..rounds). */
   round: number;
   vectors: readonly (readonly number[])[];
-  /** Papers never to show: the seeds and the papers rated. */
+  /** Papers the list keeps out this round (listablePapers): the seeds and the papers rated (👍 unless kept). */
   excluded: ReadonlySet<number>;
 }
 
 export interface ReaderMethod {
   name: string;
+  /** 含已评价: the list keeps the papers rated 👍 (the product's include_rated=true); 👎 stay out. */
+  includeRated?: boolean;
   /** The ranking score of every paper (excluded ones are skipped by the caller). */
   scores: (reader: SimulatedReader) => (paper: number) => number;
 }
@@ -72,9 +78,11 @@ function simulatedTrainingSet(reader: SimulatedReader): TrainingExample[] {
   const wanted = Math.max(RANDOM_NEGATIVES_MIN, RANDOM_NEGATIVES_PER_SIGNAL * reader.ratings.length);
   const n = reader.vectors.length;
   const seed = reader.interests.reduce((sum, interest) => sum * 31 + interest.seed, 7);
+  // Never a rated paper, even one the list keeps (includeRated).
+  const rated = new Set(reader.ratings.map((rating) => rating.paper));
   for (let i = 0, taken = 0; i < n && taken < wanted; i++) {
     const paper = (seed * 7919 + i * 104_729) % n;
-    if (reader.excluded.has(paper)) continue;
+    if (reader.excluded.has(paper) || rated.has(paper)) continue;
     examples.push({ vector: reader.vectors[paper] as number[], label: 0, weight: RANDOM_NEGATIVE_WEIGHT });
     taken++;
   }
@@ -114,13 +122,17 @@ export interface MultiInterestOptions {
   seed?: number;
   /** Papers of the page the reader rates, the top first (default all shown); the rest stay unrated. */
   ratedPerRound?: number;
-  /** Called with each page before the reader rates it (the ratings so far are the reader's). */
+  /** Called with the unseen papers of each visit before the reader rates them (the ratings so far are the reader's). */
   observePage?: ((reader: SimulatedReader, page: readonly number[], method: string) => void) | undefined;
 }
 
 export interface MethodRounds {
-  /** Mean precision@shown per round 0..rounds. */
+  /** Mean precision per round 0..rounds of the first `shown` unseen papers of the visit (out of `shown`). */
   precision: number[];
+  /** Mean number of unseen papers on the visit's first page, per round. */
+  unseenOnFirstPage: number[];
+  /** Mean number of pages opened to reach `shown` unseen papers (or the end of the list), per round. */
+  pages: number[];
   /** Per round, the mean over readers of the smallest share of one interest in the page. */
   smallestInterestShare: number[];
 }
@@ -154,6 +166,8 @@ export function simulateMultiInterestReaders(
   for (const method of methods) {
     const precision = new Array<number>(rounds + 1).fill(0);
     const smallest = new Array<number>(rounds + 1).fill(0);
+    const unseenOnFirstPage = new Array<number>(rounds + 1).fill(0);
+    const pagesOpened = new Array<number>(rounds + 1).fill(0);
     for (const interests of drawn) {
       const profile = normalised(
         interests
@@ -164,38 +178,79 @@ export function simulateMultiInterestReaders(
           ),
       );
       const wanted = new Set(interests.map((i) => i.label));
-      const excluded = new Set(interests.map((i) => i.seed));
+      const seeds = interests.map((i) => i.seed);
       const ratings: { paper: number; value: 1 | -1; round: number }[] = [];
+      const seen = new Set<number>();
       for (let round = 0; round <= rounds; round++) {
+        const excluded = judgedPapers(seeds, ratings, method.includeRated === true);
         const reader: SimulatedReader = { profile, interests, ratings, round, vectors, excluded };
-        const score = method.scores(reader);
-        const page = topUnexcluded(vectors.length, excluded, score, shown);
+        const visit = visitList(rankedList(vectors.length, excluded, method.scores(reader)), seen, shown);
+        const page = visit.unseen;
         options.observePage?.(reader, page, method.name);
         const relevant = page.filter((p) => wanted.has(labels[p] as string)).length;
         precision[round] = (precision[round] as number) + relevant / shown;
+        unseenOnFirstPage[round] = (unseenOnFirstPage[round] as number) + visit.unseenOnFirstPage;
+        pagesOpened[round] = (pagesOpened[round] as number) + visit.pages;
         const shares = interests.map((i) => page.filter((p) => labels[p] === i.label).length / shown);
         smallest[round] = (smallest[round] as number) + Math.min(...shares);
+        for (const paper of page) seen.add(paper);
         for (const paper of page.slice(0, ratedPerRound)) {
           ratings.push({ paper, value: wanted.has(labels[paper] as string) ? 1 : -1, round });
-          excluded.add(paper);
         }
       }
     }
+    const mean = (values: number[]) => values.map((value) => value / readers);
     result[method.name] = {
-      precision: precision.map((p) => p / readers),
-      smallestInterestShare: smallest.map((s) => s / readers),
+      precision: mean(precision),
+      unseenOnFirstPage: mean(unseenOnFirstPage),
+      pages: mean(pagesOpened),
+      smallestInterestShare: mean(smallest),
     };
   }
   return { readers, methods: result };
 }
 
-function topUnexcluded(n: number, excluded: ReadonlySet<number>, score: (paper: number) => number, k: number) {
+/**
+ * The papers /papers keeps out of a simulated reader's list. Mirrors rule 3 of
+ * packages/db/src/repositories/reader-eligibility.ts (judgedItemsQuery), which the product applies in
+ * SQL: 👎 always out, 👍 out unless the reader keeps them (含已评价, include_rated), the reader's own works
+ * (here the seeds) never recommended to them. The simulated readers never mark 不感兴趣 (also out there).
+ */
+function judgedPapers(
+  seeds: readonly number[],
+  ratings: readonly { paper: number; value: 1 | -1 }[],
+  includeRated: boolean,
+): Set<number> {
+  const judged = new Set(seeds);
+  for (const { paper, value } of ratings) if (value === -1 || !includeRated) judged.add(paper);
+  return judged;
+}
+
+/** The whole list, best first: every paper not excluded, by score. */
+function rankedList(n: number, excluded: ReadonlySet<number>, score: (paper: number) => number): number[] {
   const scored: { paper: number; score: number }[] = [];
   for (let paper = 0; paper < n; paper++) if (!excluded.has(paper)) scored.push({ paper, score: score(paper) });
-  return scored
-    .sort((a, b) => b.score - a.score || a.paper - b.paper)
-    .slice(0, k)
-    .map((s) => s.paper);
+  return scored.sort((a, b) => b.score - a.score || a.paper - b.paper).map((s) => s.paper);
+}
+
+/**
+ * One visit: the first page of `shown`, then 加载更多 (exclude_ids = every paper of the visit's pages, so the
+ * next page is the list's next `shown`) until `shown` papers not seen before are on screen, the list ends,
+ * or exclude_ids would pass the contract's cap (RECOMMENDATION_PAGING.maxShown). The reader reads down
+ * the pages and stops at the `shown`-th unseen paper.
+ */
+function visitList(list: readonly number[], seen: ReadonlySet<number>, shown: number) {
+  const unseen: number[] = [];
+  let pages = 0;
+  let unseenOnFirstPage = 0;
+  for (let offset = 0; unseen.length < shown && offset < list.length; offset += shown) {
+    if (offset > RECOMMENDATION_PAGING.maxShown) break;
+    const fresh = list.slice(offset, offset + shown).filter((paper) => !seen.has(paper));
+    if (pages === 0) unseenOnFirstPage = fresh.length;
+    pages++;
+    unseen.push(...fresh.slice(0, shown - unseen.length));
+  }
+  return { unseen, pages, unseenOnFirstPage };
 }
 
 function mulberry32(seed: number): () => number {

@@ -13,7 +13,12 @@ import {
   simulateReader,
   tfidfBaselinePrecision,
 } from './quality-benchmark';
-import { classifierMethod, READER_METHODS, simulateMultiInterestReaders } from './quality-benchmark-readers';
+import {
+  classifierMethod,
+  type MethodRounds,
+  READER_METHODS,
+  simulateMultiInterestReaders,
+} from './quality-benchmark-readers';
 
 /**
  * The body of `pnpm bench:quality` (bench/quality.ts): precision@20 of the active embedder and of the
@@ -112,19 +117,34 @@ function writeMultiInterestReaders(labels: string[], vectors: number[][], write:
       methods,
       ...(ratedPerRound ? { ratedPerRound } : {}),
     });
+    const rows = (heading: string, pick: (m: MethodRounds) => number[], digits: number) => {
+      write(`${heading.padEnd(32)}\n`);
+      for (const [name, rounds] of Object.entries(result.methods))
+        write(
+          `${`  ${name}`.padEnd(32)} ${pick(rounds)
+            .map((v) => v.toFixed(digits).padEnd(6))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
+    };
     write(`\n${title} (${result.readers} readers, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-    write(`${'precision@20 by round'.padEnd(32)} 0       1       2       3       4       5\n`);
-    for (const [name, { precision }] of Object.entries(result.methods))
-      write(`${name.padEnd(32)} ${precision.map((v) => v.toFixed(4)).join('  ')}\n`);
-    write(`${'smallest interest share in top 20'.padEnd(32)}\n`);
-    for (const [name, { smallestInterestShare }] of Object.entries(result.methods))
-      write(`${`  ${name}`.padEnd(32)} ${smallestInterestShare.map((v) => v.toFixed(4)).join('  ')}\n`);
+    write(`${'by round'.padEnd(32)} 0       1       2       3       4       5\n`);
+    rows('precision of the 20 unseen shown', (m) => m.precision, 4);
+    rows('unseen papers on page 1', (m) => m.unseenOnFirstPage, 1);
+    rows('pages opened to see 20 unseen', (m) => m.pages, 1);
+    rows('smallest interest share (20 unseen)', (m) => m.smallestInterestShare, 4);
   };
   write(
     `\nreaders with 2-3 interests (categories of the set; summary = mean of one paper of each), built-in model;\n` +
-      `each round shows the top 20 unrated papers, the reader rates them (👍 own category, 👎 otherwise)\n`,
+      `each round is a visit to /papers as the product answers it (issue 31): the list leaves out 👎 and 👍 papers\n` +
+      `(unless a method keeps 👍: 含已评价) and the reader's own; the reader pages (加载更多) until 20 papers not seen\n` +
+      `before are shown and rates them (👍 own category, 👎 otherwise)\n`,
   );
-  table('rating all 20 shown');
+  table('rating all 20 unseen shown', undefined, [
+    ...READER_METHODS,
+    // What the product did before issue 31: 👍 papers stay in the list and fill the first page.
+    { ...classifierMethod('classifier, 👍 kept (含已评价)'), includeRated: true },
+  ]);
   // Where to switch on: the classifier from 1 and from 2 signals beside the product's switch.
   table('rating only the top 1 shown per round (where the classifier switches on)', 1, [
     ...READER_METHODS,
@@ -151,9 +171,12 @@ function writeReaderSimulation(
   write: (text: string) => void,
 ): void {
   const describe = ({ profile, liked, dismissed }: LearningWeights) => `${profile}/${liked}/${dismissed}`;
-  const row = (name: string, values: number[], ms?: number) =>
+  const row = (name: string, values: number[], ms?: number, digits = 4) =>
     write(
-      `${name.padEnd(56)} ${values.map((v) => v.toFixed(4)).join('  ')}${ms === undefined ? '' : `   (${(ms / 1000).toFixed(1)} s)`}\n`,
+      `${name.padEnd(56)} ${values
+        .map((v) => v.toFixed(digits).padEnd(6))
+        .join('  ')
+        .trimEnd()}${ms === undefined ? '' : `   (${(ms / 1000).toFixed(1)} s)`}\n`,
     );
   const simulate = (vectors: number[][], options: ReaderSimulationOptions) => {
     const started = Date.now();
@@ -163,7 +186,9 @@ function writeReaderSimulation(
   write(
     `\nsimulated reader: ${labels.length} queries, each paper's vector the profile; per round the top ${SHOWN} shown are judged:\n` +
       `relevant ones favourited, up to 5 irrelevant ones dismissed (removed for good), then the ranking is recomputed\n` +
-      `from learnedProfileVector (weights profile/liked/dismissed, LEARNING_WEIGHTS ${describe(LEARNING_WEIGHTS)})\n`,
+      `from learnedProfileVector (weights profile/liked/dismissed, LEARNING_WEIGHTS ${describe(LEARNING_WEIGHTS)});\n` +
+      `favourites stay in the list as in the product, so a page repeats them: the unseen rows count only papers\n` +
+      `not on an earlier page (issue 31)\n`,
   );
   write(
     `${'precision@20 by round'.padEnd(56)} ${['0', '1', '2', '3']
@@ -175,6 +200,8 @@ function writeReaderSimulation(
     const result = simulate(vectors, {});
     row(`${name}: plain`, result.plain);
     row(`${name}: learning`, result.learning, result.ms);
+    row(`  learning: unseen papers on the page`, result.learningUnseen, undefined, 1);
+    row(`  learning: precision of the unseen (of 20)`, result.learningUnseenPrecision);
     if (i > 0) continue;
     // The sensitivity table and a sparser reader, on the built-in model only.
     for (const { weights, note } of COMPARED_WEIGHTS) {

@@ -146,6 +146,14 @@ export interface ReaderSimulationResult {
   plain: number[];
   /** The same for the ranking by the learned profile, with the dismissed papers removed. */
   learning: number[];
+  /**
+   * Issue 31: of the learning page, the papers not on an earlier page (mean count) and the relevant ones
+   * among them (out of `shown`). Favourited papers stay in the product's list (rule 3 of
+   * packages/db/src/repositories/reader-eligibility.ts keeps out 👎, 👍 and 不感兴趣, not favourites), so
+   * `learning` counts them again on every page they stay on.
+   */
+  learningUnseen: number[];
+  learningUnseenPrecision: number[];
   queries: number;
 }
 
@@ -169,6 +177,8 @@ export function simulateReader(
   const scores = new Float64Array(n);
   const plain = new Array<number>(rounds + 1).fill(0);
   const learning = new Array<number>(rounds + 1).fill(0);
+  const learningUnseen = new Array<number>(rounds + 1).fill(0);
+  const learningUnseenPrecision = new Array<number>(rounds + 1).fill(0);
 
   const topShown = (query: number, profile: readonly number[], removed: ReadonlySet<number>): number[] => {
     const candidates: number[] = [];
@@ -191,6 +201,14 @@ export function simulateReader(
     const plainPrecision = precision(page);
     for (let round = 0; round <= rounds; round++) plain[round] = (plain[round] as number) + plainPrecision;
     learning[0] = (learning[0] as number) + plainPrecision;
+    const seen = new Set<number>();
+    const countUnseen = (round: number) => {
+      const fresh = page.filter((d) => !seen.has(d));
+      learningUnseen[round] = (learningUnseen[round] as number) + fresh.length;
+      learningUnseenPrecision[round] = (learningUnseenPrecision[round] as number) + precision(fresh);
+      for (const d of fresh) seen.add(d);
+    };
+    countUnseen(0);
     for (let round = 1; round <= rounds; round++) {
       for (const d of page.filter((d) => isRelevant(d) && !liked.has(d)).slice(0, likesPerRound)) liked.add(d);
       for (const d of page.filter((d) => !isRelevant(d)).slice(0, dismissPerRound)) dismissed.add(d);
@@ -202,10 +220,17 @@ export function simulateReader(
       );
       page = topShown(query, profile, dismissed);
       learning[round] = (learning[round] as number) + precision(page);
+      countUnseen(round);
     }
   }
   const mean = (values: number[]) => values.map((value) => value / Math.max(queries.length, 1));
-  return { plain: mean(plain), learning: mean(learning), queries: queries.length };
+  return {
+    plain: mean(plain),
+    learning: mean(learning),
+    learningUnseen: mean(learningUnseen),
+    learningUnseenPrecision: mean(learningUnseenPrecision),
+    queries: queries.length,
+  };
 }
 
 function dot(x: readonly number[], y: readonly number[]): number {

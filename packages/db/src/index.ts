@@ -26,6 +26,7 @@ export * from './repositories/news-search.repository';
 export * from './repositories/one-trip';
 export * from './repositories/own-work.repository';
 export * from './repositories/paper.repository';
+export * from './repositories/ranking-candidates';
 export * from './repositories/rate-limit.repository';
 export * from './repositories/reader-eligibility';
 export * from './repositories/reader-fields.repository';

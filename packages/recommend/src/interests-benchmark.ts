@@ -100,6 +100,14 @@ export interface InterestSimulationResult {
   method: string;
   /** Mean precision@shown per round 0..rounds. */
   precision: number[];
+  /**
+   * Issue 31: mean number of papers on the page the reader had not been shown before, per round, and the
+   * relevant ones among them (out of `shown`). A favourited paper stays in the product's list (rule 3 of
+   * packages/db/src/repositories/reader-eligibility.ts keeps out 👎, 👍 and 不感兴趣, not favourites), so
+   * this reader's page repeats what it favourited and precision@shown counts those repeats.
+   */
+  unseen: number[];
+  unseenPrecision: number[];
   /** Mean share of the top `shown` per interest slot (0: the summary), per round, by the documents' labels. */
   shares: number[][];
   /** Share of readers per round where some interest got less than half its quota, by label. */
@@ -143,6 +151,8 @@ export function simulateInterestReaders(
   const categories = [...new Set(labels)].sort();
   const byCategory = new Map(categories.map((c) => [c, labels.flatMap((l, d) => (l === c ? [d] : []))]));
   const precision = new Array<number>(rounds + 1).fill(0);
+  const unseen = new Array<number>(rounds + 1).fill(0);
+  const unseenPrecision = new Array<number>(rounds + 1).fill(0);
   const shares = Array.from({ length: rounds + 1 }, () => [0, 0, 0]);
   const belowHalf = new Array<number>(rounds + 1).fill(0);
   const belowHalfServed = new Array<number>(rounds + 1).fill(0);
@@ -165,6 +175,7 @@ export function simulateInterestReaders(
     const summaryPool = new Set(ranked(baseScores, (d) => !hidden.has(d)).slice(0, SUMMARY_POOL));
     const liked: number[] = [];
     const dismissed = new Set<number>();
+    const seen = new Set<number>();
 
     for (let round = 0; round <= rounds; round++) {
       const state = {
@@ -192,6 +203,11 @@ export function simulateInterestReaders(
       }
       const relevant = page.filter((d) => interestCategories.includes(labels[d] as string));
       precision[round] = (precision[round] as number) + relevant.length / shown;
+      const fresh = page.filter((d) => !seen.has(d));
+      unseen[round] = (unseen[round] as number) + fresh.length;
+      unseenPrecision[round] =
+        (unseenPrecision[round] as number) + fresh.filter((d) => relevant.includes(d)).length / shown;
+      for (const d of fresh) seen.add(d);
       const counts = interestCategories.map((c) => page.filter((d) => labels[d] === c).length / shown);
       counts.forEach((share, slot) => {
         (shares[round] as number[])[slot] = ((shares[round] as number[])[slot] as number) + share;
@@ -212,6 +228,8 @@ export function simulateInterestReaders(
   return {
     method: method.name,
     precision: precision.map(mean),
+    unseen: unseen.map(mean),
+    unseenPrecision: unseenPrecision.map(mean),
     shares: shares.map((round) => round.map((sum, slot) => sum / Math.max(slotReaders[slot] as number, 1))),
     belowHalfQuota: belowHalf.map(mean),
     belowHalfQuotaServed: belowHalfServed.map(mean),

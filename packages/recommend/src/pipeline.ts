@@ -3,6 +3,7 @@ import {
   type AlertClaim,
   type AlertRanking,
   type AvailabilityByWindow,
+  type CandidateScoring,
   type EmbeddingModelRow,
   type FollowedAuthorRow,
   type ItemKind,
@@ -12,6 +13,7 @@ import {
   type PaperRecommendationResult,
   type PaperRepository,
   type PaperView,
+  type RankingCandidate,
   type RankingInterest,
   type RecommendationDiagnosticsRepository,
   type RecommendationRepository,
@@ -207,7 +209,14 @@ export interface NewsRecommendations {
   hasMore: boolean;
 }
 
-type CandidateRow = { id: number; similarity: number; extra: Record<string, unknown> };
+type CandidateRow = RankingCandidate;
+
+/** How step 2 scores the candidates for step 3: the reader's classifier, else the learned profile. */
+function scoringOf(start: RecommendationStart): CandidateScoring {
+  if (start.classifier) return { by: 'classifier', weights: start.classifier.weights };
+  if (start.learnedVector) return { by: 'learned-profile', vector: start.learnedVector };
+  return { by: 'similarity' };
+}
 
 /**
  * Whether eligible items beyond the `shown` ones exist: step 2's searches (one per interest) found more
@@ -254,7 +263,13 @@ export class RecommendationPipeline {
     // The threshold and the shown similarity are about the research summary; learning and the field
     // rule only reorder what passes, within a pool large enough to hold every passing paper in all but
     // the widest windows.
-    const { result, unthresholded, others, after } = await this.deps.papers.recommendWith(
+    const {
+      result,
+      candidates: unthresholded,
+      others,
+      freshnessRow,
+      followedAuthorRows,
+    } = await this.deps.papers.recommendWith(
       {
         model,
         vector: start.baseVector,
@@ -266,15 +281,16 @@ export class RecommendationPipeline {
         countTopK: query.topK,
       },
       {
-        rowColumns: this.candidateColumns(start, 'paper'),
-        after: [this.freshnessStatement('paper'), ...(sectionStatement ? [sectionStatement] : [])],
+        scoring: scoringOf(start),
+        freshness: this.deps.diagnostics.freshnessStatement('paper'),
+        followedAuthors: sectionStatement,
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
     const section = sectionStatement
       ? matchFollowedAuthorPapers(
           start.follows,
-          this.deps.recommendations.readFollowedAuthorCandidates(after[1]),
+          this.deps.recommendations.readFollowedAuthorCandidates(followedAuthorRows),
           sectionSize,
         )
       : [];
@@ -342,7 +358,7 @@ export class RecommendationPipeline {
       }),
       filteredOut: result.filteredOut,
       learning: start.learning,
-      freshness: this.readFreshness('paper', after[0]),
+      freshness: this.readFreshness('paper', freshnessRow),
       emptyExplanation,
       hasMore,
     };
@@ -360,7 +376,11 @@ export class RecommendationPipeline {
   ): Promise<NewsRecommendations> {
     const start = await this.start(user, 'news', query);
     const days = widestWindowDays(query.dateFilter);
-    const { unthresholded, others, after } = await this.deps.news.nearestWith(
+    const {
+      candidates: unthresholded,
+      others,
+      freshnessRow,
+    } = await this.deps.news.nearestWith(
       {
         model: start.model,
         vector: start.baseVector,
@@ -369,8 +389,8 @@ export class RecommendationPipeline {
         filters: { since: this.windowStart(days), excludedIds: start.excludedIds },
       },
       {
-        rowColumns: this.candidateColumns(start, 'news'),
-        after: [this.freshnessStatement('news')],
+        scoring: scoringOf(start),
+        freshness: this.deps.diagnostics.freshnessStatement('news'),
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
@@ -419,7 +439,7 @@ export class RecommendationPipeline {
       ranked,
       page: { views, reasons },
       learning: start.learning,
-      freshness: this.readFreshness('news', after[0]),
+      freshness: this.readFreshness('news', freshnessRow),
       emptyExplanation,
       hasMore,
     };
@@ -487,8 +507,10 @@ export class RecommendationPipeline {
       return undefined;
     }
     return {
-      rowColumns: this.candidateColumns(start, 'paper'),
-      order: (rows) => this.order('keyword-alerts', start, user, rows, rows.length).map((row) => row.id),
+      scoring: scoringOf(start),
+      dimension: start.model.dimension,
+      order: (candidates) =>
+        this.order('keyword-alerts', start, user, candidates, candidates.length).map((row) => row.id),
     };
   }
 
@@ -497,28 +519,6 @@ export class RecommendationPipeline {
     const reordered = PIPELINE_OPTIONS[kind].reorders && reorders(start.learning.applied, user.researchFields);
     // One more than shown at least, so the answer knows whether more follow (has_more).
     return reordered ? rerankPoolSize(topK) : topK + 1;
-  }
-
-  /** The per-candidate columns of step 2: similarity to the learned profile, research fields. */
-  private candidateColumns(start: RecommendationStart, kind: ItemKind): ReturnType<typeof sql>[] {
-    const { model, learnedVector, classifier } = start;
-    const dimension = sql.raw(String(Math.trunc(model.dimension)));
-    const columns = [
-      kind === 'paper'
-        ? sql`item.research_fields || coalesce((SELECT j.research_fields FROM radar.journals j WHERE j.id = item.journal_id), '{}'::text[]) AS x_fields`
-        : sql`item.research_fields AS x_fields`,
-    ];
-    if (classifier) {
-      // w·x: pgvector's <#> is the negative inner product.
-      columns.push(
-        sql`-((item.embedding::vector(${dimension})) <#> ${`[${classifier.weights.join(',')}]`}::vector(${dimension})) AS x_classifier`,
-      );
-    } else if (learnedVector) {
-      columns.push(
-        sql`1 - ((item.embedding::vector(${dimension})) <=> ${`[${learnedVector.join(',')}]`}::vector(${dimension})) AS x_learned`,
-      );
-    }
-    return columns;
   }
 
   /**
@@ -606,15 +606,15 @@ export class RecommendationPipeline {
       : classifier
         ? new Map(
             passing.flatMap((row) =>
-              row.extra.classifier == null
+              row.classifierProduct === null
                 ? []
-                : [[row.id, classifierScoreFromProduct(classifier, Number(row.extra.classifier))]],
+                : [[row.id, classifierScoreFromProduct(classifier, row.classifierProduct)]],
             ),
           )
         : start.learning.applied
-          ? new Map(passing.flatMap((row) => (row.extra.learned == null ? [] : [[row.id, Number(row.extra.learned)]])))
+          ? new Map(passing.flatMap((row) => (row.learnedSimilarity === null ? [] : [[row.id, row.learnedSimilarity]])))
           : undefined;
-    const fields = new Map(passing.map((row) => [row.id, [...new Set((row.extra.fields as string[] | null) ?? [])]]));
+    const fields = new Map(passing.map((row) => [row.id, row.fields]));
     return orderRecommendations({
       pool: passing.map(({ id, similarity }) => ({ id, similarity })),
       readerFields: user.researchFields,
@@ -719,13 +719,9 @@ export class RecommendationPipeline {
     });
   }
 
-  /** The freshness line's statement (sent with step 2) and its reading. */
-  private freshnessStatement(kind: ItemKind) {
-    return this.deps.diagnostics.freshnessStatement(kind);
-  }
-
-  private readFreshness(kind: ItemKind, rows: Record<string, unknown>[] | undefined): Freshness {
-    return presentFreshness(this.deps.diagnostics.readFreshness(kind, rows?.[0]));
+  /** The freshness line, from its statement's row (sent with step 2). */
+  private readFreshness(kind: ItemKind, row: Record<string, unknown> | undefined): Freshness {
+    return presentFreshness(this.deps.diagnostics.readFreshness(kind, row));
   }
 
   /** The first calendar day, in the readers' zone, of a window of `days` days (papers' dates are days). */

@@ -2,6 +2,12 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
+import {
+  type CandidateScoring,
+  candidateColumns,
+  type RankingCandidate,
+  toRankingCandidate,
+} from './ranking-candidates';
 import { listablePublicPaper, notJudgedPaper } from './reader-eligibility';
 
 export type KeywordRow = typeof userKeywords.$inferSelect;
@@ -94,13 +100,15 @@ export type AlertAuthorPaper = Omit<AlertPaper, 'keywordId' | 'keyword'>;
 const ALERT_CANDIDATE_CAP = 500;
 
 /**
- * How an alert orders its candidates: columns computed per candidate (over the paper as `item`, read
- * back without their `x_` prefix) and the in-memory order over them (@radar/recommend's step 3, so an
- * alert lists papers in the reader's learned order, as /papers does).
+ * How an alert orders its candidates: how the reader's learning scores each (computed in the claim's
+ * statement, ranking-candidates.ts) and the in-memory order over the typed candidates (@radar/recommend's
+ * step 3, so an alert lists papers in the reader's learned order, as /papers does).
  */
 export interface AlertRanking {
-  rowColumns: SQL[];
-  order: (rows: { id: number; similarity: number; extra: Record<string, unknown> }[]) => number[];
+  scoring: CandidateScoring;
+  /** The dimension of the active model the scoring's vectors are of. */
+  dimension: number;
+  order: (candidates: RankingCandidate[]) => number[];
 }
 
 /** The candidate rows in the ranking's order (rows it leaves out are not listed). */
@@ -113,7 +121,11 @@ function orderRows<Row extends { id: string; similarity: number | string | null 
     rows.map((row) => {
       const extra: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(row)) if (name.startsWith('x_')) extra[name.slice(2)] = value;
-      return { id: Number(row.id), similarity: row.similarity === null ? 0 : Number(row.similarity), extra };
+      return toRankingCandidate({
+        id: Number(row.id),
+        similarity: row.similarity === null ? 0 : Number(row.similarity),
+        extra,
+      });
     }),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -381,7 +393,7 @@ export class KeywordRepository {
                    m.keyword_id::text AS keyword_id, m.keyword,
                    CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
                         THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
-                   ${ranking?.rowColumns.length ? sql`, ${sql.join(ranking.rowColumns, sql`, `)}` : sql``}
+                   ${ranking ? sql`, ${sql.join(candidateColumns('paper', ranking.scoring, ranking.dimension), sql`, `)}` : sql``}
             FROM matches m JOIN radar.papers p ON p.id = m.id JOIN radar.users u ON u.id = ${userId}
             JOIN radar.papers item ON item.id = m.id
             ORDER BY similarity DESC NULLS LAST, p.created_at DESC, p.id DESC

@@ -20,6 +20,7 @@ import {
   routedNearest,
   type VectorTable,
 } from './nearest-search';
+import { type CandidateTrip, type CandidateTripOptions, runCandidateTrip } from './ranking-candidates';
 import { toDate } from './raw-values';
 
 /**
@@ -167,33 +168,30 @@ export class NewsSearchRepository {
   }
 
   /**
-   * nearest() with more computed in the same round trip: columns of each candidate (over the table as
-   * `item`, named `x_*`) and statements run after it (their rows in `after`).
+   * nearest() as a recommendation's step 2: the typed candidates with their scores, and what `more`
+   * names, in the same round trip (ranking-candidates.ts).
    */
   async nearestWith(
     query: NearestNewsQuery,
-    more: { rowColumns?: SQL[]; after?: SQL[]; otherVectors?: number[][] } = {},
-  ): Promise<{
-    items: { id: number; similarity: number }[];
-    route: NearestRoute;
-    /** Every candidate before the threshold, most similar first, with its `x_*` columns (without the prefix). */
-    unthresholded: { id: number; similarity: number; extra: Record<string, unknown> }[];
-    /** The same search for each of `more.otherVectors`, before the threshold (similarity to that vector). */
-    others: { id: number; similarity: number; extra: Record<string, unknown> }[][];
-    after: Record<string, unknown>[][];
-  }> {
+    more: CandidateTripOptions = {},
+  ): Promise<CandidateTrip & { items: { id: number; similarity: number }[]; route: NearestRoute }> {
     const search = prepareSearch(query);
-    const { rows, route, after, others } = await routedNearest(this.db, search, {
-      strategy: query.strategy,
-      estimates: this.estimates,
-      extras: { rowColumns: more.rowColumns },
-      otherVectors: more.otherVectors,
-      after: more.after,
+    let route: NearestRoute = 'exact';
+    const { rows, ...trip } = await runCandidateTrip('news', query.model.dimension, more, async (options) => {
+      const found = await routedNearest(this.db, search, {
+        strategy: query.strategy,
+        estimates: this.estimates,
+        extras: { rowColumns: options.rowColumns },
+        otherVectors: options.otherVectors,
+        after: options.after,
+      });
+      route = found.route;
+      return found;
     });
     const items = rows
       .filter((row) => row.similarity >= query.threshold)
       .map(({ id, similarity }) => ({ id, similarity }));
-    return { items, route, unthresholded: rows, others, after };
+    return { ...trip, items, route };
   }
 
   /** The plan of a route of nearest(), to check which index it uses. */

@@ -9,9 +9,11 @@ import {
   type NearestRoute,
   type PreparedNearest,
   prepareNearest,
+  type RoutedNearestResult,
   routedNearest,
   type VectorTable,
 } from './nearest-search';
+import { type CandidateTrip, type CandidateTripOptions, runCandidateTrip } from './ranking-candidates';
 import { listablePublicPaper } from './reader-eligibility';
 
 export type PaperRow = typeof papers.$inferSelect;
@@ -187,20 +189,13 @@ export class PaperRepository {
   }
 
   /**
-   * recommend() with more computed in the same round trip: columns of each candidate (over the table as
-   * `item`, named `x_*`) and statements run after it (their rows in `after`).
+   * recommend() as a recommendation's step 2: the typed candidates with their scores, and what
+   * `more` names, in the same round trip (ranking-candidates.ts).
    */
   async recommendWith(
     query: NearestPapersQuery,
-    more: { rowColumns?: SQL[]; after?: SQL[]; otherVectors?: number[][] } = {},
-  ): Promise<{
-    result: PaperRecommendationResult;
-    /** Every candidate before the threshold, most similar first, with its `x_*` columns (without the prefix). */
-    unthresholded: { id: number; similarity: number; extra: Record<string, unknown> }[];
-    /** The same search for each of `more.otherVectors`, before the threshold (similarity to that vector). */
-    others: { id: number; similarity: number; extra: Record<string, unknown> }[][];
-    after: Record<string, unknown>[][];
-  }> {
+    more: CandidateTripOptions = {},
+  ): Promise<CandidateTrip & { result: PaperRecommendationResult }> {
     const search = preparePaperSearch(query);
     const countK = query.countTopK === undefined ? search.topK : Math.max(1, Math.trunc(query.countTopK));
     // Without a date or tier filter only the threshold removes papers from the nearest: counted from the
@@ -208,16 +203,22 @@ export class PaperRepository {
     // (the same walk but for the reader's dismissed papers, own works and linked duplicates, which are
     // never shown and so never counted as filtered out here).
     const thresholdOnly = !query.publishedSince && !(query.excludedTiers ?? []).length && countK <= search.topK;
-    const { rows, route, meta, after, others } = await routedNearest(this.db, search, {
-      strategy: query.strategy,
-      exactSearchMaxRows: this.options.exactSearchMaxRows,
-      estimates: this.estimates,
-      extras: thresholdOnly
-        ? { rowColumns: more.rowColumns }
-        : { ...filteredOutExtras(search, query, countK), rowColumns: more.rowColumns },
-      otherVectors: more.otherVectors,
-      after: more.after,
+    let routed: Pick<RoutedNearestResult, 'route' | 'meta'> | undefined;
+    const { rows, ...trip } = await runCandidateTrip('paper', query.model.dimension, more, async (options) => {
+      const found = await routedNearest(this.db, search, {
+        strategy: query.strategy,
+        exactSearchMaxRows: this.options.exactSearchMaxRows,
+        estimates: this.estimates,
+        extras: thresholdOnly
+          ? { rowColumns: options.rowColumns }
+          : { ...filteredOutExtras(search, query, countK), rowColumns: options.rowColumns },
+        otherVectors: options.otherVectors,
+        after: options.after,
+      });
+      routed = found;
+      return found;
     });
+    const { route, meta } = routed as Pick<RoutedNearestResult, 'route' | 'meta'>;
     const filteredOut = thresholdOnly
       ? {
           byDate: 0,
@@ -231,10 +232,8 @@ export class PaperRepository {
         };
     const papers = rows.filter((row) => row.similarity >= query.threshold);
     return {
+      ...trip,
       result: { papers: papers.map(({ id, similarity }) => ({ id, similarity })), route, filteredOut },
-      unthresholded: rows,
-      others,
-      after,
     };
   }
 
