@@ -251,6 +251,29 @@ describe('papers page', () => {
     expectCleanPage(session);
   });
 
+  it('加载更多 appends the next papers, asking with the ids on screen', async () => {
+    // Five papers at a time out of a wide window, so the demo corpus has more after them.
+    const wide = { topK: 5, threshold: 0.05, excludedJCR: [], dateFilter: ['不限'] };
+    const session = await openAs(readerToken, READER_EMAIL, { recommendationParams: JSON.stringify(wide) });
+    const { page } = session;
+    const first = await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
+    const firstBody = (await first.json()) as PaperRecommendationResponse;
+    expect(firstBody.recommendations).toHaveLength(5);
+    expect(firstBody.has_more).toBe(true);
+    await expectPaperList(page, firstBody);
+    const shownIds = firstBody.recommendations.map((paper) => paper.id);
+
+    const more = await responseOf(page, PAPERS_PATH, () => page.getByTestId('papers-load-more').click());
+    expect(queryOf(more)).toEqual({ ...queryOf(first), exclude_ids: shownIds.join(',') });
+    const moreIds = ((await more.json()) as PaperRecommendationResponse).recommendations.map((paper) => paper.id);
+    expect(moreIds.length).toBeGreaterThan(0);
+    expect(moreIds.filter((id) => shownIds.includes(id))).toEqual([]);
+    await expect
+      .poll(() => page.getByTestId('paper-card').evaluateAll((cards) => cards.map((card) => card.dataset.paperId)))
+      .toEqual([...shownIds, ...moreIds]);
+    expectCleanPage(session);
+  });
+
   it("an empty result offers 'apply settings and retry'", async () => {
     // Stored settings no paper meets: 50 % similarity within a day.
     const strict = { topK: 5, threshold: 0.5, excludedJCR: [4, 3, 2, 1], dateFilter: ['一天内'] };
@@ -636,8 +659,19 @@ describe('learning from the reader and reasons (issue 13)', () => {
       )
       .toBe(true);
     const reloaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.reload());
-    const after = ((await reloaded.json()) as PaperRecommendationResponse).recommendations;
+    const afterVisit = ((await reloaded.json()) as PaperRecommendationResponse).recommendations.map(
+      (paper) => paper.id,
+    );
     await page.getByTestId('papers-list').waitFor();
+    await expect.poll(() => cardIds(page)).toEqual(afterVisit);
+    // The next visit: 👍 papers have left the list (they were seen), 👎 ones stay out until undone.
+    for (const id of [...liked, ...disliked]) expect(afterVisit).not.toContain(id);
+    // 含已评价 keeps the 👍 papers in, ordered by what was learned, with their thumbs pressed.
+    const withRated = await responseTo(page, 'GET', PAPERS_PATH, () =>
+      page.getByTestId('papers-include-rated').click(),
+    );
+    expect(queryOf(withRated).include_rated).toBe('true');
+    const after = ((await withRated.json()) as PaperRecommendationResponse).recommendations;
     await expect.poll(() => cardIds(page)).toEqual(after.map((paper) => paper.id));
     const rank = (ids: readonly string[], id: string) => (ids.includes(id) ? ids.indexOf(id) : ids.length);
     const afterIds = after.map((paper) => paper.id);

@@ -1,7 +1,12 @@
-import { sql, UserRepository } from '@radar/db';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createIngestRepositories, sql, UserAdminRepository, UserRepository } from '@radar/db';
+import { defaultIngestSettings, importSourceFile } from '@radar/ingest';
 import { type OwnWorksServer, RECORDED_ORCID_ID, startOwnWorksServer } from '@radar/ingest/testing/own-works';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from './test-runtime';
+import { PasswordHasher } from '../src/security/password-hasher';
+import { startTestRuntime, TEST_PASSWORD_HASHING, type TestRuntime } from './test-runtime';
 
 /**
  * Seeding the profile from one's own works over HTTP, on the real runtime (database, queue, in-process
@@ -11,8 +16,10 @@ import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 type Headers = Record<string, string>;
 
-async function signUp(runtime: TestRuntime, email: string) {
-  const user = await new UserRepository(runtime.database.db).create({ email });
+const PASSWORD = 'tr0ub4dor-horse';
+
+async function signUp(runtime: TestRuntime, email: string, passwordHash?: string) {
+  const user = await new UserRepository(runtime.database.db).create({ email, passwordHash });
   return { user, headers: { authorization: `Bearer ${await runtime.app.signIn(user)}` } as Headers };
 }
 
@@ -221,6 +228,190 @@ describe('own works seed the profile', () => {
     expect(stored.rows).toHaveLength(1);
     expect(stored.rows[0]?.doi).toBe('10.1103/physreva.109.022426');
     expect(stored.rows[0]?.authors[0]).toBe('Josiah Couch');
+  });
+
+  it("an upload is its reader's alone until a public source brings it, and never rewrites a public paper", async () => {
+    const passwordHash = await new PasswordHasher(1, TEST_PASSWORD_HASHING.params).hash(PASSWORD);
+    const a = await signUp(runtime, 'uploader@example.org', passwordHash);
+    const b = await signUp(runtime, 'other-reader@example.org');
+    // A public source: a Crossref work imported from a file (`pnpm radar ingest`).
+    const publicImport = async (work: {
+      doi: string;
+      title: string;
+      family: string;
+      url: string;
+      abstract: string;
+    }) => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-public-'));
+      const filePath = path.join(dir, 'crossref-work.json');
+      await fs.writeFile(
+        filePath,
+        JSON.stringify({
+          status: 'ok',
+          'message-type': 'work',
+          message: {
+            DOI: work.doi,
+            type: 'journal-article',
+            title: [work.title],
+            author: [{ given: 'Ken', family: work.family, sequence: 'first' }],
+            abstract: `<jats:p>${work.abstract}</jats:p>`,
+            'container-title': ['Journal of Vents'],
+            issued: { 'date-parts': [[2025, 6, 1]] },
+            URL: `https://doi.org/${work.doi}`,
+            resource: { primary: { URL: work.url } },
+          },
+        }),
+      );
+      const ingest = { repositories: createIngestRepositories(runtime.database.db), settings: defaultIngestSettings() };
+      await importSourceFile(ingest, { kind: 'crossref', filePath, source: undefined });
+      await fs.rm(dir, { recursive: true, force: true });
+    };
+    await publicImport({
+      doi: '10.5555/vents.2025.1',
+      title: 'Microbial mats at deep-sea hydrothermal vents',
+      family: 'Sato',
+      url: 'https://journal.example/vents',
+      abstract: 'Microbial mats around hydrothermal vents fix carbon.',
+    });
+    const publicId = Number(
+      (
+        await runtime.database.db.execute<{ id: string }>(
+          sql`SELECT id FROM radar.papers WHERE doi = '10.5555/vents.2025.1'`,
+        )
+      ).rows[0]?.id,
+    );
+    const response = await upload(
+      a.headers,
+      String.raw`@article{phish,
+  title = {Claim your free prize hydrothermal giveaway},
+  author = {Winner, Lucky},
+  year = {2026},
+  doi = {10.5555/giveaway.2026.1},
+  url = {https://phish.example/claim},
+  abstract = {Enter your bank password at the link to claim the prize.}
+}
+@article{vents,
+  title = {Click here for hydrothermal vent prizes},
+  author = {Sato, Ken},
+  year = {2025},
+  doi = {10.5555/vents.2025.1},
+  url = {https://phish.example/vents},
+  abstract = {Spam in place of the abstract.}
+}`,
+    );
+    const task = await pollTask(runtime, a.headers, response.json().task_id);
+    expect(task.result_data.own_works).toMatchObject({ found: 2, stored: 2 });
+    const [uploaded] = (
+      await runtime.database.db.execute<{ id: string }>(
+        sql`SELECT id FROM radar.papers WHERE doi = '10.5555/giveaway.2026.1'`,
+      )
+    ).rows;
+    const id = Number(uploaded?.id);
+    // The public paper the file named is the reader's own work now, with its own title and link.
+    expect((await authoredIds(runtime, a.user.id)).sort()).toEqual([id, publicId].sort());
+    const vents = await runtime.database.db.execute<{ title: string; url: string; abstract: string }>(
+      sql`SELECT title, url, abstract FROM radar.papers WHERE id = ${publicId}`,
+    );
+    expect(vents.rows[0]).toEqual({
+      title: 'Microbial mats at deep-sea hydrothermal vents',
+      url: 'https://journal.example/vents',
+      abstract: 'Microbial mats around hydrothermal vents fix carbon.',
+    });
+
+    const search = (headers: Headers, q: string) =>
+      runtime.app.inject({ method: 'GET', url: `/articles/search/?q=${encodeURIComponent(q)}`, headers });
+    const found = async (headers: Headers, q: string) =>
+      ((await search(headers, q)).json().results as { id: string }[]).map((paper) => Number(paper.id));
+    expect(await found(b.headers, 'prize')).toEqual([]);
+    expect(await found(a.headers, 'prize')).toEqual([id]);
+    expect(await found(b.headers, 'hydrothermal')).toEqual([publicId]);
+
+    // Every read or mark of it by id is "not found" for anyone but the uploader.
+    const byId = (headers: Headers, method: 'GET' | 'POST', path: string, payload?: Record<string, unknown>) =>
+      runtime.app.inject({ method, url: `/articles/${id}/${path}`, headers, ...(payload ? { payload } : {}) });
+    const actions = [
+      ['POST', 'favorite/', undefined],
+      ['POST', 'save/', undefined],
+      ['POST', 'share/', undefined],
+      ['POST', 'read/', { progress: 50 }],
+      ['GET', 'export/?format=bibtex', undefined],
+    ] as const;
+    for (const [method, path, payload] of actions) {
+      const refused = await byId(b.headers, method, path, payload);
+      expect(refused.statusCode, path).toBe(404);
+      expect(refused.json(), path).toEqual({ code: 'NOT_FOUND', message: '论文不存在' });
+      expect((await byId(a.headers, method, path, payload)).statusCode, path).toBe(200);
+    }
+    expect(await count(runtime, 'user_article_states', b.user.id)).toBe(0);
+    // A favourite B made before the paper was private (rows of migration 0026) is not listed or exported.
+    await runtime.database.db.execute(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited) VALUES (${b.user.id}::uuid, ${id}, true)`,
+    );
+    for (const url of ['/articles/library/', '/articles/library/export/?format=csljson']) {
+      const listed = await runtime.app.inject({ method: 'GET', url, headers: b.headers });
+      expect(listed.statusCode, url).toBe(200);
+      expect(listed.body, url).not.toContain('prize');
+    }
+    expect(
+      (await runtime.app.inject({ method: 'GET', url: '/articles/library/', headers: b.headers })).json().count,
+    ).toBe(0);
+    const exported = await byId(a.headers, 'GET', 'export/?format=bibtex');
+    expect(exported.body).toContain('phish.example');
+
+    // A public source brings the same DOI: its record replaces the upload's and everyone sees it.
+    await publicImport({
+      doi: '10.5555/GIVEAWAY.2026.1',
+      title: 'Carbon fixation by vent chemoautotrophs',
+      family: 'Winner',
+      url: 'https://journal.example/chemoautotrophs',
+      abstract: 'Chemoautotrophs at vents fix carbon in the dark.',
+    });
+    expect(await found(b.headers, 'prize')).toEqual([]);
+    expect(await found(a.headers, 'prize')).toEqual([]);
+    expect(await found(b.headers, 'chemoautotrophs')).toEqual([id]);
+    const shared = await byId(b.headers, 'POST', 'share/');
+    expect(shared.statusCode).toBe(200);
+    expect(shared.json().url).toBe('https://journal.example/chemoautotrophs');
+    expect(await authoredIds(runtime, a.user.id)).toContain(id);
+
+    // The data download names A's private uploads; deleting the account deletes them, and nothing public.
+    const other = Number(
+      (
+        await runtime.database.db.execute<{ id: string }>(sql`
+        INSERT INTO radar.papers (title, url, private_to, source)
+        VALUES ('A second upload', 'https://example.org/second', ${a.user.id}::uuid, 'own-works') RETURNING id`)
+      ).rows[0]?.id,
+    );
+    await runtime.database.db.execute(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, authored_at) VALUES (${a.user.id}::uuid, ${other}, now())`,
+    );
+    const data = (
+      await runtime.app.inject({ method: 'GET', url: '/api/auth/user/export/', headers: a.headers })
+    ).json();
+    expect(
+      (data.articleStates as { paper_id: unknown; is_private_upload: boolean; authored_at: string | null }[])
+        .filter((state) => state.authored_at)
+        .map((state) => [Number(state.paper_id), state.is_private_upload])
+        .sort(),
+    ).toEqual(
+      [
+        [id, false],
+        [other, true],
+        [publicId, false],
+      ].sort(),
+    );
+    expect((await new UserAdminRepository(runtime.database.db).countOwnedRecords(a.user.id)).privatePapers).toBe(1);
+    const deleted = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/user/delete/',
+      headers: a.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const left = await runtime.database.db.execute<{ id: string }>(
+      sql`SELECT id FROM radar.papers WHERE id IN (${id}, ${publicId}, ${other}) ORDER BY id`,
+    );
+    expect(left.rows.map((row) => Number(row.id))).toEqual([publicId, id].sort((x, y) => x - y));
   });
 
   it('limits seedings to 5 an hour per reader', async () => {

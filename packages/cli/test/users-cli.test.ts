@@ -218,6 +218,7 @@ describe('pnpm radar users', () => {
         verificationCodes: 1,
         resetTokens: 1,
         alertDeliveries: 1,
+        privatePapers: 0,
       },
     });
     expect(await storedFor(alice.id)).toEqual({

@@ -1,4 +1,11 @@
-import type { AuthorIdentity, IngestPaperRepository, IngestRepositories, NewPaperRow, NewsRepository } from '@radar/db';
+import type {
+  AuthorIdentity,
+  IngestPaperRepository,
+  IngestRepositories,
+  NewPaperRow,
+  NewsRepository,
+  PaperFields,
+} from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 import {
   arxivIdFromDoi,
@@ -14,6 +21,7 @@ import {
   type IncomingPaper,
   isPreprintOnly,
   mergePaper,
+  type PaperMatch,
   pickMatch,
   preprintDoiOf,
   publishesPreprint,
@@ -79,6 +87,13 @@ export class ContentStore {
       isDemo?: boolean | undefined;
       /** The research fields the source's entry declares: every item it stores belongs to them. */
       fields?: readonly ResearchFieldId[] | undefined;
+      /**
+       * The reader whose own-works import this is. Their works become papers only they may see
+       * (papers.private_to), and a stored paper they match is only found, never rewritten: a reader's
+       * file is no authority on a paper other readers see. Left out: a public source, whose record
+       * replaces an upload of the same work and makes it public.
+       */
+      privateTo?: string | undefined;
     },
   ) {
     this.papers = repositories.ingestPapers;
@@ -191,33 +206,20 @@ export class ContentStore {
       urlNormalized: paper.urlNormalized,
       titleAuthorKey: paper.titleAuthorKey,
     });
-    const match = pickMatch(candidates, paper);
+    const uploader = this.options.privateTo;
+    // Of two rows matching by the same key, a public record first, then the uploader's own upload.
+    const rank = (row: PaperFields) => (row.privateTo === null ? 0 : row.privateTo === uploader ? 1 : 2);
+    const match = pickMatch(
+      [...candidates].sort((a, b) => rank(a) - rank(b)),
+      paper,
+    );
     if (!match) {
       if (draft.updateOnly) return { outcome: 'skipped', reason: 'replacement of a paper not in the database' };
-      // A journal record naming its preprint keeps the preprint's DOI, so the preprint, arriving later,
-      // finds this row (and the card links to it).
-      const preprintDoi = paper.doi && !isPreprintDoi(paper.doi) ? preprintDoiOf(paper, paper.doi) : undefined;
-      const row: NewPaperRow = {
-        title: paper.title,
-        authors: paper.authors,
-        authorIdentities: paper.authorIdentities ?? null,
-        abstract: paper.abstract,
-        journalId: paper.journalId ?? null,
-        journalName: paper.journalName,
-        jcrTier: paper.jcrTier ?? null,
-        doi: paper.doi ?? null,
-        arxivId: paper.arxivId ?? null,
-        url: paper.url,
-        urlNormalized: paper.urlNormalized ?? null,
-        pdfUrl: paper.pdfUrl ?? null,
-        publishedAt: paper.publishedAt ?? null,
-        keywords: paper.keywords,
-        researchFields: paper.researchFields,
-        titleAuthorKey: paper.titleAuthorKey ?? null,
-        sourceIds: preprintDoi ? { ...paper.sourceIds, preprintDoi } : paper.sourceIds,
-        source: this.options.source,
-        isDemo: this.options.isDemo ?? false,
-      };
+      const row = this.newPaperRow(paper);
+      if (uploader) {
+        // Private rows take no part in linking duplicates (radar.link_paper_duplicates leaves them out).
+        return { outcome: 'added', id: await this.papers.insert({ ...row, privateTo: uploader }) };
+      }
       // The journal version of a stored preprint it could not merge with (other identifiers): it becomes
       // the canonical row below, and readers who marked the preprint are told it was published.
       if (
@@ -228,7 +230,9 @@ export class ContentStore {
           arxivId: paper.arxivId ?? null,
           doi: paper.doi ?? null,
         }) &&
-        candidates.some((other) => other.titleAuthorKey === row.titleAuthorKey && isPreprintOnly(other))
+        candidates.some(
+          (other) => other.privateTo === null && other.titleAuthorKey === row.titleAuthorKey && isPreprintOnly(other),
+        )
       ) {
         row.journalVersionAt = new Date();
       }
@@ -237,6 +241,14 @@ export class ContentStore {
       if (row.titleAuthorKey) await this.papers.linkDuplicates(row.titleAuthorKey);
       return { outcome: 'added', id };
     }
+    if (uploader) {
+      // Another reader's upload stays theirs: this reader's work is used for their profile text only.
+      if (match.row.privateTo !== null && match.row.privateTo !== uploader) {
+        return { outcome: 'skipped', reason: "matches another reader's private upload" };
+      }
+      return { outcome: 'unchanged', id: match.row.id, matchedBy: match.by };
+    }
+    if (match.row.privateTo !== null) return this.replaceUpload(match, paper, candidates);
     const patch = mergePaper(match.row, paper, candidates);
     if (Object.keys(patch).length === 0) return { outcome: 'unchanged', id: match.row.id, matchedBy: match.by };
     if (publishesPreprint(match.row, patch)) patch.journalVersionAt = new Date();
@@ -254,6 +266,65 @@ export class ContentStore {
       matchedBy: match.by,
       textChanged: patch.title !== undefined || patch.abstract !== undefined,
     };
+  }
+
+  /** A new row of this source for the paper. */
+  private newPaperRow(paper: IncomingPaper): NewPaperRow {
+    // A journal record naming its preprint keeps the preprint's DOI, so the preprint, arriving later,
+    // finds this row (and the card links to it).
+    const preprintDoi = paper.doi && !isPreprintDoi(paper.doi) ? preprintDoiOf(paper, paper.doi) : undefined;
+    return {
+      title: paper.title,
+      authors: paper.authors,
+      authorIdentities: paper.authorIdentities ?? null,
+      abstract: paper.abstract,
+      journalId: paper.journalId ?? null,
+      journalName: paper.journalName,
+      jcrTier: paper.jcrTier ?? null,
+      doi: paper.doi ?? null,
+      arxivId: paper.arxivId ?? null,
+      url: paper.url,
+      urlNormalized: paper.urlNormalized ?? null,
+      pdfUrl: paper.pdfUrl ?? null,
+      publishedAt: paper.publishedAt ?? null,
+      keywords: paper.keywords,
+      researchFields: paper.researchFields,
+      titleAuthorKey: paper.titleAuthorKey ?? null,
+      sourceIds: preprintDoi ? { ...paper.sourceIds, preprintDoi } : paper.sourceIds,
+      source: this.options.source,
+      isDemo: this.options.isDemo ?? false,
+    };
+  }
+
+  /**
+   * A public source brings a work a reader uploaded: the public record is shown from now on. Every field
+   * of the upload (title, abstract, authors, links, identifiers, keywords) is replaced, not merged, so
+   * nothing the uploader wrote reaches other readers; the row keeps its id, so the uploader's own-work
+   * mark stays on it. An identifier another row holds is left out (unique keys). The row then links
+   * with public records of the same paper like any new one.
+   */
+  private async replaceUpload(
+    match: PaperMatch,
+    paper: IncomingPaper,
+    candidates: PaperFields[],
+  ): Promise<StoreOutcome> {
+    const row = this.newPaperRow(paper);
+    const heldByOther = (held: (other: PaperFields) => boolean) =>
+      candidates.some((other) => other.id !== match.row.id && held(other));
+    if (row.doi && heldByOther((other) => other.doi?.toLowerCase() === row.doi)) row.doi = null;
+    if (row.arxivId && heldByOther((other) => other.arxivId === row.arxivId)) row.arxivId = null;
+    await this.papers.update(match.row.id, {
+      ...row,
+      privateTo: null,
+      journalVersionAt: null,
+      // Made from the upload's text.
+      embedding: null,
+      embeddingModelId: null,
+      llmSummary: null,
+      llmSummaryModel: null,
+    });
+    if (row.titleAuthorKey) await this.papers.linkDuplicates(row.titleAuthorKey);
+    return { outcome: 'updated', id: match.row.id, matchedBy: match.by, textChanged: true };
   }
 
   async storeNews(draft: NewsDraft, isRetry = false): Promise<StoreOutcome> {

@@ -197,6 +197,7 @@ describe('merging a paper into the stored copy', () => {
     sourceIds: { arxiv: '2501.01234', arxivVersion: '1' },
     source: 'arxiv-ir',
     isDemo: false,
+    privateTo: null,
     ...overrides,
   });
   const incoming = (overrides: Partial<IncomingPaper> = {}): IncomingPaper => ({

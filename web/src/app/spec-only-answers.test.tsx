@@ -167,6 +167,16 @@ describe('screens rendered from answers with only the contract’s fields', () =
     expect(within(withNeither).queryByRole('link')).toBeNull();
     expect(within(withNeither).getByText('A survey without any link')).toBeTruthy();
     expect(screen.queryByTestId('papers-freshness')).toBeNull();
+    // No has_more: no 加载更多 (such a backend would answer the same papers again), no 没有更多了.
+    expect(screen.queryByRole('button', { name: '加载更多' })).toBeNull();
+    expect(screen.queryByText('没有更多了')).toBeNull();
+    // 含已评价 is offered but off: the request is the spec's, with no include_rated or exclude_ids.
+    expect(Object.keys(api.requestsTo('GET', '/api/auth/recommendations/papers/')[0]?.query ?? {}).sort()).toEqual([
+      'date_filter',
+      'excluded_jcr',
+      'similarity_threshold',
+      'top_k',
+    ]);
     expectNoErrorBoundary();
   });
 
@@ -204,6 +214,9 @@ describe('screens rendered from answers with only the contract’s fields', () =
       'https://news.example.edu.cn/n-1',
     );
     expect(screen.queryByTestId('news-freshness')).toBeNull();
+    expect(screen.queryByRole('button', { name: '加载更多' })).toBeNull();
+    expect(screen.queryByText('没有更多了')).toBeNull();
+    expect(api.requestsTo('GET', '/api/news/recommendations/')[0]?.query).not.toHaveProperty('include_rated');
     expectNoErrorBoundary();
   });
 

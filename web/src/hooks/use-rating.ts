@@ -34,8 +34,9 @@ const DONE: Record<string, string> = {
  * 👍 (更多此类) and 👎 (减少此类) on paper or news cards (issue 23). The buttons toggle: the same button
  * again removes the rating. Optimistic: the card shows the new rating at once in every cached list
  * that shows it, takes the server's answer, or goes back on failure with the error in the snackbar.
- * The list's order is left alone (the worker refits a few seconds later; the next load shows it), so
- * nothing moves under the reader's pointer.
+ * The list's order and content are left alone until the next visit (the worker refits a few seconds
+ * later; the next load shows it, without the rated item unless 含已评价 is on), so nothing moves under the
+ * reader's pointer.
  */
 export function useRating(
   kind: RecommendationKind,
@@ -64,6 +65,9 @@ export function useRating(
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: LEARNING_STATUS_QUERY_KEY }),
         queryClient.invalidateQueries({ queryKey: RATING_THRESHOLD_QUERY_KEY }),
+        // The server leaves a 👍 item out of the next answer (unless 含已评价) and a 👎 one until undone:
+        // the lists are marked for the next visit but not loaded now, so no card leaves under the pointer.
+        queryClient.invalidateQueries({ queryKey: RECOMMENDATION_QUERY_KEYS[kind], refetchType: 'none' }),
       ]);
     },
     onError: (error, _variables, snapshot) => {

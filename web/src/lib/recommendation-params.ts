@@ -134,6 +134,19 @@ export function mergeSharedParamsChange<T extends SharedParams>(params: T, chang
   return next;
 }
 
+/**
+ * The chip 含已评价 (beyond the spec) as a settings field: present (true) only when on, so a stored object
+ * without it, or with anything but true, reads as off.
+ */
+export function includeRatedField(value: unknown): { includeRated?: true } {
+  return value === true ? { includeRated: true } : {};
+}
+
+/** include_rated for a recommendation query: 'true' when on, left out otherwise (the spec's query). */
+export function includeRatedQuery(includeRated: boolean | undefined): { include_rated?: 'true' } {
+  return includeRated ? { include_rated: 'true' } : {};
+}
+
 /** localStorage, or null where it does not exist or is blocked (private modes, Node). */
 export function getLocalStorage(): Storage | null {
   try {

@@ -34,6 +34,7 @@ const textOrNull = (value: unknown): string | null => (typeof value === 'string'
 const numberOrNull = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 const numberOr = (value: unknown, fallback: number): number => numberOrNull(value) ?? fallback;
+const booleanOrUndefined = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
 /** An object-valued extra kept only when it is an object, so a screen can test it for presence. */
 const objectOrUndefined = <T>(value: unknown): T | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as T) : undefined;
@@ -168,6 +169,8 @@ type PaperRecommendationExtras = Partial<
   empty_explanation?: EmptyExplanation | null;
   /** Papers by followed authors, shown above the recommendations (beyond the spec). */
   followed_author_papers?: ClientFollowedAuthorPaper[];
+  /** More eligible papers follow these (beyond the spec: 加载更多); absent when the answer does not say. */
+  has_more?: boolean;
 };
 
 /** GET /api/auth/recommendations/papers/ as the contract gives it: success, recommendations, count, threshold. */
@@ -196,6 +199,7 @@ export function readPaperRecommendations(raw: unknown): PaperRecommendations {
     freshness: objectOrUndefined<Freshness>(answer.freshness),
     empty_explanation: objectOrUndefined<EmptyExplanation>(answer.empty_explanation) ?? null,
     followed_author_papers: readFollowedAuthorPapers(answer.followed_author_papers),
+    has_more: booleanOrUndefined(answer.has_more),
   };
 }
 
@@ -253,6 +257,8 @@ export type NewsRecommendations = NewsPage & {
   learning?: LearningSummary;
   freshness?: Freshness;
   empty_explanation?: EmptyExplanation | null;
+  /** More eligible news follow the top_k set (beyond the spec: 加载更多); absent when the answer does not say. */
+  has_more?: boolean;
 };
 
 export function readNewsRecommendations(raw: unknown, pageSize: number): NewsRecommendations {
@@ -262,6 +268,7 @@ export function readNewsRecommendations(raw: unknown, pageSize: number): NewsRec
     learning: objectOrUndefined<LearningSummary>(answer.learning),
     freshness: objectOrUndefined<Freshness>(answer.freshness),
     empty_explanation: objectOrUndefined<EmptyExplanation>(answer.empty_explanation) ?? null,
+    has_more: booleanOrUndefined(answer.has_more),
   };
 }
 

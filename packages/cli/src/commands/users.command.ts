@@ -92,6 +92,7 @@ function describeOwned(counts: OwnedRecordCounts): string {
     [counts.verificationCodes, 'verification code'],
     [counts.resetTokens, 'password reset token'],
     [counts.alertDeliveries, 'alert delivery record'],
+    [counts.privatePapers, 'privately uploaded paper'],
   ];
   const present = parts
     .filter(([count]) => count > 0)

@@ -4,6 +4,10 @@ import { papers, userArticleStates } from '../schema';
 import { containsPattern, type EnglishAlternatives, planKeywordMatch, withEnglishAlternatives } from './keyword-match';
 import { PAPER_VIEW_COLUMNS, type PaperView } from './paper.repository';
 import { isForeignKeyViolation } from './pg-errors';
+import { paperVisibleTo } from './reader-eligibility';
+
+/** The papers table as the query builder names it (`"radar"."papers"`), for the rules that take a row. */
+const PAPER_ROW = sql`${papers}`;
 
 export interface ArticleSearch {
   /** Each keyword is a phrase; a paper must match all of them. */
@@ -56,7 +60,7 @@ function phraseOrEnglishQuery({ phrase, english }: { phrase: string; english: re
  * Full-text search over papers and each user's own state of a paper (favourite, saved, shares, reading
  * progress). Every state change is one statement (INSERT ... SELECT ... ON CONFLICT DO UPDATE): concurrent
  * requests of a user on one paper queue on its row, so two toggles always cancel out, and a paper id
- * that names no paper writes nothing.
+ * that names no paper, or a paper private to another reader, writes nothing and reads as not found.
  */
 export class ArticleRepository {
   constructor(private readonly db: Database) {}
@@ -78,7 +82,11 @@ export class ArticleRepository {
       ...patterns.map((pattern) => sql`(${papers.title} ILIKE ${pattern} OR ${papers.abstract} ILIKE ${pattern})`),
     ].filter((condition): condition is SQL => condition !== undefined);
     // A record linked to a better one of the same paper (duplicate_of) is not listed: one card per paper.
-    const matches = sql.join([...conditions, sql`${papers.duplicateOf} IS NULL`], sql` AND `);
+    // Another reader's private upload is not found; the caller's own are.
+    const matches = sql.join(
+      [...conditions, sql`${papers.duplicateOf} IS NULL`, paperVisibleTo(PAPER_ROW, search.userId)],
+      sql` AND `,
+    );
     const order = [
       phrases.length ? sql`ts_rank(${papers.searchVector}, q.query) DESC` : undefined,
       patterns.length
@@ -131,7 +139,8 @@ export class ArticleRepository {
         : query.list === 'saved'
           ? sql`${userArticleStates.isSaved}`
           : sql`(${userArticleStates.isFavorited} OR ${userArticleStates.isSaved})`;
-    const where = and(eq(userArticleStates.userId, query.userId), which);
+    // A state on a paper that became private to someone else (an upload marked before it was private) is not listed.
+    const where = and(eq(userArticleStates.userId, query.userId), which, paperVisibleTo(PAPER_ROW, query.userId));
     const rows = await this.db
       .select({
         ...PAPER_VIEW_COLUMNS,
@@ -151,21 +160,23 @@ export class ArticleRepository {
     const [counted] = await this.db
       .select({ total: sql<number>`count(*)`.mapWith(Number) })
       .from(userArticleStates)
+      .innerJoin(papers, eq(papers.id, userArticleStates.paperId))
       .where(where);
     return { total: counted?.total ?? 0, papers: [] };
   }
 
   /**
    * One paper as the user sees it; a duplicate's id gives its canonical row (the card every list shows).
-   * Undefined when no paper has this id.
+   * Undefined when no paper has this id, or it is private to another reader.
    */
   async findView(userId: string, paperId: number): Promise<PaperView | undefined> {
-    const canonical = sql`(SELECT coalesce(p.duplicate_of, p.id) FROM radar.papers p WHERE p.id = ${paperId})`;
+    const canonical = sql`(SELECT coalesce(p.duplicate_of, p.id) FROM radar.papers p
+      WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)})`;
     const [row] = await this.db
       .select(PAPER_VIEW_COLUMNS)
       .from(papers)
       .leftJoin(userArticleStates, and(eq(userArticleStates.paperId, papers.id), eq(userArticleStates.userId, userId)))
-      .where(sql`${papers.id} = ${canonical}`);
+      .where(sql`${papers.id} = ${canonical} AND ${paperVisibleTo(PAPER_ROW, userId)}`);
     return row;
   }
 
@@ -184,6 +195,7 @@ export class ArticleRepository {
           sql`(${userArticleStates.isFavorited} OR ${userArticleStates.isSaved})`,
           sql`${papers.journalVersionAt} >= ${since.toISOString()}::timestamptz`,
           sql`${papers.journalVersionAt} >= ${userArticleStates.createdAt}`,
+          paperVisibleTo(PAPER_ROW, userId),
         ),
       )
       .orderBy(sql`${papers.journalVersionAt} DESC`, sql`${papers.id} DESC`);
@@ -195,7 +207,8 @@ export class ArticleRepository {
   async toggleFavorite(userId: string, paperId: number): Promise<boolean | undefined> {
     const rows = await this.upsertState<{ is_favorited: boolean }>(
       sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited)
-          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p WHERE p.id = ${paperId}
+          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p
+          WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)}
           ON CONFLICT (user_id, paper_id) DO UPDATE
             SET is_favorited = NOT radar.user_article_states.is_favorited, updated_at = now()
           RETURNING is_favorited`,
@@ -207,7 +220,8 @@ export class ArticleRepository {
   async toggleSaved(userId: string, paperId: number): Promise<boolean | undefined> {
     const rows = await this.upsertState<{ is_saved: boolean }>(
       sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_saved)
-          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p WHERE p.id = ${paperId}
+          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p
+          WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)}
           ON CONFLICT (user_id, paper_id) DO UPDATE
             SET is_saved = NOT radar.user_article_states.is_saved, updated_at = now()
           RETURNING is_saved`,
@@ -223,7 +237,8 @@ export class ArticleRepository {
       pdf_url: string | null;
       share_count: number;
     }>(
-      sql`WITH paper AS (SELECT coalesce(duplicate_of, id) AS id, url, doi, pdf_url FROM radar.papers WHERE id = ${paperId}),
+      sql`WITH paper AS (SELECT coalesce(p.duplicate_of, p.id) AS id, p.url, p.doi, p.pdf_url FROM radar.papers p
+            WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)}),
           shared AS (
             INSERT INTO radar.user_article_states (user_id, paper_id, share_count, last_shared_at)
             SELECT ${userId}::uuid, paper.id, 1, now() FROM paper
@@ -244,7 +259,8 @@ export class ArticleRepository {
   async recordReadProgress(userId: string, paperId: number, progress: number): Promise<number | undefined> {
     const rows = await this.upsertState<{ read_progress: number }>(
       sql`INSERT INTO radar.user_article_states (user_id, paper_id, read_progress, last_read_at)
-          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), ${Math.trunc(progress)}::smallint, now() FROM radar.papers p WHERE p.id = ${paperId}
+          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), ${Math.trunc(progress)}::smallint, now() FROM radar.papers p
+          WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)}
           ON CONFLICT (user_id, paper_id) DO UPDATE
             SET read_progress = greatest(radar.user_article_states.read_progress, excluded.read_progress),
                 last_read_at = now(), updated_at = now()

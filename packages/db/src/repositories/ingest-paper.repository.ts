@@ -26,6 +26,8 @@ const PAPER_FIELDS = {
   sourceIds: papers.sourceIds,
   source: papers.source,
   isDemo: papers.isDemo,
+  /** A reader's own-works upload no one else sees: an import never rewrites a row, a public source replaces it. */
+  privateTo: papers.privateTo,
 };
 
 export type PaperFields = Pick<PaperRow, keyof typeof PAPER_FIELDS>;

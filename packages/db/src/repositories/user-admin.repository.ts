@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { feedback, users } from '../schema';
+import { paperVisibleTo } from './reader-eligibility';
 import type { UserRow } from './user.repository';
 
 /** One account as `radar users list` shows it. */
@@ -27,6 +28,8 @@ export interface OwnedRecordCounts {
   verificationCodes: number;
   resetTokens: number;
   alertDeliveries: number;
+  /** Papers of their own-works imports that no public source has brought: only they could see them. */
+  privatePapers: number;
 }
 
 /** What a person gets when they download their data: every row of theirs, as stored (JSON-ready). */
@@ -96,7 +99,8 @@ export class UserAdminRepository {
         (SELECT count(*)::int FROM radar.async_tasks WHERE user_id = ${userId}) AS "tasks",
         (SELECT count(*)::int FROM radar.email_verification_codes WHERE user_id = ${userId}) AS "verificationCodes",
         (SELECT count(*)::int FROM radar.password_reset_tokens WHERE user_id = ${userId}) AS "resetTokens",
-        (SELECT count(*)::int FROM radar.keyword_alert_deliveries WHERE user_id = ${userId}) AS "alertDeliveries"`);
+        (SELECT count(*)::int FROM radar.keyword_alert_deliveries WHERE user_id = ${userId}) AS "alertDeliveries",
+        (SELECT count(*)::int FROM radar.papers WHERE private_to = ${userId}) AS "privatePapers"`);
     const counts = rows[0];
     if (!counts) throw new Error('count of owned records returned no row');
     return counts;
@@ -105,7 +109,8 @@ export class UserAdminRepository {
   /**
    * The person's own rows for a data download, each list filtered by their id only (never joined to
    * another user's rows): keywords with alert settings, paper states (favourites, saves, reading,
-   * 'not interested', ratings, own works) with the paper's title and link, news marks and ratings, the
+   * 'not interested', ratings, own works, and whether the paper is their private upload) with the
+   * paper's title and link, news marks and ratings, the
    * feedback they sent, their research interests, the authors they follow, their delivery settings and
    * what was delivered to them.
    * Secrets stay out: the
@@ -115,15 +120,19 @@ export class UserAdminRepository {
   async exportOwnedRecords(userId: string): Promise<OwnedRecordsExport> {
     const rowsOf = async (query: ReturnType<typeof sql>) =>
       (await this.db.execute<Record<string, unknown>>(query)).rows;
+    // A mark made before the paper became another reader's private upload: the mark, not their text.
+    const visible = paperVisibleTo(sql`p`, userId);
     const [keywords, articleStates, newsStates, ownFeedback, interests, delivery, followedAuthors, deliveries] =
       await Promise.all([
         rowsOf(sql`
         SELECT name, alert_enabled, alert_frequency, negative_terms, last_alerted_at, created_at
         FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
         rowsOf(sql`
-        SELECT p.id AS paper_id, p.title, p.doi, p.url, s.is_favorited, s.is_saved, s.share_count,
+        SELECT p.id AS paper_id, CASE WHEN ${visible} THEN p.title END AS title,
+               CASE WHEN ${visible} THEN p.doi END AS doi, CASE WHEN ${visible} THEN p.url END AS url,
+               s.is_favorited, s.is_saved, s.share_count,
                s.read_progress, s.last_read_at, s.dismissed_at, s.rating, s.rated_at, s.authored_at,
-               s.created_at, s.updated_at
+               coalesce(p.private_to = ${userId}::uuid, false) AS is_private_upload, s.created_at, s.updated_at
         FROM radar.user_article_states s JOIN radar.papers p ON p.id = s.paper_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, p.id`),
         rowsOf(sql`

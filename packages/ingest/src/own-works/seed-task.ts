@@ -39,6 +39,7 @@ const MESSAGES = {
   failed: '导入作品失败，请重试',
   notice: (stored: number) => `已把您的 ${stored} 篇作品记为喜欢的论文，推荐会参考它们。`,
   unstored: (count: number) => `${count} 篇作品没有 DOI、arXiv 编号或链接，只用于生成研究方向，没有保存为论文。`,
+  notSaved: (count: number) => `${count} 篇作品只用于生成研究方向，没有保存为论文。`,
 } as const;
 
 const SERVICE_NAMES: Record<OwnWorksSource, string> = { orcid: 'ORCID', openalex: 'OpenAlex', library: '文件' };
@@ -137,8 +138,9 @@ async function readWorks(
 
 /**
  * One attempt at an own-works task: read the reader's works (ORCID, OpenAlex, or the parsed file kept
- * in the task), fill in missing abstracts by DOI, store the works as papers (deduplicated like any
- * ingested paper) marked as the reader's own (liked for learning), and draft the research profile
+ * in the task), fill in missing abstracts by DOI, store the works as papers only this reader sees
+ * (deduplicated like any ingested paper; a work already stored is found, not rewritten) marked as the
+ * reader's own (liked for learning), and draft the research profile
  * from their titles and abstracts with the same extractor as a homepage analysis. The result's English
  * summary is marked 'own-works': the dialog shows it for the reader to confirm. Idempotent: a finished
  * task is left alone, stored papers are found again, marking twice changes nothing.
@@ -193,14 +195,19 @@ export async function runOwnWorksTask(
     );
     await progress(60);
 
-    const store = new ContentStore(deps.repositories, { source: OWN_WORKS_SOURCE });
+    // The works become papers only this reader sees until a public source brings them; a work already
+    // stored is only marked as theirs, never rewritten from their file.
+    const store = new ContentStore(deps.repositories, { source: OWN_WORKS_SOURCE, privateTo: task.userId });
     const paperIds: number[] = [];
     const newPaperIds: number[] = [];
+    let withoutIdentifier = 0;
     for (const work of works) {
       const outcome = await store.storePaper(work);
       if (outcome.outcome === 'added' || outcome.outcome === 'updated' || outcome.outcome === 'unchanged') {
         paperIds.push(outcome.id);
         if (outcome.outcome === 'added') newPaperIds.push(outcome.id);
+      } else if (outcome.outcome === 'rejected' && outcome.reason === 'no identifier') {
+        withoutIdentifier += 1;
       }
     }
     const stored = await deps.ownWorks.markAuthored(task.userId, paperIds);
@@ -217,6 +224,8 @@ export async function runOwnWorksTask(
       onProgress: (value) => progress(70 + value * 0.29),
     });
     const unstored = works.length - paperIds.length;
+    // Works whose record someone else uploaded privately: used for the profile, said without naming why.
+    const notSaved = unstored - withoutIdentifier;
     const summary = extracted.research_summary_en || titlesDraft(works);
     const result: ResearchProfileResult = {
       ...extracted,
@@ -227,7 +236,12 @@ export async function runOwnWorksTask(
       institution: '',
       position: '',
       research_direction_origin: summary ? 'own-works' : undefined,
-      notices: [...extracted.notices, MESSAGES.notice(stored), ...(unstored > 0 ? [MESSAGES.unstored(unstored)] : [])],
+      notices: [
+        ...extracted.notices,
+        MESSAGES.notice(stored),
+        ...(withoutIdentifier > 0 ? [MESSAGES.unstored(withoutIdentifier)] : []),
+        ...(notSaved > 0 ? [MESSAGES.notSaved(notSaved)] : []),
+      ],
       own_works: {
         source: input.source,
         found: read.total,

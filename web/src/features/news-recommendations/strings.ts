@@ -17,6 +17,16 @@ export const NEWS_STRINGS = {
     apply: '应用并刷新',
   },
 
+  includeRated: {
+    label: '含已评价',
+    hint: '列表中保留您点过 👍 的新闻',
+  },
+
+  more: {
+    loadMore: '加载更多',
+    noMore: '没有更多了',
+  },
+
   result: {
     heading: (total: number) => `共 ${total} 条推荐新闻`,
     loading: '正在获取推荐新闻…',

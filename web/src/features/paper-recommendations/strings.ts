@@ -29,6 +29,16 @@ export const PAPERS_STRINGS = {
     date: (label: string) => `发表时间：${label}`,
   },
 
+  includeRated: {
+    label: '含已评价',
+    hint: '列表中保留您点过 👍 的论文',
+  },
+
+  more: {
+    loadMore: '加载更多',
+    noMore: '没有更多了',
+  },
+
   followed: {
     heading: '关注的作者',
     hint: '你关注的作者在所选时间范围内发表的新论文',

@@ -42,6 +42,11 @@ export function useNewsParams() {
     preview: (patch: Partial<NewsRecommendationParams>) => change(patch, { apply: false }),
     /** A change the list follows at once. */
     commit: (patch: Partial<NewsRecommendationParams>) => change(patch, { apply: true }),
+    /** The chip 含已评价: applied and stored at once (a slider still moving keeps its place). */
+    setIncludeRated: (isOn: boolean) => {
+      setParams((current) => normaliseNewsParams({ ...current, includeRated: isOn }));
+      activate(normaliseNewsParams({ ...active, includeRated: isOn }));
+    },
     /** Applies what the panel shows; returns whether that changed the list (else the caller reloads it). */
     apply: (): boolean => {
       const changed = !isActive(params);

@@ -235,4 +235,59 @@ describe('/news', () => {
       new Set(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query.similarity_threshold)),
     ).toEqual(new Set(['0.3']));
   });
+
+  it('加载更多 on the last page appends the next set, excluding every item this visit showed; 没有更多了 at the end', async () => {
+    const item = (index: number) => testNews({ id: `n${index}`, title: `新闻 ${index}` });
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, at) => item(from + at));
+    api.on('GET', RECOMMENDATIONS, (request) => {
+      if (request.query.exclude_ids) {
+        return { body: newsRecommendations([item(26), item(27)], { has_more: false }) };
+      }
+      const page = Number(request.query.page);
+      return {
+        body: newsRecommendations(page === 2 ? range(21, 25) : range(1, 20), {
+          pagination: { total_count: 25, current_page: page },
+          has_more: true,
+        }),
+      };
+    });
+    const { user } = renderApp(api, '/news', { user: testUser() });
+
+    expect(await screen.findByRole('heading', { level: 2, name: '共 25 条推荐新闻' })).toBeTruthy();
+    // Not on the last page: the pagination leads on, not 加载更多.
+    expect(screen.queryByRole('button', { name: '加载更多' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: '第 2 页' }));
+    await user.click(await screen.findByRole('button', { name: '加载更多' }));
+
+    expect(await screen.findByText('没有更多了')).toBeTruthy();
+    expect(cardTitles()).toEqual(['新闻 21', '新闻 22', '新闻 23', '新闻 24', '新闻 25', '新闻 26', '新闻 27']);
+    expect(screen.getByRole('heading', { level: 2, name: '共 27 条推荐新闻' })).toBeTruthy();
+    expect(api.requestsTo('GET', RECOMMENDATIONS).at(-1)?.query).toEqual({
+      top_k: '20',
+      similarity_threshold: '0.3',
+      date_filter: '一周内',
+      page: '1',
+      page_size: '20',
+      // The page on screen first, then the page of the set seen before.
+      exclude_ids: [...range(21, 25), ...range(1, 20)].map((news) => news.id).join(','),
+    });
+
+    // The spec's pagination still works; another page starts without the appended set.
+    await user.click(screen.getByRole('button', { name: '第 1 页' }));
+    await waitFor(() => expect(cardTitles()).toHaveLength(20));
+    expect(screen.queryByText('没有更多了')).toBeNull();
+  });
+
+  it('含已评价 sends include_rated=true from page 1 and is stored', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threeNews() });
+    const { user } = renderApp(api, '/news', { user: testUser() });
+    expect(await screen.findAllByRole('article')).toHaveLength(3);
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query).not.toHaveProperty('include_rated');
+
+    await user.click(screen.getByRole('button', { name: '含已评价' }));
+    await waitFor(() => expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(2));
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[1]?.query).toMatchObject({ page: '1', include_rated: 'true' });
+    expect(screen.getByRole('button', { name: '含已评价' }).getAttribute('aria-pressed')).toBe('true');
+    expect(JSON.parse(localStorage.getItem('newsRecommendationParams') ?? '{}').includeRated).toBe(true);
+  });
 });

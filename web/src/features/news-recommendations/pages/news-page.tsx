@@ -19,6 +19,8 @@ import { NewsCard } from '@/components/news/news-card';
 import { Page } from '@/components/page/page';
 import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
 import { FreshnessLine } from '@/components/recommendations/freshness-line';
+import { IncludeRatedChip } from '@/components/recommendations/include-rated-chip';
+import { LoadMoreFooter } from '@/components/recommendations/load-more-footer';
 import { paths } from '@/config/paths';
 import { useBusyIds } from '@/hooks/use-busy-ids';
 import { type ActionNotice, useNotInterested } from '@/hooks/use-not-interested';
@@ -46,19 +48,19 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   const panelId = useId();
   const news = useNewsRecommendations(settings.active, settings.page, hasResearchSummary);
-  const { data, error, isError, isFetching } = news;
+  const { data, error, isError, isFetching } = news.query;
   const { setBusy, isBusy } = useBusyIds();
   const [notice, setNotice] = useState<ActionNotice | null>(null);
   const notInterested = useNotInterested('news', { setBusy, setNotice });
   const rate = useRating('news', { setBusy, setNotice: (message) => setNotice({ message }) });
 
   const apply = () => {
-    if (!settings.apply() && hasResearchSummary) void news.refetch();
+    if (!settings.apply() && hasResearchSummary) news.reload();
     setIsSettingsOpen(false);
   };
 
   const applySuggestedChange = (change: Record<string, string>) => {
-    if (!settings.applyChange(change) && hasResearchSummary) void news.refetch();
+    if (!settings.applyChange(change) && hasResearchSummary) news.reload();
   };
 
   const goSetUp = (
@@ -94,7 +96,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           title={STRINGS.errors.title}
           message={view.message}
           retryLabel={STRINGS.errors.retry}
-          onRetry={() => void news.refetch()}
+          onRetry={news.reload}
           isRetrying={isFetching}
           testId="news-error"
           retryTestId="news-retry"
@@ -137,17 +139,27 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
       <Stack spacing={2}>
         <Stack spacing={0.5}>
           <Typography variant="h5" component="h2" data-testid="news-result-heading">
-            {STRINGS.result.heading(total)}
+            {/* The set's count, plus the news 加载更多 appended. */}
+            {STRINGS.result.heading(total + news.items.length - data.data.length)}
           </Typography>
           {freshness}
         </Stack>
         <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="news-list">
-          {data.data.map((item) => (
+          {news.items.map((item) => (
             <li key={item.id}>
               <NewsCard item={item} onNotInterested={notInterested} onRate={rate} isBusy={isBusy(item.id)} />
             </li>
           ))}
         </Stack>
+        <LoadMoreFooter
+          state={news.moreState}
+          isLoading={news.isLoadingMore}
+          errorMessage={news.moreError ? describeNewsError(news.moreError).message : null}
+          onLoadMore={news.loadMore}
+          onRetry={news.retryMore}
+          labels={{ ...STRINGS.more, retry: STRINGS.errors.retry }}
+          testIdPrefix="news"
+        />
         {total > NEWS_PAGE_SIZE ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', pt: 1 }}>
             <Pagination
@@ -173,18 +185,27 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
       title={STRINGS.pageTitle}
       subtitle={STRINGS.pageSubtitle}
       actions={
-        <Tooltip title={isSettingsOpen ? STRINGS.settings.close : STRINGS.settings.open}>
-          <IconButton
-            aria-label={STRINGS.settings.title}
-            aria-expanded={isSettingsOpen}
-            aria-controls={panelId}
-            color={isSettingsOpen ? 'primary' : 'default'}
-            onClick={() => setIsSettingsOpen((open) => !open)}
-            data-testid="news-settings-toggle"
-          >
-            <TuneRounded />
-          </IconButton>
-        </Tooltip>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <IncludeRatedChip
+            label={STRINGS.includeRated.label}
+            hint={STRINGS.includeRated.hint}
+            isOn={settings.active.includeRated === true}
+            onToggle={settings.setIncludeRated}
+            testId="news-include-rated"
+          />
+          <Tooltip title={isSettingsOpen ? STRINGS.settings.close : STRINGS.settings.open}>
+            <IconButton
+              aria-label={STRINGS.settings.title}
+              aria-expanded={isSettingsOpen}
+              aria-controls={panelId}
+              color={isSettingsOpen ? 'primary' : 'default'}
+              onClick={() => setIsSettingsOpen((open) => !open)}
+              data-testid="news-settings-toggle"
+            >
+              <TuneRounded />
+            </IconButton>
+          </Tooltip>
+        </Stack>
       }
     >
       <Stack spacing={3}>

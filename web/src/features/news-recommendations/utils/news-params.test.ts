@@ -26,6 +26,16 @@ describe('news params', () => {
     expect(loadNewsParams(storage)).toEqual({ topK: 10, threshold: 0.45, dateFilter: ['不限'] });
   });
 
+  it('stores 含已评价 only when on and reads its absence as off', () => {
+    const storage = memoryStorage();
+    saveNewsParams({ ...defaultNewsParams(), includeRated: true }, storage);
+    expect(loadNewsParams(storage)).toEqual({ ...defaultNewsParams(), includeRated: true });
+    saveNewsParams({ ...defaultNewsParams(), includeRated: false }, storage);
+    expect(JSON.parse(storage.getItem(NEWS_PARAMS_STORAGE_KEY) ?? '')).not.toHaveProperty('includeRated');
+    expect(toNewsRecommendationQuery({ ...defaultNewsParams(), includeRated: true }, 1).include_rated).toBe('true');
+    expect(toNewsRecommendationQuery(defaultNewsParams(), 1)).not.toHaveProperty('include_rated');
+  });
+
   it('replaces only invalid fields', () => {
     expect(parseNewsParams({ topK: 7, threshold: 'high', dateFilter: ['三天内', 'x'] })).toEqual({
       topK: 5,

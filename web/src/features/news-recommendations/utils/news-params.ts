@@ -2,6 +2,8 @@ import { type DateFilterLabel, LIMITS, NEWS_RECOMMENDATION_DEFAULTS } from '@rad
 import {
   dateFilterQueryValue,
   getLocalStorage,
+  includeRatedField,
+  includeRatedQuery,
   normaliseThreshold,
   normaliseTopK,
   parseDateFilterSelection,
@@ -14,6 +16,8 @@ export type NewsRecommendationParams = {
   topK: number;
   threshold: number;
   dateFilter: DateFilterLabel[];
+  /** The chip 含已评价 (not in the spec), as on /papers: stored only when on. */
+  includeRated?: boolean;
 };
 
 /** localStorage key of the applied news recommendation settings. */
@@ -37,15 +41,21 @@ export function parseNewsParams(stored: Record<string, unknown> | null): NewsRec
     topK: normaliseTopK(stored.topK, defaults.topK),
     threshold: normaliseThreshold(stored.threshold, defaults.threshold),
     dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
+    ...includeRatedField(stored.includeRated),
   };
 }
 
-/** The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996). */
+/**
+ * The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
+ * and 含已评价 present only when on.
+ */
 export function normaliseNewsParams(params: NewsRecommendationParams): NewsRecommendationParams {
+  const { includeRated, ...rest } = params;
   return {
-    ...params,
+    ...rest,
     topK: normaliseTopK(params.topK, NEWS_RECOMMENDATION_DEFAULTS.topK),
     threshold: normaliseThreshold(params.threshold, NEWS_RECOMMENDATION_DEFAULTS.threshold),
+    ...includeRatedField(includeRated),
   };
 }
 
@@ -59,7 +69,8 @@ export function saveNewsParams(params: NewsRecommendationParams, storage: Storag
 
 /**
  * The query of GET /api/news/recommendations/. An empty date selection is sent as an empty value (no
- * limit), not left out, which the API would read as its default (一周内).
+ * limit), not left out, which the API would read as its default (一周内). include_rated is sent only when
+ * on.
  */
 export function toNewsRecommendationQuery(params: NewsRecommendationParams, page: number) {
   const { topK, threshold } = normaliseNewsParams(params);
@@ -69,6 +80,7 @@ export function toNewsRecommendationQuery(params: NewsRecommendationParams, page
     date_filter: dateFilterQueryValue(params.dateFilter),
     page,
     page_size: NEWS_PAGE_SIZE,
+    ...includeRatedQuery(params.includeRated),
   };
 }
 

@@ -41,5 +41,15 @@ export function useRecommendationParams() {
      * the settings changed (else the caller loads the same list again).
      */
     applyChange: (change: Record<string, string>): boolean => makeApplied(mergePaperParamsChange(applied, change)),
+    /**
+     * The chip 含已评价: applied and stored at once, like the other applied settings; an open card's
+     * draft keeps its own changes and takes only this one.
+     */
+    setIncludeRated: (isOn: boolean) => {
+      const next = normalisePaperParams({ ...applied, includeRated: isOn });
+      savePaperParams(next);
+      setApplied(next);
+      setDraft((current) => normalisePaperParams({ ...current, includeRated: isOn }));
+    },
   };
 }

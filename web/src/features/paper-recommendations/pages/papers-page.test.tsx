@@ -275,6 +275,201 @@ describe('/papers', () => {
     expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(1);
   });
 
+  it('加载更多 appends the next papers, asking with every recommended id shown; 没有更多了 at the end', async () => {
+    api.on('GET', RECOMMENDATIONS, (request) => {
+      const shown = request.query.exclude_ids;
+      if (shown === undefined) {
+        return {
+          body: {
+            ...paperRecommendations(
+              [
+                recommendedPaper({ id: 'p1', title: 'First paper' }),
+                recommendedPaper({ id: 'p2', title: 'Second paper' }),
+              ],
+              { has_more: true },
+            ),
+            // Not a recommendation: its id is never sent in exclude_ids.
+            followed_author_papers: [
+              {
+                ...testPaper({ id: 'f1', title: 'By a followed author' }),
+                followed_authors: [{ id: '3', name: 'G. Zhong', match: 'name' }],
+              },
+            ],
+          },
+        };
+      }
+      if (shown === 'p1,p2') {
+        // p2 again (a backend may repeat one): shown once.
+        return {
+          body: paperRecommendations(
+            [
+              recommendedPaper({ id: 'p2', title: 'Second paper' }),
+              recommendedPaper({ id: 'p3', title: 'Third paper' }),
+              recommendedPaper({ id: 'p4', title: 'Fourth paper' }),
+            ],
+            { has_more: true },
+          ),
+        };
+      }
+      return {
+        body: paperRecommendations([recommendedPaper({ id: 'p5', title: 'Fifth paper' })], { has_more: false }),
+      };
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    expect(await screen.findByRole('heading', { level: 2, name: '为您推荐 2 篇论文' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '加载更多' }));
+    expect(await screen.findByText('Fourth paper')).toBeTruthy();
+    expect(cardTitles()).toEqual([
+      'By a followed author',
+      'First paper',
+      'Second paper',
+      'Third paper',
+      'Fourth paper',
+    ]);
+    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 4 篇论文' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: '加载更多' }));
+    expect(await screen.findByText('没有更多了')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '加载更多' })).toBeNull();
+    expect(cardTitles().slice(1)).toEqual([
+      'First paper',
+      'Second paper',
+      'Third paper',
+      'Fourth paper',
+      'Fifth paper',
+    ]);
+
+    const filters = { top_k: '20', similarity_threshold: '0.3', excluded_jcr: '4,3', date_filter: '一周内' };
+    expect(api.requestsTo('GET', RECOMMENDATIONS).map((request) => request.query)).toEqual([
+      filters,
+      { ...filters, exclude_ids: 'p1,p2' },
+      { ...filters, exclude_ids: 'p1,p2,p3,p4' },
+    ]);
+  });
+
+  it('含已评价 sends include_rated=true, starts over from the first page and is kept for the next visit', async () => {
+    api.on('GET', RECOMMENDATIONS, (request) =>
+      request.query.exclude_ids === undefined
+        ? {
+            body: paperRecommendations(
+              [
+                recommendedPaper({ id: 'p1', title: 'First paper', rating: request.query.include_rated ? 1 : null }),
+                recommendedPaper({ id: 'p2', title: 'Second paper', rating: null }),
+              ],
+              { has_more: true },
+            ),
+          }
+        : { body: paperRecommendations([recommendedPaper({ id: 'p3', title: 'Third paper' })], { has_more: false }) },
+    );
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    await user.click(await screen.findByRole('button', { name: '加载更多' }));
+    expect(await screen.findByText('Third paper')).toBeTruthy();
+    const chip = screen.getByRole('button', { name: '含已评价' });
+    expect(chip.getAttribute('aria-pressed')).toBe('false');
+    await user.click(chip);
+
+    // A new setting: the first page again, without the appended papers.
+    await waitFor(() => expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(3));
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[2]?.query).toEqual({
+      top_k: '20',
+      similarity_threshold: '0.3',
+      excluded_jcr: '4,3',
+      date_filter: '一周内',
+      include_rated: 'true',
+    });
+    await waitFor(() => expect(cardTitles()).toEqual(['First paper', 'Second paper']));
+    expect(screen.getByRole('button', { name: '含已评价' }).getAttribute('aria-pressed')).toBe('true');
+    const first = screen.getAllByRole('article')[0] as HTMLElement;
+    expect(within(first).getByRole('button', { name: '更多此类' }).getAttribute('aria-pressed')).toBe('true');
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}').includeRated).toBe(true);
+
+    // Off again: the earlier settings, from their first answer (the appended paper stays away).
+    await user.click(screen.getByRole('button', { name: '含已评价' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: '含已评价' }).getAttribute('aria-pressed')).toBe('false'),
+    );
+    expect(cardTitles()).toEqual(['First paper', 'Second paper']);
+    expect(screen.getByRole('button', { name: '加载更多' })).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('recommendationParams') ?? '{}')).not.toHaveProperty('includeRated');
+  });
+
+  it('reads 含已评价 from the stored settings, and its absence as off', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: threePapers() });
+    renderApp(api, '/papers', {
+      user: testUser(),
+      storage: { recommendationParams: JSON.stringify({ topK: 20, includeRated: true }) },
+    });
+    expect(await screen.findByText('First paper')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '含已评价' }).getAttribute('aria-pressed')).toBe('true');
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query.include_rated).toBe('true');
+  });
+
+  it('a failed 加载更多 keeps the list and says why, with a retry', async () => {
+    let fail = true;
+    api.on('GET', RECOMMENDATIONS, (request) => {
+      if (request.query.exclude_ids === undefined) return { body: { ...threePapers(), has_more: true } };
+      if (fail) {
+        return {
+          status: 429,
+          headers: { 'Retry-After': '45' },
+          body: { code: 'RATE_LIMITED', message: '请求过于频繁，请稍后再试', remaining_seconds: 45 },
+        };
+      }
+      return {
+        body: paperRecommendations([recommendedPaper({ id: 'p4', title: 'Fourth paper' })], { has_more: false }),
+      };
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    await user.click(await screen.findByRole('button', { name: '加载更多' }));
+    const banner = await screen.findByTestId('papers-load-more-error');
+    expect(within(banner).getByText('请求过于频繁，请稍后再试（45 秒后可重试）')).toBeTruthy();
+    expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper']);
+    expect(screen.queryByRole('button', { name: '加载更多' })).toBeNull();
+
+    fail = false;
+    await user.click(within(banner).getByRole('button', { name: '重试' }));
+    expect(await screen.findByText('Fourth paper')).toBeTruthy();
+    expect(screen.queryByTestId('papers-load-more-error')).toBeNull();
+    expect(screen.getByText('没有更多了')).toBeTruthy();
+  });
+
+  it('a rated card stays until the next visit: rating loads nothing, coming back loads the list again', async () => {
+    let rated = false;
+    api.on('GET', RECOMMENDATIONS, (request) => {
+      if (request.query.exclude_ids) {
+        return { body: paperRecommendations([recommendedPaper({ id: 'p4', title: 'Fourth paper' })]) };
+      }
+      // The server leaves a 👍 paper out of the next answer (without include_rated).
+      const papers = threePapers().recommendations.map((paper) => ({ ...paper, rating: null }));
+      return { body: paperRecommendations(rated ? papers.slice(1) : papers, { has_more: true }) };
+    });
+    api.on('POST', RATING, (_request, { id = '' }) => {
+      rated = true;
+      return { body: { success: true, id, rating: 1 } };
+    });
+    const { user, router } = renderApp(api, '/papers', { user: testUser() });
+
+    const first = (await screen.findAllByRole('article'))[0] as HTMLElement;
+    const up = within(first).getByRole('button', { name: '更多此类' });
+    await user.click(up);
+    expect(await screen.findByText('已记录：更多此类，推荐稍后据此调整')).toBeTruthy();
+    expect(up.getAttribute('aria-pressed')).toBe('true');
+    await user.click(screen.getByRole('button', { name: '加载更多' }));
+    expect(await screen.findByText('Fourth paper')).toBeTruthy();
+    expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper', 'Fourth paper']);
+    expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(2);
+
+    // The next visit (well within the 30 s a list is otherwise reused): loaded again, without it.
+    await act(() => router.navigate('/my'));
+    await waitFor(() => expect(screen.queryByTestId('papers-list')).toBeNull());
+    await act(() => router.navigate('/papers'));
+    await waitFor(() => expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(3));
+    await waitFor(() => expect(cardTitles()).toEqual(['Second paper', 'Third paper']));
+  });
+
   it('explains an empty result and applies the suggested change to the stored settings', async () => {
     api.on('GET', RECOMMENDATIONS, {
       body: paperRecommendations([], {

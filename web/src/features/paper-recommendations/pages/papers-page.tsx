@@ -2,6 +2,7 @@ import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
 import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -14,6 +15,8 @@ import { Page } from '@/components/page/page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
 import { FreshnessLine } from '@/components/recommendations/freshness-line';
+import { IncludeRatedChip } from '@/components/recommendations/include-rated-chip';
+import { LoadMoreFooter } from '@/components/recommendations/load-more-footer';
 import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
 import { usePaperRecommendations } from '../api/get-paper-recommendations';
@@ -41,18 +44,18 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
   const recommendations = usePaperRecommendations(params.applied, hasResearchSummary);
   const actions = usePaperActions();
 
-  const { data, error, isError, isFetching, failureCount } = recommendations;
+  const { data, error, isError, isFetching, failureCount } = recommendations.query;
   const isEmptyResult = !isError && data?.recommendations.length === 0;
   const hasNoItems = isEmptyResult && data?.empty_explanation?.cause === 'no_items';
 
   const apply = () => {
     const changed = params.apply();
     // Same settings (e.g. 'apply settings and retry' without changes): load them again.
-    if (!changed && hasResearchSummary) void recommendations.refetch();
+    if (!changed && hasResearchSummary) recommendations.reload();
     setIsSettingsOpen(false);
   };
   const applySuggestedChange = (change: Record<string, string>) => {
-    if (!params.applyChange(change)) void recommendations.refetch();
+    if (!params.applyChange(change)) recommendations.reload();
   };
   const cancel = () => {
     params.cancel();
@@ -93,7 +96,7 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
         <RetryAlert
           message={view.message}
           retryLabel={STRINGS.errors.retry}
-          onRetry={() => void recommendations.refetch()}
+          onRetry={recommendations.reload}
           isRetrying={isFetching}
           testId="papers-error"
           retryTestId="papers-retry"
@@ -112,7 +115,10 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
       <Stack spacing={2}>
         <Stack spacing={0.5}>
           <Typography variant="h5" component="h2" data-testid="papers-result-heading">
-            {STRINGS.result.heading(data.recommendations_count)}
+            {/* The answer's count, plus the papers 加载更多 appended (not interested ones leave both). */}
+            {STRINGS.result.heading(
+              data.recommendations_count + recommendations.papers.length - data.recommendations.length,
+            )}
             {data.filtered_out_count ? (
               <Typography component="span" color="text.secondary" sx={{ ml: 0.5, typography: 'body1' }}>
                 {STRINGS.result.filteredOut(data.filtered_out_count)}
@@ -147,13 +153,26 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
             ) : null}
           </EmptyState>
         ) : (
-          <PaperCardList
-            papers={data.recommendations}
-            actions={actions}
-            testId="papers-list"
-            scoreOf={(paper) => paper.similarity_score}
-            canDismiss
-          />
+          <Stack spacing={2}>
+            <PaperCardList
+              papers={recommendations.papers}
+              actions={actions}
+              testId="papers-list"
+              scoreOf={(paper) => paper.similarity_score}
+              canDismiss
+            />
+            <LoadMoreFooter
+              state={recommendations.moreState}
+              isLoading={recommendations.isLoadingMore}
+              errorMessage={
+                recommendations.moreError ? describeRecommendationError(recommendations.moreError).message : null
+              }
+              onLoadMore={recommendations.loadMore}
+              onRetry={recommendations.retryMore}
+              labels={{ ...STRINGS.more, retry: STRINGS.errors.retry }}
+              testIdPrefix="papers"
+            />
+          </Stack>
         )}
       </Stack>
     );
@@ -213,7 +232,16 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
               : undefined
           }
         />
-        <ActiveFilterChips params={params.applied} />
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+          <ActiveFilterChips params={params.applied} />
+          <IncludeRatedChip
+            label={STRINGS.includeRated.label}
+            hint={STRINGS.includeRated.hint}
+            isOn={params.applied.includeRated === true}
+            onToggle={params.setIncludeRated}
+            testId="papers-include-rated"
+          />
+        </Box>
         <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="papers-refreshing">
           <Stack spacing={3}>
             {renderFollowedAuthors()}

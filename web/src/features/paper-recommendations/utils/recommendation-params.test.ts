@@ -64,6 +64,16 @@ describe('stored params (localStorage recommendationParams)', () => {
     });
   });
 
+  it('keeps 含已评价 only when on: stored as includeRated true, absent (an older object) or anything else is off', () => {
+    const storage = memoryStorage();
+    savePaperParams({ ...defaultPaperParams(), includeRated: true }, storage);
+    expect(JSON.parse(storage.getItem(PAPER_PARAMS_STORAGE_KEY) ?? '').includeRated).toBe(true);
+    expect(loadPaperParams(storage).includeRated).toBe(true);
+    savePaperParams({ ...defaultPaperParams(), includeRated: false }, storage);
+    expect(JSON.parse(storage.getItem(PAPER_PARAMS_STORAGE_KEY) ?? '')).not.toHaveProperty('includeRated');
+    expect(parsePaperParams({ topK: 20, includeRated: 'yes' })).toEqual(defaultPaperParams());
+  });
+
   it('ignores storage that is unreadable', () => {
     expect(loadPaperParams(memoryStorage({ [PAPER_PARAMS_STORAGE_KEY]: 'not json' }))).toEqual(defaultPaperParams());
     expect(loadPaperParams(null)).toEqual(defaultPaperParams());
@@ -101,9 +111,18 @@ describe('toPaperRecommendationQuery', () => {
     );
   });
 
+  it('sends include_rated=true with 含已评价 on, and nothing for it when off', () => {
+    expect(toPaperRecommendationQuery({ ...defaultPaperParams(), includeRated: true }).include_rated).toBe('true');
+    expect(toPaperRecommendationQuery({ ...defaultPaperParams(), includeRated: false })).not.toHaveProperty(
+      'include_rated',
+    );
+  });
+
   it('compares params by what they request', () => {
     expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), excludedJCR: [3, 4] })).toBe(true);
     expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), topK: 25 })).toBe(false);
+    expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), includeRated: false })).toBe(true);
+    expect(arePaperParamsEqual(defaultPaperParams(), { ...defaultPaperParams(), includeRated: true })).toBe(false);
   });
 });
 

@@ -2,6 +2,8 @@ import { type DateFilterLabel, JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEF
 import {
   dateFilterQueryValue,
   getLocalStorage,
+  includeRatedField,
+  includeRatedQuery,
   mergeSharedParamsChange,
   normaliseThreshold,
   normaliseTopK,
@@ -16,6 +18,11 @@ export type PaperRecommendationParams = {
   threshold: number;
   excludedJCR: JcrTier[];
   dateFilter: DateFilterLabel[];
+  /**
+   * The chip 含已评价 (not in the spec): keep the papers rated 👍 in the list. Stored only when on, so
+   * an older stored object (without it) reads as off.
+   */
+  includeRated?: boolean;
 };
 
 /** localStorage key of the applied paper recommendation settings. */
@@ -65,15 +72,21 @@ export function parsePaperParams(stored: Record<string, unknown> | null): PaperR
     threshold: normaliseThreshold(stored.threshold, defaults.threshold),
     excludedJCR: parseTiers(stored.excludedJCR),
     dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
+    ...includeRatedField(stored.includeRated),
   };
 }
 
-/** The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996). */
+/**
+ * The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
+ * and 含已评价 present only when on.
+ */
 export function normalisePaperParams(params: PaperRecommendationParams): PaperRecommendationParams {
+  const { includeRated, ...rest } = params;
   return {
-    ...params,
+    ...rest,
     topK: normaliseTopK(params.topK, PAPER_RECOMMENDATION_DEFAULTS.topK),
     threshold: normaliseThreshold(params.threshold, PAPER_RECOMMENDATION_DEFAULTS.threshold),
+    ...includeRatedField(includeRated),
   };
 }
 
@@ -88,7 +101,8 @@ export function savePaperParams(params: PaperRecommendationParams, storage: Stor
 /**
  * The query of GET /api/auth/recommendations/papers/. Empty lists are sent as empty values, not left
  * out: the API reads a missing excluded_jcr as its default (4,3) and a missing date_filter as 一周内,
- * whereas empty means no tier excluded and no date limit, which is what the page shows.
+ * whereas empty means no tier excluded and no date limit, which is what the page shows. include_rated
+ * is sent only when on, so a backend that knows only the spec gets exactly the spec's query.
  */
 export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
   const { topK, threshold } = normalisePaperParams(params);
@@ -97,6 +111,7 @@ export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
     similarity_threshold: threshold,
     excluded_jcr: byExclusionOrder(params.excludedJCR).join(','),
     date_filter: dateFilterQueryValue(params.dateFilter),
+    ...includeRatedQuery(params.includeRated),
   };
 }
 
