@@ -5,6 +5,7 @@ import {
   NewsRepository,
   OwnWorkRepository,
   PaperRepository,
+  sql,
   UserRepository,
   VectorRepository,
 } from '@radar/db';
@@ -263,5 +264,69 @@ describe('database round trips of a recommendation request', () => {
     const news = await roundTripsOf('/api/news/recommendations/?date_filter=不限&similarity_threshold=0.1');
     expect((news.body.data as unknown[]).length).toBeGreaterThan(0);
     expect(news.count).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('the statements each channel sends (SQL snapshots)', () => {
+  /**
+   * A statement's shape: whitespace collapsed, every literal (ids, vectors, dates, planner settings) and
+   * number replaced by '?', so the snapshot holds what is asked of the database, the same in both modes.
+   */
+  const shape = (text: string) =>
+    text
+      .replace(/\s+/g, ' ')
+      .replace(/'(?:[^']|'')*'/g, "'?'")
+      .replace(/\b\d+(?:\.\d+)?\b/g, '?')
+      .trim();
+  /** The statements of one request (after a warm-up), without the sessions' and rate limits' reads. */
+  async function statementsOf(url: string, as = headers): Promise<string[]> {
+    const warm = await runtime.app.inject({ method: 'GET', url, headers: as });
+    expect(warm.statusCode, warm.body).toBe(200);
+    const { result, texts } = await runtime.database.roundTrips.recordTexts(() =>
+      runtime.app.inject({ method: 'GET', url, headers: as }),
+    );
+    expect(result.statusCode, result.body).toBe(200);
+    return texts.filter((text) => !/radar\.(sessions|user_sessions)\b/.test(text)).map(shape);
+  }
+
+  it('/papers: context, candidates (with the judged items and the public-record rule), cards', async () => {
+    const statements = await statementsOf(
+      '/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一周内&similarity_threshold=0.1&exclude_ids=1,2',
+    );
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toContain('s.dismissed_at IS NOT NULL OR s.rating = -? OR s.authored_at IS NOT NULL');
+    expect(statements[1]).toContain('private_to IS NULL');
+    expect(statements).toMatchSnapshot();
+  });
+
+  it('/news: context, candidates, cards', async () => {
+    const statements = await statementsOf('/api/news/recommendations/?date_filter=不限&similarity_threshold=0.1');
+    expect(statements).toHaveLength(3);
+    expect(statements).toMatchSnapshot();
+  });
+
+  it('a keyword alert: the claim selects with the same rules and scores with the same columns', async () => {
+    const keywords = new KeywordRepository(runtime.database.db);
+    // A reader who can get mail, with the keyword's alert on (the claim's own conditions).
+    await runtime.database.db.execute(
+      sql`UPDATE radar.users SET is_email_verified = true, password_hash = 'argon2id-hash' WHERE id = ${userId}::uuid`,
+    );
+    await runtime.database.db.execute(
+      sql`UPDATE radar.user_keywords SET alert_enabled = true, last_alerted_at = NULL WHERE user_id = ${userId}::uuid`,
+    );
+    const rules = { dueSlackMinutes: 15, firstLookbackDays: 7, maxLookbackDays: 8, overlapMinutes: 60, maxPapers: 30 };
+    const { texts } = await runtime.database.roundTrips.recordTexts(() =>
+      keywords.claimAlertDigest(userId, rules, {
+        ranking: {
+          scoring: { by: 'learned-profile', vector: unit(0) },
+          dimension,
+          order: (rows) => rows.map((row) => row.id),
+        },
+      }),
+    );
+    const claim = texts.map(shape).find((text) => text.includes('keyword_alert_deliveries d'));
+    expect(claim).toContain('private_to IS NULL');
+    expect(claim).toContain('x_learned');
+    expect(claim).toMatchSnapshot();
   });
 });

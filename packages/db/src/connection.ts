@@ -29,6 +29,11 @@ export interface RoundTripCounter {
    * per-route limits are counted in the database, so they are told apart from the work of a request.
    */
   readonly rateLimitCount: number;
+  /**
+   * The texts of the queries sent while `work` runs (tests: the statements a channel sends, for SQL
+   * snapshots). Nothing is kept outside such a call.
+   */
+  recordTexts<T>(work: () => Promise<T>): Promise<{ result: T; texts: string[] }>;
 }
 
 /**
@@ -36,7 +41,20 @@ export interface RoundTripCounter {
  * trips per request" is measured with. A counter increment per query, nothing else.
  */
 function countRoundTrips(pool: pg.Pool): RoundTripCounter {
-  const counter = { count: 0, rateLimitCount: 0 };
+  let recording: string[] | undefined;
+  const counter = {
+    count: 0,
+    rateLimitCount: 0,
+    async recordTexts<T>(work: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
+      const texts: string[] = [];
+      recording = texts;
+      try {
+        return { result: await work(), texts };
+      } finally {
+        recording = undefined;
+      }
+    },
+  };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
@@ -44,6 +62,7 @@ function countRoundTrips(pool: pg.Pool): RoundTripCounter {
       const first = args[0];
       const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
       if (typeof text === 'string' && text.includes('rate_limit_counters')) counter.rateLimitCount++;
+      else if (recording && typeof text === 'string') recording.push(text);
       return query(...args);
     };
   });
