@@ -282,7 +282,7 @@ describe('own works seed the profile', () => {
     );
     const response = await upload(
       a.headers,
-      String.raw`@article{phish,
+      `@article{phish,
   title = {Claim your free prize hydrothermal giveaway},
   author = {Winner, Lucky},
   year = {2026},

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
