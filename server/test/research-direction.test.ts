@@ -109,6 +109,17 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
     expect((await submit(runtime, owner.headers, 'x'.repeat(3000))).statusCode).toBe(202);
   });
 
+  it('refuses a description without research content (emoji only, a few characters) before analysis, saying what to paste', async () => {
+    for (const text of ['😀🔬🧬', '👍 hi', '。。。！！！', '12345 678']) {
+      const response = await submit(runtime, owner.headers, text);
+      expect(response.statusCode, text).toBe(400);
+      expect(response.json().message, text).toContain('请粘贴说明研究内容的文字');
+    }
+    // Four characters of a topic are enough, in any script.
+    expect((await submit(runtime, owner.headers, '量子计算')).statusCode).toBe(202);
+    expect((await submit(runtime, owner.headers, '🧬 CRISPR')).statusCode).toBe(202);
+  });
+
   it('analyses pasted text as a task the owner polls: pending, then completed with the profile fields', async () => {
     const response = await submit(runtime, owner.headers, homepage('en-cs-associate-professor.txt'));
     expect(response.statusCode).toBe(202);

@@ -8,12 +8,24 @@ import { userResponseSchema } from './user.schema';
 
 export const RESEARCH_DESCRIPTION_EMPTY_MESSAGE = '研究方向不能为空';
 
+/**
+ * Letters (of any script) a description needs before it is analysed: fewer carry no research content (an
+ * emoji-only paste, a stray "hi"), and an analysis of them would come back empty however often retried.
+ */
+export const RESEARCH_DESCRIPTION_MIN_LETTERS = 4;
+export const RESEARCH_DESCRIPTION_NO_CONTENT_MESSAGE = `请粘贴说明研究内容的文字（至少 ${RESEARCH_DESCRIPTION_MIN_LETTERS} 个字），例如主页上的研究方向、研究兴趣或代表性论文题目`;
+
+const letterCount = (value: string) => value.match(/\p{L}/gu)?.length ?? 0;
+
 /** POST /api/auth/research-direction/process-async/ and .../process/. */
 export const researchDescriptionRequestSchema = z.object({
   research_description: text('研究方向描述')
     .trim()
     .min(1, { message: RESEARCH_DESCRIPTION_EMPTY_MESSAGE })
-    .max(3000, { message: '研究方向描述不能超过 3000 个字符' }),
+    .max(3000, { message: '研究方向描述不能超过 3000 个字符' })
+    .refine((value) => value === '' || letterCount(value) >= RESEARCH_DESCRIPTION_MIN_LETTERS, {
+      message: RESEARCH_DESCRIPTION_NO_CONTENT_MESSAGE,
+    }),
 });
 
 /** Where the reader's own works come from when they seed the profile. */
