@@ -688,8 +688,10 @@ describe('one rule, every channel (issue 31)', () => {
     for (const channel of Object.keys(CHANNELS) as ChannelId[]) {
       const cell = MATRIX[rule][channel];
       const name = `${rule} × ${CHANNELS[channel].label}`;
-      if (typeof cell === 'object') it.skip(`${name}: n/a, ${cell.na}`, () => {});
-      else it(`${name}${cell === 'finds' ? ' (search still finds it)' : ''}`, () => checkCell(rule, channel, cell));
+      // An n/a cell is no test: the first test requires its reason, and the README's matrix shows it.
+      if (typeof cell !== 'object') {
+        it(`${name}${cell === 'finds' ? ' (search still finds it)' : ''}`, () => checkCell(rule, channel, cell));
+      }
     }
   }
 });

@@ -47,7 +47,7 @@ import { createKeywordAlertsProcessor, type KeywordAlertMailSettings } from './j
 import { createMaintenanceProcessor } from './jobs/maintenance.job';
 import { createOwnWorksProcessor } from './jobs/own-works.job';
 import { createPaperSummaryProcessor } from './jobs/paper-summary.job';
-import { createProfileLearningProcessor } from './jobs/profile-learning.job';
+import { createProfileLearningProcessor, requestProfileRelearn } from './jobs/profile-learning.job';
 import { createReaderQueriesProcessor } from './jobs/reader-queries.job';
 import { createResearchProfileProcessor } from './jobs/research-profile.job';
 import {
@@ -267,11 +267,7 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       settings: ingest,
       enqueue,
       afterMarked: async (userId) => {
-        await queue(QUEUE_NAMES.profileLearning).add(
-          'learn-profile',
-          { userId },
-          { deduplication: { id: `learn-profile:${userId}` } },
-        );
+        await requestProfileRelearn(queue(QUEUE_NAMES.profileLearning), userId);
       },
       logger,
     }),
@@ -411,11 +407,10 @@ export async function startWorkerApp(options: WorkerAppOptions): Promise<WorkerA
       users: repositories.users,
       error: (problem) => new Error(`no profile vector of the active model (${problem})`),
     },
-    // As the server asks: one waiting recomputation per reader (the queue deduplicates by this id).
     requestRelearn: async (userId) => {
-      await producer(QUEUE_NAMES.profileLearning)
-        .add('learn-profile', { userId }, { deduplication: { id: `learn-profile:${userId}` } })
-        .catch((error: Error) => logger.error({ userId, err: error.message }, 'could not queue the learned profile'));
+      await requestProfileRelearn(producer(QUEUE_NAMES.profileLearning), userId).catch((error: Error) =>
+        logger.error({ userId, err: error.message }, 'could not queue the learned profile'),
+      );
     },
     logger,
   });

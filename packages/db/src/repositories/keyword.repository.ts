@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
+import { rowColumnsOf } from './nearest-search';
 import {
   type CandidateScoring,
   candidateColumns,
@@ -118,15 +119,13 @@ function orderRows<Row extends { id: string; similarity: number | string | null 
 ): Row[] {
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   const ids = order(
-    rows.map((row) => {
-      const extra: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(row)) if (name.startsWith('x_')) extra[name.slice(2)] = value;
-      return toRankingCandidate({
+    rows.map((row) =>
+      toRankingCandidate({
         id: Number(row.id),
         similarity: row.similarity === null ? 0 : Number(row.similarity),
-        extra,
-      });
-    }),
+        extra: rowColumnsOf(row),
+      }),
+    ),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

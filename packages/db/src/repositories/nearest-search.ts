@@ -258,15 +258,18 @@ export async function routedNearest(
   return { rows: toNearestRows(searchRows), route, meta, after, others };
 }
 
+/** A row's per-candidate `x_*` columns (NearestExtras.rowColumns), by their names without the prefix. */
+export function rowColumnsOf(row: Record<string, unknown>): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) if (name.startsWith('x_')) extra[name.slice(2)] = value;
+  return extra;
+}
+
 /** The found rows of a nearestStatement, most similar first, with their `x_*` columns. */
 function toNearestRows(searchRows: Record<string, unknown>[]): RoutedNearestResult['rows'] {
   return searchRows
     .filter((row) => row.id !== null && row.id !== undefined)
-    .map((row) => {
-      const extra: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(row)) if (name.startsWith('x_')) extra[name.slice(2)] = value;
-      return { id: Number(row.id), similarity: 1 - Number(row.distance), extra };
-    })
+    .map((row) => ({ id: Number(row.id), similarity: 1 - Number(row.distance), extra: rowColumnsOf(row) }))
     .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
 }
 

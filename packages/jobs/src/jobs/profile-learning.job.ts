@@ -12,6 +12,7 @@ import {
 import type { LearningRepository, LearningState, UserRepository } from '@radar/db';
 import type { ProfileLearningJob } from '@radar/shared';
 import type { Logger } from 'pino';
+import type { JobQueue } from '../queue-connection';
 
 export type ProfileLearningOutcome =
   | { outcome: 'learned'; liked: number; dismissed: number; classifier: boolean }
@@ -121,4 +122,20 @@ export function createProfileLearningProcessor(deps: {
     deps.logger?.debug({ userId: job.data.userId, ...outcome }, 'learned profile recomputed');
     return outcome;
   };
+}
+
+/**
+ * Asks the worker to recompute a reader's learned profile: one waiting job per reader (deduplicated by
+ * its id), or with a delay (ratings) BullMQ's debounce mode, one delayed job replaced by each new request.
+ * Every caller (the server's reads and ratings, the worker's pipeline and own-works import) asks this way.
+ */
+export function requestProfileRelearn(queue: JobQueue<'profile-learning'>, userId: string, delayMs = 0) {
+  const id = `learn-profile:${userId}`;
+  return delayMs > 0
+    ? queue.add(
+        'learn-profile',
+        { userId },
+        { delay: delayMs, deduplication: { id, ttl: delayMs, extend: true, replace: true } },
+      )
+    : queue.add('learn-profile', { userId }, { deduplication: { id } });
 }

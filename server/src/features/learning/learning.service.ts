@@ -1,5 +1,5 @@
 import type { EmbeddingModelRow, LearningRepository, LearningState, UserRow } from '@radar/db';
-import type { JobQueue } from '@radar/jobs';
+import { type JobQueue, requestProfileRelearn } from '@radar/jobs';
 import { isLearnedProfileBehind, suggestThreshold } from '@radar/recommend';
 import type {
   LearningStatusResponse,
@@ -120,17 +120,9 @@ export class LearningService {
   }
 
   async requestRelearn(userId: string, delayMs = 0): Promise<void> {
-    // With a delay (ratings): BullMQ's debounce mode, one delayed job per reader replaced by each new
-    // rating; without one, the job already waiting or running is enough.
-    const deduplication =
-      delayMs > 0
-        ? { id: `learn-profile:${userId}`, ttl: delayMs, extend: true, replace: true }
-        : { id: `learn-profile:${userId}` };
-    await this.deps.queue
-      .add('learn-profile', { userId }, delayMs > 0 ? { delay: delayMs, deduplication } : { deduplication })
-      .catch((error: Error) =>
-        this.deps.logger.error({ userId, err: error.message }, 'could not queue the learned profile'),
-      );
+    await requestProfileRelearn(this.deps.queue, userId, delayMs).catch((error: Error) =>
+      this.deps.logger.error({ userId, err: error.message }, 'could not queue the learned profile'),
+    );
   }
 }
 
