@@ -278,7 +278,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       timeZone: config.timeZone,
     }),
     sessions,
-    users: new UserService(userRepository, sourceRequests),
+    users: new UserService(userRepository, sourceRequests, profileEmbedding),
     selfService,
     emailChange: new EmailChangeService({
       changes: new EmailChangeRepository(database.db),

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { EmbeddableRow, GistRepository, GistTarget } from '@radar/db';
 import type { Logger } from 'pino';
-import { documentEmbeddingText, isChineseText, MAX_EMBEDDING_TEXT_CHARS, profileEmbeddingText } from './embedding-text';
-import { glossInline } from './offline/chinese-gloss';
+import {
+  capEmbeddingText,
+  documentEmbeddingText,
+  isChineseText,
+  MAX_EMBEDDING_TEXT_CHARS,
+  profileEmbeddingText,
+} from './embedding-text';
+import { glossInline, glossResearchText, summaryRestatesOriginal } from './offline/chinese-gloss';
 import { loadPrompt, renderPrompt } from './prompts';
 import type { LanguageModel } from './providers';
 
@@ -20,7 +26,10 @@ import type { LanguageModel } from './providers';
  *   model, and keeps Chinese character pairs out of the built-in model's vocabulary.
  * - Profiles (users' research summaries, meant to be English) that are Chinese: as written with a
  *   multilingual endpoint, else glossed. No LLM: the profile vector is made inside the request that saves
- *   it.
+ *   it. A summary drafted from a Chinese text the reader pasted (research_description) keeps that text
+ *   beside it (its research content glossed, or as written with a multilingual endpoint), so an
+ *   incomplete English draft cannot rank below the researcher's own words; a summary that no longer
+ *   restates the pasted text (rewritten by hand for another direction) is embedded alone.
  * The glossing dictionaries (~1 s, ~175 MB) load on the first Chinese text a process sees.
  */
 
@@ -66,11 +75,18 @@ export class CrossLingualTexts {
     return this.options.multilingual;
   }
 
-  /** What a profile (the research summary) is embedded from. */
-  profile(summary: string): string {
+  /**
+   * What a profile is embedded from: the research summary (or a typed interest's description), and the
+   * Chinese text the summary was drafted from when there is one (`original`: the pasted
+   * research_description). Empty when the summary is empty: no summary, no profile vector.
+   */
+  profile(summary: string, original = ''): string {
     const text = profileEmbeddingText(summary);
-    if (this.options.multilingual || !isChineseText(text)) return text;
-    return glossInline(text);
+    if (!text) return '';
+    const own = this.options.multilingual || !isChineseText(text) ? text : glossInline(text);
+    if (!isChineseText(original) || !summaryRestatesOriginal(text, original)) return own;
+    const kept = this.options.multilingual ? original.trim() : glossResearchText(original);
+    return kept ? capEmbeddingText(`${own}\n${kept}`) : own;
   }
 
   /** What each paper or news item is embedded from, in order (see the class comment). */

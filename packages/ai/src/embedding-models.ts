@@ -4,6 +4,7 @@ import {
   type EmbeddingModelRow,
   type EmbeddingRepository,
   type InterestRepository,
+  type UserRow,
   VECTOR_TARGETS,
   type VectorRepository,
   type VectorTarget,
@@ -357,7 +358,7 @@ export class EmbeddingModels {
           provider,
           textsOf: (rows) =>
             target === 'users'
-              ? rows.map((row) => this.texts.profile(row.body))
+              ? rows.map((row) => this.texts.profile(row.body, row.title))
               : this.texts.documents(target, rows, { makeGists: true, signal: options.signal }),
           batchSize: this.reembedBatchSize,
           rejectSource: REEMBED_REJECT_SOURCE,
@@ -389,9 +390,15 @@ export class EmbeddingModels {
     }
   }
 
-  /** (Re)computes one profile vector; clears it when there is no summary. Returns whether the user has one. */
-  async embedProfile(userId: string, researchSummaryEn: string): Promise<{ hasVector: boolean; modelId?: number }> {
-    const text = this.texts.profile(researchSummaryEn);
+  /**
+   * (Re)computes one profile vector from the research summary and the Chinese text it was drafted from
+   * (CrossLingualTexts.profile); clears it when there is no summary. Returns whether the user has one.
+   */
+  async embedProfile(
+    user: Pick<UserRow, 'id' | 'researchSummaryEn' | 'researchDescription'>,
+  ): Promise<{ hasVector: boolean; modelId?: number }> {
+    const userId = user.id;
+    const text = this.texts.profile(user.researchSummaryEn, user.researchDescription);
     if (!text) {
       await this.vectors.clearUserVector(userId);
       return { hasVector: false };
@@ -405,15 +412,16 @@ export class EmbeddingModels {
   }
 
   /**
-   * A typed research interest's vector of the active model, from its description by the profile's path
-   * (English as written; Chinese as written with a multilingual endpoint, else glossed): an interest is
-   * compared with papers exactly as the research summary is.
+   * The vector of the active model of a text a reader typed (a research interest's description, a
+   * semantic search query), by the profile's path (English as written; Chinese as written with a
+   * multilingual endpoint, else glossed through the one glossary): such a text is compared with papers
+   * and news exactly as the research summary is, whatever its language.
    */
-  async embedInterest(description: string): Promise<{ modelId: number; vector: number[] }> {
+  async embedReaderText(text: string): Promise<{ modelId: number; vector: number[] }> {
     const provider = await this.active();
-    const [vector] = await provider.embed([this.texts.profile(description)]);
+    const [vector] = await provider.embed([this.texts.profile(text)]);
     const problem = vectorProblem(vector, provider.model.dimension);
-    if (problem) throw new Error(`the embedding provider returned ${problem} for an interest`);
+    if (problem) throw new Error(`the embedding provider returned ${problem} for a typed text`);
     return { modelId: provider.modelId, vector: vector as number[] };
   }
 

@@ -43,7 +43,7 @@ export async function profileVectorOf(
     return { model, vector: user.profileEmbedding };
   }
   try {
-    const result = await embeddings.embedProfile(user.id, user.researchSummaryEn);
+    const result = await embeddings.embedProfile(user);
     if (result.hasVector && result.modelId === model.id) {
       const refreshed = await deps.users.findById(user.id);
       const vector = refreshed?.profileEmbedding;

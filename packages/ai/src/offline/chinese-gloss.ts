@@ -532,6 +532,30 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
   return { summary: `Research interests: ${terms.join(', ')}.`, terms };
 }
 
+/**
+ * The research content of a Chinese homepage or description glossed to English, every occurrence in
+ * order (term frequency is what an embedding weighs): what draftEnglishDirection reads (research
+ * sections, no CV, contact, biography clauses or institution names), before it keeps ten terms. What a
+ * profile keeps of the Chinese text beside its English draft (CrossLingualTexts.profile).
+ */
+export function glossResearchText(text: string): string {
+  return glossOccurrences(text, true)
+    .map((occurrence) => occurrence.en)
+    .join(', ');
+}
+
+/**
+ * Whether an English summary still states the research of a Chinese text: it names at least one term
+ * of the text's draft. False for a summary rewritten for another direction, whose vector must not be
+ * pulled back to the old text.
+ */
+export function summaryRestatesOriginal(summary: string, original: string): boolean {
+  const draft = draftEnglishDirection(original);
+  if (!draft) return false;
+  const said = ` ${termKey(summary.replace(/[^\p{L}\p{N}]+/gu, ' '))} `;
+  return draft.terms.some((term) => said.includes(` ${termKey(term.replace(/[^\p{L}\p{N}]+/gu, ' '))} `));
+}
+
 /** One key for a term's singular and plural ("large language models" = "large language model"). */
 function termKey(en: string): string {
   return en

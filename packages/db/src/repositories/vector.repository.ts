@@ -55,7 +55,8 @@ const TARGETS: Record<VectorTarget, TargetColumns> = {
     idType: 'uuid',
     vector: 'profile_embedding',
     model: 'profile_embedding_model_id',
-    title: "''",
+    // A profile's "title" is the text its summary was drafted from (CrossLingualTexts.profile).
+    title: 'research_description',
     body: 'research_summary_en',
     eligible: "research_summary_en <> ''",
     embeddedAt: 'profile_embedded_at',

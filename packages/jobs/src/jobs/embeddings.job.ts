@@ -94,7 +94,7 @@ export function createEmbeddingsProcessor(deps: {
       case 'embed-profile': {
         const user = await users.findById(payload.userId);
         if (!user) return { outcome: 'skipped', reason: 'user not found' };
-        const { hasVector } = await deps.embeddings.embedProfile(user.id, user.researchSummaryEn);
+        const { hasVector } = await deps.embeddings.embedProfile(user);
         return { outcome: 'success', hasVector };
       }
     }

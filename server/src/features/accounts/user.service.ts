@@ -8,6 +8,11 @@ export class UserService {
     private readonly users: UserRepository,
     /** Asked after a save that names research fields, so the fields' content sources start now. */
     private readonly sources?: SourceActivationRequests,
+    /**
+     * Asked after a save that changes what the profile vector is made from (the research summary, or
+     * the pasted text it was drafted from), so the next recommendation ranks by the new text.
+     */
+    private readonly profileVector?: { refreshAfterSave(user: UserRow): Promise<boolean> },
   ) {}
 
   /** Applies a profile patch. Research fields must all be known here; unknown ones are a 400. */
@@ -35,6 +40,10 @@ export class UserService {
     const updated = await this.users.update(user.id, defined);
     if (!updated) throw errors.notFound();
     if (researchFields) await this.sources?.afterProfileSaved(researchFields);
+    const profileTextChanged =
+      (update.research_summary_en !== undefined && update.research_summary_en !== user.researchSummaryEn) ||
+      (update.research_description !== undefined && update.research_description !== user.researchDescription);
+    if (profileTextChanged) await this.profileVector?.refreshAfterSave(updated);
     return updated;
   }
 }

@@ -157,7 +157,7 @@ export class InterestService {
   private async embed(interest: InterestRow): Promise<void> {
     try {
       if (interest.kind === 'typed') {
-        const { modelId, vector } = await this.deps.ai.embeddings.embedInterest(interest.description);
+        const { modelId, vector } = await this.deps.ai.embeddings.embedReaderText(interest.description);
         await this.deps.interests.setVector(interest.id, modelId, vector);
       } else if (interest.kind === 'favourites') {
         const model = await this.deps.ai.embeddings.activeModel();

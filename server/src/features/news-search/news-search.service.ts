@@ -1,4 +1,4 @@
-import { type AiServices, documentEmbeddingText, englishSearchPhrases, isAiProviderError } from '@radar/ai';
+import { type AiServices, englishSearchPhrases, isAiProviderError } from '@radar/ai';
 import type { EmbeddingModelRow, NewsFilters, NewsSearchRepository, UserRow } from '@radar/db';
 import {
   addCalendarDays,
@@ -86,18 +86,20 @@ export class NewsSearchService {
     };
   }
 
-  /** The query embedded like a document that has only a title, with the active model. */
+  /**
+   * The query embedded as a profile is, with the active model: a Chinese query is glossed through the
+   * same glossary as a Chinese profile, interest or item (炎症性肠病 reaches "inflammatory bowel
+   * disease"), or embedded as written with a multilingual endpoint.
+   */
   private async embedQuery(
     user: UserRow,
     query: string,
   ): Promise<{ model: Pick<EmbeddingModelRow, 'id' | 'dimension'>; vector: number[] }> {
     const { ai, logger } = this.deps;
     try {
-      const provider = await ai.embeddings.active();
-      const [vector] = await provider.embed([documentEmbeddingText(query, '')]);
-      if (!vector) throw new Error('the embedding provider returned no vector');
+      const { modelId, vector } = await ai.embeddings.embedReaderText(query);
       // Compared only with items embedded by the same model (its id), whichever is active by then.
-      return { model: { id: provider.modelId, dimension: provider.model.dimension }, vector };
+      return { model: { id: modelId, dimension: vector.length }, vector };
     } catch (error) {
       logger.error({ userId: user.id, err: (error as Error).message }, 'semantic news search: query not embedded');
       if (isAiProviderError(error) && error.kind === 'timeout') {

@@ -24,7 +24,7 @@ export class ProfileEmbeddingService {
    */
   async refreshAfterSave(user: UserRow): Promise<boolean> {
     try {
-      return (await this.deps.ai.embeddings.embedProfile(user.id, user.researchSummaryEn)).hasVector;
+      return (await this.deps.ai.embeddings.embedProfile(user)).hasVector;
     } catch (error) {
       this.deps.logger.warn(
         { userId: user.id, err: (error as Error).message },
@@ -48,7 +48,7 @@ export class ProfileEmbeddingService {
     if (!user.researchSummaryEn.trim()) throw errors.researchDirectionNotSet();
     let model: Awaited<ReturnType<AiServices['embeddings']['activeModel']>>;
     try {
-      await this.deps.ai.embeddings.embedProfile(user.id, user.researchSummaryEn);
+      await this.deps.ai.embeddings.embedProfile(user);
       model = await this.deps.ai.embeddings.activeModel();
     } catch (error) {
       this.deps.logger.error({ userId: user.id, err: (error as Error).message }, 'profile vector update failed');
