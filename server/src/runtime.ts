@@ -390,6 +390,15 @@ export async function composeApp(parts: ServerParts, options: AppOptions = {}): 
   // The limiters' store closes with the app, after its in-flight requests.
   app.addHook('onClose', () => services.rateLimitStore.close());
   app.addHook('onClose', () => services.userCache.close());
+  // Chinese keywords followed before keywords were glossed get their English once, after the server
+  // listens (alerts and reasons match it from then on); a failure is retried at the next start.
+  app.addHook('onListen', async () => {
+    void services.keywords.glossFollowedKeywords().then(
+      (glossed) => glossed > 0 && parts.logger.info({ glossed }, 'glossed Chinese keywords followed before glossing'),
+      (error: Error) =>
+        parts.logger.warn({ err: error.message }, 'Chinese keywords not glossed; retried at the next start'),
+    );
+  });
   return app;
 }
 

@@ -1,4 +1,10 @@
-import { CLASSIFIER_MIN_SIGNALS, classifierScoreFromProduct, type EmbeddingModels } from '@radar/ai';
+import {
+  CLASSIFIER_MIN_SIGNALS,
+  classifierScoreFromProduct,
+  documentEmbeddingText,
+  type EmbeddingModels,
+  isChineseText,
+} from '@radar/ai';
 import type {
   AlertClaim,
   AlertRanking,
@@ -37,6 +43,7 @@ import {
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import type { ContentSources } from './content-sources';
+import { unmatchedChineseLast } from './cross-language';
 import { explainEmptyResult } from './empty-explanation';
 import type { FieldStanding } from './field-rule';
 import { type FollowedAuthorPaper, followedAuthorCandidateLimit, matchFollowedAuthorPapers } from './followed-authors';
@@ -108,8 +115,11 @@ export function isLearnedProfileBehind(state: LearningState, activeModelId: numb
 }
 
 export interface PipelineDeps {
-  /** The active model's term weights for reasons (AiServices.embeddings). */
-  embeddings: Pick<EmbeddingModels, 'termWeighting'>;
+  /**
+   * The active model's term weights for reasons (AiServices.embeddings), and whether Chinese items are
+   * embedded as written (a multilingual endpoint) rather than glossed (unmatchedChineseLast).
+   */
+  embeddings: Pick<EmbeddingModels, 'termWeighting'> & { texts?: Pick<EmbeddingModels['texts'], 'multilingual'> };
   recommendations: RecommendationRepository;
   papers: PaperRepository;
   news: NewsSearchRepository;
@@ -309,10 +319,14 @@ export class RecommendationPipeline {
     const { ranked, rerankReasons } = await this.rerank(
       user,
       start,
-      order.flatMap((entry) => {
-        const view = viewById.get(entry.id);
-        return view ? [{ ...entry, view }] : [];
-      }),
+      this.unmatchedChineseLast(
+        user,
+        order.flatMap((entry) => {
+          const view = viewById.get(entry.id);
+          return view ? [{ ...entry, view }] : [];
+        }),
+        (entry) => documentEmbeddingText(entry.view.title, entry.view.abstract),
+      ),
     );
     const reasons = await this.reasons(
       'paper',
@@ -394,16 +408,28 @@ export class RecommendationPipeline {
       },
     );
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
-    const ranked = start.interests.others.length
+    const ordered = start.interests.others.length
       ? this.orderByInterests('news', start, user, [unthresholded, ...others], query)
       : this.order('news', start, user, passing, query.topK);
-    const hasMore = moreFollow(ranked.length, [unthresholded, ...others], query.threshold);
+    const hasMore = moreFollow(ordered.length, [unthresholded, ...others], query.threshold);
     const first = (query.page - 1) * query.pageSize;
-    const slice = ranked.slice(first, first + query.pageSize);
-    const { views, matchedKeywords } = await this.deps.news.findCards(
-      slice.map((item) => item.id),
+    // Placing Chinese items by what they share with the summary needs every ranked item's text: the
+    // cards of the whole set are read then (one statement, as for the page alone), else the page's.
+    const readsAll = this.crossLanguageApplies(user);
+    const cards = await this.deps.news.findCards(
+      (readsAll ? ordered : ordered.slice(first, first + query.pageSize)).map((item) => item.id),
       user.id,
     );
+    const cardById = new Map(cards.views.map((view) => [view.id, view]));
+    const ranked = readsAll
+      ? this.unmatchedChineseLast(user, ordered, (item) => {
+          const view = cardById.get(item.id);
+          return view ? documentEmbeddingText(view.title, view.content) : undefined;
+        })
+      : ordered;
+    const slice = ranked.slice(first, first + query.pageSize);
+    const views = slice.flatMap((item) => cardById.get(item.id) ?? []);
+    const { matchedKeywords } = cards;
     const byId = new Map(slice.map((item) => [item.id, item]));
     const reasons = await this.reasons(
       'news',
@@ -621,6 +647,35 @@ export class RecommendationPipeline {
       learnedScores,
       topK,
     });
+  }
+
+  /** Whether Chinese items are compared with this reader's summary through glosses (unmatchedChineseLast). */
+  private crossLanguageApplies(user: UserRow): boolean {
+    return (
+      !this.deps.embeddings.texts?.multilingual &&
+      !!user.researchSummaryEn.trim() &&
+      !isChineseText(user.researchSummaryEn)
+    );
+  }
+
+  /**
+   * Step 3's last rule: a Chinese item that shares no glossary term with the English summary goes after
+   * those that do (unmatchedChineseLast). Items drawn for another of the reader's interests keep their
+   * place: that interest, not the summary, placed them.
+   */
+  private unmatchedChineseLast<Entry extends RankedCandidate>(
+    user: UserRow,
+    entries: Entry[],
+    textOf: (entry: Entry) => string | undefined,
+  ): Entry[] {
+    if (!this.crossLanguageApplies(user)) return entries;
+    const drawnForOther = (entry: Entry) => !!entry.interest && entry.interest.id !== SUMMARY_INTEREST.id;
+    return unmatchedChineseLast(
+      entries,
+      (entry) => (drawnForOther(entry) ? undefined : textOf(entry)),
+      user.researchSummaryEn,
+      { multilingual: false },
+    );
   }
 
   /** Step 5: why each item is recommended (buildReasons, one way for every kind). */

@@ -1,4 +1,4 @@
-import { documentEmbeddingText, idfOf, sharedFields, sharedProfileTerms, type TermWeighting } from '@radar/ai';
+import { documentEmbeddingText, idfOf, sharedFields, sharedTermsInAnyLanguage, type TermWeighting } from '@radar/ai';
 import type { ClosestLiked } from '@radar/db';
 import { RESEARCH_FIELDS, type RecommendationReason } from '@radar/shared';
 import type { Logger } from 'pino';
@@ -61,7 +61,9 @@ const labelsOf = (ids: readonly string[]) => ids.flatMap((id) => LABEL_ZH.get(id
  * else likeness to the profile as a whole; an item outside every field the reader chose (demoted by the
  * field rule) ends with 不在你选择的研究领域内 and its fields. An item drawn for another of the reader's
  * interests names that interest and the terms it shares with its description. Shared terms are weighted
- * by the active built-in model's idf, or, for a remote model, by idf over the summary and these items.
+ * by the active built-in model's idf, or, for a remote model, by idf over the summary and these items; a
+ * Chinese item (or interest) names the Chinese terms whose English the other side contains, in both
+ * languages (sharedTermsInAnyLanguage), never a generic sentence when a term matched.
  */
 export async function buildReasons(
   deps: ReasonDeps,
@@ -88,7 +90,7 @@ export async function buildReasons(
     const outsideFields = candidate.fieldStanding === 'outside' ? labelsOf(candidate.fields ?? []) : [];
     if (candidate.interest) {
       const { name, description } = candidate.interest;
-      const interestTerms = sharedProfileTerms(description, text, weighting, SHARED_TERMS_PER_ITEM);
+      const interestTerms = sharedTermsInAnyLanguage(description, text, weighting, SHARED_TERMS_PER_ITEM);
       reasons.set(
         candidate.id,
         explainRecommendation({
@@ -102,7 +104,7 @@ export async function buildReasons(
     }
     const { keyword } = candidate;
     // With a keyword reason, the terms go beyond the keyword's own words.
-    const terms = sharedProfileTerms(
+    const terms = sharedTermsInAnyLanguage(
       summary,
       text,
       weighting,

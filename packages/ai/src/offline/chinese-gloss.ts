@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { RESEARCH_FIELDS } from '@radar/shared';
 import { FIELD_LEXICON } from './field-lexicon';
+import { searchAlternatives } from './gloss/alternatives';
 import { cedictVerbs, loadCedict } from './gloss/cedict';
 import { CURATED_RESEARCH_TERMS, MODIFIER_SENSES, RESEARCH_SENSES } from './gloss/research-terms';
 
@@ -386,28 +387,35 @@ function* chineseWords(tokens: string[]): Generator<{ word: string; start: numbe
 }
 
 /**
- * The English a Chinese search term reaches: one English phrase per word of the term (图神经网络 ->
- * ["graph neural network"]; 肠道菌群代谢 -> ["gut microbiota", "metabolism"]), all of which a text must
- * contain to match the term in English. Function words and boilerplate (的, 与, 方法, 研究) are left out;
- * Latin letters or digits inside the term are kept as they are. Null when the term has no Chinese or
- * when one of its words has no gloss: a partial translation would match far more than the term means.
+ * The English a Chinese search term reaches: for each word of the term, the English phrases it is
+ * searched as (its gloss first, then synonyms and spellings: searchAlternatives), of which a text must
+ * contain one, for every word (图神经网络 -> [["graph neural network"]]; 肠道菌群代谢 -> [["gut
+ * microbiota", "gut microbiome", ...], ["metabolism"]]). Function words and boilerplate (的, 与, 方法,
+ * 研究) are left out; Latin letters or digits inside the term are kept as they are. Null when the term
+ * has no Chinese or when one of its words has no gloss: a partial translation would match far more
+ * than the term means. Every search that takes Chinese (articles, news, keyword alerts) uses this.
  */
-export function englishSearchPhrases(term: string): string[] | null {
+export function englishSearchPhrases(term: string): string[][] | null {
   if (!HAN.test(term)) return null;
   const tokens = jieba().cut(term, false);
-  const phrases: string[] = [];
+  const words: string[][] = [];
   for (const token of tokens) {
-    if (!HAN.test(token) && /[\p{L}\p{N}]/u.test(token)) phrases.push(token.trim());
+    if (!HAN.test(token) && /[\p{L}\p{N}]/u.test(token)) words.push([token.trim()]);
   }
   for (const { word } of chineseWords(tokens)) {
     if (NON_RESEARCH_WORDS.has(word)) continue;
     const glossed = word.length >= 2 || CURATED_RESEARCH_TERMS.has(word) ? glossWord(word) : undefined;
     if (!glossed) return null;
     // A dictionary sense's qualifier after a comma is not part of the phrase ("Tsinghua University, Beijing").
-    phrases.push((glossed.en.split(',')[0] as string).trim());
+    const gloss = (glossed.en.split(',')[0] as string).trim();
+    words.push(searchAlternatives(word, gloss, glossed.source === 'cedict'));
   }
-  const unique = [...new Set(phrases.filter(Boolean))];
-  return unique.some((phrase) => /[A-Za-z]/.test(phrase)) ? unique : null;
+  const unique = words.filter(
+    (alternatives, index) =>
+      alternatives.length > 0 &&
+      words.findIndex((other) => other.join('|').toLowerCase() === alternatives.join('|').toLowerCase()) === index,
+  );
+  return unique.some((alternatives) => alternatives.some((phrase) => /[A-Za-z]/.test(phrase))) ? unique : null;
 }
 
 /** Chinese terms of the text glossed to English, in order of first occurrence, each once. */

@@ -1,7 +1,13 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { papers, userArticleStates } from '../schema';
-import { containsPattern, type EnglishAlternatives, planKeywordMatch, withEnglishAlternatives } from './keyword-match';
+import {
+  containsPattern,
+  type EnglishAlternatives,
+  type EnglishWordAlternatives,
+  planKeywordMatch,
+  withEnglishAlternatives,
+} from './keyword-match';
 import { PAPER_VIEW_COLUMNS, type PaperView } from './paper.repository';
 import { isForeignKeyViolation } from './pg-errors';
 import { paperVisibleTo } from './reader-eligibility';
@@ -48,12 +54,14 @@ function phraseQuery(phrase: string): SQL {
 }
 
 /**
- * A phrase, or its English alternative: a Chinese phrase matches as itself (its bigrams) or as all of
- * the English phrases it glosses to, each matched like any phrase (stemmed, so plurals count).
+ * A phrase, or its English alternative: a Chinese phrase matches as itself (its bigrams) or as its
+ * English, each of its words as one of that word's English phrases, each matched like any phrase
+ * (stemmed, so plurals count).
  */
-function phraseOrEnglishQuery({ phrase, english }: { phrase: string; english: readonly string[] | null }): SQL {
+function phraseOrEnglishQuery({ phrase, english }: { phrase: string; english: EnglishWordAlternatives | null }): SQL {
   if (!english || english.length === 0) return phraseQuery(phrase);
-  return sql`(${phraseQuery(phrase)} || (${sql.join(english.map(phraseQuery), sql` && `)}))`;
+  const words = english.map((alternatives) => sql`(${sql.join(alternatives.map(phraseQuery), sql` || `)})`);
+  return sql`(${phraseQuery(phrase)} || (${sql.join(words, sql` && `)}))`;
 }
 
 /**

@@ -35,17 +35,19 @@ export function planKeywordMatch(keywords: readonly string[]): { phrases: string
 }
 
 /**
- * The English a Chinese phrase also matches: phrases that must all occur (图神经网络 -> ["graph neural
- * network"]), or null when there is no translation. Given by the caller (the offline glossing of
+ * The English a Chinese phrase also matches: for each of its words, the English phrases of which one
+ * must occur (图神经网络 -> [["graph neural network"]]; 肠道菌群 -> [["gut microbiota", "gut
+ * microbiome", ...]]), or null when there is no translation. Given by the caller (the one glossary of
  * @radar/ai), so the database layer holds no dictionary.
  */
-export type EnglishAlternatives = (phrase: string) => readonly string[] | null;
+export type EnglishWordAlternatives = readonly (readonly string[])[];
+export type EnglishAlternatives = (phrase: string) => EnglishWordAlternatives | null;
 
 /** Each phrase with its English alternative (null when none), in the order of `phrases`. */
 export function withEnglishAlternatives(
   phrases: readonly string[],
   english: EnglishAlternatives | undefined,
-): { phrase: string; english: readonly string[] | null }[] {
+): { phrase: string; english: EnglishWordAlternatives | null }[] {
   return phrases.map((phrase) => ({ phrase, english: english ? english(phrase) : null }));
 }
 
@@ -79,13 +81,26 @@ export const keywordPhraseQuery = (text: SQL, config: SearchVectorConfig = 'engl
   sql`phraseto_tsquery(${sql.raw(`'${config}'`)}, radar.cjk_bigrams(${text}))`;
 
 /**
+ * A followed keyword's query: its own phrase, or the English it was stored with (a Chinese keyword's
+ * english_alternatives, migration 0028), built like the column it is matched against: the 'english'
+ * configuration stems, the 'simple' one takes each English word as a prefix, as news search does.
+ */
+const keywordOrEnglishQuery = (keyword: SQL, config: SearchVectorConfig): SQL => {
+  const own = keywordPhraseQuery(sql`${keyword}.name`, config);
+  const english = sql`radar.english_alternatives_query(${sql.raw(`'${config}'`)}, ${keyword}.english_alternatives, ${sql.raw(
+    config === 'simple' ? 'true' : 'false',
+  )})`;
+  return sql`CASE WHEN ${keyword}.english_alternatives IS NULL THEN ${own} ELSE ${own} || coalesce(${english}, ${own}) END`;
+};
+
+/**
  * The keywords of radar.user_keywords rows that pass `where` (over the alias `k`), each compiled once
  * per statement: `id`, `name`, `q` (its phrase query) and `negatives` (its negative terms' queries). Use
  * it as a MATERIALIZED CTE: built per matched row instead, the phrase queries cost about 1 ms per
  * 100 rows x keyword (PGlite, 20 keywords with 2 negative terms over 100 papers: 128 ms against 2 ms).
  */
 export function compiledKeywords(where: SQL, config: SearchVectorConfig = 'english'): SQL {
-  return sql`SELECT k.id, k.name, ${keywordPhraseQuery(sql`k.name`, config)} AS q,
+  return sql`SELECT k.id, k.name, ${keywordOrEnglishQuery(sql`k`, config)} AS q,
                     ARRAY(SELECT ${keywordPhraseQuery(sql`negative.term`, config)}
                           FROM unnest(k.negative_terms) AS negative(term)) AS negatives
              FROM radar.user_keywords k WHERE ${where}`;

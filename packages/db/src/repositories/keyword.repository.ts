@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
@@ -187,7 +187,13 @@ export class KeywordRepository {
    * `limit` of them. Serialised per user (a transaction-scoped advisory lock), so two simultaneous adds
    * cannot both pass the limit.
    */
-  async create(userId: string, name: string, limit: number): Promise<KeywordCreateResult> {
+  async create(
+    userId: string,
+    name: string,
+    limit: number,
+    /** The English a Chinese keyword also matches (see the column), null for none. */
+    englishAlternatives: string[][] | null = null,
+  ): Promise<KeywordCreateResult> {
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`radar.user_keywords:${userId}`}, 0))`);
       const [existing] = await tx
@@ -201,9 +207,28 @@ export class KeywordRepository {
         .from(userKeywords)
         .where(eq(userKeywords.userId, userId));
       if ((count?.count ?? 0) >= limit) return { refused: 'limit' };
-      const [created] = await tx.insert(userKeywords).values({ userId, name }).onConflictDoNothing().returning();
+      const [created] = await tx
+        .insert(userKeywords)
+        .values({ userId, name, englishAlternatives })
+        .onConflictDoNothing()
+        .returning();
       return created ? { created } : { refused: 'duplicate', existing: undefined };
     });
+  }
+
+  /** Keywords with a Chinese character never glossed (added before keywords were), oldest first. */
+  async listUnglossed(limit: number): Promise<Pick<KeywordRow, 'id' | 'name'>[]> {
+    return this.db
+      .select({ id: userKeywords.id, name: userKeywords.name })
+      .from(userKeywords)
+      .where(and(isNull(userKeywords.englishAlternatives), sql`${userKeywords.name} ~ '[\u4e00-\u9fff]'`))
+      .orderBy(userKeywords.id)
+      .limit(Math.max(1, Math.trunc(limit)));
+  }
+
+  /** Stores a keyword's English ([] when it has none, so it is not glossed again). */
+  async setEnglishAlternatives(id: number, englishAlternatives: string[][]): Promise<void> {
+    await this.db.update(userKeywords).set({ englishAlternatives }).where(eq(userKeywords.id, id));
   }
 
   async updateOwned(

@@ -7,6 +7,7 @@ import {
   compiledKeywords,
   containsPattern,
   type EnglishAlternatives,
+  type EnglishWordAlternatives,
   planKeywordMatch,
   simplePrefixPhrase,
   withEnglishAlternatives,
@@ -135,15 +136,23 @@ const NEWS_VIEW_COLUMNS = {
 
 /**
  * One keyword phrase against the news `search_vector` (simple configuration): its bigram phrase, or,
- * when it has an English alternative, all of its English phrases as prefix phrases (no stemming in
- * the simple configuration, so "network:*" lets "networks" match).
+ * when it has an English alternative, each of its words as one of that word's English phrases, as
+ * prefix phrases (no stemming in the simple configuration, so "network:*" lets "networks" match).
  */
-function newsPhraseQuery({ phrase, english }: { phrase: string; english: readonly string[] | null }): SQL {
+function newsPhraseQuery({ phrase, english }: { phrase: string; english: EnglishWordAlternatives | null }): SQL {
   const own = sql`phraseto_tsquery('simple', radar.cjk_bigrams(${phrase}::text))`;
-  const prefixes = (english ?? []).map(simplePrefixPhrase).filter((text): text is string => text !== null);
-  if (prefixes.length === 0) return own;
+  const words = (english ?? [])
+    .map((alternatives) => alternatives.map(simplePrefixPhrase).filter((text): text is string => text !== null))
+    .filter((prefixes) => prefixes.length > 0);
+  if (words.length === 0) return own;
   return sql`(${own} || (${sql.join(
-    prefixes.map((text) => sql`to_tsquery('simple', ${text})`),
+    words.map(
+      (prefixes) =>
+        sql`(${sql.join(
+          prefixes.map((text) => sql`to_tsquery('simple', ${text})`),
+          sql` || `,
+        )})`,
+    ),
     sql` && `,
   )}))`;
 }

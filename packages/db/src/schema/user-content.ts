@@ -33,6 +33,12 @@ export const userKeywords = radar.table(
     alertFrequency: text('alert_frequency').notNull().default('daily'),
     /** Terms that keep a paper out of this keyword's alerts (matched like the keyword, case-insensitive). */
     negativeTerms: text('negative_terms').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The English a Chinese keyword also matches, from the one glossary (for each word, the phrases of
+     * which one must occur); null for a keyword with no Chinese or no gloss, and for one added before
+     * glossing (filled in by KeywordService.glossFollowedKeywords).
+     */
+    englishAlternatives: jsonb('english_alternatives').$type<string[][]>(),
     lastAlertedAt: timestamp('last_alerted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,3 +1,4 @@
+import { englishSearchPhrases } from '@radar/ai';
 import type { KeywordRepository, KeywordRow, UserRow } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type MailLinkTokens } from '@radar/mail';
 import {
@@ -27,6 +28,20 @@ export interface KeywordServiceDeps {
   logger: Logger;
 }
 
+const HAN = /[\u4e00-\u9fff]/;
+/** Keywords glossed per statement when the ones added before glossing are caught up. */
+const GLOSS_BATCH = 200;
+
+/**
+ * The English a followed keyword also matches, from the same glossary as article and news search
+ * (englishSearchPhrases), so a Chinese keyword's alerts, reasons and counts find what its search finds;
+ * [] for a Chinese keyword without a gloss, null for one with no Chinese.
+ */
+function keywordEnglish(name: string): string[][] | null {
+  if (!HAN.test(name)) return null;
+  return englishSearchPhrases(name) ?? [];
+}
+
 /** Case-insensitive duplicates removed, first spelling kept. */
 function distinctTerms(terms: string[]): string[] {
   const seen = new Set<string>();
@@ -50,12 +65,26 @@ export class KeywordService {
   async add(user: UserRow, body: KeywordAddRequest): Promise<KeywordResponse> {
     const name = body.keyword ?? body.name;
     if (!name) throw errors.validation('请输入关键词', { keyword: ['请输入关键词'] });
-    const result = await this.deps.keywords.create(user.id, name, KEYWORD_LIMITS.perUser);
+    const result = await this.deps.keywords.create(user.id, name, KEYWORD_LIMITS.perUser, keywordEnglish(name));
     if ('created' in result) return { success: true, keyword: presentKeyword(result.created) };
     if (result.refused === 'limit') {
       throw errors.badRequest(`最多只能关注 ${KEYWORD_LIMITS.perUser} 个关键词，请先删除不需要的关键词`);
     }
     throw errors.conflict(`你已关注关键词“${result.existing?.name ?? name}”`);
+  }
+
+  /**
+   * Glosses the Chinese keywords added before keywords were glossed (idempotent: each is glossed once,
+   * then stored). Run once at start; reads nothing and loads no dictionary when there are none.
+   */
+  async glossFollowedKeywords(): Promise<number> {
+    let glossed = 0;
+    for (;;) {
+      const rows = await this.deps.keywords.listUnglossed(GLOSS_BATCH);
+      for (const row of rows) await this.deps.keywords.setEnglishAlternatives(row.id, keywordEnglish(row.name) ?? []);
+      glossed += rows.length;
+      if (rows.length < GLOSS_BATCH) return glossed;
+    }
   }
 
   async remove(user: UserRow, id: string): Promise<KeywordRemoveResponse> {

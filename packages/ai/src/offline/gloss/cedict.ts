@@ -14,6 +14,8 @@ export type CedictSenses = ReadonlyMap<string, readonly string[]>;
 type CedictRow = [string, string, string, string | string[], number[]?, number[]?];
 
 let cached: CedictSenses | undefined;
+/** A word's near-synonyms in its first usable sense ("intestines; gut"): see cedictSenseVariants(). */
+let cachedVariants: Map<string, string[]> | undefined;
 /** Words whose first usable sense is a verb ("to fail"): read with the senses, see cedictVerbs(). */
 let cachedVerbs: Set<string> | undefined;
 
@@ -54,6 +56,7 @@ export function loadCedict(): CedictSenses {
   const data = JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as { all: CedictRow[] };
   const senses = new Map<string, string[]>();
   const verbs = new Set<string>();
+  const variants = new Map<string, string[]>();
   // Proper-noun rows (capitalised pinyin: places, people) go after common-word rows for the same characters.
   const deferred: CedictRow[] = [];
   for (const row of data.all) {
@@ -70,10 +73,16 @@ export function loadCedict(): CedictSenses {
       senses.set(row[1], usable);
       const firstUsable = english.find((sense) => cleanSense(sense) !== undefined) ?? '';
       if (/^to /i.test(firstUsable)) verbs.add(row[1]);
+      const nearSynonyms = firstUsable
+        .split(';')
+        .map(cleanSense)
+        .filter((sense): sense is string => sense !== undefined);
+      if (nearSynonyms.length > 1) variants.set(row[1], [...new Set(nearSynonyms)]);
     }
   }
   cached = senses;
   cachedVerbs = verbs;
+  cachedVariants = variants;
   return senses;
 }
 
@@ -84,4 +93,13 @@ export function loadCedict(): CedictSenses {
 export function cedictVerbs(): ReadonlySet<string> {
   if (!cachedVerbs) loadCedict();
   return cachedVerbs as Set<string>;
+}
+
+/**
+ * The near-synonyms CC-CEDICT lists in a word's first usable sense, cleaned like the sense itself
+ * (肠道 -> ["intestines", "gut"]); empty when it lists one. A search for the word also finds them.
+ */
+export function cedictSenseVariants(word: string): readonly string[] {
+  if (!cachedVariants) loadCedict();
+  return cachedVariants?.get(word) ?? [];
 }
