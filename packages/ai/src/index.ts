@@ -36,7 +36,7 @@ export {
   RANDOM_NEGATIVES_PER_SIGNAL,
   signalWeight,
 } from './learning/reader-classifier';
-export { englishSearchPhrases } from './offline/chinese-gloss';
+export { englishSearchPhrases, followedKeywordEnglish } from './offline/chinese-gloss';
 export type { EmbeddingProvider, LanguageModel } from './providers';
 export * from './reasons';
 export { type ResearchProfileExtractor, replaceAtForms } from './research-profile';

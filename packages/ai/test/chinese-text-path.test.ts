@@ -12,7 +12,8 @@ import { idfOf } from '../src/reasons/term-weighting';
 const BIOLOGIST_PAGE = `王静，生命科学学院研究员。
 研究方向：肠道菌群与宿主免疫、炎症性肠病的发病机制、肠道干细胞再生。
 课题组利用小鼠遗传模型和单细胞测序研究肠上皮修复。`;
-const SUMMARY = 'Research interests: gut microbiota, inflammatory bowel disease, intestinal stem cell, single-cell sequencing.';
+const SUMMARY =
+  'Research interests: gut microbiota, inflammatory bowel disease, intestinal stem cell, single-cell sequencing.';
 
 describe('search: one glossary, every English a word is written as', () => {
   it('searches a curated term as each of its names', () => {
@@ -46,8 +47,14 @@ describe('reasons: what a Chinese item shares with an English summary', () => {
   const weighting = idfOf([SUMMARY]);
 
   it('names the shared terms in Chinese and English', () => {
-    const terms = sharedTermsInAnyLanguage(SUMMARY, '炎症性肠病治疗研究取得新进展。研究揭示肠道菌群的作用。', weighting);
-    expect(terms).toEqual(expect.arrayContaining(['炎症性肠病（inflammatory bowel disease）', '肠道菌群（gut microbiota）']));
+    const terms = sharedTermsInAnyLanguage(
+      SUMMARY,
+      '炎症性肠病治疗研究取得新进展。研究揭示肠道菌群的作用。',
+      weighting,
+    );
+    expect(terms).toEqual(
+      expect.arrayContaining(['炎症性肠病（inflammatory bowel disease）', '肠道菌群（gut microbiota）']),
+    );
   });
 
   it('names nothing when only a word of another sense is shared (solar cell and stem cell)', () => {

@@ -6,7 +6,8 @@ import { LsaEmbeddingProvider } from '../src/builtin/builtin-embedders';
 import { fitLsaModel } from '../src/builtin/lsa-model';
 import { termCounts } from '../src/builtin/text-features';
 import { type LabelledDocument, readLabelledCsv } from '../src/quality-benchmark';
-import { idfOf, sharedFields, sharedProfileTerms, type TermWeighting, vocabularyWeighting } from '../src/reasons';
+import { idfOf, sharedFields, type TermWeighting, vocabularyWeighting } from '../src/reasons';
+import { sharedProfileTerms } from '../src/reasons/shared-terms';
 
 /**
  * Why a recommendation is shown: the profile terms a paper shares with the research summary (real

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { type TermWeighting, termCounts, vocabularyWeighting } from '@radar/ai';
+import { followedKeywordEnglish, type TermWeighting, termCounts, vocabularyWeighting } from '@radar/ai';
 import {
   EmbeddingRepository,
   FollowedAuthorRepository,
@@ -547,6 +547,26 @@ describe("in the reader's order, without what the reader may not be shown", () =
       'Zeolite catalyst screening',
       'Zeolite catalyst in astrophysical dust',
     ]);
+  });
+});
+
+describe('a keyword followed in Chinese', () => {
+  it('alerts the English papers its glossary English names, as search finds them, and the Chinese ones', async () => {
+    const reader = await makeUser('chinese-keyword@example.org');
+    const result = await keywords.create(reader.id, '肠道菌群', 50, followedKeywordEnglish('肠道菌群'));
+    if (!('created' in result)) throw new Error('keyword not created');
+    await keywords.updateOwned(result.created.id, reader.id, { alertEnabled: true, alertFrequency: 'daily' });
+    await addPaper('The gut microbiome shapes intestinal immunity');
+    await addPaper('肠道菌群调控宿主代谢');
+    await addPaper('Gut barrier function after injury');
+
+    expect(await run()).toMatchObject({ mailed: 1, papers: 2 });
+    const [mail] = sink.mailsTo('chinese-keyword@example.org');
+    expect(listedTitles(mail as ReceivedMail).sort()).toEqual([
+      'The gut microbiome shapes intestinal immunity',
+      '肠道菌群调控宿主代谢',
+    ]);
+    expect((mail as ReceivedMail).text).toContain('匹配关键词：肠道菌群');
   });
 });
 

@@ -418,6 +418,16 @@ export function englishSearchPhrases(term: string): string[][] | null {
   return unique.some((alternatives) => alternatives.some((phrase) => /[A-Za-z]/.test(phrase))) ? unique : null;
 }
 
+/**
+ * The English stored with a followed keyword (radar.user_keywords.english_alternatives), which its
+ * alerts, reasons and counts match besides the keyword itself: englishSearchPhrases, so a keyword finds
+ * what its search finds; [] for a Chinese keyword without a gloss (tried, none), null without Chinese.
+ */
+export function followedKeywordEnglish(name: string): string[][] | null {
+  if (!HAN.test(name)) return null;
+  return englishSearchPhrases(name) ?? [];
+}
+
 /** Chinese terms of the text glossed to English, in order of first occurrence, each once. */
 export function glossChinese(text: string): { terms: GlossedTerm[] } {
   const seen = new Set<string>();

@@ -1,5 +1,4 @@
 export { sharedTermsInAnyLanguage } from './shared-chinese-terms';
 export { sharedFields } from './shared-fields';
-export { sharedProfileTerms } from './shared-terms';
 export { summarySearchTerms } from './summary-search-terms';
 export { idfOf, type TermWeighting, vocabularyWeighting } from './term-weighting';

@@ -13,12 +13,7 @@ import type { TermWeighting } from './term-weighting';
  * both languages ("肠道菌群（gut microbiota）"), most telling first (the summed weight of the gloss's
  * words). Words every abstract uses are never named alone.
  */
-export function sharedChineseTerms(
-  profileText: string,
-  documentText: string,
-  weighting: TermWeighting,
-  limit = 3,
-): string[] {
+function sharedChineseTerms(profileText: string, documentText: string, weighting: TermWeighting, limit = 3): string[] {
   if (limit <= 0 || !profileText.trim() || !documentText.trim()) return [];
   const profileWords = new Set(contentWords(profileText));
   if (profileWords.size === 0) return [];

@@ -1,4 +1,4 @@
-import { englishSearchPhrases } from '@radar/ai';
+import { followedKeywordEnglish } from '@radar/ai';
 import type { KeywordRepository, KeywordRow, UserRow } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type MailLinkTokens } from '@radar/mail';
 import {
@@ -28,19 +28,8 @@ export interface KeywordServiceDeps {
   logger: Logger;
 }
 
-const HAN = /[\u4e00-\u9fff]/;
 /** Keywords glossed per statement when the ones added before glossing are caught up. */
 const GLOSS_BATCH = 200;
-
-/**
- * The English a followed keyword also matches, from the same glossary as article and news search
- * (englishSearchPhrases), so a Chinese keyword's alerts, reasons and counts find what its search finds;
- * [] for a Chinese keyword without a gloss, null for one with no Chinese.
- */
-function keywordEnglish(name: string): string[][] | null {
-  if (!HAN.test(name)) return null;
-  return englishSearchPhrases(name) ?? [];
-}
 
 /** Case-insensitive duplicates removed, first spelling kept. */
 function distinctTerms(terms: string[]): string[] {
@@ -65,7 +54,7 @@ export class KeywordService {
   async add(user: UserRow, body: KeywordAddRequest): Promise<KeywordResponse> {
     const name = body.keyword ?? body.name;
     if (!name) throw errors.validation('请输入关键词', { keyword: ['请输入关键词'] });
-    const result = await this.deps.keywords.create(user.id, name, KEYWORD_LIMITS.perUser, keywordEnglish(name));
+    const result = await this.deps.keywords.create(user.id, name, KEYWORD_LIMITS.perUser, followedKeywordEnglish(name));
     if ('created' in result) return { success: true, keyword: presentKeyword(result.created) };
     if (result.refused === 'limit') {
       throw errors.badRequest(`最多只能关注 ${KEYWORD_LIMITS.perUser} 个关键词，请先删除不需要的关键词`);
@@ -81,7 +70,8 @@ export class KeywordService {
     let glossed = 0;
     for (;;) {
       const rows = await this.deps.keywords.listUnglossed(GLOSS_BATCH);
-      for (const row of rows) await this.deps.keywords.setEnglishAlternatives(row.id, keywordEnglish(row.name) ?? []);
+      for (const row of rows)
+        await this.deps.keywords.setEnglishAlternatives(row.id, followedKeywordEnglish(row.name) ?? []);
       glossed += rows.length;
       if (rows.length < GLOSS_BATCH) return glossed;
     }
