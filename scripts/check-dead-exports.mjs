@@ -55,11 +55,9 @@ const ALLOWED_HERE = new Map([
   ['packages/recommend/src/index.ts:OUT_OF_FIELD_FACTOR', 'server tests check the factor the field rule applies'],
   ['packages/jobs/src/index.ts:syncActiveSources', 'server tests schedule the active sources as the worker does'],
   // Test support on the classes whose tables it reads or writes (tests of several packages use them).
-  ['packages/db/src/repositories/paper.repository.ts:PaperRepository.insertMany', 'tests store fixture papers'],
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.findByIds', 'tests read stored papers back'],
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.findSimilar', 'tests check nearest papers'],
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.explainRecommend', 'tests check the index used'],
-  ['packages/db/src/repositories/news.repository.ts:NewsRepository.insertMany', 'tests store fixture news items'],
   ['packages/jobs/src/queue-connection.ts:removeRedisQueueData', "tests remove their queues' data from Redis"],
   ['packages/cli/src/radar-command.ts:checkRadarCommandLine', 'a test checks every radar command the docs name'],
   // Called by a library or framework, not by name in our code.

@@ -164,6 +164,12 @@ describe('a Chinese word reaches the same English in every channel', () => {
     ).find((paper) => String(paper.id) === paperIds[0]);
     expect(gut?.reason.kind).toBe('keyword');
     expect(gut?.reason.terms).toContain('肠道菌群');
+    // Its English is followed too: the summary's "gut microbiota" is no longer suggested.
+    const suggestions = await call('GET', '/user-rkeywords/');
+    expect(suggestions.statusCode, suggestions.body).toBe(200);
+    const names = (suggestions.json().keywords as { name: string }[]).map((keyword) => keyword.name.toLowerCase());
+    expect(names.length).toBeGreaterThan(0);
+    expect(names).not.toContain('gut microbiota');
   });
 
   it('a Chinese keyword followed before keywords were glossed gets its English once', async () => {

@@ -366,7 +366,10 @@ function glossClause(
  * joined back by the longest run that is one of our terms (jieba splits 图神经网络 into 图 + 神经网络).
  * Segments without a Chinese character are not words here.
  */
-function* chineseWords(tokens: string[]): Generator<{ word: string; start: number; end: number }> {
+function* chineseWords(
+  tokens: string[],
+  joins: (joined: string) => boolean = isOwnTerm,
+): Generator<{ word: string; start: number; end: number }> {
   let i = 0;
   while (i < tokens.length) {
     if (!HAN.test(tokens[i] as string)) {
@@ -376,7 +379,7 @@ function* chineseWords(tokens: string[]): Generator<{ word: string; start: numbe
     let end = i + 1;
     for (let j = Math.min(tokens.length, i + MAX_JOIN); j > i + 1; j -= 1) {
       const run = tokens.slice(i, j);
-      if (run.every((token) => HAN.test(token)) && isOwnTerm(run.join(''))) {
+      if (run.every((token) => HAN.test(token)) && joins(run.join(''))) {
         end = j;
         break;
       }
@@ -402,7 +405,9 @@ export function englishSearchPhrases(term: string): string[][] | null {
   for (const token of tokens) {
     if (!HAN.test(token) && /[\p{L}\p{N}]/u.test(token)) words.push([token.trim()]);
   }
-  for (const { word } of chineseWords(tokens)) {
+  // A typed keyword is one term, not running text: adjacent segments that spell a dictionary entry are
+  // that entry (暗 + 能量 -> 暗能量, "dark energy"), which a text's segmentation would not trust.
+  for (const { word } of chineseWords(tokens, (joined) => isOwnTerm(joined) || loadCedict().has(joined))) {
     if (NON_RESEARCH_WORDS.has(word)) continue;
     const glossed = word.length >= 2 || CURATED_RESEARCH_TERMS.has(word) ? glossWord(word) : undefined;
     if (!glossed) return null;

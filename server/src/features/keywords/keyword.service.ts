@@ -120,7 +120,14 @@ export class KeywordService {
         candidates,
         frequencies,
         corpusSize,
-        followed: { queryKeys: followedKeys, names: followed.map((row) => row.name.toLowerCase()) },
+        // A keyword followed in Chinese also covers its English (肠道菌群: "gut microbiota" is not suggested).
+        followed: {
+          queryKeys: followedKeys,
+          names: followed.flatMap((row) => [
+            row.name.toLowerCase(),
+            ...(row.englishAlternatives ?? []).flat().map((english) => english.toLowerCase()),
+          ]),
+        },
         limit: KEYWORD_LIMITS.suggestions,
       }),
     };

@@ -55,19 +55,25 @@ function spellingVariants(phrase: string): string[] {
 }
 
 /** At most this many English alternatives are searched for one Chinese word. */
-const MAX_ALTERNATIVES = 6;
+const MAX_ALTERNATIVES = 8;
+
+/** Dictionary senses longer than this are explanations ("stay behind to take care of things"), not names. */
+const MAX_SENSE_WORDS = 3;
+/** Dictionary senses searched for one word besides its gloss. */
+const MAX_DICTIONARY_SENSES = 4;
 
 /**
  * Every English a glossed word is searched as, its gloss first: the gloss's synonym group and
- * spellings, and for a dictionary word the near-synonyms CC-CEDICT gives in its first sense and, when
- * the word has only two senses, the second (肠道 -> intestines, gut; 分化 -> differentiation).
+ * spellings, and for a dictionary word the near-synonyms CC-CEDICT gives in its first sense and its
+ * other short senses (肠道 -> intestines, gut; 随机 -> random; 队列 -> cohort). A keyword's words must
+ * all match, so one more sense of one word widens little.
  */
 export function searchAlternatives(word: string, gloss: string, fromDictionary: boolean): string[] {
   const alternatives = [gloss];
   if (fromDictionary) {
     alternatives.push(...cedictSenseVariants(word));
-    const senses = loadCedict().get(word) ?? [];
-    if (senses.length === 2) alternatives.push(...senses);
+    const senses = (loadCedict().get(word) ?? []).filter((sense) => sense.split(' ').length <= MAX_SENSE_WORDS);
+    alternatives.push(...senses.slice(0, MAX_DICTIONARY_SENSES));
   }
   for (const phrase of [...alternatives]) alternatives.push(...(GROUP_OF.get(phrase.toLowerCase()) ?? []));
   for (const phrase of [...alternatives]) alternatives.push(...spellingVariants(phrase));
