@@ -4,7 +4,9 @@
  * set's English papers are searched on a real database (PostgreSQL with TEST_DATABASE_URL, else
  * in-memory PGlite) through the product's article search and news keyword search, once with the
  * English keyword and once with the Chinese one (glossed by the one glossary, englishSearchPhrases);
- * recall = the share of the English query's top 20 the Chinese query also finds. Target >= 0.9.
+ * recall = the share of the English query's top 20 the Chinese query also finds. Target >= 0.9 on the
+ * held-out keywords (`heldout`: written after the glossary by someone who had not seen it; the first
+ * five of each field were partly given to the glossary's writers as examples, so their figure flatters).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +29,8 @@ interface SetLine {
   abstract?: string;
   zh?: string;
   en?: string;
+  /** Written after the glossary, by someone who had not seen it (s06-s10): the honest figure. */
+  heldout?: boolean;
 }
 
 const TOP = 20;
@@ -84,26 +88,28 @@ try {
     ['article search', articleIds],
     ['news keyword search', newsIds],
   ] as const) {
-    let recallSum = 0;
-    let measured = 0;
-    const misses: string[] = [];
+    const recalls: { pair: SetLine; recall: number }[] = [];
     for (const pair of pairs) {
       const english = await search(pair.en ?? '', TOP);
       if (english.length === 0) continue;
       const chinese = new Set(await search(pair.zh ?? '', 1000));
-      const recall = english.filter((id) => chinese.has(id)).length / english.length;
-      recallSum += recall;
-      measured += 1;
-      if (recall < 1)
-        misses.push(
-          `${pair.zh} (${pair.en}): ${recall.toFixed(2)} -> ${JSON.stringify(englishSearchPhrases(pair.zh ?? ''))}`,
-        );
+      recalls.push({ pair, recall: english.filter((id) => chinese.has(id)).length / english.length });
     }
-    const mean = recallSum / Math.max(1, measured);
+    const mean = (list: { recall: number }[]) =>
+      list.reduce((sum, item) => sum + item.recall, 0) / Math.max(1, list.length);
+    const heldout = recalls.filter((item) => item.pair.heldout);
+    const earlier = recalls.filter((item) => !item.pair.heldout);
     process.stdout.write(
-      `${channel}: recall of the English top ${TOP} ${mean.toFixed(3)} over ${measured} keywords (target 0.9: ${mean >= 0.9 ? 'met' : 'NOT met'})\n`,
+      `${channel}: recall of the English top ${TOP}: all ${mean(recalls).toFixed(3)} (${recalls.length} keywords); ` +
+        `held-out keywords ${mean(heldout).toFixed(3)} (${heldout.length}); keywords written with the set ${mean(earlier).toFixed(3)} (${earlier.length}) ` +
+        `(target 0.9 on the held-out keywords: ${heldout.length > 0 && mean(heldout) >= 0.9 ? 'met' : 'NOT met'})\n`,
     );
-    for (const miss of misses) process.stdout.write(`  ${miss}\n`);
+    for (const { pair, recall } of recalls) {
+      if (recall >= 1) continue;
+      process.stdout.write(
+        `  ${pair.heldout ? 'held-out ' : ''}${pair.zh} (${pair.en}): ${recall.toFixed(2)} -> ${JSON.stringify(englishSearchPhrases(pair.zh ?? ''))}\n`,
+      );
+    }
   }
 } finally {
   await database.close();

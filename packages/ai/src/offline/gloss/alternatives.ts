@@ -1,4 +1,5 @@
 import { cedictSenseVariants, loadCedict } from './cedict';
+import { CURATED_OTHER_NAMES } from './research-terms';
 
 /**
  * The English a glossed Chinese word is also searched as: papers write one concept several ways (gut
@@ -63,13 +64,14 @@ const MAX_SENSE_WORDS = 3;
 const MAX_DICTIONARY_SENSES = 4;
 
 /**
- * Every English a glossed word is searched as, its gloss first: the gloss's synonym group and
+ * Every English a glossed word is searched as, its gloss first: the other names its curated entry
+ * lists, the gloss's synonym group and
  * spellings, and for a dictionary word the near-synonyms CC-CEDICT gives in its first sense and its
  * other short senses (肠道 -> intestines, gut; 随机 -> random; 队列 -> cohort). A keyword's words must
  * all match, so one more sense of one word widens little.
  */
 export function searchAlternatives(word: string, gloss: string, fromDictionary: boolean): string[] {
-  const alternatives = [gloss];
+  const alternatives = [gloss, ...(CURATED_OTHER_NAMES.get(word) ?? [])];
   if (fromDictionary) {
     alternatives.push(...cedictSenseVariants(word));
     const senses = (loadCedict().get(word) ?? []).filter((sense) => sense.split(' ').length <= MAX_SENSE_WORDS);

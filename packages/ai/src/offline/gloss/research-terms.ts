@@ -1,3 +1,7 @@
+import { GLOSSARY_APPLIED } from './glossary-applied';
+import { GLOSSARY_HUMANITIES } from './glossary-humanities';
+import { GLOSSARY_SCIENCES } from './glossary-sciences';
+
 /**
  * Curated Chinese -> English research terms, used where CC-CEDICT is weak: compounds it lacks
  * (图神经网络, 钙钛矿), senses it orders badly for research text (药物 -> "medicine" instead of "drug"),
@@ -486,8 +490,39 @@ const TERMS_BY_FIELD: Record<string, Record<string, string>> = {
 };
 
 /** Flat table: simplified Chinese term -> English term. */
-export const CURATED_RESEARCH_TERMS: ReadonlyMap<string, string> = new Map(
-  Object.values(TERMS_BY_FIELD).flatMap((terms) => Object.entries(terms)),
+/**
+ * Every curated term with its gloss: the hand-tuned table above, then the field glossaries (terms of
+ * subfields, methods, organisms, sources and concepts of each field, written for this glossary). A term
+ * of the table above keeps its gloss; among the glossaries the first field listing a term wins. A
+ * glossary entry may list other names papers use after "|" ("cryo-electron microscopy|cryo-EM"): the
+ * first is the gloss, the others are searched too (CURATED_OTHER_NAMES).
+ */
+const CURATED_ENTRIES: [string, string[]][] = [
+  ...Object.values(TERMS_BY_FIELD).flatMap((terms) => Object.entries(terms)),
+  ...[GLOSSARY_SCIENCES, GLOSSARY_APPLIED, GLOSSARY_HUMANITIES].flatMap((glossary) =>
+    Object.values(glossary).flatMap((terms) => Object.entries(terms)),
+  ),
+].map(([zh, english]) => [
+  zh,
+  english
+    .split('|')
+    .map((name) => name.trim())
+    .filter(Boolean),
+]);
+
+const firstListed = <Value>(entries: [string, Value][]): Map<string, Value> => {
+  const map = new Map<string, Value>();
+  for (const [key, value] of entries) if (!map.has(key)) map.set(key, value);
+  return map;
+};
+
+export const CURATED_RESEARCH_TERMS: ReadonlyMap<string, string> = firstListed(
+  CURATED_ENTRIES.filter(([, names]) => names.length > 0).map(([zh, names]) => [zh, names[0] as string]),
+);
+
+/** The other names papers use for a curated term (its entry after "|"), searched besides its gloss. */
+export const CURATED_OTHER_NAMES: ReadonlyMap<string, readonly string[]> = firstListed(
+  CURATED_ENTRIES.filter(([, names]) => names.length > 1).map(([zh, names]) => [zh, names.slice(1)]),
 );
 
 /**
