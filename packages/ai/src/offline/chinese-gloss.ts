@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { RESEARCH_FIELDS } from '@radar/shared';
 import { FIELD_LEXICON } from './field-lexicon';
-import { cedictVerbs, loadCedict } from './gloss/cedict';
+import { cedictActionNouns, cedictVerbs, loadCedict } from './gloss/cedict';
 import { CURATED_RESEARCH_TERMS, MODIFIER_SENSES, RESEARCH_SENSES } from './gloss/research-terms';
 
 /**
@@ -89,6 +89,8 @@ interface Occurrence {
   cued: boolean;
   /** Inside a sentence where the author states their direction (研究方向：..., 主要从事 ...). */
   stated: boolean;
+  /** Can be a term of the draft (a phrase, one of our terms, the author's English), not only glossed text. */
+  draft: boolean;
 }
 
 function glossWord(word: string): GlossedTerm | undefined {
@@ -203,7 +205,9 @@ function glossOccurrences(text: string, homepage: boolean): Occurrence[] {
       if (!HAN.test(clause) || BIOGRAPHY_CLAUSE.test(clause)) continue;
       glossClause(clause, { cued, stated }, true, occurrences);
     }
-    for (const en of authorEnglishTerms(sentence)) occurrences.push({ zh: en, en, source: 'author', cued, stated });
+    for (const en of authorEnglishTerms(sentence)) {
+      occurrences.push({ zh: en, en, source: 'author', cued, stated, draft: true });
+    }
   }
   return occurrences;
 }
@@ -221,8 +225,9 @@ const ENGLISH_INSTITUTION =
 const ENGLISH_EDGE_STOPWORDS = new Set(
   'a an the of and or in on for with to via by from as at is are be its their our this that'.split(' '),
 );
-/** A run of English words inside Chinese text (letters, digits, hyphens, apostrophes; spaces between). */
-const ENGLISH_RUN = /[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*(?:[ \t]+[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*)*/g;
+/** A run of English words inside Chinese text (Latin or Greek letters of any accent, digits, hyphens, apostrophes; spaces between). */
+const ENGLISH_RUN =
+  /[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*(?:['’-][\p{Script=Latin}\p{Script=Greek}\p{N}]+)*(?:[ \t]+[\p{Script=Latin}\p{Script=Greek}\p{N}]+(?:['’-][\p{Script=Latin}\p{Script=Greek}\p{N}]+)*)*/gu;
 const MAX_AUTHOR_TERM_WORDS = 6;
 
 /**
@@ -235,7 +240,7 @@ const MAX_AUTHOR_TERM_WORDS = 6;
 function authorEnglishTerms(sentence: string): string[] {
   const terms: string[] = [];
   for (const clause of sentence.split('，')) {
-    if (VENUE_CLAUSE.test(clause) || BIOGRAPHY_CLAUSE.test(clause) || !/[A-Za-z]{3}/.test(clause)) continue;
+    if (VENUE_CLAUSE.test(clause) || BIOGRAPHY_CLAUSE.test(clause) || !/\p{Script=Latin}{3}/u.test(clause)) continue;
     for (const match of clause.matchAll(ENGLISH_RUN)) {
       const before = clause.slice(0, match.index).trimEnd();
       const bracketed = /[(（]$/.test(before) && HAN.test(before.slice(-2, -1));
@@ -256,33 +261,99 @@ function authorTerm(run: string, bracketed: boolean): string | undefined {
   if (words.some((word) => /\d/.test(word) || ENGLISH_BOILERPLATE.has(word.toLowerCase()))) return undefined;
   if (ENGLISH_INSTITUTION.test(words.join(' '))) return undefined;
   // Acronyms and product names (RAG, MoE, DeepSeek): capitals after the first letter.
-  const named = (word: string) => /^[A-Za-z][a-z]*[A-Z]/.test(word);
+  const named = (word: string) => /^\p{L}\p{Ll}*\p{Lu}/u.test(word);
   if (words.length === 1 && (named(words[0] as string) || (words[0] as string).length < 4)) return undefined;
   if (words.every(named)) return undefined;
-  const titleWord = (word: string) => /^[A-Z][a-z'’]*(?:-[A-Za-z][a-z'’]*)*$/.test(word);
+  const titleWord = (word: string) => /^\p{Lu}[\p{Ll}'’]*(?:-\p{L}[\p{Ll}'’]*)*$/u.test(word);
   if (words.every(titleWord) && words.length > 1 && !bracketed) return undefined;
   return words.map((word) => (titleWord(word) ? word.toLowerCase() : word)).join(' ');
 }
 
 /** Segments between the items of an enumeration (钙钛矿电池、有机光伏与柔性电子器件的稳定性). */
 const ITEM_SEPARATORS = new Set(['、', '与', '和', '及', '以及', '及其', '或', '等', '的', '并', '跟', '同', '之']);
-/** An item glossed word by word reads as a noun phrase up to this size; longer ones are clauses. */
+/**
+ * Separators after which the next word is the head of what came before, not an item of its own:
+ * 商团、捐税等职能 ("functions" of the listed ones), 芽基的形成 ("formation" of the blastema).
+ */
+const HEAD_FOLLOWS = new Set(['等', '的', '之']);
+/** A noun phrase glossed word by word up to this size; longer runs are clauses, glossed word by word. */
 const MAX_ITEM_WORDS = 4;
 const MAX_PHRASE_WORDS = 6;
 
+/**
+ * jieba's part-of-speech tags of words that never stand inside a noun phrase: adverbs, prepositions,
+ * conjunctions, particles, pronouns, numerals, classifiers, locatives, time words, idioms, status words.
+ */
+const NON_PHRASE_TAGS = new Set(
+  'd ad df dg p c u uj ul uz ug ud uv r rr rz rg m mq mg q f t tg y e o i k h z zg x'.split(' '),
+);
+let nonPhraseWords: Set<string> | undefined;
+
+/** Words of jieba's dictionary tagged NON_PHRASE_TAGS (尤其, 之间, 前后, 目前, 国内外 is kept: a place word). */
+function isNonPhraseWord(word: string): boolean {
+  if (!nonPhraseWords) {
+    const require = createRequire(import.meta.url);
+    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+    nonPhraseWords = new Set();
+    for (const line of Buffer.from(dict).toString('utf8').split('\n')) {
+      const [entry, , tag] = line.split(' ');
+      if (entry && tag && NON_PHRASE_TAGS.has(tag.trim())) nonPhraseWords.add(entry);
+    }
+  }
+  return nonPhraseWords.has(word);
+}
+
+/** English a dictionary sense starts with when it is no noun or adjective ("after", "around", "very"). */
+const FUNCTION_SENSE =
+  /^(?:after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
+
+/** Letters of acronyms and names written inside Chinese text (Wnt, CRISPR, Lgr5, β, Fröhlich). */
+const LATIN_WORD = /^[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*$/u;
+
+type WordKind = 'term' | 'noun' | 'verb' | 'latin';
+
 interface ItemWord {
   word: string;
-  glossed: GlossedTerm | undefined;
-  /** Can stand inside an English noun phrase: glossed, not a lone uncurated character, not a verb. */
-  composable: boolean;
+  en: string;
+  source: GlossSource;
+  kind: WordKind;
 }
 
 /**
- * Glosses one clause. In a clause where the author states their direction (研究方向：A、B与C), each item
- * of the enumeration whose every word has a noun gloss becomes one phrase, in the author's word order,
- * which is English noun-compound order (固态 电解质 界面 -> "solid state electrolyte interface"); a
- * one-word item stands as a term of its own. Elsewhere, and for items with a word we cannot gloss as a
- * noun, each word counts on its own as before.
+ * The noun of a verb's action, for a verb that ends a noun phrase (基因 编辑 -> "gene editing", 信号 转导
+ * -> "signal transduction"): a research sense, the dictionary's own noun of the action, or one made from
+ * a one-word verb sense (regulate -> regulation, optimize -> optimization, edit -> editing). Undefined
+ * for a sense of several words ("correct an error").
+ */
+function actionNoun(word: string, sense: string): string | undefined {
+  const noun = RESEARCH_SENSES.get(word) ?? cedictActionNouns().get(word);
+  if (noun) return noun;
+  const verb = (sense.split(',')[0] as string).trim().toLowerCase();
+  if (!/^[a-z]+$/.test(verb) || verb.length < 3) return undefined;
+  if (/[^aeiou]ate$/.test(verb)) return `${verb.slice(0, -1)}ion`;
+  if (/i[sz]e$/.test(verb)) return `${verb.slice(0, -1)}ation`;
+  if (verb.endsWith('duce')) return `${verb.slice(0, -2)}ction`;
+  if (verb.endsWith('ify')) return `${verb.slice(0, -1)}ication`;
+  if (/[^aeiou]e$/.test(verb) && !verb.endsWith('ee')) return `${verb.slice(0, -1)}ing`;
+  return `${verb}ing`;
+}
+
+/** The first sense of a gloss, without a qualifier after a comma. */
+function firstSense(en: string): string {
+  return (en.split(',')[0] as string).trim();
+}
+
+/**
+ * Glosses one clause. Homepage clauses about research (`compose`): the clause is split into noun
+ * phrases at separators (、与和的), boilerplate and function words, words that are no noun (adverbs,
+ * prepositions, numerals, by jieba's tags) and verbs. Each phrase of dictionary words, our terms and
+ * acronyms (Wnt 信号通路 -> "Wnt signaling pathway") becomes one term in the author's word order, which
+ * is English noun-compound order (固态 电解质 界面 -> "solid state electrolyte interface"); a verb after
+ * a noun ends its phrase as the noun of its action (CRISPR 基因 编辑 -> "CRISPR gene editing"); a verb
+ * that starts a phrase (解析, 调控 X) is dropped; 非 before a word makes it "non-" (非 相对论 ->
+ * "non-relativistic"). A phrase of one dictionary word is a term when it stands between separators (利用
+ * 拟南芥、水稻等材料) and is not a general word. Every word still counts for the glossed text
+ * (glossResearchText); only phrases and our terms are draft terms. Other text: each word on its own.
  */
 function glossClause(
   clause: string,
@@ -291,73 +362,159 @@ function glossClause(
   occurrences: Occurrence[],
 ): void {
   const tokens = jieba().cut(clause, false);
-  const institution = homepage ? institutionSegments(tokens) : new Set<number>();
-  const compose = homepage && marks.stated;
-  let item: ItemWord[] = [];
-  let itemStartsAtBoundary = true;
-
-  const flush = (endsAtBoundary: boolean) => {
-    const words = item;
-    const startsAtBoundary = itemStartsAtBoundary;
-    item = [];
-    itemStartsAtBoundary = endsAtBoundary;
-    if (words.length === 0) return;
-    const glossedWords = words.filter((entry): entry is ItemWord & { glossed: GlossedTerm } => !!entry.glossed);
-    // Our own terms are already whole phrases (多孔材料 + 化学 is not "porous materials chemistry"): an
-    // item with one keeps its words apart, and composing is left to items made of dictionary words.
-    const ownTerm = glossedWords.some((entry) => entry.glossed.source !== 'cedict');
-    if (compose && !ownTerm && words.every((entry) => entry.composable)) {
-      const english = [
-        ...new Set(
-          glossedWords.map((entry, index) => {
-            const modifier = index < glossedWords.length - 1 ? MODIFIER_SENSES.get(entry.word) : undefined;
-            // A dictionary sense's qualifier after a comma is not part of the phrase.
-            return (modifier ?? (entry.glossed.en.split(',')[0] as string)).trim();
-          }),
-        ),
-      ];
-      const phrase = english.join(' ');
-      const single = words.length === 1 ? glossedWords[0]?.glossed : undefined;
-      const specific = words.some((entry) => !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word));
-      if (
-        specific &&
-        words.length >= 2 &&
-        words.length <= MAX_ITEM_WORDS &&
-        phrase.split(' ').length <= MAX_PHRASE_WORDS &&
-        english.length >= 2
-      ) {
-        occurrences.push({ zh: words.map((entry) => entry.word).join(''), en: phrase, source: 'composed', ...marks });
-        return;
-      }
-      // A whole item of one dictionary word (研究方向：水印、隐私计算) is a term even when short.
-      if (single?.source === 'cedict' && specific && startsAtBoundary && endsAtBoundary) {
-        occurrences.push({ ...single, source: 'composed', ...marks });
-        return;
-      }
+  if (!homepage) {
+    for (const { word } of chineseWords(tokens)) {
+      if (NON_RESEARCH_WORDS.has(word) || (word.length < 2 && !CURATED_RESEARCH_TERMS.has(word))) continue;
+      const glossed = glossWord(word);
+      if (glossed) occurrences.push({ ...glossed, ...marks, draft: isResearchTerm(glossed) });
     }
-    for (const entry of glossedWords) occurrences.push({ ...entry.glossed, ...marks });
+    return;
+  }
+  const institution = institutionSegments(tokens);
+  const compose = !VENUE_CLAUSE.test(clause);
+  let item: ItemWord[] = [];
+  let startsAtBoundary = true;
+
+  /** Each word of an item on its own: counted for the glossed text, a draft term only if it is one of ours or a long dictionary noun. */
+  const wordByWord = (words: ItemWord[]) => {
+    for (const entry of words) {
+      if (entry.kind === 'latin') continue;
+      const term = { zh: entry.word, en: entry.en, source: entry.source };
+      occurrences.push({ ...term, ...marks, draft: compose && entry.kind !== 'verb' && isResearchTerm(term) });
+    }
   };
 
-  let previousEnd = 0;
-  for (const { word, start, end } of chineseWords(tokens)) {
-    // Anything but Chinese between two words (、，English, brackets) ends an item.
-    if (start > previousEnd) flush(true);
-    previousEnd = end;
-    if (ITEM_SEPARATORS.has(word)) {
+  const flush = (endsAtBoundary: boolean, nextStartsAtBoundary = true) => {
+    const words = item;
+    const bounded = startsAtBoundary && endsAtBoundary;
+    item = [];
+    startsAtBoundary = nextStartsAtBoundary;
+    const chinese = words.filter((entry) => entry.kind !== 'latin');
+    if (chinese.length === 0) return;
+    if (!compose || chinese.length > MAX_ITEM_WORDS) {
+      wordByWord(words);
+      return;
+    }
+    const zh = words.map((entry) => entry.word).join('');
+    if (words.length === 1) {
+      const only = words[0] as ItemWord;
+      const general = GENERIC_WORDS.has(only.word) || RESEARCH_SENSES.has(only.word);
+      if (only.kind === 'noun' && bounded && !general && only.word.length >= 2 && !/^\p{Lu}/u.test(only.en)) {
+        occurrences.push({ zh, en: firstSense(only.en), source: 'composed', ...marks, draft: true });
+      } else wordByWord(words);
+      return;
+    }
+    const english = [
+      ...new Set(
+        words.map((entry, index) => {
+          const last = index === words.length - 1;
+          return last ? firstSense(entry.en) : (MODIFIER_SENSES.get(entry.word) ?? firstSense(entry.en));
+        }),
+      ),
+    ];
+    const phrase = english.join(' ');
+    const specific = chinese.some((entry) => !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word));
+    if (specific && english.length >= 2 && phrase.split(' ').length <= MAX_PHRASE_WORDS) {
+      occurrences.push({ zh, en: phrase, source: 'composed', ...marks, draft: true });
+      // The glossed text keeps the words of the phrase as well as the phrase.
+      for (const entry of chinese) occurrences.push({ zh: entry.word, en: entry.en, source: entry.source, ...marks, draft: false });
+      return;
+    }
+    wordByWord(words);
+  };
+
+  const pieces = [...phraseWords(tokens)];
+  for (let p = 0; p < pieces.length; p += 1) {
+    const piece = pieces[p] as PhrasePiece;
+    if (piece.kind === 'break') {
       flush(true);
       continue;
     }
-    if (institution.has(start) || NON_RESEARCH_WORDS.has(word)) {
-      // A boilerplate word inside an item (土地利用变化) leaves its neighbours as separate words.
-      flush(false);
+    const { word, start } = piece;
+    if (piece.kind === 'latin') {
+      item.push({ word, en: word, source: 'cedict', kind: 'latin' });
       continue;
     }
-    const lone = word.length < 2 && !CURATED_RESEARCH_TERMS.has(word);
-    const glossed = lone ? undefined : glossWord(word);
-    const verb = glossed?.source === 'cedict' && !RESEARCH_SENSES.has(word) && cedictVerbs().has(word);
-    item.push({ word, glossed, composable: !!glossed && !verb });
+    if (ITEM_SEPARATORS.has(word)) {
+      flush(true, !HEAD_FOLLOWS.has(word));
+      continue;
+    }
+    if (institution.has(start) || NON_RESEARCH_WORDS.has(word)) {
+      flush(true);
+      continue;
+    }
+    const next = pieces[p + 1];
+    if (word === '非' && next?.kind === 'word' && !NON_RESEARCH_WORDS.has(next.word)) {
+      const negated = next.word.length >= 2 || CURATED_RESEARCH_TERMS.has(next.word) ? glossWord(next.word) : undefined;
+      if (negated) {
+        const sense = MODIFIER_SENSES.get(next.word) ?? firstSense(negated.en);
+        item.push({ word: `非${next.word}`, en: `non-${sense}`, source: negated.source, kind: 'term' });
+        p += 1;
+        continue;
+      }
+    }
+    const own = CURATED_RESEARCH_TERMS.has(word) || FIELD_NAME_GLOSS.has(word);
+    if (!own && (word.length < 2 || isNonPhraseWord(word))) {
+      // A lone character or a word that is no noun (之间, 尤其, 近年) ends the phrase; what follows a
+      // lone character (损伤后, 类) is no item of its own.
+      flush(word.length >= 2, word.length >= 2);
+      continue;
+    }
+    const glossed = glossWord(word);
+    if (!glossed || FUNCTION_SENSE.test(glossed.en) || /\b(?:and|or)\b|\//.test(firstSense(glossed.en))) {
+      flush(true);
+      continue;
+    }
+    const verb = glossed.source === 'cedict' && !RESEARCH_SENSES.has(word) && cedictVerbs().has(word);
+    if (!verb) {
+      item.push({ word, en: glossed.en, source: glossed.source, kind: glossed.source === 'cedict' ? 'noun' : 'term' });
+      continue;
+    }
+    const noun = item.length > 0 ? actionNoun(word, glossed.en) : undefined;
+    if (noun) {
+      item.push({ word, en: noun, source: 'cedict', kind: 'verb' });
+      flush(true);
+    } else {
+      flush(true);
+      // The verb is counted for the glossed text; it starts no phrase.
+      wordByWord([{ word, en: glossed.en, source: glossed.source, kind: 'verb' }]);
+    }
   }
   flush(true);
+}
+
+type PhrasePiece = { kind: 'word' | 'latin'; word: string; start: number } | { kind: 'break' };
+
+/**
+ * The pieces of a segmented clause for phrases: Chinese words (joined back into our terms, as
+ * chineseWords), acronyms and names in Latin or Greek letters written against them (Wnt信号通路), and
+ * breaks for everything else (spaces, punctuation, digits).
+ */
+function* phraseWords(tokens: string[]): Generator<PhrasePiece> {
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i] as string;
+    if (HAN.test(token)) {
+      const end = ownTermEnd(tokens, i);
+      yield { kind: 'word', word: tokens.slice(i, end).join(''), start: i };
+      i = end;
+      continue;
+    }
+    if (LATIN_WORD.test(token) && token.length <= 12) {
+      const touches = HAN.test(tokens[i - 1] ?? '') || HAN.test(tokens[i + 1] ?? '');
+      yield touches ? { kind: 'latin', word: token, start: i } : { kind: 'break' };
+    } else yield { kind: 'break' };
+    i += 1;
+  }
+}
+
+/** The end of the longest run of segments from `i` that is one of our terms (or `i + 1`). */
+function ownTermEnd(tokens: string[], i: number): number {
+  for (let j = Math.min(tokens.length, i + MAX_JOIN); j > i + 1; j -= 1) {
+    const run = tokens.slice(i, j);
+    if (run.every((token) => HAN.test(token)) && isOwnTerm(run.join(''))) return j;
+  }
+  return i + 1;
 }
 
 /**
@@ -474,7 +631,8 @@ function containsWords(outer: string, inner: string): boolean {
 }
 
 const SOURCE_WEIGHT: Record<DraftSource, number> = { curated: 3, author: 3, composed: 3, field: 2, cedict: 1 };
-const MAX_DRAFT_TERMS = 10;
+/** Enough for every topic, method, organism and object a homepage states; more are its least salient. */
+const MAX_DRAFT_TERMS = 20;
 /** Bare field words are left out of a draft that has at least this many narrower terms. */
 const MIN_NARROW_TERMS = 3;
 
@@ -510,7 +668,7 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
   };
   const broadTerms = new Set<string>();
   for (const occurrence of glossOccurrences(text, true)) {
-    if (!isResearchTerm(occurrence)) continue;
+    if (!occurrence.draft) continue;
     if (occurrence.zh.length <= 2 && (occurrence.source === 'field' || FIELD_NAME_GLOSS.has(occurrence.zh))) {
       broadTerms.add(occurrence.en);
     }
@@ -519,23 +677,29 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
   }
   for (const phrase of englishPhrases(text)) add(phrase.en, SOURCE_WEIGHT.curated, false, true);
   if (scores.size === 0) return null;
-  const ranked = [...scores.values()]
-    .sort((a, b) => {
-      if (a.stated !== b.stated) return a.stated - b.stated || 0;
-      return b.score - a.score || a.first - b.first;
-    })
-    .map(({ display }) => display);
-  const specific = ranked.filter((term) => !ranked.some((other) => other !== term && containsWords(other, term)));
+  // Which terms are kept: the stated ones, then the most salient; they are shown in the author's order.
+  const ranked = [...scores.values()].sort((a, b) => {
+    if (a.stated !== b.stated) return a.stated - b.stated || 0;
+    return b.score - a.score || a.first - b.first;
+  });
+  const displays = ranked.map(({ display }) => display);
+  const specific = ranked.filter(
+    ({ display }) => !displays.some((other) => other !== display && containsWords(other, display)),
+  );
   // A bare field word (化学 -> chemistry, 材料 -> material) says less than the terms beside it.
-  const narrow = specific.filter((term) => !broadTerms.has(term));
-  const terms = (narrow.length >= MIN_NARROW_TERMS ? narrow : specific).slice(0, MAX_DRAFT_TERMS);
+  const narrow = specific.filter(({ display }) => !broadTerms.has(display));
+  const terms = (narrow.length >= MIN_NARROW_TERMS ? narrow : specific)
+    .slice(0, MAX_DRAFT_TERMS)
+    .sort((a, b) => a.stated - b.stated || a.first - b.first)
+    .map(({ display }) => display);
   return { summary: `Research interests: ${terms.join(', ')}.`, terms };
 }
 
 /**
  * The research content of a Chinese homepage or description glossed to English, every occurrence in
  * order (term frequency is what an embedding weighs): what draftEnglishDirection reads (research
- * sections, no CV, contact, biography clauses or institution names), before it keeps ten terms. What a
+ * sections, no CV, contact, biography clauses or institution names), its phrases and their words,
+ * before it keeps its terms. What a
  * profile keeps of the Chinese text beside its English draft (CrossLingualTexts.profile).
  */
 export function glossResearchText(text: string): string {
