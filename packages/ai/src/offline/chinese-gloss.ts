@@ -66,7 +66,10 @@ const NON_RESEARCH_WORDS = new Set(
  * (结构调控 -> "structure regulation", 结构稳定性) says nothing a reader could be matched on.
  */
 const GENERIC_WORDS = new Set(
-  `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能`.split(
+  `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能
+  角色 本质 来源 意义 特点 现象 内容 方式 类型 趋势 局限 差异 经验 视角 路径 范式 概念 维度 层面 基础 核心 关键 前沿 热点 对象 背景
+  目标 主题 任务 需求 挑战 瓶颈 潜力 启示 线索 证据 效果 结果 表现 状况 状态 程度 规模 数量 比例 职能 细节 部分 整体 个体 实验 工具
+  形式 形成 构建 建立 进展 贡献 价值 认识 理解 解释 讨论 问题 情形 情况 时期 阶段 时间 空间 区域 范围 领域 层次 功能 条件 体制 制度 机构 单位`.split(
     /\s+/,
   ),
 );
@@ -133,7 +136,7 @@ const SKIPPED_HEADING =
  * recruiting. "2008年毕业于北京大学历史学系，获历史学博士学位" names fields that are not a direction.
  */
 const BIOGRAPHY_CLAUSE =
-  /毕业|学位|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
+  /毕业|学位|学士|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
 
 /** Segments that end the name of an institution: the segments just before them are its name, not research. */
 const INSTITUTION_END =
@@ -158,6 +161,9 @@ function sectionSentences(text: string): { sentence: string; inResearchSection: 
       if (RESEARCH_HEADING.test(bare) || SKIPPED_HEADING.test(bare) || !HAN.test(bare) || bare.length <= 6) continue;
     }
     if (section === 'skipped') continue;
+    // A CV, contact or recruiting label with its content on the same line (教育背景：2008-2012 …).
+    const label = /^([^：:，,。]{2,8})[：:]/.exec(line.replace(/^[\s*#【[]+/, ''));
+    if (label && SKIPPED_HEADING.test(label[1] as string)) continue;
     for (const sentence of line.split(/[。；;！!？?]+/)) {
       if (sentence.trim() && !CONTACT.test(sentence)) out.push({ sentence, inResearchSection: section === 'research' });
     }
@@ -305,7 +311,7 @@ function isNonPhraseWord(word: string): boolean {
 
 /** English a dictionary sense starts with when it is no noun or adjective ("after", "around", "very"). */
 const FUNCTION_SENSE =
-  /^(?:after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
+  /^(?:in|on|at|of|for|by|with|as|to|after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
 
 /** Letters of acronyms and names written inside Chinese text (Wnt, CRISPR, Lgr5, β, Fröhlich). */
 const LATIN_WORD = /^[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*$/u;
@@ -322,21 +328,86 @@ interface ItemWord {
 /**
  * The noun of a verb's action, for a verb that ends a noun phrase (基因 编辑 -> "gene editing", 信号 转导
  * -> "signal transduction"): a research sense, the dictionary's own noun of the action, or one made from
- * a one-word verb sense (regulate -> regulation, optimize -> optimization, edit -> editing). Undefined
- * for a sense of several words ("correct an error").
+ * a one-word verb sense by its ending (regulate -> regulation, optimize -> optimization) or a short
+ * list (edit -> editing, grow -> growth). Undefined otherwise: a verb ending a phrase is mostly the
+ * clause's own verb (提供, 发生), and a sense of several words ("correct an error") is no noun.
  */
 function actionNoun(word: string, sense: string): string | undefined {
   const noun = RESEARCH_SENSES.get(word) ?? cedictActionNouns().get(word);
   if (noun) return noun;
   const verb = (sense.split(',')[0] as string).trim().toLowerCase();
   if (!/^[a-z]+$/.test(verb) || verb.length < 3) return undefined;
+  const irregular = IRREGULAR_ACTION_NOUNS[verb];
+  if (irregular) return irregular;
   if (/[^aeiou]ate$/.test(verb)) return `${verb.slice(0, -1)}ion`;
-  if (/i[sz]e$/.test(verb)) return `${verb.slice(0, -1)}ation`;
+  if (verb.endsWith('ize')) return `${verb.slice(0, -1)}ation`;
   if (verb.endsWith('duce')) return `${verb.slice(0, -2)}ction`;
   if (verb.endsWith('ify')) return `${verb.slice(0, -1)}ication`;
-  if (/[^aeiou]e$/.test(verb) && !verb.endsWith('ee')) return `${verb.slice(0, -1)}ing`;
-  return `${verb}ing`;
+  // Other verbs ending a phrase are mostly the clause's own verb (X 发生, 提供 X): no noun is made of them.
+  return undefined;
 }
+
+/** Verbs whose noun of the action no ending rule makes. */
+const IRREGULAR_ACTION_NOUNS: Record<string, string> = {
+  edit: 'editing',
+  sequence: 'sequencing',
+  map: 'mapping',
+  model: 'modeling',
+  image: 'imaging',
+  label: 'labeling',
+  screen: 'screening',
+  sort: 'sorting',
+  print: 'printing',
+  trace: 'tracing',
+  fold: 'folding',
+  splice: 'splicing',
+  signal: 'signaling',
+  test: 'testing',
+  mine: 'mining',
+  learn: 'learning',
+  teach: 'teaching',
+  read: 'reading',
+  write: 'writing',
+  translate: 'translation',
+  infer: 'inference',
+  occur: 'occurrence',
+  refer: 'reference',
+  control: 'control',
+  transfer: 'transfer',
+  analyze: 'analysis',
+  analyse: 'analysis',
+  diagnose: 'diagnosis',
+  synthesize: 'synthesis',
+  hydrolyze: 'hydrolysis',
+  describe: 'description',
+  explain: 'explanation',
+  measure: 'measurement',
+  manage: 'management',
+  develop: 'development',
+  govern: 'governance',
+  fail: 'failure',
+  respond: 'response',
+  emit: 'emission',
+  admit: 'admission',
+  transmit: 'transmission',
+  observe: 'observation',
+  repair: 'repair',
+  design: 'design',
+  change: 'change',
+  trade: 'trade',
+  move: 'movement',
+  grow: 'growth',
+  die: 'death',
+  select: 'selection',
+  detect: 'detection',
+  predict: 'prediction',
+  express: 'expression',
+  suppress: 'suppression',
+  compress: 'compression',
+  regress: 'regression',
+  assess: 'assessment',
+  process: 'processing',
+};
 
 /** The first sense of a gloss, without a qualifier after a comma. */
 function firstSense(en: string): string {
@@ -412,12 +483,16 @@ function glossClause(
         }),
       ),
     ];
-    const phrase = english.join(' ');
+    // A word already said by the word before it (等离子体物理 + 物理 -> "plasma physics", not "... physics physics").
+    const phrase = english
+      .filter((en, index) => index === 0 || !containsWords(english[index - 1] as string, en))
+      .join(' ');
     const specific = chinese.some((entry) => !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word));
     if (specific && english.length >= 2 && phrase.split(' ').length <= MAX_PHRASE_WORDS) {
       occurrences.push({ zh, en: phrase, source: 'composed', ...marks, draft: true });
       // The glossed text keeps the words of the phrase as well as the phrase.
-      for (const entry of chinese) occurrences.push({ zh: entry.word, en: entry.en, source: entry.source, ...marks, draft: false });
+      for (const entry of chinese)
+        occurrences.push({ zh: entry.word, en: entry.en, source: entry.source, ...marks, draft: false });
       return;
     }
     wordByWord(words);
@@ -501,7 +576,11 @@ function* phraseWords(tokens: string[]): Generator<PhrasePiece> {
       continue;
     }
     if (LATIN_WORD.test(token) && token.length <= 12) {
-      const touches = HAN.test(tokens[i - 1] ?? '') || HAN.test(tokens[i + 1] ?? '');
+      // A piece of a longer word jieba split at an accented letter (Ré|nyi) is no acronym.
+      const inWord =
+        /[\p{Script=Latin}\p{Script=Greek}]$/u.test(tokens[i - 1] ?? '') ||
+        /^[\p{Script=Latin}\p{Script=Greek}]/u.test(tokens[i + 1] ?? '');
+      const touches = !inWord && (HAN.test(tokens[i - 1] ?? '') || HAN.test(tokens[i + 1] ?? ''));
       yield touches ? { kind: 'latin', word: token, start: i } : { kind: 'break' };
     } else yield { kind: 'break' };
     i += 1;
