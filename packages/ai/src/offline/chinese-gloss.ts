@@ -160,7 +160,8 @@ function sectionSentences(text: string): { sentence: string; inResearchSection: 
       // A heading that only names the section carries no term ("研究方向", "科研项目").
       if (RESEARCH_HEADING.test(bare) || SKIPPED_HEADING.test(bare) || !HAN.test(bare) || bare.length <= 6) continue;
     }
-    if (section === 'skipped') continue;
+    // Skipped sections, and reference lines: a cited title's words come with authors, venues and years.
+    if (section === 'skipped' || REFERENCE_LINE.test(line)) continue;
     // A CV, contact or recruiting label with its content on the same line (教育背景：2008-2012 …).
     const label = /^([^：:，,。]{2,8})[：:]/.exec(line.replace(/^[\s*#【[]+/, ''));
     if (label && SKIPPED_HEADING.test(label[1] as string)) continue;
@@ -311,7 +312,7 @@ function isNonPhraseWord(word: string): boolean {
 
 /** English a dictionary sense starts with when it is no noun or adjective ("after", "around", "very"). */
 const FUNCTION_SENSE =
-  /^(?:in|on|at|of|for|by|with|as|to|after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
+  /^(?:in|on|at|of|for|by|with|as|to|out|up|down|off|after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
 
 /** Letters of acronyms and names written inside Chinese text (Wnt, CRISPR, Lgr5, β, Fröhlich). */
 const LATIN_WORD = /^[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*$/u;
@@ -469,10 +470,22 @@ function glossClause(
     const zh = words.map((entry) => entry.word).join('');
     if (words.length === 1) {
       const only = words[0] as ItemWord;
-      const general = GENERIC_WORDS.has(only.word) || RESEARCH_SENSES.has(only.word);
+      // An adjective on its own (高效 "efficient") names nothing.
+      const adjective = MODIFIER_SENSES.get(only.word) === firstSense(only.en);
+      const general = GENERIC_WORDS.has(only.word) || RESEARCH_SENSES.has(only.word) || adjective;
       if (only.kind === 'noun' && bounded && !general && only.word.length >= 2 && !/^\p{Lu}/u.test(only.en)) {
         occurrences.push({ zh, en: firstSense(only.en), source: 'composed', ...marks, draft: true });
       } else wordByWord(words);
+      return;
+    }
+    // Our terms are whole phrases already: two of them side by side (明清 社会经济史, 深度学习 编译器) or
+    // one with only general words (金属有机框架 材料) stay apart rather than make one longer phrase.
+    const own = chinese.filter((entry) => entry.kind === 'term');
+    const plain = chinese.filter(
+      (entry) => entry.kind !== 'term' && !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word),
+    );
+    if (own.length >= 2 || (own.length === 1 && plain.length === 0 && words.every((entry) => entry.kind !== 'latin'))) {
+      wordByWord(words);
       return;
     }
     const english = [
@@ -536,7 +549,10 @@ function glossClause(
       continue;
     }
     const glossed = glossWord(word);
-    if (!glossed || FUNCTION_SENSE.test(glossed.en) || /\b(?:and|or)\b|\//.test(firstSense(glossed.en))) {
+    const unusable =
+      glossed?.source === 'cedict' &&
+      (FUNCTION_SENSE.test(glossed.en) || /\b(?:and|or)\b|\//.test(firstSense(glossed.en)));
+    if (!glossed || unusable) {
       flush(true);
       continue;
     }

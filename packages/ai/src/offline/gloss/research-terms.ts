@@ -999,6 +999,7 @@ export const MODIFIER_SENSES: ReadonlyMap<string, string> = new Map(
     多尺度: 'multiscale',
     跨国: 'transnational',
     比较: 'comparative',
+    明清: 'Ming-Qing',
     数字: 'digital',
     柔性: 'flexible',
     稳定: 'stable',
