@@ -69,6 +69,7 @@ const GENERIC_WORDS = new Set(
   `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能
   角色 本质 来源 意义 特点 现象 内容 方式 类型 趋势 局限 差异 经验 视角 路径 范式 概念 维度 层面 基础 核心 关键 前沿 热点 对象 背景
   目标 主题 任务 需求 挑战 瓶颈 潜力 启示 线索 证据 效果 结果 表现 状况 状态 程度 规模 数量 比例 职能 细节 部分 整体 个体 实验 工具
+  调控 合成 检测 识别 优化 建模 模拟 仿真 表征 预测 分类 评估 测量 训练 推理 感知 服务 制备 管理 控制 处理 表达
   形式 形成 构建 建立 进展 贡献 价值 认识 理解 解释 讨论 问题 情形 情况 时期 阶段 时间 空间 区域 范围 领域 层次 功能 条件 体制 制度 机构 单位`.split(
     /\s+/,
   ),
@@ -472,19 +473,34 @@ function glossClause(
       const only = words[0] as ItemWord;
       // An adjective on its own (高效 "efficient") names nothing.
       const adjective = MODIFIER_SENSES.get(only.word) === firstSense(only.en);
-      const general = GENERIC_WORDS.has(only.word) || RESEARCH_SENSES.has(only.word) || adjective;
-      if (only.kind === 'noun' && bounded && !general && only.word.length >= 2 && !/^\p{Lu}/u.test(only.en)) {
+      const general =
+        GENERIC_WORDS.has(only.word) || (only.kind !== 'verb' && RESEARCH_SENSES.has(only.word)) || adjective;
+      // The noun of an action needs no separator before it (肠道干细胞的分化 -> "differentiation").
+      const standsAlone = bounded || (only.kind === 'verb' && endsAtBoundary);
+      if (
+        (only.kind === 'noun' || only.kind === 'verb') &&
+        standsAlone &&
+        !general &&
+        only.word.length >= 2 &&
+        !/^\p{Lu}/u.test(only.en)
+      ) {
         occurrences.push({ zh, en: firstSense(only.en), source: 'composed', ...marks, draft: true });
       } else wordByWord(words);
       return;
     }
-    // Our terms are whole phrases already: two of them side by side (明清 社会经济史, 深度学习 编译器) or
-    // one with only general words (金属有机框架 材料) stay apart rather than make one longer phrase.
+    // Our terms of several English words are whole phrases already: side by side with another of our
+    // terms (明清 社会经济史, 深度学习 编译器) or with only general words (金属有机框架 材料) they stay apart
+    // rather than make one longer phrase. One-word terms compose (朝贡 体系 -> "tributary system").
     const own = chinese.filter((entry) => entry.kind === 'term');
+    const phraseTerm = own.some((entry) => firstSense(entry.en).split(/\s+/).length >= 2);
     const plain = chinese.filter(
-      (entry) => entry.kind !== 'term' && !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word),
+      (entry) =>
+        entry.kind !== 'term' &&
+        !GENERIC_WORDS.has(entry.word) &&
+        (entry.kind === 'verb' || !RESEARCH_SENSES.has(entry.word)),
     );
-    if (own.length >= 2 || (own.length === 1 && plain.length === 0 && words.every((entry) => entry.kind !== 'latin'))) {
+    const onlyGeneral = plain.length === 0 && words.every((entry) => entry.kind !== 'latin');
+    if (phraseTerm && (own.length >= 2 || onlyGeneral)) {
       wordByWord(words);
       return;
     }
@@ -536,7 +552,7 @@ function glossClause(
       const negated = next.word.length >= 2 || CURATED_RESEARCH_TERMS.has(next.word) ? glossWord(next.word) : undefined;
       if (negated) {
         const sense = MODIFIER_SENSES.get(next.word) ?? firstSense(negated.en);
-        item.push({ word: `非${next.word}`, en: `non-${sense}`, source: negated.source, kind: 'term' });
+        item.push({ word: `非${next.word}`, en: `non-${sense}`, source: 'cedict', kind: 'noun' });
         p += 1;
         continue;
       }
@@ -556,13 +572,16 @@ function glossClause(
       flush(true);
       continue;
     }
-    const verb = glossed.source === 'cedict' && !RESEARCH_SENSES.has(word) && cedictVerbs().has(word);
+    // A dictionary verb, research sense or not (调控 "regulate" -> "regulation"): it starts no phrase.
+    const verb = glossed.source === 'cedict' && cedictVerbs().has(word);
     if (!verb) {
       item.push({ word, en: glossed.en, source: glossed.source, kind: glossed.source === 'cedict' ? 'noun' : 'term' });
       continue;
     }
-    const noun = item.length > 0 ? actionNoun(word, glossed.en) : undefined;
-    if (noun) {
+    const noun = actionNoun(word, glossed.en);
+    // A whole item of its own (细胞增殖、分化与凋亡) is the noun of its action too.
+    const alone = item.length === 0 && (!next || next.kind === 'break' || isItemEnd(next.word));
+    if (noun && (item.length > 0 || alone)) {
       item.push({ word, en: noun, source: 'cedict', kind: 'verb' });
       flush(true);
     } else {
@@ -572,6 +591,11 @@ function glossClause(
     }
   }
   flush(true);
+}
+
+/** A separator that ends an item standing on its own (、与和及或, not 的: 分化的机制 is about the mechanism). */
+function isItemEnd(word: string): boolean {
+  return ITEM_SEPARATORS.has(word) && !HEAD_FOLLOWS.has(word);
 }
 
 type PhrasePiece = { kind: 'word' | 'latin'; word: string; start: number } | { kind: 'break' };
@@ -585,6 +609,13 @@ function* phraseWords(tokens: string[]): Generator<PhrasePiece> {
   let i = 0;
   while (i < tokens.length) {
     const token = tokens[i] as string;
+    // jieba reads a separator and 非 as one word (与非 "NAND"): 与非平衡 is 与 + 非平衡.
+    if (token.length === 2 && token.endsWith('非') && ITEM_SEPARATORS.has(token[0] as string)) {
+      yield { kind: 'word', word: token[0] as string, start: i };
+      yield { kind: 'word', word: '非', start: i };
+      i += 1;
+      continue;
+    }
     if (HAN.test(token)) {
       const end = ownTermEnd(tokens, i);
       yield { kind: 'word', word: tokens.slice(i, end).join(''), start: i };
@@ -694,10 +725,12 @@ const ENGLISH_RESEARCH_PHRASES = [
   }));
 
 /**
- * A reference line ("[1] H. Sun, et al. ... 2022", "郑晓燕. ...[J]. 教育研究, 2021(5)."): the titles it
- * cites mention many things beside the research direction ("hydrogen evolution" is no "evolution").
+ * A reference line ("[1] H. Sun, et al. ... 2022", "郑晓燕. ...[J]. 教育研究, 2021(5).", "《明清江南市镇
+ * 的赋役与商业》，上海古籍出版社，2015年"): the titles it cites mention many things beside the research
+ * direction ("hydrogen evolution" is no "evolution"), and its venues and publishers none.
  */
-const REFERENCE_LINE = /\bet al\b|\[[JMCD]\]|^\s*(?:\[\d+\]|\d+[.、]\s*[A-Z][a-z]+,?\s+[A-Z]\b)/;
+const REFERENCE_LINE =
+  /\bet al\b|\[[JMCD]\]|^\s*(?:\[\d+\]|\d+[.、]\s*[A-Z][a-z]+,?\s+[A-Z]\b)|《[^》]+》.*(?:19|20)\d{2}/;
 
 function englishPhrases(text: string): { en: string; index: number }[] {
   let rest = text
