@@ -137,7 +137,7 @@ const SKIPPED_HEADING =
  * recruiting. "2008年毕业于北京大学历史学系，获历史学博士学位" names fields that are not a direction.
  */
 const BIOGRAPHY_CLAUSE =
-  /毕业|学位|学士|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
+  /毕业|学位|学士|负责人|带头人|首席|主要研究者|主任|附属医院|三甲|门诊|出诊|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
 
 /** Segments that end the name of an institution: the segments just before them are its name, not research. */
 const INSTITUTION_END =
@@ -572,8 +572,14 @@ function glossClause(
       flush(true);
       continue;
     }
+    // A field keyword whose dictionary sense is a verb (治疗 "treat", 衍射 "diffract") is the noun of its action.
+    const fieldNoun = glossed.source === 'field' && cedictVerbs().has(word) ? actionNoun(word, glossed.en) : undefined;
+    if (fieldNoun) {
+      item.push({ word, en: fieldNoun, source: glossed.source, kind: 'term' });
+      continue;
+    }
     // A dictionary verb, research sense or not (调控 "regulate" -> "regulation"): it starts no phrase.
-    const verb = glossed.source === 'cedict' && cedictVerbs().has(word);
+    const verb = glossed.source !== 'curated' && cedictVerbs().has(word);
     if (!verb) {
       item.push({ word, en: glossed.en, source: glossed.source, kind: glossed.source === 'cedict' ? 'noun' : 'term' });
       continue;
