@@ -760,6 +760,7 @@ function englishPhrases(text: string): { en: string; index: number }[] {
 
 /** Whether `inner` is whole words of `outer` ("history" of "socio-economic history"): the longer term says it. */
 function containsWords(outer: string, inner: string): boolean {
+  if (outer.length <= inner.length || !outer.toLowerCase().includes(inner.toLowerCase())) return false;
   const escaped = inner.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return outer.length > inner.length && new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`).test(outer.toLowerCase());
 }
