@@ -296,24 +296,38 @@ const NON_PHRASE_TAGS = new Set(
   'd ad df dg p c u uj ul uz ug ud uv r rr rz rg m mq mg q f t tg y e o i k h z zg x'.split(' '),
 );
 let nonPhraseWords: Set<string> | undefined;
+let adjectiveWords: Set<string> | undefined;
+
+/** Reads the tags of jieba's dictionary once: the words that are no noun, and the adjectives. */
+function loadJiebaTags(): void {
+  const require = createRequire(import.meta.url);
+  const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+  nonPhraseWords = new Set();
+  adjectiveWords = new Set();
+  for (const line of Buffer.from(dict).toString('utf8').split('\n')) {
+    const [entry, , rawTag] = line.split(' ');
+    const tag = rawTag?.trim();
+    if (!entry || !tag) continue;
+    if (NON_PHRASE_TAGS.has(tag)) nonPhraseWords.add(entry);
+    else if (tag === 'a') adjectiveWords.add(entry);
+  }
+}
 
 /** Words of jieba's dictionary tagged NON_PHRASE_TAGS (尤其, 之间, 前后, 目前, 国内外 is kept: a place word). */
 function isNonPhraseWord(word: string): boolean {
-  if (!nonPhraseWords) {
-    const require = createRequire(import.meta.url);
-    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
-    nonPhraseWords = new Set();
-    for (const line of Buffer.from(dict).toString('utf8').split('\n')) {
-      const [entry, , tag] = line.split(' ');
-      if (entry && tag && NON_PHRASE_TAGS.has(tag.trim())) nonPhraseWords.add(entry);
-    }
-  }
-  return nonPhraseWords.has(word);
+  if (!nonPhraseWords) loadJiebaTags();
+  return (nonPhraseWords as Set<string>).has(word);
+}
+
+/** Words jieba's dictionary tags as adjectives (完整, 奇特): before a noun they modify it, alone they name nothing. */
+function isAdjectiveWord(word: string): boolean {
+  if (!adjectiveWords) loadJiebaTags();
+  return (adjectiveWords as Set<string>).has(word);
 }
 
 /** English a dictionary sense starts with when it is no noun or adjective ("after", "around", "very"). */
 const FUNCTION_SENSE =
-  /^(?:in|on|at|of|for|by|with|as|to|out|up|down|off|after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
+  /^(?:in|on|at|of|for|by|with|as|to|out|up|down|off|might|may|can|could|should|would|will|must|after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
 
 /** Letters of acronyms and names written inside Chinese text (Wnt, CRISPR, Lgr5, β, Fröhlich). */
 const LATIN_WORD = /^[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*$/u;
@@ -472,7 +486,8 @@ function glossClause(
     if (words.length === 1) {
       const only = words[0] as ItemWord;
       // An adjective on its own (高效 "efficient") names nothing.
-      const adjective = MODIFIER_SENSES.get(only.word) === firstSense(only.en);
+      const adjective =
+        MODIFIER_SENSES.get(only.word) === firstSense(only.en) || (only.kind === 'noun' && isAdjectiveWord(only.word));
       const general =
         GENERIC_WORDS.has(only.word) || (only.kind !== 'verb' && RESEARCH_SENSES.has(only.word)) || adjective;
       // The noun of an action needs no separator before it (肠道干细胞的分化 -> "differentiation").

@@ -1049,8 +1049,6 @@ export const MODIFIER_SENSES: ReadonlyMap<string, string> = new Map(
     热: 'thermal',
     磁: 'magnetic',
     光: 'optical',
-    空间: 'spatial',
-    时间: 'temporal',
     功能: 'functional',
     结构: 'structural',
     系统: 'systematic',
