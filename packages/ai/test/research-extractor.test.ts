@@ -297,7 +297,7 @@ describe('offline extractor: shapes from real homepages (issue 18)', () => {
     });
     expect(profile.researchFields).toContain('chemistry');
     expect(profile.researchSummaryEn).toBe(
-      'Research interests: porous materials, energy catalysis, metal-organic framework, covalent organic framework, electrocatalysis, CO2 reduction, hydrogen evolution reaction, non-precious metal catalyst, single-atom catalyst, in situ characterization, density functional theory calculation, gas adsorption.',
+      'Research interests: porous materials, energy catalysis, metal-organic framework, covalent organic framework, electrocatalysis, CO2 reduction, hydrogen evolution reaction, non-precious metal catalyst, single-atom catalyst, catalysis mechanism, in situ characterization, density functional theory calculation, gas adsorption.',
     );
   });
 

@@ -290,10 +290,10 @@ const MAX_PHRASE_WORDS = 6;
 
 /**
  * jieba's part-of-speech tags of words that never stand inside a noun phrase: adverbs, prepositions,
- * conjunctions, particles, pronouns, numerals, classifiers, locatives, time words, idioms, status words.
+ * conjunctions, particles, pronouns, numerals, classifiers, locatives, time words, idioms.
  */
 const NON_PHRASE_TAGS = new Set(
-  'd ad df dg p c u uj ul uz ug ud uv r rr rz rg m mq mg q f t tg y e o i k h z zg x'.split(' '),
+  'd ad df dg p c u uj ul uz ug ud uv r rr rz rg m mq mg q f t tg y e o i k h x'.split(' '),
 );
 let nonPhraseWords: Set<string> | undefined;
 let adjectiveWords: Set<string> | undefined;
@@ -508,11 +508,12 @@ function glossClause(
     // rather than make one longer phrase. One-word terms compose (朝贡 体系 -> "tributary system").
     const own = chinese.filter((entry) => entry.kind === 'term');
     const phraseTerm = own.some((entry) => firstSense(entry.en).split(/\s+/).length >= 2);
+    // General nouns that restate our term (材料, 体系, 结构) add nothing; a research sense or the noun of
+    // an action does (电力系统 稳定 分析 -> "power system stability analysis").
     const plain = chinese.filter(
       (entry) =>
         entry.kind !== 'term' &&
-        !GENERIC_WORDS.has(entry.word) &&
-        (entry.kind === 'verb' || !RESEARCH_SENSES.has(entry.word)),
+        (entry.kind === 'verb' || RESEARCH_SENSES.has(entry.word) || !GENERIC_WORDS.has(entry.word)),
     );
     const onlyGeneral = plain.length === 0 && words.every((entry) => entry.kind !== 'latin');
     if (phraseTerm && (own.length >= 2 || onlyGeneral)) {
@@ -542,7 +543,9 @@ function glossClause(
     wordByWord(words);
   };
 
-  const pieces = [...phraseWords(tokens)];
+  const pieces = [...phraseWords(tokens)].flatMap((piece): PhrasePiece[] =>
+    piece.kind === 'word' && !NON_RESEARCH_WORDS.has(piece.word) ? splitUnknownWord(piece) : [piece],
+  );
   for (let p = 0; p < pieces.length; p += 1) {
     const piece = pieces[p] as PhrasePiece;
     if (piece.kind === 'break') {
@@ -580,11 +583,11 @@ function glossClause(
       continue;
     }
     const glossed = glossWord(word);
-    const unusable =
-      glossed?.source === 'cedict' &&
-      (FUNCTION_SENSE.test(glossed.en) || /\b(?:and|or)\b|\//.test(firstSense(glossed.en)));
-    if (!glossed || unusable) {
-      flush(true);
+    const functionSense = glossed?.source === 'cedict' && FUNCTION_SENSE.test(glossed.en);
+    const severalSenses = glossed?.source === 'cedict' && /\b(?:and|or)\b|\//.test(firstSense(glossed.en));
+    if (!glossed || functionSense || severalSenses) {
+      // A phrase cut by a word we cannot gloss as one is incomplete: what came before is no whole item.
+      flush(functionSense, functionSense);
       continue;
     }
     // A field keyword whose dictionary sense is a verb (治疗 "treat", 衍射 "diffract") is the noun of its action.
@@ -606,7 +609,8 @@ function glossClause(
       item.push({ word, en: noun, source: 'cedict', kind: 'verb' });
       flush(true);
     } else {
-      flush(true);
+      // A verb that is no noun here cuts the phrase: the words before it are no whole item (深度 访谈).
+      flush(item.length === 0);
       // The verb is counted for the glossed text; it starts no phrase.
       wordByWord([{ word, en: glossed.en, source: glossed.source, kind: 'verb' }]);
     }
@@ -617,6 +621,25 @@ function glossClause(
 /** A separator that ends an item standing on its own (、与和及或, not 的: 分化的机制 is about the mechanism). */
 function isItemEnd(word: string): boolean {
   return ITEM_SEPARATORS.has(word) && !HEAD_FOLLOWS.has(word);
+}
+
+/**
+ * A word jieba keeps whole that no dictionary glosses (问卷调查, 污水处理, 系统优化), as the words of ours or
+ * of CC-CEDICT it is made of, longest first from the left (问卷 + 调查); as it is when it is no such run.
+ */
+function splitUnknownWord(piece: { word: string; start: number }): PhrasePiece[] {
+  const { word } = piece;
+  if (word.length < 4 || glossWord(word)) return [{ kind: 'word', ...piece }];
+  const parts: string[] = [];
+  let rest = word;
+  while (rest.length > 0) {
+    let length = rest.length === word.length ? rest.length - 1 : rest.length;
+    while (length >= 2 && !glossWord(rest.slice(0, length))) length -= 1;
+    if (length < 2) return [{ kind: 'word', ...piece }];
+    parts.push(rest.slice(0, length));
+    rest = rest.slice(length);
+  }
+  return parts.map((part) => ({ kind: 'word', word: part, start: piece.start }));
 }
 
 type PhrasePiece = { kind: 'word' | 'latin'; word: string; start: number } | { kind: 'break' };
