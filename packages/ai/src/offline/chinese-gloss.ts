@@ -67,10 +67,10 @@ const NON_RESEARCH_WORDS = new Set(
  */
 const GENERIC_WORDS = new Set(
   `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能
-  角色 本质 来源 意义 特点 现象 内容 方式 类型 趋势 局限 差异 经验 视角 路径 范式 概念 维度 层面 基础 核心 关键 前沿 热点 对象 背景
-  目标 主题 任务 需求 挑战 瓶颈 潜力 启示 线索 证据 效果 结果 表现 状况 状态 程度 规模 数量 比例 职能 细节 部分 整体 个体 实验 工具
+  角色 本质 来源 意义 特点 现象 内容 方式 类型 趋势 局限 差异 视角 范式 概念 维度 层面 基础 核心 关键 前沿 热点 对象 背景
+  目标 主题 任务 挑战 瓶颈 潜力 启示 线索 效果 结果 表现 状况 状态 程度 规模 数量 比例 职能 细节 部分 整体 个体 工具
   调控 合成 检测 识别 优化 建模 模拟 仿真 表征 预测 分类 评估 测量 训练 推理 感知 服务 制备 管理 控制 处理 表达
-  形式 形成 构建 建立 进展 贡献 价值 认识 理解 解释 讨论 问题 情形 情况 时期 阶段 时间 空间 区域 范围 领域 层次 功能 条件 体制 制度 机构 单位`.split(
+  形式 形成 构建 建立 进展 贡献 认识 理解 解释 讨论 问题 情形 情况 时期 阶段 时间 空间 区域 范围 领域 层次 功能 条件 机构 单位`.split(
     /\s+/,
   ),
 );
@@ -488,16 +488,17 @@ function glossClause(
       // An adjective on its own (高效 "efficient") names nothing.
       const adjective =
         MODIFIER_SENSES.get(only.word) === firstSense(only.en) || (only.kind === 'noun' && isAdjectiveWord(only.word));
-      const general =
-        GENERIC_WORDS.has(only.word) || (only.kind !== 'verb' && RESEARCH_SENSES.has(only.word)) || adjective;
+      const general = GENERIC_WORDS.has(only.word) || adjective;
       // The noun of an action needs no separator before it (肠道干细胞的分化 -> "differentiation").
-      const standsAlone = bounded || (only.kind === 'verb' && endsAtBoundary);
+      const action = only.kind === 'verb' || (RESEARCH_SENSES.has(only.word) && cedictVerbs().has(only.word));
+      const standsAlone = bounded || (action && endsAtBoundary);
       if (
         (only.kind === 'noun' || only.kind === 'verb') &&
         standsAlone &&
         !general &&
         only.word.length >= 2 &&
-        !/^\p{Lu}/u.test(only.en)
+        // A name (朱熹, 徽州) only between separators: a person or place the research is about.
+        (bounded || !/^\p{Lu}/u.test(only.en))
       ) {
         occurrences.push({ zh, en: firstSense(only.en), source: 'composed', ...marks, draft: true });
       } else wordByWord(words);
@@ -532,7 +533,7 @@ function glossClause(
     const phrase = english
       .filter((en, index) => index === 0 || !containsWords(english[index - 1] as string, en))
       .join(' ');
-    const specific = chinese.some((entry) => !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word));
+    const specific = chinese.some((entry) => !GENERIC_WORDS.has(entry.word));
     if (specific && english.length >= 2 && phrase.split(' ').length <= MAX_PHRASE_WORDS) {
       occurrences.push({ zh, en: phrase, source: 'composed', ...marks, draft: true });
       // The glossed text keeps the words of the phrase as well as the phrase.
@@ -575,7 +576,8 @@ function glossClause(
         continue;
       }
     }
-    const own = CURATED_RESEARCH_TERMS.has(word) || FIELD_NAME_GLOSS.has(word);
+    // Our terms and words with an adjective sense (随机 "stochastic", tagged an adverb) stand in phrases.
+    const own = CURATED_RESEARCH_TERMS.has(word) || FIELD_NAME_GLOSS.has(word) || MODIFIER_SENSES.has(word);
     if (!own && (word.length < 2 || isNonPhraseWord(word))) {
       // A lone character or a word that is no noun (之间, 尤其, 近年) ends the phrase; what follows a
       // lone character (损伤后, 类) is no item of its own.
@@ -584,7 +586,9 @@ function glossClause(
     }
     const glossed = glossWord(word);
     const functionSense = glossed?.source === 'cedict' && FUNCTION_SENSE.test(glossed.en);
-    const severalSenses = glossed?.source === 'cedict' && /\b(?:and|or)\b|\//.test(firstSense(glossed.en));
+    // Senses that join alternatives or are verb phrases ("partial towards sth") are no noun of a phrase.
+    const severalSenses =
+      glossed?.source === 'cedict' && /\b(?:and|or|sth|sb|one's|oneself)\b|\//.test(firstSense(glossed.en));
     if (!glossed || functionSense || severalSenses) {
       // A phrase cut by a word we cannot gloss as one is incomplete: what came before is no whole item.
       flush(functionSense, functionSense);
@@ -596,8 +600,10 @@ function glossClause(
       item.push({ word, en: fieldNoun, source: glossed.source, kind: 'term' });
       continue;
     }
-    // A dictionary verb, research sense or not (调控 "regulate" -> "regulation"): it starts no phrase.
-    const verb = glossed.source !== 'curated' && cedictVerbs().has(word);
+    // A dictionary verb (调控 "regulate", 解析 "analyze") starts no phrase; a research sense that is no
+    // general verb (补贴 "subsidy", 分化 "differentiation") is a noun wherever it stands.
+    const nounSense = RESEARCH_SENSES.has(word) && !GENERIC_WORDS.has(word);
+    const verb = glossed.source !== 'curated' && !nounSense && cedictVerbs().has(word);
     if (!verb) {
       item.push({ word, en: glossed.en, source: glossed.source, kind: glossed.source === 'cedict' ? 'noun' : 'term' });
       continue;
