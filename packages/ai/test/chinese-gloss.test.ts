@@ -174,6 +174,26 @@ describe('draftEnglishDirection', () => {
     for (const term of terms) expect(term.split(' ').length).toBeLessThanOrEqual(6);
   });
 
+  it('reads a word no dictionary glosses as the words it is made of, and research senses as nouns in phrases', () => {
+    const { terms } = draftOf(
+      '主要研究方向为供应链管理，包括库存管理、需求预测、定价与补贴策略。方法上采用问卷调查、博弈论、随机优化与实证分析。',
+    );
+    // 问卷调查 is one word to jieba and none to CC-CEDICT: 问卷 + 调查.
+    expect(terms).toEqual(
+      expect.arrayContaining([
+        'supply chain management',
+        'inventory management',
+        'subsidy strategy',
+        'questionnaire survey',
+        'game theory',
+        'stochastic optimization',
+        'empirical analysis',
+      ]),
+    );
+    // 采用 ("adopt") starts no phrase and is no term.
+    expect(terms.join(' | ')).not.toMatch(/adopt/);
+  });
+
   it('drafts an education researcher', () => {
     const { summary, terms } = draftOf(EDUCATION_RESEARCHER);
     expect(terms).toEqual(
