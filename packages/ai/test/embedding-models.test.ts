@@ -62,9 +62,7 @@ describe('embedding models', () => {
     const models = manager();
     const active = await models.active();
     expect(active.model).toEqual({ provider: 'builtin', name: 'hashing-512', version: '1', dimension: 512 });
-    expect(
-      await models.embedProfile({ id: userId, researchSummaryEn: 'I study ocean warming.', researchDescription: '' }),
-    ).toEqual({
+    expect(await models.embedProfile({ id: userId, researchSummaryEn: 'I study ocean warming.', researchDescription: '' })).toEqual({
       hasVector: true,
       modelId: active.modelId,
     });

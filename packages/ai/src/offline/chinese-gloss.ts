@@ -509,8 +509,8 @@ function glossClause(
     // rather than make one longer phrase. One-word terms compose (朝贡 体系 -> "tributary system").
     const own = chinese.filter((entry) => entry.kind === 'term');
     const phraseTerm = own.some((entry) => firstSense(entry.en).split(/\s+/).length >= 2);
-    // General nouns that restate our term (材料, 体系, 结构) add nothing; a research sense or the noun of
-    // an action does (电力系统 稳定 分析 -> "power system stability analysis").
+    // General nouns that restate our term (材料, 体系, 结构) add nothing; other dictionary words, research
+    // senses and nouns of an action do (肠上皮 屏障 损伤 -> "intestinal epithelium barrier injury").
     const plain = chinese.filter(
       (entry) =>
         entry.kind !== 'term' &&
