@@ -123,10 +123,78 @@ describe('draftEnglishDirection', () => {
     // 柔性 and 稳定 before another word mean "flexible" and "stable" (CC-CEDICT's first senses are
     // "flexibility" and "steady"); a dictionary sense's article ("a text watermark") is dropped.
     expect(terms).toEqual(['flexible sensing', 'stable isotope', 'text watermark']);
-    // An item with a verb (失效 -> "to fail") or only general words (结构调控) is not strung together.
+    // A verb (失效 -> "to fail") ends a phrase only as the noun of its action; an item of only general
+    // words (结构调控) is not strung together.
     const guarded = draftEnglishDirection('研究方向：材料失效分析、结构调控与钙钛矿太阳能电池。');
-    expect(guarded?.terms.join(' | ')).not.toMatch(/fail|structure regulation/);
+    expect(guarded?.terms.join(' | ')).not.toMatch(/\bfail\b|structure regulation/);
     expect(guarded?.terms).toContain('perovskite solar cell');
+  });
+
+  it('glosses 非 before a word as "non-" and its adjective sense, never as the word alone', () => {
+    const { terms } = draftOf('研究方向：非相对论量子力学与非平衡统计物理。');
+    expect(terms).toEqual(['non-relativistic quantum mechanics', 'non-equilibrium statistical physics']);
+    expect(terms.join(' | ')).not.toMatch(/theory of relativity|^equilibrium/);
+  });
+
+  it('keeps names with accented letters whole in the English written inside Chinese text', () => {
+    const { terms } = draftOf('主要研究 Fröhlich 极化子与 Schrödinger 方程的数值解法。');
+    expect(terms).toEqual(expect.arrayContaining(['fröhlich', 'schrödinger', 'polaron']));
+    expect(terms).not.toContain('hlich');
+  });
+
+  it('keeps every method, organism and object of a biologist, acronyms with their Chinese, and no verbs', () => {
+    const { terms } = draftOf(
+      '课题组利用小鼠遗传模型、单细胞测序和CRISPR基因编辑，研究Wnt信号通路如何调控肠道干细胞的增殖、分化与凋亡，以及蛋白质相互作用网络。',
+    );
+    // In the author's order.
+    expect(terms.slice(0, 4)).toEqual([
+      'mouse genetic model',
+      'single-cell sequencing',
+      'CRISPR gene editing',
+      'Wnt signaling pathway',
+    ]);
+    expect(terms).toEqual(expect.arrayContaining(['intestinal stem cell', 'differentiation', 'apoptosis']));
+    // 调控 starts a phrase as a verb; 相互作用 (first sense "interact") is a verb alone.
+    expect(terms.join(' | ')).not.toMatch(/\binteract\b|\bregulat/);
+  });
+
+  it("composes a historian's dictionary words into phrases beyond the curated table", () => {
+    const { terms } = draftOf('研究方向：朝贡体系与清代对外贸易；广州十三行与海关档案。');
+    expect(terms).toEqual(expect.arrayContaining(['tributary system', 'Qing foreign trade']));
+    expect(terms.some((term) => term.startsWith('customs archive'))).toBe(true);
+    expect(terms.some((term) => term.includes('Thirteen Hongs'))).toBe(true);
+  });
+
+  it('drafts more than one term from a sentence with one curated term, and no sentence fragment', () => {
+    const { terms } = draftOf(
+      '主要研究有限元方法与间断Galerkin方法的误差估计、自适应网格加密及其在计算流体力学中的应用。',
+    );
+    expect(terms.length).toBeGreaterThanOrEqual(3);
+    expect(terms).toEqual(expect.arrayContaining(['error estimate']));
+    expect(terms.some((term) => term.startsWith('finite element'))).toBe(true);
+    expect(terms.some((term) => term.includes('fluid'))).toBe(true);
+    // A phrase is at most six English words.
+    for (const term of terms) expect(term.split(' ').length).toBeLessThanOrEqual(6);
+  });
+
+  it('reads a word no dictionary glosses as the words it is made of, and research senses as nouns in phrases', () => {
+    const { terms } = draftOf(
+      '主要研究方向为供应链管理，包括库存管理、需求预测、定价与补贴策略。方法上采用问卷调查、博弈论、随机优化与实证分析。',
+    );
+    // 问卷调查 is one word to jieba and none to CC-CEDICT: 问卷 + 调查.
+    expect(terms).toEqual(
+      expect.arrayContaining([
+        'supply chain management',
+        'inventory management',
+        'subsidy strategy',
+        'questionnaire survey',
+        'game theory',
+        'stochastic optimization',
+        'empirical analysis',
+      ]),
+    );
+    // 采用 ("adopt") starts no phrase and is no term.
+    expect(terms.join(' | ')).not.toMatch(/adopt/);
   });
 
   it('drafts an education researcher', () => {

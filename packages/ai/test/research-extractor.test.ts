@@ -62,9 +62,10 @@ describe('offline extractor on whole homepages', () => {
       researchFields: ['computer-science'],
       researchSummaryOrigin: 'offline-gloss',
     });
-    // "大语言模型的高效训练与推理系统": the enumerated item 高效训练 is glossed word by word into one phrase.
+    // "大语言模型的高效训练与推理系统": the enumerated item 高效训练 is glossed word by word into one phrase;
+    // two of our terms side by side (深度学习编译器) stay two terms.
     expect(profile.researchSummaryEn).toBe(
-      'Research interests: distributed system, cloud computing, data processing, machine learning system, performance optimization, resource scheduling, deep learning, compiler, large language model, efficient training.',
+      'Research interests: distributed system, cloud computing, data processing, machine learning system, performance optimization, resource scheduling, deep learning compiler, large language model, efficient training, inference system.',
     );
     expect(profile.notices).toEqual([NOTICES.glossDraft]);
   });
@@ -133,6 +134,20 @@ describe('name, position and institution', () => {
     expect(findInstitution(text)).toBe(institution);
   });
 
+  it('takes a Chinese institution only from a clear pattern, never from a sentence that mentions one', () => {
+    // A partner in a sentence, a lab a student may join, a lab the author set up: no affiliation.
+    expect(findInstitution('课题组从事实验粒子物理研究，相关结果与费米实验室合作发表于国际期刊。')).toBe('');
+    expect(findInstitution('欢迎对植物生物学感兴趣的本科生进入实验室开展科研训练。')).toBe('');
+    expect(findInstitution('2014年回国独立建立实验室，研究细胞自噬。')).toBe('');
+    // A degree in a CV line is no employer.
+    expect(findInstitution('教育背景：\n2009—2013年 北京大学历史学系 学士')).toBe('');
+    // A label, the bio line, a verb of employment, a title after the name.
+    expect(findInstitution('工作单位：某某大学物理学院')).toBe('某某大学物理学院');
+    expect(findInstitution('张某某，某某大学物理学院教授，博士生导师。')).toBe('某某大学物理学院');
+    expect(findInstitution('2016年起就职于某某研究所。')).toBe('某某研究所');
+    expect(findInstitution('陈某，博士，生命科学学院研究员。')).toBe('生命科学学院');
+  });
+
   it('prefers the current employer over the university of a degree', () => {
     expect(findInstitution('2005年博士毕业于北京大学，现任上海交通大学电子信息与电气工程学院教授。')).toBe(
       '上海交通大学电子信息与电气工程学院',
@@ -198,6 +213,31 @@ describe('offline extractor as a provider', () => {
   });
 });
 
+describe('offline extractor: a Chinese page drafted into every research term it states', () => {
+  it('a biologist: methods, organisms and acronym terms kept in her order, no verbs, no fragment as institution', () => {
+    const text = `李某某，研究员，博士生导师。
+研究方向：Wnt信号通路与肠道干细胞的分化；单细胞测序；CRISPR基因编辑与小鼠遗传模型。
+课题组利用类器官培养和谱系示踪技术，研究上皮损伤后的组织再生，相关结果与国外实验室合作发表。`;
+    const profile = extractResearchProfileOffline(text);
+    expect(profile.researchSummaryOrigin).toBe('offline-gloss');
+    expect(profile.institution).toBe('');
+    const terms = profile.researchSummaryEn
+      .replace(/^Research interests: /, '')
+      .replace(/\.$/, '')
+      .split(', ');
+    expect(terms.slice(0, 6)).toEqual([
+      'Wnt signaling pathway',
+      'intestinal stem cell',
+      'differentiation',
+      'single-cell sequencing',
+      'CRISPR gene editing',
+      'mouse genetic model',
+    ]);
+    expect(terms).toEqual(expect.arrayContaining(['lineage tracing', 'tissue regeneration']));
+    expect(profile.researchSummaryEn).not.toMatch(/\b(?:interact|develop|use|study)\b/);
+  });
+});
+
 describe('offline extractor: shapes from real homepages (issue 18)', () => {
   it('a Chinese Ming-Qing historian: history on evidence, never earth sciences or economics, no summary', () => {
     const profile = extractResearchProfileOffline(homepage('zh-history-ming-qing.txt'));
@@ -210,8 +250,9 @@ describe('offline extractor: shapes from real homepages (issue 18)', () => {
       researchSummaryOrigin: 'offline-gloss',
     });
     // The stated directions first, in the author's order; the degree, the courses and recruiting line left out.
+    // The cited books and articles (《…》，2015年) are left out with their publishers and journals.
     expect(profile.researchSummaryEn).toBe(
-      'Research interests: Ming-Qing China, socio-economic history, maritime history, maritime trade, maritime prohibition, local society, Jiangnan market towns, coastal frontier governance, local gazetteers, popular documents.',
+      'Research interests: Ming-Qing China, socio-economic history, maritime history, Ming-Qing period southeast, maritime trade, maritime prohibition policy, local society, Jiangnan market towns, coastal frontier governance, local gazetteers, popular documents.',
     );
     expect(profile.notices).toEqual([NOTICES.glossDraft]);
   });
@@ -226,8 +267,20 @@ describe('offline extractor: shapes from real homepages (issue 18)', () => {
     expect(profile.researchFields).toEqual(expect.arrayContaining(['biology', 'medicine']));
     const { researchSummaryEn: summary } = profile;
     expect(summary).toMatch(
-      /^Research interests: intestinal stem cell, tissue homeostasis, regeneration, molecular mechanism, inflammatory bowel disease, colorectal cancer,/,
+      /^Research interests: intestinal stem cell, tissue homeostasis, molecular mechanism, inflammatory bowel disease, colorectal cancer,/,
     );
+    // What the research section names, acronyms with their Chinese (Wnt信号通路), methods; the 20 terms
+    // are full, so the least salient of the prose (基因编辑小鼠模型) are left out.
+    for (const kept of [
+      'Wnt signaling pathway',
+      'Notch signaling pathway',
+      'epithelium regeneration',
+      'organoid',
+      'single-cell sequencing',
+      'lineage tracing',
+    ]) {
+      expect(summary).toContain(kept);
+    }
     // From the institution's name (分子细胞科学卓越创新中心), the PhD, and the fields wanted of applicants.
     for (const left of ['molecule', 'outstanding', 'doctoral', 'cell biology', 'immunology', 'bioinformatics']) {
       expect(summary).not.toContain(left);
@@ -243,7 +296,7 @@ describe('offline extractor: shapes from real homepages (issue 18)', () => {
     });
     expect(profile.researchFields).toContain('chemistry');
     expect(profile.researchSummaryEn).toBe(
-      'Research interests: porous materials, energy catalysis, metal-organic framework, covalent organic framework, electrocatalysis, CO2 reduction, hydrogen evolution reaction, non-precious metal catalyst, single-atom catalyst, in situ characterization.',
+      'Research interests: porous materials, energy catalysis, metal-organic framework, covalent organic framework, electrocatalysis, CO2 reduction, hydrogen evolution reaction, non-precious metal catalyst, single-atom catalyst, catalysis mechanism, in situ characterization, density functional theory calculation, gas adsorption.',
     );
   });
 

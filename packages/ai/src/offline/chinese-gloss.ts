@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { RESEARCH_FIELDS } from '@radar/shared';
 import { FIELD_LEXICON } from './field-lexicon';
 import { searchAlternatives } from './gloss/alternatives';
-import { cedictVerbs, loadCedict } from './gloss/cedict';
+import { cedictActionNouns, cedictVerbs, loadCedict } from './gloss/cedict';
 import { CURATED_RESEARCH_TERMS, MODIFIER_SENSES, RESEARCH_SENSES } from './gloss/research-terms';
 
 /**
@@ -67,7 +67,11 @@ const NON_RESEARCH_WORDS = new Set(
  * (结构调控 -> "structure regulation", 结构稳定性) says nothing a reader could be matched on.
  */
 const GENERIC_WORDS = new Set(
-  `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能`.split(
+  `结构 功能 性质 特性 特征 过程 行为 规律 效应 因素 模式 体系 设计 分析 策略 框架 平台 模型 材料 数据 信息 方案 手段 途径 过程 原理 效率 质量 水平 能力 条件 环境 因子 变化 关系 作用 性能
+  角色 本质 来源 意义 特点 现象 内容 方式 类型 趋势 局限 差异 视角 范式 概念 维度 层面 基础 核心 关键 前沿 热点 对象 背景
+  目标 主题 任务 挑战 瓶颈 潜力 启示 线索 效果 结果 表现 状况 状态 程度 规模 数量 比例 职能 细节 部分 整体 个体 工具
+  调控 合成 检测 识别 优化 建模 模拟 仿真 表征 预测 分类 评估 测量 训练 推理 感知 服务 制备 管理 控制 处理 表达
+  形式 形成 构建 建立 进展 贡献 认识 理解 解释 讨论 问题 情形 情况 时期 阶段 时间 空间 区域 范围 领域 层次 功能 条件 机构 单位`.split(
     /\s+/,
   ),
 );
@@ -90,6 +94,8 @@ interface Occurrence {
   cued: boolean;
   /** Inside a sentence where the author states their direction (研究方向：..., 主要从事 ...). */
   stated: boolean;
+  /** Can be a term of the draft (a phrase, one of our terms, the author's English), not only glossed text. */
+  draft: boolean;
 }
 
 function glossWord(word: string): GlossedTerm | undefined {
@@ -132,7 +138,7 @@ const SKIPPED_HEADING =
  * recruiting. "2008年毕业于北京大学历史学系，获历史学博士学位" names fields that are not a direction.
  */
 const BIOGRAPHY_CLAUSE =
-  /毕业|学位|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
+  /毕业|学位|学士|负责人|带头人|首席|主要研究者|主任|附属医院|三甲|门诊|出诊|博士后|访学|访问学者|获得者|入选|荣获|获得|加入|任教|现任|兼任|曾任|担任|任职|就职|招收|招聘|招生|欢迎|报考|发送|简历|主持|基金|出版社|学报/;
 
 /** Segments that end the name of an institution: the segments just before them are its name, not research. */
 const INSTITUTION_END =
@@ -156,7 +162,11 @@ function sectionSentences(text: string): { sentence: string; inResearchSection: 
       // A heading that only names the section carries no term ("研究方向", "科研项目").
       if (RESEARCH_HEADING.test(bare) || SKIPPED_HEADING.test(bare) || !HAN.test(bare) || bare.length <= 6) continue;
     }
-    if (section === 'skipped') continue;
+    // Skipped sections, and reference lines: a cited title's words come with authors, venues and years.
+    if (section === 'skipped' || REFERENCE_LINE.test(line)) continue;
+    // A CV, contact or recruiting label with its content on the same line (教育背景：2008-2012 …).
+    const label = /^([^：:，,。]{2,8})[：:]/.exec(line.replace(/^[\s*#【[]+/, ''));
+    if (label && SKIPPED_HEADING.test(label[1] as string)) continue;
     for (const sentence of line.split(/[。；;！!？?]+/)) {
       if (sentence.trim() && !CONTACT.test(sentence)) out.push({ sentence, inResearchSection: section === 'research' });
     }
@@ -204,7 +214,9 @@ function glossOccurrences(text: string, homepage: boolean): Occurrence[] {
       if (!HAN.test(clause) || BIOGRAPHY_CLAUSE.test(clause)) continue;
       glossClause(clause, { cued, stated }, true, occurrences);
     }
-    for (const en of authorEnglishTerms(sentence)) occurrences.push({ zh: en, en, source: 'author', cued, stated });
+    for (const en of authorEnglishTerms(sentence)) {
+      occurrences.push({ zh: en, en, source: 'author', cued, stated, draft: true });
+    }
   }
   return occurrences;
 }
@@ -222,8 +234,9 @@ const ENGLISH_INSTITUTION =
 const ENGLISH_EDGE_STOPWORDS = new Set(
   'a an the of and or in on for with to via by from as at is are be its their our this that'.split(' '),
 );
-/** A run of English words inside Chinese text (letters, digits, hyphens, apostrophes; spaces between). */
-const ENGLISH_RUN = /[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*(?:[ \t]+[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*)*/g;
+/** A run of English words inside Chinese text (Latin or Greek letters of any accent, digits, hyphens, apostrophes; spaces between). */
+const ENGLISH_RUN =
+  /[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*(?:['’-][\p{Script=Latin}\p{Script=Greek}\p{N}]+)*(?:[ \t]+[\p{Script=Latin}\p{Script=Greek}\p{N}]+(?:['’-][\p{Script=Latin}\p{Script=Greek}\p{N}]+)*)*/gu;
 const MAX_AUTHOR_TERM_WORDS = 6;
 
 /**
@@ -236,7 +249,7 @@ const MAX_AUTHOR_TERM_WORDS = 6;
 function authorEnglishTerms(sentence: string): string[] {
   const terms: string[] = [];
   for (const clause of sentence.split('，')) {
-    if (VENUE_CLAUSE.test(clause) || BIOGRAPHY_CLAUSE.test(clause) || !/[A-Za-z]{3}/.test(clause)) continue;
+    if (VENUE_CLAUSE.test(clause) || BIOGRAPHY_CLAUSE.test(clause) || !/\p{Script=Latin}{3}/u.test(clause)) continue;
     for (const match of clause.matchAll(ENGLISH_RUN)) {
       const before = clause.slice(0, match.index).trimEnd();
       const bracketed = /[(（]$/.test(before) && HAN.test(before.slice(-2, -1));
@@ -257,33 +270,178 @@ function authorTerm(run: string, bracketed: boolean): string | undefined {
   if (words.some((word) => /\d/.test(word) || ENGLISH_BOILERPLATE.has(word.toLowerCase()))) return undefined;
   if (ENGLISH_INSTITUTION.test(words.join(' '))) return undefined;
   // Acronyms and product names (RAG, MoE, DeepSeek): capitals after the first letter.
-  const named = (word: string) => /^[A-Za-z][a-z]*[A-Z]/.test(word);
+  const named = (word: string) => /^\p{L}\p{Ll}*\p{Lu}/u.test(word);
   if (words.length === 1 && (named(words[0] as string) || (words[0] as string).length < 4)) return undefined;
   if (words.every(named)) return undefined;
-  const titleWord = (word: string) => /^[A-Z][a-z'’]*(?:-[A-Za-z][a-z'’]*)*$/.test(word);
+  const titleWord = (word: string) => /^\p{Lu}[\p{Ll}'’]*(?:-\p{L}[\p{Ll}'’]*)*$/u.test(word);
   if (words.every(titleWord) && words.length > 1 && !bracketed) return undefined;
   return words.map((word) => (titleWord(word) ? word.toLowerCase() : word)).join(' ');
 }
 
 /** Segments between the items of an enumeration (钙钛矿电池、有机光伏与柔性电子器件的稳定性). */
 const ITEM_SEPARATORS = new Set(['、', '与', '和', '及', '以及', '及其', '或', '等', '的', '并', '跟', '同', '之']);
-/** An item glossed word by word reads as a noun phrase up to this size; longer ones are clauses. */
+/**
+ * Separators after which the next word is the head of what came before, not an item of its own:
+ * 商团、捐税等职能 ("functions" of the listed ones), 芽基的形成 ("formation" of the blastema).
+ */
+const HEAD_FOLLOWS = new Set(['等', '的', '之']);
+/** A noun phrase glossed word by word up to this size; longer runs are clauses, glossed word by word. */
 const MAX_ITEM_WORDS = 4;
 const MAX_PHRASE_WORDS = 6;
 
+/**
+ * jieba's part-of-speech tags of words that never stand inside a noun phrase: adverbs, prepositions,
+ * conjunctions, particles, pronouns, numerals, classifiers, locatives, time words, idioms.
+ */
+const NON_PHRASE_TAGS = new Set(
+  'd ad df dg p c u uj ul uz ug ud uv r rr rz rg m mq mg q f t tg y e o i k h x'.split(' '),
+);
+let nonPhraseWords: Set<string> | undefined;
+let adjectiveWords: Set<string> | undefined;
+
+/** Reads the tags of jieba's dictionary once: the words that are no noun, and the adjectives. */
+function loadJiebaTags(): void {
+  const require = createRequire(import.meta.url);
+  const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+  nonPhraseWords = new Set();
+  adjectiveWords = new Set();
+  for (const line of Buffer.from(dict).toString('utf8').split('\n')) {
+    const [entry, , rawTag] = line.split(' ');
+    const tag = rawTag?.trim();
+    if (!entry || !tag) continue;
+    if (NON_PHRASE_TAGS.has(tag)) nonPhraseWords.add(entry);
+    else if (tag === 'a') adjectiveWords.add(entry);
+  }
+}
+
+/** Words of jieba's dictionary tagged NON_PHRASE_TAGS (尤其, 之间, 前后, 目前, 国内外 is kept: a place word). */
+function isNonPhraseWord(word: string): boolean {
+  if (!nonPhraseWords) loadJiebaTags();
+  return (nonPhraseWords as Set<string>).has(word);
+}
+
+/** Words jieba's dictionary tags as adjectives (完整, 奇特): before a noun they modify it, alone they name nothing. */
+function isAdjectiveWord(word: string): boolean {
+  if (!adjectiveWords) loadJiebaTags();
+  return (adjectiveWords as Set<string>).has(word);
+}
+
+/** English a dictionary sense starts with when it is no noun or adjective ("after", "around", "very"). */
+const FUNCTION_SENSE =
+  /^(?:in|on|at|of|for|by|with|as|to|out|up|down|off|might|may|can|could|should|would|will|must|after|before|around|about|between|among|within|without|during|towards?|from|into|onto|upon|under|over|each|every|all|some|any|very|more|most|much|many|such|this|that|these|those|its|their|our|not|no|only|also|even|again|already|still|just|readily|especially|mainly|mostly|how|what|why|when|where|which|who|one's|oneself|be|is|are|have|has|do|does)\b/i;
+
+/** Letters of acronyms and names written inside Chinese text (Wnt, CRISPR, Lgr5, β, Fröhlich). */
+const LATIN_WORD = /^[\p{Script=Latin}\p{Script=Greek}][\p{Script=Latin}\p{Script=Greek}\p{N}]*$/u;
+
+type WordKind = 'term' | 'noun' | 'verb' | 'latin';
+
 interface ItemWord {
   word: string;
-  glossed: GlossedTerm | undefined;
-  /** Can stand inside an English noun phrase: glossed, not a lone uncurated character, not a verb. */
-  composable: boolean;
+  en: string;
+  source: GlossSource;
+  kind: WordKind;
 }
 
 /**
- * Glosses one clause. In a clause where the author states their direction (研究方向：A、B与C), each item
- * of the enumeration whose every word has a noun gloss becomes one phrase, in the author's word order,
- * which is English noun-compound order (固态 电解质 界面 -> "solid state electrolyte interface"); a
- * one-word item stands as a term of its own. Elsewhere, and for items with a word we cannot gloss as a
- * noun, each word counts on its own as before.
+ * The noun of a verb's action, for a verb that ends a noun phrase (基因 编辑 -> "gene editing", 信号 转导
+ * -> "signal transduction"): a research sense, the dictionary's own noun of the action, or one made from
+ * a one-word verb sense by its ending (regulate -> regulation, optimize -> optimization) or a short
+ * list (edit -> editing, grow -> growth). Undefined otherwise: a verb ending a phrase is mostly the
+ * clause's own verb (提供, 发生), and a sense of several words ("correct an error") is no noun.
+ */
+function actionNoun(word: string, sense: string): string | undefined {
+  const noun = RESEARCH_SENSES.get(word) ?? cedictActionNouns().get(word);
+  if (noun) return noun;
+  const verb = (sense.split(',')[0] as string).trim().toLowerCase();
+  if (!/^[a-z]+$/.test(verb) || verb.length < 3) return undefined;
+  const irregular = IRREGULAR_ACTION_NOUNS[verb];
+  if (irregular) return irregular;
+  if (/[^aeiou]ate$/.test(verb)) return `${verb.slice(0, -1)}ion`;
+  if (verb.endsWith('ize')) return `${verb.slice(0, -1)}ation`;
+  if (verb.endsWith('duce')) return `${verb.slice(0, -2)}ction`;
+  if (verb.endsWith('ify')) return `${verb.slice(0, -1)}ication`;
+  // Other verbs ending a phrase are mostly the clause's own verb (X 发生, 提供 X): no noun is made of them.
+  return undefined;
+}
+
+/** Verbs whose noun of the action no ending rule makes. */
+const IRREGULAR_ACTION_NOUNS: Record<string, string> = {
+  edit: 'editing',
+  sequence: 'sequencing',
+  map: 'mapping',
+  model: 'modeling',
+  image: 'imaging',
+  label: 'labeling',
+  screen: 'screening',
+  sort: 'sorting',
+  print: 'printing',
+  trace: 'tracing',
+  fold: 'folding',
+  splice: 'splicing',
+  signal: 'signaling',
+  test: 'testing',
+  mine: 'mining',
+  learn: 'learning',
+  teach: 'teaching',
+  read: 'reading',
+  write: 'writing',
+  translate: 'translation',
+  infer: 'inference',
+  occur: 'occurrence',
+  refer: 'reference',
+  control: 'control',
+  transfer: 'transfer',
+  analyze: 'analysis',
+  analyse: 'analysis',
+  diagnose: 'diagnosis',
+  synthesize: 'synthesis',
+  hydrolyze: 'hydrolysis',
+  describe: 'description',
+  explain: 'explanation',
+  measure: 'measurement',
+  manage: 'management',
+  develop: 'development',
+  govern: 'governance',
+  fail: 'failure',
+  respond: 'response',
+  emit: 'emission',
+  admit: 'admission',
+  transmit: 'transmission',
+  observe: 'observation',
+  repair: 'repair',
+  design: 'design',
+  change: 'change',
+  trade: 'trade',
+  move: 'movement',
+  grow: 'growth',
+  die: 'death',
+  select: 'selection',
+  detect: 'detection',
+  predict: 'prediction',
+  express: 'expression',
+  suppress: 'suppression',
+  compress: 'compression',
+  regress: 'regression',
+  assess: 'assessment',
+  process: 'processing',
+};
+
+/** The first sense of a gloss, without a qualifier after a comma. */
+function firstSense(en: string): string {
+  return (en.split(',')[0] as string).trim();
+}
+
+/**
+ * Glosses one clause. Homepage clauses about research (`compose`): the clause is split into noun
+ * phrases at separators (、与和的), boilerplate and function words, words that are no noun (adverbs,
+ * prepositions, numerals, by jieba's tags) and verbs. Each phrase of dictionary words, our terms and
+ * acronyms (Wnt 信号通路 -> "Wnt signaling pathway") becomes one term in the author's word order, which
+ * is English noun-compound order (固态 电解质 界面 -> "solid state electrolyte interface"); a verb after
+ * a noun ends its phrase as the noun of its action (CRISPR 基因 编辑 -> "CRISPR gene editing"); a verb
+ * that starts a phrase (解析, 调控 X) is dropped; 非 before a word makes it "non-" (非 相对论 ->
+ * "non-relativistic"). A phrase of one dictionary word is a term when it stands between separators (利用
+ * 拟南芥、水稻等材料) and is not a general word. Every word still counts for the glossed text
+ * (glossResearchText); only phrases and our terms are draft terms. Other text: each word on its own.
  */
 function glossClause(
   clause: string,
@@ -292,73 +450,248 @@ function glossClause(
   occurrences: Occurrence[],
 ): void {
   const tokens = jieba().cut(clause, false);
-  const institution = homepage ? institutionSegments(tokens) : new Set<number>();
-  const compose = homepage && marks.stated;
-  let item: ItemWord[] = [];
-  let itemStartsAtBoundary = true;
-
-  const flush = (endsAtBoundary: boolean) => {
-    const words = item;
-    const startsAtBoundary = itemStartsAtBoundary;
-    item = [];
-    itemStartsAtBoundary = endsAtBoundary;
-    if (words.length === 0) return;
-    const glossedWords = words.filter((entry): entry is ItemWord & { glossed: GlossedTerm } => !!entry.glossed);
-    // Our own terms are already whole phrases (多孔材料 + 化学 is not "porous materials chemistry"): an
-    // item with one keeps its words apart, and composing is left to items made of dictionary words.
-    const ownTerm = glossedWords.some((entry) => entry.glossed.source !== 'cedict');
-    if (compose && !ownTerm && words.every((entry) => entry.composable)) {
-      const english = [
-        ...new Set(
-          glossedWords.map((entry, index) => {
-            const modifier = index < glossedWords.length - 1 ? MODIFIER_SENSES.get(entry.word) : undefined;
-            // A dictionary sense's qualifier after a comma is not part of the phrase.
-            return (modifier ?? (entry.glossed.en.split(',')[0] as string)).trim();
-          }),
-        ),
-      ];
-      const phrase = english.join(' ');
-      const single = words.length === 1 ? glossedWords[0]?.glossed : undefined;
-      const specific = words.some((entry) => !GENERIC_WORDS.has(entry.word) && !RESEARCH_SENSES.has(entry.word));
-      if (
-        specific &&
-        words.length >= 2 &&
-        words.length <= MAX_ITEM_WORDS &&
-        phrase.split(' ').length <= MAX_PHRASE_WORDS &&
-        english.length >= 2
-      ) {
-        occurrences.push({ zh: words.map((entry) => entry.word).join(''), en: phrase, source: 'composed', ...marks });
-        return;
-      }
-      // A whole item of one dictionary word (研究方向：水印、隐私计算) is a term even when short.
-      if (single?.source === 'cedict' && specific && startsAtBoundary && endsAtBoundary) {
-        occurrences.push({ ...single, source: 'composed', ...marks });
-        return;
-      }
+  if (!homepage) {
+    for (const { word } of chineseWords(tokens)) {
+      if (NON_RESEARCH_WORDS.has(word) || (word.length < 2 && !CURATED_RESEARCH_TERMS.has(word))) continue;
+      const glossed = glossWord(word);
+      if (glossed) occurrences.push({ ...glossed, ...marks, draft: isResearchTerm(glossed) });
     }
-    for (const entry of glossedWords) occurrences.push({ ...entry.glossed, ...marks });
+    return;
+  }
+  const institution = institutionSegments(tokens);
+  const compose = !VENUE_CLAUSE.test(clause);
+  let item: ItemWord[] = [];
+  let startsAtBoundary = true;
+
+  /** Each word of an item on its own: counted for the glossed text, a draft term only if it is one of ours or a long dictionary noun. */
+  const wordByWord = (words: ItemWord[]) => {
+    for (const entry of words) {
+      if (entry.kind === 'latin') continue;
+      const term = { zh: entry.word, en: entry.en, source: entry.source };
+      occurrences.push({ ...term, ...marks, draft: compose && entry.kind !== 'verb' && isResearchTerm(term) });
+    }
   };
 
-  let previousEnd = 0;
-  for (const { word, start, end } of chineseWords(tokens)) {
-    // Anything but Chinese between two words (、，English, brackets) ends an item.
-    if (start > previousEnd) flush(true);
-    previousEnd = end;
-    if (ITEM_SEPARATORS.has(word)) {
+  const flush = (endsAtBoundary: boolean, nextStartsAtBoundary = true) => {
+    const words = item;
+    const bounded = startsAtBoundary && endsAtBoundary;
+    item = [];
+    startsAtBoundary = nextStartsAtBoundary;
+    const chinese = words.filter((entry) => entry.kind !== 'latin');
+    if (chinese.length === 0) return;
+    if (!compose || chinese.length > MAX_ITEM_WORDS) {
+      wordByWord(words);
+      return;
+    }
+    const zh = words.map((entry) => entry.word).join('');
+    if (words.length === 1) {
+      const only = words[0] as ItemWord;
+      // An adjective on its own (高效 "efficient") names nothing.
+      const adjective =
+        MODIFIER_SENSES.get(only.word) === firstSense(only.en) || (only.kind === 'noun' && isAdjectiveWord(only.word));
+      const general = GENERIC_WORDS.has(only.word) || adjective;
+      // The noun of an action needs no separator before it (肠道干细胞的分化 -> "differentiation").
+      const action = only.kind === 'verb' || (RESEARCH_SENSES.has(only.word) && cedictVerbs().has(only.word));
+      const standsAlone = bounded || (action && endsAtBoundary);
+      if (
+        (only.kind === 'noun' || only.kind === 'verb') &&
+        standsAlone &&
+        !general &&
+        only.word.length >= 2 &&
+        // A name (朱熹, 徽州) only between separators: a person or place the research is about.
+        (bounded || !/^\p{Lu}/u.test(only.en))
+      ) {
+        occurrences.push({ zh, en: firstSense(only.en), source: 'composed', ...marks, draft: true });
+      } else wordByWord(words);
+      return;
+    }
+    // Our terms of several English words are whole phrases already: side by side with another of our
+    // terms (明清 社会经济史, 深度学习 编译器) or with only general words (金属有机框架 材料) they stay apart
+    // rather than make one longer phrase. One-word terms compose (朝贡 体系 -> "tributary system").
+    const own = chinese.filter((entry) => entry.kind === 'term');
+    const phraseTerm = own.some((entry) => firstSense(entry.en).split(/\s+/).length >= 2);
+    // General nouns that restate our term (材料, 体系, 结构) add nothing; other dictionary words, research
+    // senses and nouns of an action do (肠上皮 屏障 损伤 -> "intestinal epithelium barrier injury").
+    const plain = chinese.filter(
+      (entry) =>
+        entry.kind !== 'term' &&
+        (entry.kind === 'verb' || RESEARCH_SENSES.has(entry.word) || !GENERIC_WORDS.has(entry.word)),
+    );
+    const onlyGeneral = plain.length === 0 && words.every((entry) => entry.kind !== 'latin');
+    if (phraseTerm && (own.length >= 2 || onlyGeneral)) {
+      wordByWord(words);
+      return;
+    }
+    const english = [
+      ...new Set(
+        words.map((entry, index) => {
+          const last = index === words.length - 1;
+          return last ? firstSense(entry.en) : (MODIFIER_SENSES.get(entry.word) ?? firstSense(entry.en));
+        }),
+      ),
+    ];
+    // A word already said by the word before it (等离子体物理 + 物理 -> "plasma physics", not "... physics physics").
+    const phrase = english
+      .filter((en, index) => index === 0 || !containsWords(english[index - 1] as string, en))
+      .join(' ');
+    const specific = chinese.some((entry) => !GENERIC_WORDS.has(entry.word));
+    if (specific && english.length >= 2 && phrase.split(' ').length <= MAX_PHRASE_WORDS) {
+      occurrences.push({ zh, en: phrase, source: 'composed', ...marks, draft: true });
+      // The glossed text keeps the words of the phrase as well as the phrase.
+      for (const entry of chinese)
+        occurrences.push({ zh: entry.word, en: entry.en, source: entry.source, ...marks, draft: false });
+      return;
+    }
+    wordByWord(words);
+  };
+
+  const pieces = [...phraseWords(tokens)].flatMap((piece): PhrasePiece[] =>
+    piece.kind === 'word' && !NON_RESEARCH_WORDS.has(piece.word) ? splitUnknownWord(piece) : [piece],
+  );
+  for (let p = 0; p < pieces.length; p += 1) {
+    const piece = pieces[p] as PhrasePiece;
+    if (piece.kind === 'break') {
       flush(true);
       continue;
     }
-    if (institution.has(start) || NON_RESEARCH_WORDS.has(word)) {
-      // A boilerplate word inside an item (土地利用变化) leaves its neighbours as separate words.
-      flush(false);
+    const { word, start } = piece;
+    if (piece.kind === 'latin') {
+      item.push({ word, en: word, source: 'cedict', kind: 'latin' });
       continue;
     }
-    const lone = word.length < 2 && !CURATED_RESEARCH_TERMS.has(word);
-    const glossed = lone ? undefined : glossWord(word);
-    const verb = glossed?.source === 'cedict' && !RESEARCH_SENSES.has(word) && cedictVerbs().has(word);
-    item.push({ word, glossed, composable: !!glossed && !verb });
+    if (ITEM_SEPARATORS.has(word)) {
+      flush(true, !HEAD_FOLLOWS.has(word));
+      continue;
+    }
+    if (institution.has(start) || NON_RESEARCH_WORDS.has(word)) {
+      flush(true);
+      continue;
+    }
+    const next = pieces[p + 1];
+    if (word === '非' && next?.kind === 'word' && !NON_RESEARCH_WORDS.has(next.word)) {
+      const negated = next.word.length >= 2 || CURATED_RESEARCH_TERMS.has(next.word) ? glossWord(next.word) : undefined;
+      if (negated) {
+        const sense = MODIFIER_SENSES.get(next.word) ?? firstSense(negated.en);
+        item.push({ word: `非${next.word}`, en: `non-${sense}`, source: 'cedict', kind: 'noun' });
+        p += 1;
+        continue;
+      }
+    }
+    // Our terms and words with an adjective sense (随机 "stochastic", tagged an adverb) stand in phrases.
+    const own = CURATED_RESEARCH_TERMS.has(word) || FIELD_NAME_GLOSS.has(word) || MODIFIER_SENSES.has(word);
+    if (!own && (word.length < 2 || isNonPhraseWord(word))) {
+      // A lone character or a word that is no noun (之间, 尤其, 近年) ends the phrase; what follows a
+      // lone character (损伤后, 类) is no item of its own.
+      flush(word.length >= 2, word.length >= 2);
+      continue;
+    }
+    const glossed = glossWord(word);
+    const functionSense = glossed?.source === 'cedict' && FUNCTION_SENSE.test(glossed.en);
+    // Senses that join alternatives or are verb phrases ("partial towards sth") are no noun of a phrase.
+    const severalSenses =
+      glossed?.source === 'cedict' && /\b(?:and|or|sth|sb|one's|oneself)\b|\//.test(firstSense(glossed.en));
+    if (!glossed || functionSense || severalSenses) {
+      // A phrase cut by a word we cannot gloss as one is incomplete: what came before is no whole item.
+      flush(functionSense, functionSense);
+      continue;
+    }
+    // A field keyword whose dictionary sense is a verb (治疗 "treat", 衍射 "diffract") is the noun of its action.
+    const fieldNoun = glossed.source === 'field' && cedictVerbs().has(word) ? actionNoun(word, glossed.en) : undefined;
+    if (fieldNoun) {
+      item.push({ word, en: fieldNoun, source: glossed.source, kind: 'term' });
+      continue;
+    }
+    // A dictionary verb (调控 "regulate", 解析 "analyze") starts no phrase; a research sense that is no
+    // general verb (补贴 "subsidy", 分化 "differentiation") is a noun wherever it stands.
+    const nounSense = RESEARCH_SENSES.has(word) && !GENERIC_WORDS.has(word);
+    const verb = glossed.source !== 'curated' && !nounSense && cedictVerbs().has(word);
+    if (!verb) {
+      item.push({ word, en: glossed.en, source: glossed.source, kind: glossed.source === 'cedict' ? 'noun' : 'term' });
+      continue;
+    }
+    const noun = actionNoun(word, glossed.en);
+    // A whole item of its own (细胞增殖、分化与凋亡) is the noun of its action too.
+    const alone = item.length === 0 && (!next || next.kind === 'break' || isItemEnd(next.word));
+    if (noun && (item.length > 0 || alone)) {
+      item.push({ word, en: noun, source: 'cedict', kind: 'verb' });
+      flush(true);
+    } else {
+      // A verb that is no noun here cuts the phrase: the words before it are no whole item (深度 访谈).
+      flush(item.length === 0);
+      // The verb is counted for the glossed text; it starts no phrase.
+      wordByWord([{ word, en: glossed.en, source: glossed.source, kind: 'verb' }]);
+    }
   }
   flush(true);
+}
+
+/** A separator that ends an item standing on its own (、与和及或, not 的: 分化的机制 is about the mechanism). */
+function isItemEnd(word: string): boolean {
+  return ITEM_SEPARATORS.has(word) && !HEAD_FOLLOWS.has(word);
+}
+
+/**
+ * A word jieba keeps whole that no dictionary glosses (问卷调查, 污水处理, 系统优化), as the words of ours or
+ * of CC-CEDICT it is made of, longest first from the left (问卷 + 调查); as it is when it is no such run.
+ */
+function splitUnknownWord(piece: { word: string; start: number }): PhrasePiece[] {
+  const { word } = piece;
+  if (word.length < 4 || glossWord(word)) return [{ kind: 'word', ...piece }];
+  const parts: string[] = [];
+  let rest = word;
+  while (rest.length > 0) {
+    let length = rest.length === word.length ? rest.length - 1 : rest.length;
+    while (length >= 2 && !glossWord(rest.slice(0, length))) length -= 1;
+    if (length < 2) return [{ kind: 'word', ...piece }];
+    parts.push(rest.slice(0, length));
+    rest = rest.slice(length);
+  }
+  return parts.map((part) => ({ kind: 'word', word: part, start: piece.start }));
+}
+
+type PhrasePiece = { kind: 'word' | 'latin'; word: string; start: number } | { kind: 'break' };
+
+/**
+ * The pieces of a segmented clause for phrases: Chinese words (joined back into our terms, as
+ * chineseWords), acronyms and names in Latin or Greek letters written against them (Wnt信号通路), and
+ * breaks for everything else (spaces, punctuation, digits).
+ */
+function* phraseWords(tokens: string[]): Generator<PhrasePiece> {
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i] as string;
+    // jieba reads a separator and 非 as one word (与非 "NAND"): 与非平衡 is 与 + 非平衡.
+    if (token.length === 2 && token.endsWith('非') && ITEM_SEPARATORS.has(token[0] as string)) {
+      yield { kind: 'word', word: token[0] as string, start: i };
+      yield { kind: 'word', word: '非', start: i };
+      i += 1;
+      continue;
+    }
+    if (HAN.test(token)) {
+      const end = ownTermEnd(tokens, i);
+      yield { kind: 'word', word: tokens.slice(i, end).join(''), start: i };
+      i = end;
+      continue;
+    }
+    if (LATIN_WORD.test(token) && token.length <= 12) {
+      // A piece of a longer word jieba split at an accented letter (Ré|nyi) is no acronym.
+      const inWord =
+        /[\p{Script=Latin}\p{Script=Greek}]$/u.test(tokens[i - 1] ?? '') ||
+        /^[\p{Script=Latin}\p{Script=Greek}]/u.test(tokens[i + 1] ?? '');
+      const touches = !inWord && (HAN.test(tokens[i - 1] ?? '') || HAN.test(tokens[i + 1] ?? ''));
+      yield touches ? { kind: 'latin', word: token, start: i } : { kind: 'break' };
+    } else yield { kind: 'break' };
+    i += 1;
+  }
+}
+
+/** The end of the longest run of segments from `i` that is one of our terms (or `i + 1`). */
+function ownTermEnd(tokens: string[], i: number): number {
+  for (let j = Math.min(tokens.length, i + MAX_JOIN); j > i + 1; j -= 1) {
+    const run = tokens.slice(i, j);
+    if (run.every((token) => HAN.test(token)) && isOwnTerm(run.join(''))) return j;
+  }
+  return i + 1;
 }
 
 /**
@@ -465,10 +798,12 @@ const ENGLISH_RESEARCH_PHRASES = [
   }));
 
 /**
- * A reference line ("[1] H. Sun, et al. ... 2022", "郑晓燕. ...[J]. 教育研究, 2021(5)."): the titles it
- * cites mention many things beside the research direction ("hydrogen evolution" is no "evolution").
+ * A reference line ("[1] H. Sun, et al. ... 2022", "郑晓燕. ...[J]. 教育研究, 2021(5).", "《明清江南市镇
+ * 的赋役与商业》，上海古籍出版社，2015年"): the titles it cites mention many things beside the research
+ * direction ("hydrogen evolution" is no "evolution"), and its venues and publishers none.
  */
-const REFERENCE_LINE = /\bet al\b|\[[JMCD]\]|^\s*(?:\[\d+\]|\d+[.、]\s*[A-Z][a-z]+,?\s+[A-Z]\b)/;
+const REFERENCE_LINE =
+  /\bet al\b|\[[JMCD]\]|^\s*(?:\[\d+\]|\d+[.、]\s*[A-Z][a-z]+,?\s+[A-Z]\b)|《[^》]+》.*(?:19|20)\d{2}/;
 
 function englishPhrases(text: string): { en: string; index: number }[] {
   let rest = text
@@ -492,12 +827,14 @@ function englishPhrases(text: string): { en: string; index: number }[] {
 
 /** Whether `inner` is whole words of `outer` ("history" of "socio-economic history"): the longer term says it. */
 function containsWords(outer: string, inner: string): boolean {
+  if (outer.length <= inner.length || !outer.toLowerCase().includes(inner.toLowerCase())) return false;
   const escaped = inner.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return outer.length > inner.length && new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`).test(outer.toLowerCase());
 }
 
 const SOURCE_WEIGHT: Record<DraftSource, number> = { curated: 3, author: 3, composed: 3, field: 2, cedict: 1 };
-const MAX_DRAFT_TERMS = 10;
+/** Enough for every topic, method, organism and object a homepage states; more are its least salient. */
+const MAX_DRAFT_TERMS = 20;
 /** Bare field words are left out of a draft that has at least this many narrower terms. */
 const MIN_NARROW_TERMS = 3;
 
@@ -533,7 +870,7 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
   };
   const broadTerms = new Set<string>();
   for (const occurrence of glossOccurrences(text, true)) {
-    if (!isResearchTerm(occurrence)) continue;
+    if (!occurrence.draft) continue;
     if (occurrence.zh.length <= 2 && (occurrence.source === 'field' || FIELD_NAME_GLOSS.has(occurrence.zh))) {
       broadTerms.add(occurrence.en);
     }
@@ -542,23 +879,29 @@ export function draftEnglishDirection(text: string): { summary: string; terms: s
   }
   for (const phrase of englishPhrases(text)) add(phrase.en, SOURCE_WEIGHT.curated, false, true);
   if (scores.size === 0) return null;
-  const ranked = [...scores.values()]
-    .sort((a, b) => {
-      if (a.stated !== b.stated) return a.stated - b.stated || 0;
-      return b.score - a.score || a.first - b.first;
-    })
-    .map(({ display }) => display);
-  const specific = ranked.filter((term) => !ranked.some((other) => other !== term && containsWords(other, term)));
+  // Which terms are kept: the stated ones, then the most salient; they are shown in the author's order.
+  const ranked = [...scores.values()].sort((a, b) => {
+    if (a.stated !== b.stated) return a.stated - b.stated || 0;
+    return b.score - a.score || a.first - b.first;
+  });
+  const displays = ranked.map(({ display }) => display);
+  const specific = ranked.filter(
+    ({ display }) => !displays.some((other) => other !== display && containsWords(other, display)),
+  );
   // A bare field word (化学 -> chemistry, 材料 -> material) says less than the terms beside it.
-  const narrow = specific.filter((term) => !broadTerms.has(term));
-  const terms = (narrow.length >= MIN_NARROW_TERMS ? narrow : specific).slice(0, MAX_DRAFT_TERMS);
+  const narrow = specific.filter(({ display }) => !broadTerms.has(display));
+  const terms = (narrow.length >= MIN_NARROW_TERMS ? narrow : specific)
+    .slice(0, MAX_DRAFT_TERMS)
+    .sort((a, b) => a.stated - b.stated || a.first - b.first)
+    .map(({ display }) => display);
   return { summary: `Research interests: ${terms.join(', ')}.`, terms };
 }
 
 /**
  * The research content of a Chinese homepage or description glossed to English, every occurrence in
  * order (term frequency is what an embedding weighs): what draftEnglishDirection reads (research
- * sections, no CV, contact, biography clauses or institution names), before it keeps ten terms. What a
+ * sections, no CV, contact, biography clauses or institution names), its phrases and their words,
+ * before it keeps its terms. What a
  * profile keeps of the Chinese text beside its English draft (CrossLingualTexts.profile).
  */
 export function glossResearchText(text: string): string {

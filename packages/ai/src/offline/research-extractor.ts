@@ -372,6 +372,31 @@ const CHINESE_BAD_PREFIX = /^(?:该|本|各|多所|国内外|国内|国外|知�
 const CHINESE_POSITION_TAIL =
   /(?:讲席|特聘|长聘|准聘|助理|副)?(?:教授|研究员|讲师|院士|博士后|工程师|主任|院长|所长|副院长|博士生导师|硕士生导师)$/;
 
+/** Verbs of current employment just before an organisation's name (现任某大学教授, 就职于某研究所). */
+const CHINESE_EMPLOYMENT_VERB = /(?:现任|现为|任职于|就职于|工作于|供职于|担任|兼任|加入|目前在|任)$/;
+/** A second post (兼任某中心主任) names no employer. */
+const SECOND_POST = /兼任\s*$/;
+/** Characters a name never holds before its 大学/研究所/实验室: function words of a sentence (结果与费米实验室). */
+const CHINESE_SENTENCE_CHARACTERS = /[与和及的在了对把被将从向我们这那其该或并以年]/;
+/** A title right after the name (某大学物理学院教授). */
+const CHINESE_TITLE_AFTER =
+  /^(?:讲席|特聘|长聘|准聘|青年|助理|副)?(?:教授|研究员|讲师|院士|博士后|工程师|主任|院长|所长|博士生导师|硕士生导师)/;
+
+/**
+ * Whether a Chinese organisation's name stands where a homepage states an affiliation: after a label
+ * (单位：), after a verb of employment (现任, 就职于), at the start of a line or of the bio line (张伟，
+ * 某大学…), or before a title (…学院教授). Elsewhere a name is a mention (a degree, a partner, a
+ * sentence about the lab) and no affiliation.
+ */
+function statesAffiliation(text: string, index: number, value: string, verb: string): boolean {
+  if (CHINESE_EMPLOYMENT_VERB.test(verb)) return true;
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const before = text.slice(lineStart, index);
+  if (ORG_LABEL.test(before.slice(-25))) return true;
+  if (/^\s*(?:[\u4e00-\u9fa5]{2,4}\s*[，,、|｜]?\s*(?:[男女]\s*[，,、]\s*)?)?$/.test(before)) return true;
+  return CHINESE_TITLE_AFTER.test(text.slice(index + value.length));
+}
+
 function chineseOrganisations(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const run of text.matchAll(/[\u4e00-\u9fa5]{3,}/g)) {
@@ -386,6 +411,7 @@ function chineseOrganisations(text: string): Candidate[] {
       value = value.slice(verb[0].length);
       offset += verb[0].length;
     }
+    if (CHINESE_SENTENCE_CHARACTERS.test(value.slice(0, value.search(CHINESE_ORG)))) continue;
     // Extend to the last sub-unit (department, lab) and drop a trailing title ("...系教授").
     let end = 0;
     for (const unit of value.matchAll(new RegExp(`${CHINESE_ORG.source}|${CHINESE_SUB_UNIT.source}`, 'g'))) {
@@ -396,6 +422,7 @@ function chineseOrganisations(text: string): Candidate[] {
     value = value.slice(0, end).replace(CHINESE_POSITION_TAIL, '');
     if (value.length < 4 || CHINESE_BAD_PREFIX.test(value)) continue;
     if (value.search(CHINESE_ORG) < 2) continue;
+    if (!statesAffiliation(text, offset, value, verb?.[0] ?? '')) continue;
     found.push({ value, index: offset, score: 0 });
   }
   return found;
@@ -410,6 +437,7 @@ export function findInstitution(text: string): string {
     if (ORG_LABEL.test(before.slice(-25))) candidate.score += 3;
     if (EDUCATION_CONTEXT.test(before)) candidate.score -= 3;
     else if (FORMER_CONTEXT.test(before)) candidate.score -= 1;
+    else if (SECOND_POST.test(before)) candidate.score -= 1;
     else if (EMPLOYMENT_CONTEXT.test(before.slice(-12))) candidate.score += 1;
     if (candidate.index < early) candidate.score += 1;
     // Mentions of the same organisation count for it, and for a more specific form of it

@@ -18,6 +18,10 @@ let cached: CedictSenses | undefined;
 let cachedVariants: Map<string, string[]> | undefined;
 /** Words whose first usable sense is a verb ("to fail"): read with the senses, see cedictVerbs(). */
 let cachedVerbs: Set<string> | undefined;
+/** A verb's later sense that is a noun of the action (分化 "to split apart" -> "differentiation"); see cedictActionNouns(). */
+let cachedActionNouns: Map<string, string> | undefined;
+/** English endings of a noun that names an action or its result. */
+const ACTION_NOUN = /(?:tion|sion|sis|ment|ance|ence|ing|ism|ure)$/;
 
 function cedictDataFile(): string {
   // The package exports only its entry point, so find its folder along Node's lookup path; this works
@@ -57,6 +61,7 @@ export function loadCedict(): CedictSenses {
   const senses = new Map<string, string[]>();
   const verbs = new Set<string>();
   const variants = new Map<string, string[]>();
+  const actionNouns = new Map<string, string>();
   // Proper-noun rows (capitalised pinyin: places, people) go after common-word rows for the same characters.
   const deferred: CedictRow[] = [];
   for (const row of data.all) {
@@ -72,17 +77,27 @@ export function loadCedict(): CedictSenses {
     else {
       senses.set(row[1], usable);
       const firstUsable = english.find((sense) => cleanSense(sense) !== undefined) ?? '';
-      if (/^to /i.test(firstUsable)) verbs.add(row[1]);
       const nearSynonyms = firstUsable
         .split(';')
         .map(cleanSense)
         .filter((sense): sense is string => sense !== undefined);
       if (nearSynonyms.length > 1) variants.set(row[1], [...new Set(nearSynonyms)]);
+      if (/^to /i.test(firstUsable)) {
+        verbs.add(row[1]);
+        const nouns = english
+          .filter((sense) => !/^to /i.test(sense))
+          .map(cleanSense)
+          .filter((sense): sense is string => !!sense && sense.split(' ').length <= 2 && ACTION_NOUN.test(sense));
+        // "regeneration" rather than "recycling": a derived noun says the action more surely than a gerund.
+        const noun = nouns.find((sense) => !sense.endsWith('ing')) ?? nouns[0];
+        if (noun) actionNouns.set(row[1], noun);
+      }
     }
   }
   cached = senses;
   cachedVerbs = verbs;
   cachedVariants = variants;
+  cachedActionNouns = actionNouns;
   return senses;
 }
 
@@ -102,4 +117,14 @@ export function cedictVerbs(): ReadonlySet<string> {
 export function cedictSenseVariants(word: string): readonly string[] {
   if (!cachedVariants) loadCedict();
   return cachedVariants?.get(word) ?? [];
+}
+
+/**
+ * The noun of the action for words whose first sense is a verb, where a later sense is one (分化 ->
+ * "differentiation", 再生 -> "regeneration", 检测 -> "detection"): what the word means at the end of a
+ * Chinese noun phrase (细胞分化 "cell differentiation").
+ */
+export function cedictActionNouns(): ReadonlyMap<string, string> {
+  if (!cachedActionNouns) loadCedict();
+  return cachedActionNouns as Map<string, string>;
 }
