@@ -8,9 +8,9 @@
  * held-out keywords (`heldout`: written after the glossary by someone who had not seen it; the first
  * five of each field were partly given to the glossary's writers as examples, so their figure flatters).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readSetDirectory } from '../packages/ai/src/bilingual-benchmark';
 import { englishSearchPhrases } from '../packages/ai/src/offline/chinese-gloss';
 import {
   ArticleRepository,
@@ -21,31 +21,9 @@ import {
 } from '../packages/db/src';
 import { createTestDatabase } from '../packages/db/src/testing';
 
-interface SetLine {
-  kind: 'paper' | 'profile' | 'search';
-  id: string;
-  field: string;
-  title?: string;
-  abstract?: string;
-  zh?: string;
-  en?: string;
-  /** Written after the glossary, by someone who had not seen it (s06-s10): the honest figure. */
-  heldout?: boolean;
-}
-
 const TOP = 20;
 const setDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, 'bilingual-set'));
-const lines: SetLine[] = fs
-  .readdirSync(setDir)
-  .filter((file) => file.endsWith('.jsonl'))
-  .sort()
-  .flatMap((file) =>
-    fs
-      .readFileSync(path.join(setDir, file), 'utf8')
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => JSON.parse(line) as SetLine),
-  );
+const lines = readSetDirectory(setDir);
 const papers = lines.filter((line) => line.kind === 'paper');
 const pairs = lines.filter((line) => line.kind === 'search');
 
@@ -88,7 +66,7 @@ try {
     ['article search', articleIds],
     ['news keyword search', newsIds],
   ] as const) {
-    const recalls: { pair: SetLine; recall: number }[] = [];
+    const recalls: { pair: (typeof pairs)[number]; recall: number }[] = [];
     for (const pair of pairs) {
       const english = await search(pair.en ?? '', TOP);
       if (english.length === 0) continue;
