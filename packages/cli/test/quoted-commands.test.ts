@@ -39,8 +39,11 @@ function scannedFiles(): string[] {
   ];
 }
 
-/** The PostgreSQL schema and role are named radar too: prose such as "the radar schema", not a command. */
-const PROSE_AFTER_RADAR = new Set(['schema']);
+/**
+ * The PostgreSQL schema and role are named radar too: prose such as "the radar schema", not a command;
+ * and the research term "radar signal processing" of the field glossaries.
+ */
+const PROSE_AFTER_RADAR = new Set(['schema', 'signal']);
 
 /**
  * The command lines quoted in a text: `radar` (as a word, not `@radar/...` or `radar.papers`) and what
