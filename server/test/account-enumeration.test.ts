@@ -139,7 +139,7 @@ describe('an address without an account, one waiting for verification and a veri
     // prober's own cooldown and code.
     expect(await sameForAll(prober.resend)).toEqual({
       status: 200,
-      body: { message: '验证码已发送，请查收邮件', resend_available_in: 60 },
+      body: { message: '如果该邮箱已注册且尚未验证，验证码已发送，请查收邮件', resend_available_in: 60 },
     });
     expect(await sameForAll(prober.resend)).toMatchObject({ status: 429, body: { remaining_seconds: 60 } });
     expect(await sameForAll(prober.status)).toEqual({

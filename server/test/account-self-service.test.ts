@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 describe('download my data', () => {
-  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, follows, feedback, interests, delivery settings (no secrets) and what was delivered, nobody else’s', async () => {
+  it('is a no-store JSON attachment with the own profile, keywords, paper states, ratings, follows, feedback, contact-form messages, interests, delivery settings (no secrets) and what was delivered, nobody else’s', async () => {
     const papers = await new PaperRepository(runtime.database.db).insertMany(
       ['Export paper one', 'Export paper two', 'Export paper three'].map((title, index) => ({
         source: 'self-service-test',
@@ -100,6 +100,19 @@ describe('download my data', () => {
       INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id, keyword_id, sent_at)
       SELECT ${ada.id}::uuid, ${ids[1]}, k.id, '2026-11-21T08:00:00Z' FROM radar.user_keywords k
       WHERE k.user_id = ${ada.id}::uuid`);
+
+    // Contact-form messages (no account): the one giving Ada's address to reply to is hers.
+    for (const [email, title] of [
+      [' Ada-Export@Example.org ', 'ada contact title'],
+      ['someone-else@example.org', 'other contact title'],
+    ]) {
+      const sent = await runtime.app.inject({
+        method: 'POST',
+        url: '/api/contact/',
+        payload: { name: '阿达', email, title, description: `${title} body` },
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+    }
 
     const response = await request('GET', '/api/auth/user/export/', ada.token);
     expect(response.statusCode, response.body).toBe(200);
@@ -161,8 +174,20 @@ describe('download my data', () => {
     expect(data.feedback).toEqual([
       expect.objectContaining({ title: 'ada feedback title', description: 'ada feedback body' }),
     ]);
+    expect(data.contactMessages).toEqual([
+      {
+        title: 'ada contact title',
+        description: 'ada contact title body',
+        name: '阿达',
+        reply_email: 'ada-export@example.org',
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(response.body).not.toContain('other contact');
     expect(response.body).not.toContain('bob');
     expect(response.body).not.toContain('password');
+    const bobs = (await request('GET', '/api/auth/user/export/', bob.token)).json();
+    expect(bobs.contactMessages).toEqual([]);
 
     expect((await runtime.app.inject({ method: 'GET', url: '/api/auth/user/export/' })).statusCode).toBe(401);
   });

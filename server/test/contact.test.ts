@@ -1,5 +1,10 @@
 import { FeedbackRepository, sql } from '@radar/db';
-import { CONTACT_FEEDBACK_TYPE, contactResponseSchema, publicConfigResponseSchema } from '@radar/shared';
+import {
+  CONTACT_FEEDBACK_TYPE,
+  CONTACT_STORED,
+  contactResponseSchema,
+  publicConfigResponseSchema,
+} from '@radar/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp } from '../src';
@@ -21,6 +26,8 @@ let runtime: TestRuntime;
 let sink: SmtpSink;
 /** The same parts with SUPPORT_EMAIL and TIME_ZONE set and no FEEDBACK_TO. */
 let supportApp: FastifyInstance;
+/** The same parts with neither FEEDBACK_TO nor SUPPORT_EMAIL: messages are only stored. */
+let unmailedApp: FastifyInstance;
 let feedbackRows: FeedbackRepository;
 let nextAddress = 1;
 /** A client address of its own per test, so the per-address limit of one test does not spill into another. */
@@ -73,10 +80,15 @@ beforeAll(async () => {
     },
     { webDistDir: '' },
   );
+  unmailedApp = await composeApp(
+    { ...parts, config: { ...parts.config, feedbackTo: undefined, supportEmail: undefined } },
+    { webDistDir: '' },
+  );
   feedbackRows = new FeedbackRepository(runtime.database.db);
 });
 
 afterAll(async () => {
+  await unmailedApp?.close();
   await supportApp?.close();
   await runtime?.stop();
   await sink?.stop();
@@ -120,7 +132,11 @@ describe('POST /api/contact/', () => {
     const before = await contactRows();
     const response = await send(valid);
     expect(response.statusCode, response.body).toBe(200);
-    expect(contactResponseSchema.parse(response.json())).toEqual({ success: true, message: '留言已发送' });
+    expect(contactResponseSchema.parse(response.json())).toEqual({
+      success: true,
+      message: '留言已发送',
+      delivery: 'mail',
+    });
 
     const [id] = (await contactRows()).filter((rowId) => !before.includes(rowId));
     const row = await feedbackRows.findById(id as number);
@@ -165,8 +181,37 @@ describe('POST /api/contact/', () => {
   it('mails to SUPPORT_EMAIL when FEEDBACK_TO is not set', async () => {
     const response = await send({ ...valid, title: '给支持邮箱' }, { app: supportApp });
     expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ success: true, message: '留言已发送', delivery: 'mail' });
     const mail = await sink.waitForMail(SUPPORT);
     expect(mail.text).toContain('标题：给支持邮箱');
+  });
+
+  it('with neither FEEDBACK_TO nor SUPPORT_EMAIL: stored, mailed to nobody, and the answer promises no reply', async () => {
+    const before = await contactRows();
+    const mailsBefore = sink.messages.length;
+    const response = await send({ ...valid, title: '没有通知邮箱' }, { app: unmailedApp });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(contactResponseSchema.parse(response.json())).toEqual({
+      success: true,
+      message: CONTACT_STORED,
+      delivery: 'stored',
+    });
+    expect(CONTACT_STORED).toBe('留言已保存，等待管理员查看。本站未开启留言邮件通知，管理员可能不会很快看到。');
+    expect(response.body).not.toContain('回复');
+
+    const [id] = (await contactRows()).filter((rowId) => !before.includes(rowId));
+    expect(await feedbackRows.findById(id as number)).toMatchObject({
+      title: '没有通知邮箱',
+      mailedAt: null,
+      readAt: null,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sink.messages.length).toBe(mailsBefore);
+
+    // A bot filling the hidden field there gets the same answer, and nothing is stored.
+    const bot = await send({ ...valid, website: 'http://spam.example' }, { app: unmailedApp });
+    expect(bot.json()).toEqual(response.json());
+    expect((await contactRows()).length).toBe(before.length + 1);
   });
 
   it('refuses bad input with a 400 and the message the form shows, storing nothing', async () => {
@@ -201,7 +246,7 @@ describe('POST /api/contact/', () => {
     const mailsBefore = sink.messages.length;
     const response = await send({ ...valid, website: 'http://spam.example' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: '留言已发送' });
+    expect(response.json()).toEqual({ success: true, message: '留言已发送', delivery: 'mail' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await contactRows()).toEqual(before);
     expect(sink.messages.length).toBe(mailsBefore);

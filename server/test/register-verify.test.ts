@@ -312,4 +312,29 @@ describe('POST /api/auth/resend-verification-code/', () => {
     expect(mails).toBe(20);
     expect(smtp.mailsTo(email)).toHaveLength(20);
   });
+
+  it('answers a verified address and a pending one alike, in conditional words, and mails only the pending one', async () => {
+    const verified = 'resend-verified@example.org';
+    const pending = 'resend-pending@example.org';
+    await register(verified);
+    expect((await verify(verified, codeFrom(await smtp.waitForMail(verified)))).statusCode).toBe(200);
+    await register(pending);
+    await smtp.waitForMail(pending);
+    clock.advance(61 * SECOND);
+
+    const answers = [];
+    for (const email of [verified, pending]) {
+      const response = await post('/api/auth/resend-verification-code/', { email });
+      expect(response.statusCode, response.body).toBe(200);
+      answers.push(response.json());
+    }
+    // The countdown it gives is the resend cooldown; the answer never says a code was sent.
+    expect(answers).toEqual([
+      { message: '如果该邮箱已注册且尚未验证，验证码已发送，请查收邮件', resend_available_in: 60 },
+      { message: '如果该邮箱已注册且尚未验证，验证码已发送，请查收邮件', resend_available_in: 60 },
+    ]);
+    await smtp.waitForMail(pending, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.mailsTo(verified)).toHaveLength(1);
+  });
 });

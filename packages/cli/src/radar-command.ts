@@ -21,6 +21,7 @@ import {
   runJournalsCommand,
   runSourcesCommand,
 } from './commands/ingest.command';
+import { parseMessagesArgs, runMessagesCommand } from './commands/messages.command';
 import { formatTime, printJson, printTable } from './commands/output';
 import { parseQueuesArgs, runQueuesCommand } from './commands/queues.command';
 import { parseReembedArgs, runReembed } from './commands/reembed.command';
@@ -114,7 +115,7 @@ const MIGRATE_COMMAND_LINE = { usage: 'usage: pnpm radar migrate', options: {}, 
 const COMMANDS: Record<string, Command> = {
   status: {
     summary:
-      'show the database, queue and content counts, and per source its last run, items added in the last day and week, failures and next run [--json] (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
+      'show the database, queue and content counts, unread messages, and per source its last run, items added in the last day and week, failures and next run [--json] (exit code 1, creating nothing, when there is no database yet: no server running and no data in DATA_DIR)',
     parse: (args) => parseCommandLine(args, STATUS_COMMAND_LINE),
     async run({ config, args, out, err, setExitCode }) {
       const { values } = parseCommandLine(args, STATUS_COMMAND_LINE);
@@ -155,6 +156,7 @@ const COMMANDS: Record<string, Command> = {
             news_items: overview.newsItems,
             journals: overview.journals,
             embedding_models: overview.embeddingModels,
+            unread_messages: overview.unreadMessages,
             queue_backend: connection.backend,
             maintenance_queue: counts,
             sources: sources.map((source) => ({
@@ -185,6 +187,9 @@ const COMMANDS: Record<string, Command> = {
         out(`news items:        ${overview.newsItems}`);
         out(`journals:          ${overview.journals}`);
         out(`embedding models:  ${overview.embeddingModels}`);
+        out(
+          `messages:          ${overview.unreadMessages} unread${overview.unreadMessages ? ' (read them: pnpm radar messages)' : ''}`,
+        );
         out(
           `queue:             ${connection.backend}; maintenance: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`,
         );
@@ -248,6 +253,15 @@ const COMMANDS: Record<string, Command> = {
     async run({ config, args, out, err, setExitCode }) {
       const plan = parseUsersArgs(args);
       await withDatabase(config, true, (database) => runUsersCommand(database, plan, { out, err, setExitCode }));
+    },
+  },
+  messages: {
+    summary:
+      'messages [list] [--all] [--limit N]: unread feedback and contact-form messages, newest first (--all: read ones too); messages read <id>... | --all: mark them read [--json]',
+    parse: parseMessagesArgs,
+    async run({ config, args, out, err, setExitCode }) {
+      const plan = parseMessagesArgs(args);
+      await withDatabase(config, true, (database) => runMessagesCommand(database, plan, { out, err, setExitCode }));
     },
   },
   queues: {

@@ -7,10 +7,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../src/http';
 import { parseAuthorId, parseOrcidId } from '../src/own-works/author-ids';
+import { parseLibraryFile } from '../src/own-works/library-file';
 import { fetchOpenAlexAuthorWorks } from '../src/own-works/openalex-author';
 import { fetchOrcidWorks } from '../src/own-works/orcid';
 
-/** The ORCID iD check and the ORCID and OpenAlex adapters against a local server of recorded answers. */
+/**
+ * The ORCID iD check, the ORCID and OpenAlex adapters against a local server of recorded answers, and
+ * library files as reference managers write them.
+ */
 
 describe('author ids', () => {
   it('accepts ORCID iDs with a right ISO 7064 11,2 check character, in any pasted form', () => {
@@ -87,5 +91,35 @@ describe('adapters against recorded answers', () => {
     const request = server.requests.find((path) => path.startsWith('/works?'));
     expect(request).toContain('sort=publication_date%3Adesc');
     expect(request).toContain('api_key=test-key');
+  });
+});
+
+describe('library files', () => {
+  it('keeps the particles of a name: BibTeX "van der Berg, Jan" is Jan van der Berg', () => {
+    const { works } = parseLibraryFile(
+      '@article{berg2026,\n  title = {Tidal mixing},\n  author = {van der Berg, Jan and de la Cruz, María and Müller, Jürgen},\n  doi = {10.1000/tides},\n}\n',
+    );
+    expect(works[0]?.authors).toEqual(['Jan van der Berg', 'María de la Cruz', 'Jürgen Müller']);
+  });
+
+  it('takes a preprint server named as publisher or secondary title as a preprint venue, not a journal', () => {
+    const ris = [
+      'TY  - JOUR',
+      'TI  - 大语言模型辅助的文献推荐',
+      'T2  - arXiv',
+      'UR  - https://arxiv.org/abs/2611.04321',
+      'ER  - ',
+      'TY  - GEN',
+      'TI  - Organoid barrier repair',
+      'PB  - bioRxiv',
+      'DO  - 10.1101/2026.01.02.123456',
+      'ER  - ',
+      '',
+    ].join('\n');
+    const { works } = parseLibraryFile(ris);
+    expect(works.map((work) => [work.journal, work.arxivId])).toEqual([
+      [{ name: 'arXiv', issns: [], isPreprintServer: true }, '2611.04321'],
+      [{ name: 'bioRxiv', issns: [], isPreprintServer: true }, undefined],
+    ]);
   });
 });

@@ -12,6 +12,8 @@ export interface DatabaseOverview {
   newsItems: number;
   journals: number;
   embeddingModels: number;
+  /** Feedback and contact-form messages no operator has marked read (`radar messages read`). */
+  unreadMessages: number;
 }
 
 export class HealthRepository {
@@ -37,7 +39,8 @@ export class HealthRepository {
               (SELECT count(*)::int FROM radar.papers) AS papers,
               (SELECT count(*)::int FROM radar.news_items) AS news_items,
               (SELECT count(*)::int FROM radar.journals) AS journals,
-              (SELECT count(*)::int FROM radar.embedding_models) AS embedding_models`,
+              (SELECT count(*)::int FROM radar.embedding_models) AS embedding_models,
+              (SELECT count(*)::int FROM radar.feedback WHERE read_at IS NULL) AS unread_messages`,
     );
     const row = rows[0] ?? {};
     return {
@@ -47,6 +50,7 @@ export class HealthRepository {
       newsItems: row.news_items ?? 0,
       journals: row.journals ?? 0,
       embeddingModels: row.embedding_models ?? 0,
+      unreadMessages: row.unread_messages ?? 0,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { CONTACT_FEEDBACK_TYPE } from '@radar/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { feedback, users } from '../schema';
@@ -38,6 +39,12 @@ export interface OwnedRecordsExport {
   articleStates: Record<string, unknown>[];
   newsStates: Record<string, unknown>[];
   feedback: Record<string, unknown>[];
+  /**
+   * Messages sent from the contact form (no account) that name the account's address as the reply
+   * address, when that address is verified: the person's own words, though the form itself cannot
+   * prove who typed them.
+   */
+  contactMessages: Record<string, unknown>[];
   /** Research interests besides the summary (and the summary's quota row), without vectors. */
   interests: Record<string, unknown>[];
   /** The digest schedule and channels without their secrets; null when never set. */
@@ -111,7 +118,7 @@ export class UserAdminRepository {
    * another user's rows): keywords with alert settings, paper states (favourites, saves, reading,
    * 'not interested', ratings, own works, and whether the paper is their private upload) with the
    * paper's title and link, news marks and ratings, the
-   * feedback they sent, their research interests, the authors they follow, their delivery settings and
+   * feedback they sent, contact-form messages giving their verified address to reply to, their research interests, the authors they follow, their delivery settings and
    * what was delivered to them.
    * Secrets stay out: the
    * feed token's hash, the webhook address (its key is the credential) and signing secret are given as
@@ -122,12 +129,21 @@ export class UserAdminRepository {
       (await this.db.execute<Record<string, unknown>>(query)).rows;
     // A mark made before the paper became another reader's private upload: the mark, not their text.
     const visible = paperVisibleTo(sql`p`, userId);
-    const [keywords, articleStates, newsStates, ownFeedback, interests, delivery, followedAuthors, deliveries] =
-      await Promise.all([
-        rowsOf(sql`
+    const [
+      keywords,
+      articleStates,
+      newsStates,
+      ownFeedback,
+      contactMessages,
+      interests,
+      delivery,
+      followedAuthors,
+      deliveries,
+    ] = await Promise.all([
+      rowsOf(sql`
         SELECT name, alert_enabled, alert_frequency, negative_terms, last_alerted_at, created_at
         FROM radar.user_keywords WHERE user_id = ${userId} ORDER BY created_at, id`),
-        rowsOf(sql`
+      rowsOf(sql`
         SELECT p.id AS paper_id, CASE WHEN ${visible} THEN p.title END AS title,
                CASE WHEN ${visible} THEN p.doi END AS doi, CASE WHEN ${visible} THEN p.url END AS url,
                s.is_favorited, s.is_saved, s.share_count,
@@ -135,26 +151,33 @@ export class UserAdminRepository {
                coalesce(p.private_to = ${userId}::uuid, false) AS is_private_upload, s.created_at, s.updated_at
         FROM radar.user_article_states s JOIN radar.papers p ON p.id = s.paper_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, p.id`),
-        rowsOf(sql`
+      rowsOf(sql`
         SELECT n.id AS news_item_id, n.title, n.url, s.dismissed_at, s.rating, s.rated_at, s.created_at
         FROM radar.user_news_states s JOIN radar.news_items n ON n.id = s.news_item_id
         WHERE s.user_id = ${userId} ORDER BY s.created_at, n.id`),
-        rowsOf(sql`
+      rowsOf(sql`
         SELECT type, title, description, created_at
         FROM radar.feedback WHERE user_id = ${userId} ORDER BY created_at, id`),
-        rowsOf(sql`
+      rowsOf(sql`
+        SELECT f.title, f.description, f.user_info->>'name' AS name, f.user_info->>'email' AS reply_email,
+               f.created_at
+        FROM radar.feedback f JOIN radar.users u ON u.id = ${userId} AND u.is_email_verified
+        WHERE f.user_id IS NULL AND f.type = ${CONTACT_FEEDBACK_TYPE} AND f.user_info->>'source' = 'contact'
+          AND lower(f.user_info->>'email') = lower(u.email)
+        ORDER BY f.created_at, f.id`),
+      rowsOf(sql`
         SELECT kind, name, description, paper_ids, quota, created_at, updated_at
         FROM radar.reader_interests WHERE user_id = ${userId} ORDER BY id`),
-        rowsOf(sql`
+      rowsOf(sql`
         SELECT frequency, weekday, hour, time_zone, email_enabled, paper_filters, news_filters,
                feed_token_hash IS NOT NULL AS has_feed, webhook_platform,
                webhook_url IS NOT NULL AS has_webhook, webhook_secret IS NOT NULL AS has_webhook_secret,
                last_slot_at AS last_digest_at, created_at, updated_at
         FROM radar.delivery_settings WHERE user_id = ${userId}`),
-        rowsOf(sql`
+      rowsOf(sql`
         SELECT name, orcid, openalex_id, affiliation, paper_id AS followed_from_paper_id, created_at
         FROM radar.followed_authors WHERE user_id = ${userId} ORDER BY id`),
-        rowsOf(sql`
+      rowsOf(sql`
         SELECT d.channel, d.item_kind, d.item_id, coalesce(p.title, n.title) AS title, NULL::text AS keyword,
                d.delivered_at
         FROM radar.delivered_items d
@@ -168,12 +191,13 @@ export class UserAdminRepository {
         LEFT JOIN radar.user_keywords k ON k.id = a.keyword_id AND k.user_id = a.user_id
         WHERE a.user_id = ${userId}
         ORDER BY delivered_at, item_id`),
-      ]);
+    ]);
     return {
       keywords,
       articleStates,
       newsStates,
       feedback: ownFeedback,
+      contactMessages,
       interests,
       delivery: delivery[0] ?? null,
       followedAuthors,

@@ -142,6 +142,8 @@ export const feedback = radar.table(
     userInfo: jsonb('user_info').notNull().default({}),
     /** When it was mailed to FEEDBACK_TO; null when no address is set or the mail has not gone out. */
     mailedAt: timestamp('mailed_at', { withTimezone: true }),
+    /** When an operator marked it read (`radar messages read`); null: unread, counted by `radar status`. */
+    readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('feedback_created_idx').on(t.createdAt)],

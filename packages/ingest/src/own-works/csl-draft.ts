@@ -1,15 +1,25 @@
 import type { CSL } from '@citation-js/core';
-import { collectIssns, extractArxivId, normalizeDoi } from '../identifiers';
+import { collectIssns, extractArxivId, isPreprintServerName, normalizeDoi } from '../identifiers';
 import type { PaperDraft } from '../types';
 
 const asText = (value: unknown): string =>
   typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
-/** "Given Family" of a CSL name (or its literal form). */
-function nameOf(name: { given?: unknown; family?: unknown; literal?: unknown }): string {
+type CslName = Partial<
+  Record<'given' | 'family' | 'literal' | 'dropping-particle' | 'non-dropping-particle' | 'suffix', unknown>
+>;
+
+/**
+ * "Given Family" of a CSL name (or its literal form), with its particles: BibTeX's "van der Berg,
+ * Jan" reaches CSL as family Berg with the particle apart, and is still Jan van der Berg.
+ */
+function nameOf(name: CslName): string {
   const literal = asText(name.literal);
   if (literal) return literal;
-  return [asText(name.given), asText(name.family)].filter(Boolean).join(' ');
+  return [name.given, name['dropping-particle'], name['non-dropping-particle'], name.family, name.suffix]
+    .map(asText)
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** YYYY-MM-DD (missing month/day as 01) of a CSL date, when it has a year. */
@@ -44,12 +54,12 @@ export function cslToDraft(item: CSL, index: number): PaperDraft | undefined {
   const arxivId =
     extractArxivId(asText(record.arxiv) || asText(record.eprint) || undefined)?.id ??
     extractArxivId(url ?? undefined)?.id;
-  const authors = Array.isArray(record.author)
-    ? (record.author as { given?: unknown; family?: unknown; literal?: unknown }[]).map(nameOf).filter(Boolean)
-    : [];
+  const authors = Array.isArray(record.author) ? (record.author as CslName[]).map(nameOf).filter(Boolean) : [];
   const container = asText(
     Array.isArray(record['container-title']) ? record['container-title'][0] : record['container-title'],
   );
+  // A preprint names its server as publisher (Zotero's CSL `article`, BibTeX @misc, RIS PB), not as journal.
+  const server = isPreprintServerName(asText(record.publisher)) ? asText(record.publisher) : '';
   const issns = collectIssns(
     (Array.isArray(record.ISSN) ? record.ISSN : [record.ISSN]).flatMap((value) => asText(value).split(/[,;\s]+/)),
   );
@@ -66,7 +76,11 @@ export function cslToDraft(item: CSL, index: number): PaperDraft | undefined {
     arxivId,
     url,
     publishedAt: dateOf(record.issued),
-    journal: container ? { name: container, issns } : undefined,
+    journal: container
+      ? { name: container, issns, ...(isPreprintServerName(container) ? { isPreprintServer: true } : {}) }
+      : server
+        ? { name: server, issns: [], isPreprintServer: true }
+        : undefined,
     keywords,
     sourceIds: {},
     notes: [],

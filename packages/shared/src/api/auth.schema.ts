@@ -147,8 +147,16 @@ export const verificationStatusResponseSchema = z.object({
   resend_available_in: z.number().int(),
 });
 
+/**
+ * The answer to every resend request that is not refused for the cooldown: the same for an unknown,
+ * a pending and a verified address, so it must not tell them apart, and conditional, because a code is
+ * mailed only to a registration still waiting for verification (and only once its cooldown is over).
+ */
+export const RESEND_CODE_ANSWER = '如果该邮箱已注册且尚未验证，验证码已发送，请查收邮件';
+
 export const resendCodeResponseSchema = z.object({
   message: z.string(),
+  /** Seconds before this browser may ask again: the resend cooldown, not how long a code is valid. */
   resend_available_in: z.number().int(),
 });
 

@@ -6,7 +6,13 @@ import { text } from './text.schema';
 export const CONTACT_NAME_MAX_LENGTH = 50;
 /** Stored as the feedback `type` of contact messages, so operators tell them from feedback. */
 export const CONTACT_FEEDBACK_TYPE = '联系表单';
+/** The answer when the message was stored and is mailed to the operators (FEEDBACK_TO or SUPPORT_EMAIL). */
 export const CONTACT_THANKS = '留言已发送';
+/**
+ * The answer when no address is configured: the message is only stored, and operators read it with
+ * `pnpm radar messages`. It promises no reply, because nobody is told that it arrived.
+ */
+export const CONTACT_STORED = '留言已保存，等待管理员查看。本站未开启留言邮件通知，管理员可能不会很快看到。';
 
 /**
  * POST /api/contact/: the contact form of /contact, for visitors without an account. The reply address
@@ -28,6 +34,11 @@ export type ContactRequest = z.output<typeof contactRequestSchema>;
 export const contactResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
+  /**
+   * `mail`: stored and mailed to the operators; `stored`: only stored, for an operator to read on the
+   * server (no FEEDBACK_TO or SUPPORT_EMAIL), so the page must not promise a reply.
+   */
+  delivery: z.enum(['mail', 'stored']),
 });
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
 

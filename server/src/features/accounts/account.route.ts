@@ -122,7 +122,10 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       config: { rateLimit: limits.resend },
       schema: {
         tags: ['auth'],
-        summary: 'Mail a new code (60 s cooldown, at most 5 an hour and 20 a day per address)',
+        summary:
+          'Mail a new code to a registration waiting for verification (60 s cooldown, at most 5 an hour and 20 a day per address)',
+        description:
+          'Every address gets the same conditional answer (如果该邮箱已注册且尚未验证，验证码已发送，请查收邮件): an unknown or verified address is mailed nothing, and the answer must not say which. `resend_available_in` is the cooldown before this browser may ask again.',
         body: emailOnlyRequestSchema,
         response: { 200: resendCodeResponseSchema, ...errorResponses },
       },

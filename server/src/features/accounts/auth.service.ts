@@ -6,6 +6,7 @@ import {
   describeUserAgent,
   LIMITS,
   type LoginRequest,
+  RESEND_CODE_ANSWER,
   type RegisterRequest,
   type ResetPasswordRequest,
   type VerificationStatusResponse,
@@ -148,7 +149,7 @@ export class AuthService {
     if (waitMs > 0) throw resendLater(waitMs);
     browser.recordSend(now, DAY);
     this.afterAnswer('code mail failed', email, () => this.mailCodeIfPending(email, now));
-    return { message: '验证码已发送，请查收邮件', resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND };
+    return { message: RESEND_CODE_ANSWER, resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND };
   }
 
   /** Mails a new code when the address is a registration waiting for verification and one is due. */

@@ -17,7 +17,8 @@ export const contactRoutes: FastifyPluginAsyncZod<{ feedback: FeedbackService }>
       config: { rateLimit: CONTACT_RATE_LIMIT },
       schema: {
         tags: ['feedback'],
-        summary: 'Send a message from the contact page; stored, and mailed to FEEDBACK_TO (else SUPPORT_EMAIL)',
+        summary:
+          'Send a message from the contact page; stored, and mailed to FEEDBACK_TO (else SUPPORT_EMAIL); with neither, only stored (delivery: stored)',
         description:
           'Public: no login; a bearer token is ignored. `email` is where the operators answer. `website` must stay empty (bots fill it).',
         body: contactRequestSchema,

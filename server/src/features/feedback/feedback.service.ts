@@ -2,6 +2,7 @@ import type { FeedbackRepository, FeedbackRow, UserRow } from '@radar/db';
 import type { Mailer } from '@radar/mail';
 import {
   CONTACT_FEEDBACK_TYPE,
+  CONTACT_STORED,
   CONTACT_THANKS,
   type ContactRequest,
   type ContactResponse,
@@ -60,10 +61,15 @@ export class FeedbackService {
   /**
    * A message from the contact form, without an account: stored as feedback of type 联系表单 (user_info
    * says `source: contact` and holds the reply address), then mailed to FEEDBACK_TO, or to the published
-   * SUPPORT_EMAIL when only that is set. A filled-in honeypot field gets the same answer and is dropped.
+   * SUPPORT_EMAIL when only that is set. With neither, it is only stored, and the answer says so rather
+   * than promise a reply nobody was told to write (operators read it with `pnpm radar messages`). A
+   * filled-in honeypot field gets the answer a person would and is dropped.
    */
   async contact(request: ContactRequest, client: { userAgent: string | undefined }): Promise<ContactResponse> {
-    const answer: ContactResponse = { success: true, message: CONTACT_THANKS };
+    const to = this.deps.feedbackTo ?? this.deps.supportEmail;
+    const answer: ContactResponse = to
+      ? { success: true, message: CONTACT_THANKS, delivery: 'mail' }
+      : { success: true, message: CONTACT_STORED, delivery: 'stored' };
     if (request.website?.trim()) {
       this.deps.logger.info('contact message with the hidden field filled in: dropped as a bot');
       return answer;
@@ -81,10 +87,12 @@ export class FeedbackService {
       description: request.description,
       userInfo: info,
     });
-    const to = this.deps.feedbackTo ?? this.deps.supportEmail;
     if (to) this.inBackground(row, () => this.deps.mailer.send(contactMail(to, row, info)));
     else
-      this.deps.logger.info({ feedbackId: row.id }, 'contact message stored; no FEEDBACK_TO or SUPPORT_EMAIL to mail');
+      this.deps.logger.info(
+        { feedbackId: row.id },
+        'contact message stored; no FEEDBACK_TO or SUPPORT_EMAIL to mail (read it with `pnpm radar messages`)',
+      );
     return answer;
   }
 
