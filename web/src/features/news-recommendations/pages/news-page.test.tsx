@@ -52,6 +52,24 @@ describe('/news', () => {
     });
   });
 
+  it('dates a card by its crawl day, and its tooltip gives the crawl and publication dates absolutely', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: newsRecommendations([
+        testNews({ publish_date: '2026-11-18T02:00:00.000Z', crawl_date: '2026-11-21T03:00:00.000Z' }),
+        testNews({ id: 'news-2', title: '未注明发布日期', publish_date: null, crawl_date: '2026-11-21T17:30:00.000Z' }),
+      ]),
+    });
+    renderApp(api, '/news', { user: testUser() });
+
+    await screen.findByRole('heading', { level: 2, name: '共 2 条推荐新闻' });
+    const [first, second] = screen.getAllByTestId('news-chip-date');
+    expect(first?.getAttribute('title')).toBe(
+      '收录时间：2026-11-21 11:00（北京时间）\n发布时间：2026-11-18 10:00（北京时间）',
+    );
+    // 17:30 UTC is the next day in Beijing; no publication date, so none is claimed.
+    expect(second?.getAttribute('title')).toBe('收录时间：2026-11-22 01:30（北京时间）');
+  });
+
   it("says '暂无推荐新闻' when nothing matches", async () => {
     api.on('GET', RECOMMENDATIONS, { body: newsRecommendations([]) });
     renderApp(api, '/news', { user: testUser() });

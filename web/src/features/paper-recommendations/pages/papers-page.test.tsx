@@ -78,6 +78,8 @@ describe('/papers', () => {
     const link = first?.getByRole('link', { name: /^Message passing networks for molecules/ });
     expect(link?.getAttribute('href')).toBe('https://doi.org/10.1000/paper-1');
     expect(first?.getByText('相似度 87.6%')).toBeTruthy();
+    // The relative date chip's tooltip names the publication day itself.
+    expect(first?.getByTestId('paper-chip-date').getAttribute('title')).toBe('发表时间：2026-11-20');
     expect(second?.getByText('一种等变 Transformer。')).toBeTruthy();
     expect(second?.getByText('相似度 50.0%')).toBeTruthy();
     expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query).toEqual({
