@@ -16,6 +16,7 @@ import { useZodForm } from '@/hooks/use-zod-form';
 import { setServerFieldErrors } from '@/lib/form-errors';
 import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
 import { getLatestRetryEmail, getRetryDeadline, storeRetryDeadline } from '@/lib/retry-deadlines';
+import { FORGOT_PASSWORD_RETRY_STORAGE_KEY } from '@/lib/session';
 import { useForgotPassword } from '../api/forgot-password';
 import { AuthCard } from '../components/auth-card';
 import { EmailFormField, SubmitButton } from '../components/auth-form-parts';
@@ -25,8 +26,8 @@ import type { EmailFormValues } from '../utils/auth-form-schemas';
 
 const t = AUTH_STRINGS.forgot;
 
-/** localStorage key of the rate-limit deadlines per address (lib/retry-deadlines). */
-const RETRY_DEADLINES_KEY = 'forgotPasswordRetryAt';
+/** localStorage key of the rate-limit deadlines per address (lib/retry-deadlines); logout clears it. */
+const RETRY_DEADLINES_KEY = FORGOT_PASSWORD_RETRY_STORAGE_KEY;
 
 /**
  * /forgot-password: email, send button, return-home button and a
