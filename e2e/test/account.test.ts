@@ -178,12 +178,12 @@ describe('the AI dialog on a Chinese homepage (offline extractor, issues 18 and 
     await incomplete.waitFor({ timeout: 20_000 });
     const shown = (await dialog.textContent()) ?? '';
     expect(shown).not.toContain('研究信息已生成');
-    expect(shown).not.toContain('现在您可以使用全部功能了');
+    expect(shown).not.toContain('现在你可以使用全部功能了');
     // Says how the draft was made and that it needs checking.
     const notice = (await page.getByTestId('research-dialog-draft').textContent()) ?? '';
     expect(notice).toContain('请检查英文研究方向草稿');
     expect(notice).toContain('由内置规则根据中文主页逐词翻译生成');
-    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('待您检查后保存');
+    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('待你检查后保存');
     // A field only on evidence: the page is plainly history, and nothing points at earth sciences.
     expect(await page.getByTestId('research-dialog-report-fields').textContent()).toContain('历史学');
     expect(shown).not.toContain('地球科学');
@@ -216,7 +216,7 @@ describe('the AI dialog on a Chinese homepage (offline extractor, issues 18 and 
     await summaryInput.fill(edited);
     await save.click();
     await page.getByTestId('research-dialog-success').getByText('研究信息已生成').waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('research-dialog-success').textContent()).toContain('现在您可以使用全部功能了');
+    expect(await page.getByTestId('research-dialog-success').textContent()).toContain('现在你可以使用全部功能了');
     await page.getByTestId('research-dialog-confirm').click();
     await dialog.waitFor({ state: 'detached' });
 

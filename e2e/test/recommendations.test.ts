@@ -88,7 +88,7 @@ const texts = (page: Page, testId: string) => page.getByTestId(testId).allTextCo
 
 function expectedHeading(body: PaperRecommendationResponse): string {
   const filtered = body.filtered_out_count > 0 ? `（已过滤 ${body.filtered_out_count} 篇）` : '';
-  return `为您推荐 ${body.recommendations_count} 篇论文${filtered}`;
+  return `为你推荐 ${body.recommendations_count} 篇论文${filtered}`;
 }
 
 /** The list shows exactly the answer: heading, one card per paper in order, similarity with one decimal. */

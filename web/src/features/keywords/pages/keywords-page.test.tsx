@@ -51,7 +51,7 @@ describe('/keywords', () => {
     const { user, fill } = renderApp(api, '/keywords', { user: testUser() });
 
     // A logged-in reader without keywords is told that, not asked to log in.
-    expect(await screen.findByText('您还没有关注任何关键词')).toBeTruthy();
+    expect(await screen.findByText('你还没有关注任何关键词')).toBeTruthy();
     expect(screen.queryByText(/请登录/)).toBeNull();
     await fill(screen.getByRole('textbox', { name: '关键词' }), ' diffusion models ');
     await user.click(screen.getByRole('button', { name: '添加' }));
