@@ -178,12 +178,12 @@ describe('the AI dialog on a Chinese homepage (offline extractor, issues 18 and 
     await incomplete.waitFor({ timeout: 20_000 });
     const shown = (await dialog.textContent()) ?? '';
     expect(shown).not.toContain('研究信息已生成');
-    expect(shown).not.toContain('现在您可以使用全部功能了');
+    expect(shown).not.toContain('现在你可以使用全部功能了');
     // Says how the draft was made and that it needs checking.
     const notice = (await page.getByTestId('research-dialog-draft').textContent()) ?? '';
     expect(notice).toContain('请检查英文研究方向草稿');
     expect(notice).toContain('由内置规则根据中文主页逐词翻译生成');
-    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('待您检查后保存');
+    expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('待你检查后保存');
     // A field only on evidence: the page is plainly history, and nothing points at earth sciences.
     expect(await page.getByTestId('research-dialog-report-fields').textContent()).toContain('历史学');
     expect(shown).not.toContain('地球科学');
@@ -216,7 +216,7 @@ describe('the AI dialog on a Chinese homepage (offline extractor, issues 18 and 
     await summaryInput.fill(edited);
     await save.click();
     await page.getByTestId('research-dialog-success').getByText('研究信息已生成').waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('research-dialog-success').textContent()).toContain('现在您可以使用全部功能了');
+    expect(await page.getByTestId('research-dialog-success').textContent()).toContain('现在你可以使用全部功能了');
     await page.getByTestId('research-dialog-confirm').click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -245,6 +245,18 @@ describe('research info, basic info and logout', () => {
     await input.fill('   \n  ');
     expect(await start.isDisabled()).toBe(true);
     expect(await page.getByTestId('research-dialog-counter').textContent()).toBe('6/3000');
+    // Characters as the reader counts them: six emoji are 6, not 12 UTF-16 units.
+    await input.fill('🔬🧬🧪📚🎓👩‍🔬');
+    expect(await page.getByTestId('research-dialog-counter').textContent()).toBe('6/3000');
+    // A paste over the limit says so where the reader looks, within a 1280x800 screen, beside the button.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await input.fill('分'.repeat(3001));
+    const tooLong = page.getByTestId('research-dialog-too-long');
+    await tooLong.waitFor();
+    const box = await tooLong.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 800).toBe(true);
+    expect(await start.isDisabled()).toBe(true);
+    await page.setViewportSize(WIDE);
     await input.fill(HOMEPAGE_TEXT);
     expect(await page.getByTestId('research-dialog-counter').textContent()).toBe(`${HOMEPAGE_TEXT.length}/3000`);
     await captureBothWidths(page, 'account-dialog', { fullPage: false });
@@ -356,6 +368,13 @@ describe('research info, basic info and logout', () => {
     await page.waitForURL(e2e.url('/'));
     await page.getByTestId('nav-login').waitFor();
     expect(await readSession(page)).toEqual({ token: null, userEmail: null });
+    // Nothing personal stays in the browser (shared lab computers): not the pasted page, not its e-mail.
+    const stored = await page.evaluate(() =>
+      [localStorage, sessionStorage].flatMap((storage) =>
+        Object.keys(storage).map((key) => `${key}=${storage.getItem(key)}`),
+      ),
+    );
+    expect(stored.filter((item) => /^research_/.test(item) || item.includes(HOMEPAGE_EMAIL))).toEqual([]);
     // The call is not awaited by the page: wait until the server has it, then the old token is refused.
     const statusWithOldToken = async () =>
       (await fetch(`${e2e.server.baseUrl}/api/auth/user/`, { headers: { authorization: `Bearer ${token}` } })).status;

@@ -215,13 +215,30 @@ describe('forgot password -> reset -> login', () => {
     await page.goto('/forgot-password');
     await fieldByLabel(page, '邮箱地址').fill('limited@example.org');
     const submit = page.getByTestId('forgot-password-submit');
-    // Three requests an hour per address are answered; the fourth is refused with remaining_seconds.
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/forgot-password/'));
-      await submit.click();
-      expect((await answered).status()).toBe(200);
-      await page.getByTestId('forgot-password-sent').waitFor();
-    }
+    // A sent mail disables the button for a minute: a second click would send a second mail.
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/auth/forgot-password/'));
+    await submit.click();
+    expect((await answered).status()).toBe(200);
+    await page.getByTestId('forgot-password-sent').waitFor();
+    expect(await submit.isDisabled()).toBe(true);
+    expect(await submit.textContent()).toMatch(/^\d+ 秒后可重新发送$/);
+    // Three requests an hour per address are answered (two more, sent directly); the fourth is refused
+    // with remaining_seconds. The minute's wait is dropped as if it had passed.
+    const statuses = await page.evaluate(async () => {
+      const send = () =>
+        fetch('/api/auth/forgot-password/', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: 'limited@example.org' }),
+        }).then((response) => response.status);
+      const first = await send();
+      localStorage.removeItem('forgotPasswordRetryAt');
+      return [first, await send()];
+    });
+    expect(statuses).toEqual([200, 200]);
+    await page.waitForFunction(
+      () => !(document.querySelector('[data-testid="forgot-password-submit"]') as HTMLButtonElement).disabled,
+    );
     const refused = page.waitForResponse((response) => response.url().endsWith('/api/auth/forgot-password/'));
     await submit.click();
     const response = await refused;

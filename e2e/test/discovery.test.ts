@@ -148,7 +148,7 @@ it('manages keywords: add, duplicate, alert settings, a suggestion, remove', asy
   await page.getByTestId('nav-keywords').click();
   await page.getByRole('heading', { level: 1, name: '关键词' }).waitFor();
   // The reader is logged in: the empty list says what is missing, not the visitor's 请登录….
-  await page.getByTestId('keyword-list-empty').getByText('您还没有关注任何关键词').waitFor();
+  await page.getByTestId('keyword-list-empty').getByText('你还没有关注任何关键词').waitFor();
   await page.getByTestId('keyword-suggestion').first().waitFor();
 
   // The server's rules on submit; nothing is sent for a blank keyword.

@@ -78,7 +78,7 @@ it('validates, sends feedback with the user info, stores it, and offers home or 
   });
 
   await page.getByTestId('feedback-thanks').waitFor();
-  expect(await page.getByTestId('feedback-thanks').getByRole('heading').textContent()).toBe('感谢您的反馈');
+  expect(await page.getByTestId('feedback-thanks').getByRole('heading').textContent()).toBe('感谢你的反馈');
   await captureBothWidths(page, 'feedback-thanks');
 
   const stored = await new FeedbackRepository(e2e.server.database.db).findById(Number(body.id));

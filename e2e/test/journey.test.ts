@@ -220,7 +220,7 @@ describe('a new researcher’s first session', () => {
     expect(firstBody.recommendations.length).toBeGreaterThan(0);
     await page
       .getByTestId('papers-result-heading')
-      .getByText(`为您推荐 ${firstBody.recommendations_count} 篇论文`)
+      .getByText(`为你推荐 ${firstBody.recommendations_count} 篇论文`)
       .waitFor();
     expect(await dataIds('paper-card', 'data-paper-id')).toEqual(firstBody.recommendations.map((paper) => paper.id));
     expect(await page.getByTestId('papers-chip-date').allTextContents()).toEqual(['发表时间：一周内']);
@@ -385,7 +385,7 @@ describe('a new researcher’s first session', () => {
     const sent = await callOf('POST', '/api/feedback/send/', () => page.getByTestId('feedback-submit').click());
     expect(sent.status()).toBe(200);
     const { id } = (await sent.json()) as { id: string };
-    await page.getByTestId('feedback-thanks').getByRole('heading', { name: '感谢您的反馈' }).waitFor();
+    await page.getByTestId('feedback-thanks').getByRole('heading', { name: '感谢你的反馈' }).waitFor();
 
     const user = await storedUser();
     const stored = await new FeedbackRepository(e2e.server.database.db).findById(Number(id));

@@ -54,7 +54,7 @@ describe('profile from one’s own works', () => {
     const incomplete = page.getByTestId('research-dialog-incomplete');
     await incomplete.waitFor({ timeout: 45_000 });
     expect(await page.getByTestId('research-dialog-draft-body').textContent()).toContain(
-      '已读取 1 篇作品，其中 1 篇已记为您喜欢的论文',
+      '已读取 1 篇作品，其中 1 篇已记为你喜欢的论文',
     );
     expect(await page.getByTestId('research-dialog-report-summary').textContent()).toContain('根据作品生成');
     expect(await page.getByTestId('research-dialog-report-name').count()).toBe(0);

@@ -49,6 +49,46 @@ describe('landing page', () => {
   });
 });
 
+describe('landing hero', () => {
+  it('never breaks a word of the tagline across lines (推荐 stays whole at 1280 and 375 px)', async () => {
+    for (const viewport of [VIEWPORTS.desktop, { width: 375, height: 812 }]) {
+      const { page } = await e2e.openPage({ viewport });
+      await page.goto('/');
+      await page.getByRole('heading', { level: 1, name: '科研雷达' }).waitFor();
+      // The top of each character of the tagline: two characters of one word share a line.
+      const tops = await page.evaluate(() => {
+        const tagline = [...document.querySelectorAll('p')].find((element) =>
+          element.textContent?.startsWith('根据你的研究方向'),
+        );
+        if (!tagline) return null;
+        const result: { char: string; top: number }[] = [];
+        const walker = document.createTreeWalker(tagline, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let index = 0; index < (node.textContent ?? '').length; index++) {
+            const range = document.createRange();
+            range.setStart(node, index);
+            range.setEnd(node, index + 1);
+            result.push({ char: node.textContent?.[index] ?? '', top: Math.round(range.getBoundingClientRect().top) });
+          }
+        }
+        return result;
+      });
+      expect(tops).not.toBeNull();
+      const text = (tops ?? []).map((entry) => entry.char).join('');
+      for (const word of ['推荐', '研究方向', '最新论文', '学术新闻']) {
+        const at = text.indexOf(word);
+        const lines = new Set((tops ?? []).slice(at, at + word.length).map((entry) => entry.top));
+        expect({ viewport: viewport.width, word, lines: lines.size }).toEqual({
+          viewport: viewport.width,
+          word,
+          lines: 1,
+        });
+      }
+      await e2e.closePages();
+    }
+  });
+});
+
 describe('shell', () => {
   it('shows the permanent 240 px drawer with the anonymous menu on a 1280x800 screen', async () => {
     const { page } = await e2e.openPage({ viewport: VIEWPORTS.desktop });

@@ -88,7 +88,7 @@ const texts = (page: Page, testId: string) => page.getByTestId(testId).allTextCo
 
 function expectedHeading(body: PaperRecommendationResponse): string {
   const filtered = body.filtered_out_count > 0 ? `（已过滤 ${body.filtered_out_count} 篇）` : '';
-  return `为您推荐 ${body.recommendations_count} 篇论文${filtered}`;
+  return `为你推荐 ${body.recommendations_count} 篇论文${filtered}`;
 }
 
 /** The list shows exactly the answer: heading, one card per paper in order, similarity with one decimal. */
@@ -402,7 +402,8 @@ describe('news page', () => {
     const toggle = page.getByTestId('news-settings-toggle');
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(await checkedBoxes(page, 'news-settings-date')).toEqual(['一周内']);
+    // The default 一周内 is shown with the shorter ranges it stands for, as the hint says.
+    expect(await checkedBoxes(page, 'news-settings-date')).toEqual(['一天内', '两天内', '三天内', '一周内']);
     const month = await responseOf(page, NEWS_PATH, () => checkbox(page, 'news-settings-date', '一月内').check());
     expect(queryOf(month).date_filter).toBe(ALL_RANGES);
     expect(await checkedBoxes(page, 'news-settings-date')).toEqual(ALL_RANGES.split(','));

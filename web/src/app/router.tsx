@@ -20,7 +20,7 @@ const VerifyEmailPage = lazyPage(() => import('@/features/auth/pages/verify-emai
 const ContactRoute = lazyPage(() => import('./routes/contact'), 'ContactRoute');
 const PapersRoute = lazyPage(() => import('./routes/papers'), 'PapersRoute');
 const NewsRoute = lazyPage(() => import('./routes/news'), 'NewsRoute');
-const KeywordsPage = lazyPage(() => import('@/features/keywords/pages/keywords-page'), 'KeywordsPage');
+const KeywordsRoute = lazyPage(() => import('./routes/keywords'), 'KeywordsRoute');
 const ArticleSearchRoute = lazyPage(() => import('./routes/article-search'), 'ArticleSearchRoute');
 const NewsSearchPage = lazyPage(() => import('@/features/news-search/pages/news-search-page'), 'NewsSearchPage');
 const LibraryPage = lazyPage(() => import('@/features/articles/pages/library-page'), 'LibraryPage');
@@ -49,7 +49,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: paths.papers.path, element: <PapersRoute /> },
               { path: paths.news.path, element: <NewsRoute /> },
-              { path: paths.keywords.path, element: <KeywordsPage /> },
+              { path: paths.keywords.path, element: <KeywordsRoute /> },
               { path: paths.search.path, element: <ArticleSearchRoute /> },
               { path: paths.newsSearch.path, element: <NewsSearchPage /> },
               { path: paths.library.path, element: <LibraryPage /> },

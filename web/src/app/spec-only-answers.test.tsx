@@ -149,7 +149,7 @@ describe('screens rendered from answers with only the contract’s fields', () =
     api.on('GET', '/api/auth/recommendations/papers/', { body: specPaperRecommendations });
     renderApp(api, '/papers', { storage: signInWithSpecUser(api) });
 
-    expect(await screen.findByRole('heading', { level: 2, name: '为您推荐 3 篇论文' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: '为你推荐 3 篇论文' })).toBeTruthy();
     const cards = screen.getAllByTestId('paper-card');
     expect(cards).toHaveLength(3);
     const [withUrl, withDoi, withNeither] = cards as [HTMLElement, HTMLElement, HTMLElement];
@@ -230,7 +230,7 @@ describe('screens rendered from answers with only the contract’s fields', () =
     const { router } = renderApp(api, '/papers', { storage: signInWithSpecUser(api) });
 
     expect(await screen.findByText('暂未找到合适的推荐论文')).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 0 篇论文' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: '为你推荐 0 篇论文' })).toBeTruthy();
     expect(screen.queryByTestId('papers-empty-explanation')).toBeNull();
     expectNoErrorBoundary();
 
@@ -259,7 +259,7 @@ describe('screens rendered from answers with only the contract’s fields', () =
     await fill(await screen.findByRole('textbox', { name: '标题' }), '希望支持导出');
     await fill(screen.getByRole('textbox', { name: '详细描述' }), '希望可以导出 BibTeX。');
     await user.click(screen.getByRole('button', { name: '提交反馈' }));
-    expect(await screen.findByText('感谢您的反馈')).toBeTruthy();
+    expect(await screen.findByText('感谢你的反馈')).toBeTruthy();
     expectNoErrorBoundary();
   });
 

@@ -9,6 +9,7 @@ import {
   parseDateFilterQuery,
   parseDateFilterSelection,
   readStoredObject,
+  shownDateFilter,
   snapToSlider,
   toggleDateFilter,
   writeStoredObject,
@@ -63,6 +64,14 @@ describe('toggleDateFilter', () => {
     expect(toggleDateFilter(all, '三天内', false)).toEqual(['一天内', '两天内']);
     expect(toggleDateFilter(all, '一月内', false)).toEqual(['一天内', '两天内', '三天内', '一周内']);
     expect(toggleDateFilter(all, '一天内', false)).toEqual([]);
+  });
+
+  it('shows and toggles a selection naming only its widest range as the cumulative set it stands for', () => {
+    expect(shownDateFilter(['一周内'])).toEqual(['一天内', '两天内', '三天内', '一周内']);
+    expect(shownDateFilter(['不限'])).toEqual(['不限']);
+    expect(shownDateFilter([])).toEqual([]);
+    expect(toggleDateFilter(['一周内'], '两天内', false)).toEqual(['一天内']);
+    expect(toggleDateFilter(['一周内'], '一月内', true)).toEqual(['一天内', '两天内', '三天内', '一周内', '一月内']);
   });
 
   it('不限 is exclusive', () => {

@@ -60,10 +60,23 @@ export function toggleDateFilter(
   if (label === UNLIMITED_DATE_FILTER) return checked ? [UNLIMITED_DATE_FILTER] : [];
   const ranges = DATE_FILTER_LABELS.filter((value) => value !== UNLIMITED_DATE_FILTER);
   const index = ranges.indexOf(label);
-  const kept = selected.filter((value) => value !== UNLIMITED_DATE_FILTER);
+  // The rule acts on what the boxes show (shownDateFilter), so unticking 两天内 under a stored 一周内 keeps 一天内.
+  const kept = shownDateFilter(selected).filter((value) => value !== UNLIMITED_DATE_FILTER);
   if (checked) return inOrder([...kept, ...ranges.slice(0, index + 1)]);
   const removed = new Set(ranges.slice(index));
   return inOrder(kept.filter((value) => !removed.has(value)));
+}
+
+/**
+ * The ranges shown ticked: the widest selected one and every shorter one, as the cumulative rule says,
+ * even when the selection names only the widest (the spec's default ['一周内'], a stored or linked
+ * selection); 不限 or nothing as it is. The query still sends the selection as it is: the server applies
+ * the widest range either way.
+ */
+export function shownDateFilter(selected: readonly DateFilterLabel[]): DateFilterLabel[] {
+  const widest = effectiveDateFilter(selected);
+  if (widest === UNLIMITED_DATE_FILTER) return [...selected];
+  return DATE_FILTER_LABELS.slice(0, orderOf(widest) + 1);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  formatAbsoluteDate,
   formatRelativeTime,
   formatTimeAgo,
   getDisplayTimeZone,
@@ -110,5 +111,30 @@ describe('formatTimeAgo', () => {
   it('reads ISO timestamps and says when there is no moment', () => {
     expect(formatTimeAgo(minutesAgo(90).toISOString(), NOW)).toBe('1小时前');
     expect(formatTimeAgo(null, NOW)).toBe(UNDATED_LABEL);
+  });
+});
+
+describe('formatAbsoluteDate', () => {
+  it("gives a moment as its day and minute in the readers' zone, named", () => {
+    expect(formatAbsoluteDate('2026-11-21T02:05:00Z')).toBe('2026-11-21 10:05（北京时间）');
+    // 23:30 UTC is already the next day in Beijing.
+    expect(formatAbsoluteDate(new Date(Date.UTC(2026, 10, 20, 23, 30)))).toBe('2026-11-21 07:30（北京时间）');
+    setDisplayTimeZone('Europe/Berlin');
+    expect(formatAbsoluteDate('2026-11-21T02:05:00Z')).toBe('2026-11-21 03:05（Europe/Berlin）');
+  });
+
+  it('gives a date without a time as written, in every zone', () => {
+    setDisplayTimeZone('America/Los_Angeles');
+    expect(formatAbsoluteDate('2024-3-5')).toBe('2024-03-05');
+    expect(formatAbsoluteDate('2024')).toBe('2024 年');
+    expect(formatAbsoluteDate(2024)).toBe('2024 年');
+  });
+
+  it('claims no date it cannot read', () => {
+    expect(formatAbsoluteDate(undefined)).toBeUndefined();
+    expect(formatAbsoluteDate(null)).toBeUndefined();
+    expect(formatAbsoluteDate('')).toBeUndefined();
+    expect(formatAbsoluteDate('2024-02-31')).toBeUndefined();
+    expect(formatAbsoluteDate('soon')).toBeUndefined();
   });
 });

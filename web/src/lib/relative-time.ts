@@ -58,6 +58,46 @@ export function formatTimeAgo(input: DateInput, now: Date = new Date(), timeZone
 }
 
 /**
+ * The absolute date behind a relative label, for its tooltip (a relative label alone hides which day it
+ * means). A date without a time is its day as written (2024-03-05; a bare year stays 2024 年); a moment is
+ * its day and minute in the readers' zone, named (北京时间 for Asia/Shanghai, else the IANA name), e.g.
+ * '2026-11-21 10:30（北京时间）'. Undefined when unparseable, so no tooltip claims a date.
+ */
+export function formatAbsoluteDate(input: DateInput, timeZone = displayTimeZone): string | undefined {
+  if (input === null || input === undefined) return undefined;
+  const text = typeof input === 'string' ? input.trim() : undefined;
+  const year =
+    text !== undefined ? /^(\d{4})$/.exec(text)?.[1] : /^\d{4}$/.test(String(input)) ? String(input) : undefined;
+  if (year) return `${year} 年`;
+  if (text !== undefined && /^\d{4}-\d{1,2}-\d{1,2}$/.test(text)) return calendarDayOf(text, timeZone);
+  const date = parseDate(input);
+  if (!date) return undefined;
+  const parts = momentFormat(timeZone).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((entry) => entry.type === type)?.value ?? '';
+  const zoneName = timeZone === DEFAULT_TIME_ZONE ? '北京时间' : timeZone;
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}（${zoneName}）`;
+}
+
+const momentFormats = new Map<string, Intl.DateTimeFormat>();
+
+function momentFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = momentFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    momentFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
  * The calendar day (YYYY-MM-DD) a date falls on in `timeZone`. A date without a time (a publication
  * day, a bare year) is that day in every zone, as the server's windows read it; a moment is the day it
  * falls on in the zone. Undefined when unparseable (see parseDate).

@@ -42,6 +42,20 @@ export function getLatestRetryEmail(key: string, now = Date.now()): string | und
   return entries.sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
+/** Drops the deadline of `email` under `key` (the address is no longer the reader's). */
+export function forgetRetryDeadline(key: string, email: string): void {
+  try {
+    const storage = getStorage();
+    if (!storage || storage.getItem(key) === null) return;
+    const deadlines = readDeadlines(key, Date.now());
+    delete deadlines[normaliseEmail(email)];
+    if (Object.keys(deadlines).length === 0) storage.removeItem(key);
+    else storage.setItem(key, JSON.stringify(deadlines));
+  } catch {
+    // Storage blocked: nothing was stored either.
+  }
+}
+
 export function storeRetryDeadline(key: string, email: string, deadline: number, now = Date.now()): void {
   const deadlines = readDeadlines(key, now);
   deadlines[normaliseEmail(email)] = deadline;

@@ -332,6 +332,14 @@ export function readKeywordSuggestions(raw: unknown): KeywordSuggestionsResponse
 }
 
 /**
+ * GET /api/auth/recommendations/stats/, as far as a screen uses it: the papers that can be recommended
+ * (the contract's current_user.available_recommendations); null when the answer does not say.
+ */
+export function readPaperAvailability(raw: unknown): { availablePapers: number | null } {
+  return { availablePapers: numberOrNull(asRecord(asRecord(raw).current_user).available_recommendations) };
+}
+
+/**
  * The keyword in the answer to an add or an update (the contract does not show these answers): ours is
  * `{ success, keyword }`, another backend may answer the keyword itself or nothing. Without one, the
  * keyword is named as it was sent, with an empty id, and the list is left to its refetch.

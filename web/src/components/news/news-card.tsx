@@ -11,13 +11,14 @@ import { RatingButtons } from '@/components/actions/rating-buttons';
 import { ExternalLink } from '@/components/links/external-link';
 import { RecommendationReasonLine } from '@/components/recommendations/recommendation-reason-line';
 import { formatSimilarityPercent } from '@/lib/paper-display';
-import { formatRelativeTime } from '@/lib/relative-time';
+import { formatAbsoluteDate, formatRelativeTime } from '@/lib/relative-time';
 import { truncateText } from '@/lib/text';
 
 const TEXT = {
   recommended: '推荐',
   institute: '发布机构',
   crawled: '收录时间',
+  published: '发布时间',
   similarity: '相似度',
 } as const;
 
@@ -31,6 +32,8 @@ export type NewsCardItem = {
   content: string;
   institute_name: string;
   crawl_date: string;
+  /** When the source published it; absent or null when the source did not say. */
+  publish_date?: string | null;
   url: string;
   is_recommended: boolean;
   recommendation_score?: number | null;
@@ -165,7 +168,7 @@ export function NewsCard({
             size="small"
             variant="outlined"
             label={formatRelativeTime(item.crawl_date, now)}
-            title={`${TEXT.crawled}：${formatRelativeTime(item.crawl_date, now)}`}
+            title={dateTooltip(item, now)}
             data-testid="news-chip-date"
           />
           {similarity ? (
@@ -185,4 +188,15 @@ export function NewsCard({
       </CardContent>
     </Card>
   );
+}
+
+/**
+ * The date chip's hover text: the chip shows when the item was crawled, relative (今天 for old news crawled
+ * today), so the tooltip gives that day absolutely and, when the source said, the publication date, both
+ * in the readers' zone; a date that cannot be read is named as undated rather than left out.
+ */
+function dateTooltip(item: NewsCardItem, now: Date | undefined): string {
+  const crawled = `${TEXT.crawled}：${formatAbsoluteDate(item.crawl_date) ?? formatRelativeTime(item.crawl_date, now)}`;
+  const published = formatAbsoluteDate(item.publish_date);
+  return published ? `${crawled}\n${TEXT.published}：${published}` : crawled;
 }

@@ -25,7 +25,7 @@ import {
   lastAuthor,
   paperHref,
 } from '@/lib/paper-display';
-import { formatRelativeTime } from '@/lib/relative-time';
+import { formatAbsoluteDate, formatRelativeTime } from '@/lib/relative-time';
 import { type AuthorFollowControls, AuthorFollowMenu } from './author-follow-menu';
 import { CitationExportMenu } from './citation-export-menu';
 
@@ -241,6 +241,8 @@ export function PaperCard({
             <InfoChip
               label={formatRelativeTime(paper.date ?? paper.year, now)}
               title={TEXT.published}
+              // The tooltip names the day itself: a relative label alone never says which day it means.
+              titleValue={formatAbsoluteDate(paper.date ?? paper.year)}
               testId="paper-chip-date"
             />
             {similarity ? (
@@ -349,6 +351,8 @@ function InfoChip(props: {
   testId: string;
   /** The chip's meaning, read by screen readers and shown on hover. */
   title?: string;
+  /** What the hover text gives after the meaning; the label when left out. */
+  titleValue?: string | undefined;
   color?: 'default' | 'primary' | 'secondary';
 }) {
   return (
@@ -357,7 +361,7 @@ function InfoChip(props: {
       variant="outlined"
       color={props.color ?? 'default'}
       label={props.label}
-      title={props.title ? `${props.title}：${props.label}` : undefined}
+      title={props.title ? `${props.title}：${props.titleValue ?? props.label}` : undefined}
       data-testid={props.testId}
       sx={{ maxWidth: '100%' }}
     />

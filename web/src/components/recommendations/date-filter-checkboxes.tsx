@@ -6,6 +6,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import { DATE_FILTER_LABELS, type DateFilterLabel } from '@radar/shared';
 import { useId } from 'react';
+import { shownDateFilter } from '@/lib/recommendation-params';
 
 const TEXT = {
   label: '发表时间',
@@ -23,6 +24,8 @@ type DateFilterCheckboxesProps = {
 /** The date-filter checkboxes of the recommendation settings, one per range of DATE_FILTERS. */
 export function DateFilterCheckboxes({ selected, onToggle, label = TEXT.label, testId }: DateFilterCheckboxesProps) {
   const hintId = useId();
+  // The hint says shorter ranges are ticked with a longer one: the boxes show exactly that.
+  const shown = shownDateFilter(selected);
   return (
     <FormControl component="fieldset" data-testid={testId} aria-describedby={hintId}>
       <FormLabel component="legend" sx={{ typography: 'subtitle2', color: 'text.primary', mb: 0.5 }}>
@@ -36,7 +39,7 @@ export function DateFilterCheckboxes({ selected, onToggle, label = TEXT.label, t
             control={
               <Checkbox
                 size="small"
-                checked={selected.includes(option)}
+                checked={shown.includes(option)}
                 onChange={(event) => onToggle(option, event.target.checked)}
               />
             }

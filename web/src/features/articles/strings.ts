@@ -14,7 +14,7 @@ export const ARTICLE_STRINGS = {
     myKeywordsHint: '点击关键词加入或移出检索条件',
     toggleKeyword: (name: string, selected: boolean) => (selected ? `从检索条件中移除“${name}”` : `按“${name}”检索`),
     /** The page is guarded: its reader is logged in and only lacks keywords (not the spec's 请登录…, meant for visitors). */
-    noKeywords: '您还没有关注关键词。关注后，可以在这里一键按关键词检索论文。',
+    noKeywords: '你还没有关注关键词。关注后，可以在这里一键按关键词检索论文。',
     goSetKeywords: '去设置',
     start: '输入关键词开始检索论文；也可以先关注关键词，再一键检索。',
     resultCount: (count: number) => `找到 ${count} 篇相关论文`,

@@ -12,14 +12,15 @@ export const CONTACT_STRINGS = {
     about: `${APP_NAME}是可以自行部署的科研助手，本站由部署它的机构或个人运营。账号、邮件接收、数据与隐私相关的问题，请直接联系本站管理员。`,
     sendMail: '发送邮件',
     loading: '正在读取联系方式…',
-    noEmail: '本站没有公布支持邮箱。请通过下面的表单给管理员留言，回复会发到你填写的邮箱。',
+    /** No promise of a reply: an installation may only store the message (no address configured). */
+    noEmail: '本站没有公布支持邮箱。可以通过下面的表单给管理员留言；如有回复，会发到你填写的邮箱。',
     orForm: '也可以通过下面的表单给管理员留言。',
     noPassword: '来信或留言时请写明注册邮箱和问题出现的页面，但不要附上你的密码。',
   },
 
   form: {
     title: '给管理员留言',
-    hint: '无需登录。管理员会回复到你填写的邮箱。',
+    hint: '无需登录。如有回复，会发到你填写的邮箱。',
     name: '姓名（选填）',
     email: '回复邮箱',
     emailPlaceholder: 'name@example.edu',
@@ -35,7 +36,8 @@ export const CONTACT_STRINGS = {
 
   thanks: {
     title: '留言已发送',
-    body: (email: string) => `管理员会回复到 ${email}，请留意这个邮箱（也请检查垃圾邮件箱）。`,
+    /** Whether anyone will answer depends on the installation (the server's message says what happened). */
+    body: (email: string) => `如有回复，会发到 ${email}，请留意这个邮箱（也请检查垃圾邮件箱）。`,
     home: '返回首页',
     again: '再写一条',
   },

@@ -1,4 +1,4 @@
-import { FEEDBACK_THANKS, LIMITS } from '@radar/shared';
+import { LIMITS } from '@radar/shared';
 
 /** Every text of the feedback page. */
 export const FEEDBACK_STRINGS = {
@@ -6,10 +6,10 @@ export const FEEDBACK_STRINGS = {
   pageSubtitle: '遇到问题或有好的想法？欢迎告诉我们，我们会认真阅读每一条反馈。',
   type: '反馈类型',
   title: '标题',
-  titlePlaceholder: '一句话概括您的反馈',
+  titlePlaceholder: '一句话概括你的反馈',
   titleCounter: (length: number) => `${length}/${LIMITS.feedbackTitleMaxLength}`,
   description: '详细描述',
-  descriptionPlaceholder: '请描述问题出现的步骤和期望的结果，或者您的建议与疑问',
+  descriptionPlaceholder: '请描述问题出现的步骤和期望的结果，或者你的建议与疑问',
   required: '请填写标题和详细描述',
   cancel: '取消',
   submit: '提交反馈',
@@ -28,8 +28,9 @@ export const FEEDBACK_STRINGS = {
   },
 
   thanks: {
-    title: FEEDBACK_THANKS,
-    body: '我们已收到您的反馈，会尽快查看和处理。',
+    // The app says 你 throughout; the API's own thanks message (FEEDBACK_THANKS) still says 您.
+    title: '感谢你的反馈',
+    body: '我们已收到你的反馈，会尽快查看和处理。',
     home: '返回首页',
     again: '继续反馈',
   },

@@ -18,9 +18,16 @@ export const KEYWORD_STRINGS = {
 
   suggestions: {
     title: '推荐关键词',
-    description: '根据您的研究方向和相近论文推荐，点击即可关注',
-    empty: '暂无推荐关键词。完善研究信息后，这里会根据您的研究方向推荐关键词。',
+    description: '根据你的研究方向和相近论文推荐，点击即可关注',
+    /** Only when the profile has no English research direction: completing it is then the way forward. */
+    empty: '暂无推荐关键词。完善研究信息后，这里会根据你的研究方向推荐关键词。',
     goSetUp: '去完善',
+    noPapers:
+      '暂无推荐关键词：还没有收录可供分析的论文，论文来源可能仍在抓取中。收录论文后，这里会根据你的研究方向推荐关键词。',
+    nothingFound: '暂无推荐关键词：与你研究方向相近的论文中暂时没有找到合适的关键词。',
+    allFollowed: '推荐的关键词你都已关注。',
+    /** The cause could not be learned (the count of papers did not load): none is claimed. */
+    unexplained: '暂无推荐关键词。',
     addLabel: (name: string) => `关注推荐关键词“${name}”`,
     retry: '重试',
   },
@@ -31,7 +38,7 @@ export const KEYWORD_STRINGS = {
      * The page is guarded, so its reader is logged in: the spec's anonymous wording (请登录并设置感兴趣的关键词)
      * would ask them to do what they did.
      */
-    empty: '您还没有关注任何关键词',
+    empty: '你还没有关注任何关键词',
     emptyHint: '在上方输入关键词，或点击推荐关键词即可关注。',
     retry: '重试',
     added: (relative: string) => `关注于${relative}`,

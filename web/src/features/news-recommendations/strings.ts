@@ -1,25 +1,27 @@
 /** Every text of the news page. */
 export const NEWS_STRINGS = {
   pageTitle: '新闻推荐',
-  pageSubtitle: '基于您的研究方向推荐相关学术新闻',
+  pageSubtitle: '基于你的研究方向推荐相关学术新闻',
 
   noSummary: {
     title: '尚未设置研究方向',
-    body: '设置英文研究方向摘要后，我们会根据它为您推荐高校与科研机构的学术新闻。',
+    body: '设置英文研究方向摘要后，我们会根据它为你推荐高校与科研机构的学术新闻。',
   },
 
   settings: {
     title: '推荐设置',
     open: '打开推荐设置',
     close: '收起推荐设置',
-    hint: '修改后推荐列表会立即更新。',
+    /** True of every control: a tick, a slider let go (pointer or keys) and 恢复默认 apply at once. */
+    hint: '勾选时间范围或松开滑块后，推荐列表立即更新；“刷新推荐”重新获取最新结果。',
     reset: '恢复默认',
-    apply: '应用并刷新',
+    /** Changes need no button: it loads the list again (or applies a slider not yet let go). */
+    apply: '刷新推荐',
   },
 
   includeRated: {
     label: '含已评价',
-    hint: '列表中保留您点过 👍 的新闻',
+    hint: '列表中保留你点过 👍 的新闻',
   },
 
   more: {
@@ -43,7 +45,7 @@ export const NEWS_STRINGS = {
   empty: {
     title: '暂无推荐新闻',
     hint: '可以在推荐设置中放宽时间范围或降低相似度阈值。',
-    noSummaryHint: '设置研究方向后，这里会显示根据它为您推荐的新闻。',
+    noSummaryHint: '设置研究方向后，这里会显示根据它为你推荐的新闻。',
   },
 
   errors: {

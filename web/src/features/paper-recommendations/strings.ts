@@ -3,11 +3,11 @@ import { followedAuthorReasonText, type JcrTier } from '@radar/shared';
 /** Every text of the papers page. */
 export const PAPERS_STRINGS = {
   pageTitle: '论文推荐',
-  pageSubtitle: '基于您的研究方向推荐相关论文',
+  pageSubtitle: '基于你的研究方向推荐相关论文',
 
   noSummary: {
     title: '尚未设置研究方向',
-    body: '设置英文研究方向摘要后，我们会根据它为您推荐最新的相关论文。',
+    body: '设置英文研究方向摘要后，我们会根据它为你推荐最新的相关论文。',
   },
 
   settings: {
@@ -31,7 +31,7 @@ export const PAPERS_STRINGS = {
 
   includeRated: {
     label: '含已评价',
-    hint: '列表中保留您点过 👍 的论文',
+    hint: '列表中保留你点过 👍 的论文',
   },
 
   more: {
@@ -46,15 +46,15 @@ export const PAPERS_STRINGS = {
   },
 
   result: {
-    heading: (count: number) => `为您推荐 ${count} 篇论文`,
+    heading: (count: number) => `为你推荐 ${count} 篇论文`,
     filteredOut: (count: number) => `（已过滤 ${count} 篇）`,
-    loading: '正在为您生成推荐…',
+    loading: '正在为你生成推荐…',
     retrying: (attempt: number) => `推荐服务暂时无响应，正在进行第 ${attempt} 次尝试…`,
   },
 
   empty: {
     none: '暂无推荐论文',
-    noneHint: '设置研究方向后，这里会显示根据它为您推荐的论文。',
+    noneHint: '设置研究方向后，这里会显示根据它为你推荐的论文。',
     notFound: '暂未找到合适的推荐论文',
     notFoundHint: '请尝试调整参数或降低相似度阈值',
   },
@@ -63,7 +63,7 @@ export const PAPERS_STRINGS = {
     goSetUp: '去设置',
     retry: '重试',
     directionHint: '请通过研究方向分析生成英文研究摘要',
-    completeDirection: '请完善您的研究方向信息以获取个性化推荐',
+    completeDirection: '请完善你的研究方向信息以获取个性化推荐',
     timeout: '推荐服务超时，请稍后重试',
     unavailable: '推荐服务暂时不可用，请稍后重试',
     serviceReturnedFailure: '推荐服务返回失败',

@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { emailChangeConfirmSchema, emailChangeRequestSchema } from '@radar/shared';
 import { type FormEvent, useState } from 'react';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
+import { replaceSessionEmail } from '@/lib/session';
 import { confirmEmailChange, startEmailChange } from '../api/account-data';
 import { SectionCard } from './section-card';
 
@@ -89,6 +90,8 @@ export function EmailChangeSection({
     setErrors({});
     try {
       const user = await confirmEmailChange(parsed.data.code);
+      // The old address is kept nowhere in this browser once it is no longer the account's.
+      replaceSessionEmail(currentEmail, user.email);
       reset();
       onNotify(`邮箱已更改为 ${user.email}`);
       await onChanged();

@@ -25,6 +25,9 @@ describe('/my 研究兴趣', () => {
     const { user: events } = renderApp(api, '/my', { user: testUser() });
     const section = within(await screen.findByRole('region', { name: '研究兴趣' }));
     expect(await section.findByText('研究概述')).toBeTruthy();
+    // The summary may have been drafted offline or edited by the reader: its label claims no AI.
+    expect(section.getByText('英文研究方向')).toBeTruthy();
+    expect(section.queryByText(/AI/)).toBeNull();
     expect(section.getByText('约占推荐的 100%')).toBeTruthy();
 
     await events.click(section.getByRole('button', { name: '添加兴趣' }));

@@ -35,11 +35,16 @@ import { SectionCard } from './section-card';
 
 const TEXT = {
   title: '研究兴趣',
-  description: `推荐按配额从每个兴趣中选取，避免一个主题挤占其他主题。最多 ${INTEREST_LIMITS.perReader} 个（含 AI 生成的研究概述）。`,
+  description: `推荐按配额从每个兴趣中选取，避免一个主题挤占其他主题。最多 ${INTEREST_LIMITS.perReader} 个（含英文研究方向）。`,
   loading: '正在读取研究兴趣…',
   add: '添加兴趣',
   full: `已达 ${INTEREST_LIMITS.perReader} 个上限`,
-  kinds: { summary: 'AI 研究概述', typed: '自定义描述', favourites: '来自收藏' },
+  /**
+   * What each interest is made from. The summary is the profile's English research direction, however it
+   * was written (by a model, drafted offline term by term, from the reader's works, typed or edited by the
+   * reader): the stored profile does not say which, so the label claims no author.
+   */
+  kinds: { summary: '英文研究方向', typed: '自定义描述', favourites: '来自收藏' },
   waiting: '等待生成向量，暂未参与推荐',
   quota: '配额',
   share: (share: number) => `约占推荐的 ${Math.round(share * 100)}%`,

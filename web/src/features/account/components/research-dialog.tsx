@@ -22,6 +22,7 @@ import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { usePublicConfig } from '@/api/public-config';
 import { useZodForm } from '@/hooks/use-zod-form';
+import { countCharacters } from '@/lib/text';
 import {
   type GenerationActivity,
   type GenerationRequest,
@@ -80,7 +81,9 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
   });
   const description = useWatch({ control: form.control, name: 'research_description' });
   const isBlank = description.trim() === '';
-  const isTooLong = description.length > LIMITS.researchDescriptionMaxLength;
+  // Characters as the reader counts them (6 emoji are 6, not 12), for the counter and the limit alike.
+  const characterCount = countCharacters(description);
+  const isTooLong = countCharacters(description.trim()) > LIMITS.researchDescriptionMaxLength;
   // The own-works options appear only when the server says it offers them (GET /api/config/).
   const { ownWorks } = usePublicConfig().data ?? { ownWorks: { orcid: false, openalex: false, library: false } };
   const sources: InputSource[] = [
@@ -192,7 +195,7 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
                   helperText={
                     <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
                       <span>{fieldState.error?.message ?? (isTooLong ? STRINGS.tooLong : '')}</span>
-                      <span data-testid="research-dialog-counter">{STRINGS.counter(description.length)}</span>
+                      <span data-testid="research-dialog-counter">{STRINGS.counter(characterCount)}</span>
                     </Box>
                   }
                   slotProps={{ htmlInput: { 'data-testid': 'research-dialog-input' } }}
@@ -228,7 +231,20 @@ export function ResearchDialog({ open, onClose, accountEmail, initialDescription
         ) : null}
       </DialogContent>
 
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
+      <DialogActions sx={{ px: 3, pb: 2.5, flexWrap: 'wrap', rowGap: 1 }}>
+        {generation.stage === 'input' && source === 'homepage' && isTooLong ? (
+          // Beside the disabled button, where the reader looks: a long paste pushes the box's own message
+          // below the fold.
+          <Typography
+            variant="body2"
+            color="error"
+            role="alert"
+            sx={{ mr: 'auto', flex: '1 1 240px' }}
+            data-testid="research-dialog-too-long"
+          >
+            {STRINGS.tooLongNow(characterCount)}
+          </Typography>
+        ) : null}
         {generation.stage === 'input' ? (
           <>
             <Button color="inherit" onClick={close} data-testid="research-dialog-cancel">

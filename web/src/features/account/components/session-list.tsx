@@ -15,8 +15,9 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import type { Session } from '@radar/shared';
 import { useState } from 'react';
+import { RelativeDate } from '@/components/dates/relative-date';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatTimeAgo, getDisplayTimeZone } from '@/lib/relative-time';
+import { getDisplayTimeZone } from '@/lib/relative-time';
 import { useEndOtherSessions, useEndSession, useSessions } from '../hooks/use-sessions';
 import { SECURITY_STRINGS } from '../security-strings';
 
@@ -88,7 +89,12 @@ export function SessionList({ onNotify }: { onNotify: (message: string) => void 
             {session.is_current ? <Chip size="small" color="primary" label={STRINGS.thisDevice} /> : null}
           </Box>
         }
-        secondary={`${STRINGS.lastSeen(formatTimeAgo(session.last_seen_at))} · ${STRINGS.created(formatDateTime(session.created_at))}`}
+        secondary={
+          <>
+            <RelativeDate value={session.last_seen_at} moment format={STRINGS.lastSeen} />
+            {` · ${STRINGS.created(formatDateTime(session.created_at))}`}
+          </>
+        }
       />
     </ListItem>
   );

@@ -117,7 +117,7 @@ describe('/my', () => {
     // The fake clock moves 20 ms per turn of the event loop while the page loads, far from the 500 ms.
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { user: events } = renderApp(api, '/my', { user: newUser() });
-    expect(await screen.findByText('还没有研究信息：粘贴研究主页的文字，AI 帮您生成。')).toBeTruthy();
+    expect(await screen.findByText('还没有研究信息：粘贴研究主页的文字，AI 帮你生成。')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
 
     await act(() => vi.advanceTimersByTimeAsync(500));
@@ -155,7 +155,7 @@ describe('/my', () => {
 
   it('shows no learning status without a research summary', async () => {
     renderApp(api, '/my', { user: newUser() });
-    expect(await screen.findByText('还没有研究信息：粘贴研究主页的文字，AI 帮您生成。')).toBeTruthy();
+    expect(await screen.findByText('还没有研究信息：粘贴研究主页的文字，AI 帮你生成。')).toBeTruthy();
     expect(screen.queryByRole('region', { name: '个性化推荐' })).toBeNull();
     expect(api.requestsTo('GET', LEARNING)).toHaveLength(0);
   });
@@ -178,7 +178,7 @@ describe('/my', () => {
     await events.click(dialog.getByRole('button', { name: '开始生成' }));
 
     expect(await dialog.findByText('任务编号：task-42')).toBeTruthy();
-    expect(dialog.getByText('AI 正在分析您的研究方向')).toBeTruthy();
+    expect(dialog.getByText('AI 正在分析你的研究方向')).toBeTruthy();
     expect(dialog.getByText('这可能需要 5-15 秒，请稍候')).toBeTruthy();
     expect(dialog.getByRole('button', { name: '重新开始' })).toBeTruthy();
 
@@ -190,7 +190,7 @@ describe('/my', () => {
     await act(() => vi.advanceTimersByTimeAsync(2000));
 
     expect(await dialog.findByText('研究信息已生成')).toBeTruthy();
-    expect(dialog.getByText('现在您可以使用全部功能了')).toBeTruthy();
+    expect(dialog.getByText('现在你可以使用全部功能了')).toBeTruthy();
     expect(api.requestsTo('POST', '/api/auth/research-direction/process-async/')[0]?.body).toEqual({
       research_description: homepage,
     });
@@ -201,6 +201,26 @@ describe('/my', () => {
 
     await events.click(dialog.getByRole('button', { name: '确定' }));
     expect(await screen.findByText('Molecular graph learning.')).toBeTruthy();
+  });
+
+  it('counts the pasted text as the reader does, and says beside the start button when it is too long', async () => {
+    const { user: events, fill } = renderApp(api, '/my', { user: testUser() });
+    await events.click(await screen.findByRole('button', { name: '生成研究信息' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'AI 生成研究信息' }));
+    const box = dialog.getByRole('textbox', { name: '研究方向描述' });
+
+    await fill(box, '🔬🧬🧪📚🎓👩‍🔬');
+    expect(dialog.getByTestId('research-dialog-counter').textContent).toBe('6/3000');
+    expect(dialog.queryByTestId('research-dialog-too-long')).toBeNull();
+
+    await events.clear(box);
+    await fill(box, '分'.repeat(3001));
+    expect(dialog.getByTestId('research-dialog-counter').textContent).toBe('3001/3000');
+    const message = dialog.getByRole('alert');
+    expect(message.textContent).toBe('研究方向描述不能超过 3000 个字符（现有 3001 个），请删减后再开始生成');
+    // In the actions row, beside the disabled button, not under a box taller than the screen.
+    expect(message.parentElement).toBe(dialog.getByRole('button', { name: '开始生成' }).parentElement);
+    expect(dialog.getByRole('button', { name: '开始生成' })).toHaveProperty('disabled', true);
   });
 
   it('never claims success without an English summary: says what is missing and saves a paragraph typed there', async () => {
@@ -235,7 +255,7 @@ describe('/my', () => {
 
     expect(await dialog.findByText('还没有英文研究方向')).toBeTruthy();
     expect(dialog.queryByText('研究信息已生成')).toBeNull();
-    expect(dialog.queryByText('现在您可以使用全部功能了')).toBeNull();
+    expect(dialog.queryByText('现在你可以使用全部功能了')).toBeNull();
     expect(dialog.getByTestId('research-dialog-offline').textContent).toContain('离线规则');
     expect(dialog.getByTestId('research-dialog-report-summary').textContent).toContain('未生成');
     expect(dialog.getByTestId('research-dialog-report-fields').textContent).toContain('历史学');
@@ -266,7 +286,7 @@ describe('/my', () => {
     await events.click(dialog.getByRole('button', { name: '保存研究方向' }));
 
     expect(await dialog.findByText('研究信息已生成')).toBeTruthy();
-    expect(dialog.getByText('现在您可以使用全部功能了')).toBeTruthy();
+    expect(dialog.getByText('现在你可以使用全部功能了')).toBeTruthy();
     expect(api.requestsTo('POST', CONFIRM)[1]?.body).toEqual({
       research_name: '',
       research_email: 'chensiyuan@fudan.edu.cn',
@@ -315,7 +335,7 @@ describe('/my', () => {
     expect(dialog.getByTestId('research-dialog-draft').textContent).toContain('由内置规则根据中文主页逐词翻译生成');
     expect(dialog.queryByText('还没有英文研究方向')).toBeNull();
     expect(dialog.queryByText('研究信息已生成')).toBeNull();
-    expect(dialog.getByTestId('research-dialog-report-summary').textContent).toContain('待您检查后保存');
+    expect(dialog.getByTestId('research-dialog-report-summary').textContent).toContain('待你检查后保存');
     const input = dialog.getByRole('textbox', { name: '英文研究方向' }) as HTMLTextAreaElement;
     expect(input.value).toBe(draft);
     // The rest is saved at once; the draft is not.
@@ -429,9 +449,9 @@ describe('/my: profile from one’s own works (beyond the spec)', () => {
     api.on('GET', '/api/auth/user/', { body: saved });
     await events.click(dialog.getByRole('button', { name: '开始生成' }));
 
-    expect(await dialog.findByText('请确认根据您的作品生成的英文研究方向')).toBeTruthy();
+    expect(await dialog.findByText('请确认根据你的作品生成的英文研究方向')).toBeTruthy();
     expect(dialog.getByTestId('research-dialog-draft-body').textContent).toContain(
-      '已读取 1 篇作品，其中 1 篇已记为您喜欢的论文',
+      '已读取 1 篇作品，其中 1 篇已记为你喜欢的论文',
     );
     expect(api.requestsTo('POST', '/api/auth/research-direction/from-library/')[0]?.body).toEqual({
       file_name: 'mine.bib',

@@ -32,7 +32,7 @@ describe('describeGenerationError', () => {
   it('always explains how to go on after a failed save', () => {
     for (const error of [createHttpError(500, null), createHttpError(400, { message: '邮箱格式不正确' }), network]) {
       expect(describeGenerationError(error, 'save')).toBe(
-        '保存失败，请重试。您可以重新使用“生成研究信息”功能或手动编辑',
+        '保存失败，请重试。你可以重新使用“生成研究信息”功能或手动编辑',
       );
     }
   });

@@ -60,7 +60,7 @@ describe('/search', () => {
 
     expect(await screen.findByText('未找到与关键词相关的论文，请尝试其他关键词')).toBeTruthy();
     // The reader is logged in: the notice says what is missing, not 请登录并设置感兴趣的关键词.
-    expect(await screen.findByText('您还没有关注关键词。关注后，可以在这里一键按关键词检索论文。')).toBeTruthy();
+    expect(await screen.findByText('你还没有关注关键词。关注后，可以在这里一键按关键词检索论文。')).toBeTruthy();
     expect(screen.queryByText(/请登录/)).toBeNull();
     expect(screen.getByRole('link', { name: '去设置' }).getAttribute('href')).toBe('/keywords');
   });

@@ -10,6 +10,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { downloadLibraryCitations } from '@/api/citation-export';
 import { useCanExportCitations } from '@/api/public-config';
+import { RelativeDate } from '@/components/dates/relative-date';
 import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { CitationExportMenu } from '@/components/papers/citation-export-menu';
@@ -17,7 +18,6 @@ import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatRelativeTime } from '@/lib/relative-time';
 import { type LibraryItem, libraryQueryOptions } from '../api/get-library';
 import { PaperResults, PaperResultsSkeleton } from '../components/paper-results';
 import { useShownPageInUrl } from '../hooks/use-shown-page-in-url';
@@ -66,7 +66,7 @@ export function LibraryPage() {
             {STRINGS.progress(paper.read_progress)}
           </Typography>
           <Typography variant="caption" color="text.secondary">
-            {STRINGS.marked(formatRelativeTime(paper.marked_at))}
+            <RelativeDate value={paper.marked_at} format={STRINGS.marked} />
           </Typography>
         </Box>
         <LinearProgress

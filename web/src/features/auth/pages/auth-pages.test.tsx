@@ -205,6 +205,11 @@ describe('auth screens', () => {
 
       expect(await screen.findByText('重置邮件已发送')).toBeTruthy();
       expect(screen.getByText('如果该邮箱已注册，重置邮件已发送')).toBeTruthy();
+      // No second mail by a second click: the button waits out a cooldown for this address.
+      const button = screen.getByTestId('forgot-password-submit');
+      expect(button).toHaveProperty('disabled', true);
+      expect(button.textContent).toMatch(/^(60|59) 秒后可重新发送$/);
+      expect(api.requestsTo('POST', '/api/auth/forgot-password/')).toHaveLength(1);
     });
   });
 

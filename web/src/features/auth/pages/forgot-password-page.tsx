@@ -5,7 +5,7 @@ import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { emailOnlyRequestSchema } from '@radar/shared';
+import { emailOnlyRequestSchema, LIMITS } from '@radar/shared';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
@@ -16,6 +16,7 @@ import { useZodForm } from '@/hooks/use-zod-form';
 import { setServerFieldErrors } from '@/lib/form-errors';
 import { createAuthNavigationState, getReturnTarget, getStateEmail } from '@/lib/navigation-state';
 import { getLatestRetryEmail, getRetryDeadline, storeRetryDeadline } from '@/lib/retry-deadlines';
+import { FORGOT_PASSWORD_RETRY_STORAGE_KEY } from '@/lib/session';
 import { useForgotPassword } from '../api/forgot-password';
 import { AuthCard } from '../components/auth-card';
 import { EmailFormField, SubmitButton } from '../components/auth-form-parts';
@@ -25,13 +26,16 @@ import type { EmailFormValues } from '../utils/auth-form-schemas';
 
 const t = AUTH_STRINGS.forgot;
 
-/** localStorage key of the rate-limit deadlines per address (lib/retry-deadlines). */
-const RETRY_DEADLINES_KEY = 'forgotPasswordRetryAt';
+/** localStorage key of the rate-limit deadlines per address (lib/retry-deadlines); logout clears it. */
+const RETRY_DEADLINES_KEY = FORGOT_PASSWORD_RETRY_STORAGE_KEY;
+
+/** After a mail is sent, the button is disabled this long for that address. */
+const SENT_COOLDOWN_SECONDS = LIMITS.verificationResendCooldownSeconds;
 
 /**
  * /forgot-password: email, send button, return-home button and a
- * contact-support link. A rate-limit answer disables the button for its remaining seconds, kept across
- * a reload for that address.
+ * contact-support link. A rate-limit answer disables the button for its remaining seconds, and a sent
+ * mail for 60 s, kept across a reload for that address.
  */
 export function ForgotPasswordPage() {
   const location = useLocation();
@@ -58,6 +62,9 @@ export function ForgotPasswordPage() {
     try {
       const result = await forgotMutation.mutateAsync(values);
       setSentMessage(result.message);
+      // A second click would send a second mail: the button waits as long as the verification code's
+      // resend does, for this address (kept across a reload like a rate-limit wait).
+      storeRetryDeadline(RETRY_DEADLINES_KEY, values.email, Date.now() + SENT_COOLDOWN_SECONDS * 1000);
     } catch (failure) {
       if (setServerFieldErrors(failure, form.setError, ['email'])) return;
       const { message, waitSeconds } = describeForgotPasswordError(failure);

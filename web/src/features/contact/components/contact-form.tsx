@@ -33,7 +33,14 @@ function describeContactError(error: unknown): string {
  * The contact form: works without a login. Validated with the server's schema (the reply address as
  * registration checks it, title and description as feedback does), so the browser shows the same texts.
  */
-export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; onSent: (email: string) => void }) {
+export function ContactForm({
+  defaultEmail,
+  onSent,
+}: {
+  defaultEmail: string;
+  /** The reply address, and the server's message when it says more than that the message was sent. */
+  onSent: (sent: { email: string; message: string | undefined }) => void;
+}) {
   const form = useZodForm<ContactFormValues, ContactRequest>({
     schema: contactRequestSchema,
     defaultValues: { name: '', email: defaultEmail, title: '', description: '', website: '' },
@@ -52,7 +59,7 @@ export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; on
         description: values.description,
         website: values.website || undefined,
       }),
-    onSuccess: (_answer, values) => onSent(values.email),
+    onSuccess: (answer, values) => onSent({ email: values.email, message: serverMessage(answer) }),
     // The server's message goes under the field it is about; only other failures get the error line.
     onError: (error) => setErrorOnField(setServerFieldErrors(error, form.setError, ['name', 'email'])),
   });
@@ -142,4 +149,15 @@ export function ContactForm({ defaultEmail, onSent }: { defaultEmail: string; on
       </Stack>
     </Box>
   );
+}
+
+/**
+ * The server's own words about what happened to the message (e.g. stored for the administrator when the
+ * installation has no address to mail it to); none when it only repeats the panel's title or says nothing.
+ */
+function serverMessage(answer: unknown): string | undefined {
+  const message = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown }).message : undefined;
+  if (typeof message !== 'string') return undefined;
+  const trimmed = message.trim();
+  return trimmed && trimmed !== CONTACT_STRINGS.thanks.title ? trimmed : undefined;
 }

@@ -8,7 +8,18 @@ import { CONTACT_STRINGS } from '../strings';
 const STRINGS = CONTACT_STRINGS.thanks;
 
 /** Shown in place of the form once the message was sent: where the answer will go, home, or write again. */
-export function ContactThanks({ email, onHome, onAgain }: { email: string; onHome: () => void; onAgain: () => void }) {
+export function ContactThanks({
+  email,
+  message,
+  onHome,
+  onAgain,
+}: {
+  email: string;
+  /** The server's message about what became of it, shown as it says. */
+  message?: string | undefined;
+  onHome: () => void;
+  onAgain: () => void;
+}) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The form is gone: move focus to the message so keyboard and screen-reader users land on it.
   useEffect(() => headingRef.current?.focus(), []);
@@ -19,6 +30,11 @@ export function ContactThanks({ email, onHome, onAgain }: { email: string; onHom
       <Typography ref={headingRef} tabIndex={-1} variant="h5" component="h2" sx={{ mt: 1.5, outline: 'none' }}>
         {STRINGS.title}
       </Typography>
+      {message ? (
+        <Typography sx={{ mt: 1, wordBreak: 'break-word' }} data-testid="contact-server-message">
+          {message}
+        </Typography>
+      ) : null}
       <Typography color="text.secondary" sx={{ mt: 1, wordBreak: 'break-word' }}>
         {STRINGS.body(email)}
       </Typography>

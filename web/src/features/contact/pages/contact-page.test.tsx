@@ -52,6 +52,10 @@ describe('/contact', () => {
     const thanks = await screen.findByTestId('contact-thanks');
     expect(within(thanks).getByRole('heading', { name: '留言已发送' })).toBeTruthy();
     expect(thanks.textContent).toContain('visitor@example.org');
+    // No reply is promised: the installation may only store the message.
+    expect(thanks.textContent).not.toContain('管理员会回复');
+    // The server's message only repeats the title: it is not shown twice.
+    expect(within(thanks).queryByTestId('contact-server-message')).toBeNull();
     const [sent] = api.requestsTo('POST', CONTACT);
     expect(sent?.authorization).toBeUndefined();
     expect(sent?.body).toEqual({
@@ -63,6 +67,24 @@ describe('/contact', () => {
 
     await user.click(screen.getByRole('button', { name: '再写一条' }));
     expect(await screen.findByRole('textbox', { name: '标题' })).toHaveProperty('value', '');
+  });
+
+  it("shows the server's word on what became of the message, and promises no reply before sending", async () => {
+    api.on('GET', CONFIG, { body: { support_email: null, time_zone: 'Asia/Shanghai' } });
+    const stored = '留言已保存，本站未配置管理员邮箱，管理员登录后台后才能看到。';
+    api.on('POST', CONTACT, { body: { success: true, message: stored } });
+    const { user, fill } = renderApp(api, '/contact');
+    expect((await screen.findByTestId('contact-no-email')).textContent).not.toContain('管理员会回复');
+    expect(document.body.textContent).not.toContain('管理员会回复');
+
+    await fill(screen.getByRole('textbox', { name: '回复邮箱' }), 'visitor@example.org');
+    await fill(screen.getByRole('textbox', { name: '标题' }), '收不到验证码');
+    await fill(screen.getByRole('textbox', { name: '详细描述' }), '注册后一直收不到验证码邮件。');
+    await user.click(screen.getByRole('button', { name: '发送留言' }));
+
+    const thanks = await screen.findByTestId('contact-thanks');
+    expect(within(thanks).getByTestId('contact-server-message').textContent).toBe(stored);
+    expect(thanks.textContent).toContain('如有回复，会发到 visitor@example.org');
   });
 
   it('checks the reply address as registration does and asks for a title and a description', async () => {

@@ -62,7 +62,7 @@ export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
   // A failed read (e.g. a backend without the call) is treated as no published address: the form remains.
   const supportEmail = config.data?.supportEmail ?? null;
   const mailto = supportEmail ? `mailto:${supportEmail}?subject=${encodeURIComponent(STRINGS.mailSubject)}` : '';
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ email: string; message: string | undefined } | null>(null);
   // A new key gives a fresh, empty form after "write another".
   const [formKey, setFormKey] = useState(0);
 
@@ -141,12 +141,13 @@ export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
 
         <Card>
           <CardContent sx={{ p: { xs: 2.5, md: 4 } }}>
-            {sentTo ? (
+            {sent ? (
               <ContactThanks
-                email={sentTo}
+                email={sent.email}
+                message={sent.message}
                 onHome={() => navigate(paths.home.getHref())}
                 onAgain={() => {
-                  setSentTo(null);
+                  setSent(null);
                   setFormKey((key) => key + 1);
                 }}
               />
@@ -158,7 +159,7 @@ export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
                 <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, mb: 2.5 }}>
                   {STRINGS.form.hint}
                 </Typography>
-                <ContactForm key={formKey} defaultEmail={defaultEmail} onSent={setSentTo} />
+                <ContactForm key={formKey} defaultEmail={defaultEmail} onSent={setSent} />
               </>
             )}
           </CardContent>

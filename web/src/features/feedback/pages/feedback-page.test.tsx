@@ -43,7 +43,7 @@ describe('/feedback', () => {
     await fill(screen.getByRole('textbox', { name: '详细描述' }), '希望可以把推荐论文导出为 BibTeX。');
     await user.click(screen.getByRole('button', { name: '提交反馈' }));
 
-    expect(await screen.findByText('感谢您的反馈')).toBeTruthy();
+    expect(await screen.findByText('感谢你的反馈')).toBeTruthy();
     const [sent] = api.requestsTo('POST', SEND);
     expect(sent?.body).toMatchObject({
       type: '功能建议',

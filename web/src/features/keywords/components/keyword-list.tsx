@@ -12,8 +12,8 @@ import Typography from '@mui/material/Typography';
 import type { Keyword } from '@radar/shared';
 import { Fragment } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { RelativeDate } from '@/components/dates/relative-date';
 import { paths } from '@/config/paths';
-import { formatRelativeTime } from '@/lib/relative-time';
 import { KEYWORD_STRINGS } from '../strings';
 import { describeAlert } from '../utils/keyword-display';
 
@@ -48,10 +48,6 @@ function KeywordRow({
   onEditAlerts: (keyword: Keyword) => void;
   onRemove: (keyword: Keyword) => void;
 }) {
-  const details = [STRINGS.added(formatRelativeTime(keyword.created_at))];
-  if (keyword.last_alerted_at) {
-    details.push(KEYWORD_STRINGS.alert.lastAlerted(formatRelativeTime(keyword.last_alerted_at)));
-  }
   return (
     <Box
       component="li"
@@ -84,7 +80,13 @@ function KeywordRow({
           ) : null}
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-          {details.join(' · ')}
+          <RelativeDate value={keyword.created_at} format={STRINGS.added} />
+          {keyword.last_alerted_at ? (
+            <>
+              {' · '}
+              <RelativeDate value={keyword.last_alerted_at} format={KEYWORD_STRINGS.alert.lastAlerted} />
+            </>
+          ) : null}
         </Typography>
       </Box>
       <Box sx={{ display: 'flex', flexShrink: 0, ml: 'auto', mr: -1 }}>

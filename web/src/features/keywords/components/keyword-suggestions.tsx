@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
-import { useAddKeyword, useKeywordSuggestions } from '../hooks/use-keywords';
+import { useAddKeyword, useKeywordSuggestions, usePaperAvailability } from '../hooks/use-keywords';
 import { KEYWORD_STRINGS } from '../strings';
 import { unfollowedSuggestions } from '../utils/keyword-display';
 
@@ -18,13 +18,20 @@ const STRINGS = KEYWORD_STRINGS.suggestions;
 
 type KeywordSuggestionsProps = {
   followed: readonly Keyword[];
+  /** Whether the profile has an English research direction (the suggestions' main source). */
+  hasResearchSummary: boolean;
   onAdded: (name: string) => void;
   onError: (message: string) => void;
 };
 
 /** Suggested keywords (GET /user-rkeywords/) as chips; one click follows one. */
-export function KeywordSuggestions({ followed, onAdded, onError }: KeywordSuggestionsProps) {
+export function KeywordSuggestions({ followed, hasResearchSummary, onAdded, onError }: KeywordSuggestionsProps) {
   const suggestions = useKeywordSuggestions();
+  const visible = suggestions.data ? unfollowedSuggestions(suggestions.data.keywords, followed) : [];
+  // Why a complete profile got nothing: asked only then.
+  const availability = usePaperAvailability(
+    hasResearchSummary && suggestions.isSuccess && suggestions.data.keywords.length === 0,
+  );
   const add = useAddKeyword();
   const [adding, setAdding] = useState<string | null>(null);
 
@@ -62,19 +69,27 @@ export function KeywordSuggestions({ followed, onAdded, onError }: KeywordSugges
     );
   }
 
-  const visible = unfollowedSuggestions(suggestions.data.keywords, followed);
   if (visible.length === 0) {
+    if (hasResearchSummary && suggestions.data.keywords.length === 0 && availability.isPending) return null;
+    const cause = emptyCause({
+      hasResearchSummary,
+      hadSuggestions: suggestions.data.keywords.length > 0,
+      availablePapers: availability.data?.availablePapers ?? null,
+    });
     return (
       <Box
         data-testid="keyword-suggestions-empty"
+        data-cause={cause}
         sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}
       >
         <Typography variant="body2" color="text.secondary">
-          {STRINGS.empty}
+          {STRINGS[cause]}
         </Typography>
-        <Button component={RouterLink} to={paths.my.getHref()} size="small">
-          {STRINGS.goSetUp}
-        </Button>
+        {cause === 'empty' ? (
+          <Button component={RouterLink} to={paths.my.getHref()} size="small">
+            {STRINGS.goSetUp}
+          </Button>
+        ) : null}
       </Box>
     );
   }
@@ -103,4 +118,24 @@ export function KeywordSuggestions({ followed, onAdded, onError }: KeywordSugges
       ))}
     </Box>
   );
+}
+
+/**
+ * Why no suggestion is shown, told truthfully: 去完善 only when the profile lacks its English research
+ * direction; with a complete profile, every suggestion already followed, no paper to analyse yet (sources
+ * still fetching), or papers that gave nothing; no cause claimed when the count of papers is unknown.
+ */
+function emptyCause({
+  hasResearchSummary,
+  hadSuggestions,
+  availablePapers,
+}: {
+  hasResearchSummary: boolean;
+  hadSuggestions: boolean;
+  availablePapers: number | null;
+}): 'empty' | 'allFollowed' | 'noPapers' | 'nothingFound' | 'unexplained' {
+  if (hadSuggestions) return 'allFollowed';
+  if (!hasResearchSummary) return 'empty';
+  if (availablePapers === null) return 'unexplained';
+  return availablePapers === 0 ? 'noPapers' : 'nothingFound';
 }

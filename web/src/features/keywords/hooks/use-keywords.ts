@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { addKeyword } from '../api/add-keyword';
 import { keywordSuggestionsQueryOptions } from '../api/get-keyword-suggestions';
 import { keywordsQueryOptions } from '../api/get-keywords';
+import { paperAvailabilityQueryOptions } from '../api/get-paper-availability';
 import { removeKeyword } from '../api/remove-keyword';
 import { updateKeyword } from '../api/update-keyword';
 
@@ -14,6 +15,11 @@ export function useKeywords() {
 /** Suggested keywords (GET /user-rkeywords/). */
 export function useKeywordSuggestions() {
   return useQuery(keywordSuggestionsQueryOptions());
+}
+
+/** How many papers can be analysed; asked only when `enabled` (the suggestions came back empty). */
+export function usePaperAvailability(enabled: boolean) {
+  return useQuery({ ...paperAvailabilityQueryOptions(), enabled });
 }
 
 const listKey = keywordsQueryOptions().queryKey;

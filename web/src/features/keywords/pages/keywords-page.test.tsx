@@ -29,7 +29,68 @@ describe('/keywords', () => {
     expect(screen.getByText('graph neural networks')).toBeTruthy();
     expect(screen.getByText('提醒已关闭')).toBeTruthy();
     expect(screen.getByText('每周提醒')).toBeTruthy();
+    // 关注于N周前 names its day on hover.
+    expect(screen.getAllByTestId('relative-date')[0]?.getAttribute('title')).toBe('2026-11-01 16:00（北京时间）');
     expect(await screen.findByRole('button', { name: /molecular property prediction/ })).toBeTruthy();
+  });
+
+  describe('with no suggestion, tells the true cause', () => {
+    const STATS = '/api/auth/recommendations/stats/';
+    const stats = (available: number) => ({
+      body: {
+        current_user: { has_vector: true, available_recommendations: available },
+        service_status: { model_name: 'builtin', vector_dimension: 256 },
+      },
+    });
+    const emptyNote = async () => {
+      const note = await screen.findByTestId('keyword-suggestions-empty');
+      return { text: note.textContent, link: within(note).queryByRole('link', { name: '去完善' }) };
+    };
+
+    it('a profile without an English research direction: 去完善 (and no count of papers asked)', async () => {
+      serveKeywords(api, []);
+      api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+      renderApp(api, '/keywords', { user: testUser({ research_summary_en: '' }) });
+      const note = await emptyNote();
+      expect(note.text).toContain('完善研究信息后');
+      expect(note.link?.getAttribute('href')).toBe('/my');
+      expect(api.requestsTo('GET', STATS)).toHaveLength(0);
+    });
+
+    it('a complete profile and no paper yet: the sources are still fetching, nothing to complete', async () => {
+      serveKeywords(api, []);
+      api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+      api.on('GET', STATS, stats(0));
+      renderApp(api, '/keywords', { user: testUser() });
+      const note = await emptyNote();
+      expect(note.text).toBe(
+        '暂无推荐关键词：还没有收录可供分析的论文，论文来源可能仍在抓取中。收录论文后，这里会根据你的研究方向推荐关键词。',
+      );
+      expect(note.link).toBeNull();
+    });
+
+    it('a complete profile and papers that gave nothing, every suggestion followed, or an unknown cause', async () => {
+      serveKeywords(api, []);
+      api.on('GET', '/user-rkeywords/', { body: { keywords: [] } });
+      api.on('GET', STATS, stats(120));
+      const first = renderApp(api, '/keywords', { user: testUser() });
+      expect((await emptyNote()).text).toBe('暂无推荐关键词：与你研究方向相近的论文中暂时没有找到合适的关键词。');
+      first.unmount();
+
+      api.on('GET', STATS, { status: 500, body: { message: 'boom' } });
+      const second = renderApp(api, '/keywords', { user: testUser() });
+      await waitFor(async () => expect((await emptyNote()).text).toBe('暂无推荐关键词。'), { timeout: 15_000 });
+      second.unmount();
+
+      serveKeywords(api, [GNN]);
+      api.on('GET', '/user-rkeywords/', {
+        body: { keywords: [{ name: GNN.name, score: 1, source: 'research_summary' }] },
+      });
+      renderApp(api, '/keywords', { user: testUser() });
+      const note = await emptyNote();
+      expect(note.text).toBe('推荐的关键词你都已关注。');
+      expect(note.link).toBeNull();
+    });
   });
 
   it('says a 429 from anywhere with its wait, read from Retry-After', async () => {
@@ -51,7 +112,7 @@ describe('/keywords', () => {
     const { user, fill } = renderApp(api, '/keywords', { user: testUser() });
 
     // A logged-in reader without keywords is told that, not asked to log in.
-    expect(await screen.findByText('您还没有关注任何关键词')).toBeTruthy();
+    expect(await screen.findByText('你还没有关注任何关键词')).toBeTruthy();
     expect(screen.queryByText(/请登录/)).toBeNull();
     await fill(screen.getByRole('textbox', { name: '关键词' }), ' diffusion models ');
     await user.click(screen.getByRole('button', { name: '添加' }));

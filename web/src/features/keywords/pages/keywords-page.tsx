@@ -22,7 +22,7 @@ import { KEYWORD_STRINGS as STRINGS } from '../strings';
  * /keywords, the keyword screen: follow a keyword (typed or suggested), see the
  * followed ones with their alert state, change a keyword's alerts, remove one after confirming.
  */
-export function KeywordsPage() {
+export function KeywordsPage({ hasResearchSummary }: { hasResearchSummary: boolean }) {
   const keywords = useKeywords();
   const [editing, setEditing] = useState<Keyword | null>(null);
   const [removing, setRemoving] = useState<Keyword | null>(null);
@@ -57,7 +57,12 @@ export function KeywordsPage() {
           title={STRINGS.suggestions.title}
           description={STRINGS.suggestions.description}
         >
-          <KeywordSuggestions followed={followed} onAdded={notifyAdded} onError={setNotice} />
+          <KeywordSuggestions
+            followed={followed}
+            hasResearchSummary={hasResearchSummary}
+            onAdded={notifyAdded}
+            onError={setNotice}
+          />
         </KeywordSection>
 
         <KeywordSection id="keyword-list" title={STRINGS.list.title}>

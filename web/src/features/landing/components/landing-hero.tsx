@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import { alpha } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import { APP_NAME, APP_TAGLINE } from '@/config/app';
+import { APP_NAME, APP_TAGLINE_PHRASES } from '@/config/app';
 import { paths } from '@/config/paths';
 import { createReturnState } from '@/lib/navigation-state';
 
@@ -62,7 +62,12 @@ export function LandingHero({ isAuthenticated, redirectedFrom }: LandingHeroProp
               component="p"
               sx={{ mt: 2, fontSize: { xs: '1.375rem', md: '1.75rem' }, fontWeight: 600, textWrap: 'balance' }}
             >
-              {APP_TAGLINE}
+              {APP_TAGLINE_PHRASES.map((phrase) => (
+                // Chinese breaks between any two characters; each phrase stays whole on its line.
+                <Box key={phrase} component="span" sx={{ display: 'inline-block' }}>
+                  {phrase}
+                </Box>
+              ))}
             </Typography>
             <Typography color="text.secondary" sx={{ mt: 2, maxWidth: 560, fontSize: { md: '1.0625rem' } }}>
               填写一次研究方向，{APP_NAME}

@@ -52,6 +52,47 @@ describe('/news', () => {
     });
   });
 
+  it('dates a card by its crawl day, and its tooltip gives the crawl and publication dates absolutely', async () => {
+    api.on('GET', RECOMMENDATIONS, {
+      body: newsRecommendations([
+        testNews({ publish_date: '2026-11-18T02:00:00.000Z', crawl_date: '2026-11-21T03:00:00.000Z' }),
+        testNews({ id: 'news-2', title: '未注明发布日期', publish_date: null, crawl_date: '2026-11-21T17:30:00.000Z' }),
+      ]),
+    });
+    renderApp(api, '/news', { user: testUser() });
+
+    await screen.findByRole('heading', { level: 2, name: '共 2 条推荐新闻' });
+    const [first, second] = screen.getAllByTestId('news-chip-date');
+    expect(first?.getAttribute('title')).toBe(
+      '收录时间：2026-11-21 11:00（北京时间）\n发布时间：2026-11-18 10:00（北京时间）',
+    );
+    // 17:30 UTC is the next day in Beijing; no publication date, so none is claimed.
+    expect(second?.getAttribute('title')).toBe('收录时间：2026-11-22 01:30（北京时间）');
+  });
+
+  it('ticks the shorter ranges the default 一周内 stands for, as the hint says; unticking one keeps the shorter', async () => {
+    api.on('GET', RECOMMENDATIONS, { body: newsRecommendations([testNews()]) });
+    const { user } = renderApp(api, '/news', { user: testUser() });
+    await user.click(await screen.findByRole('button', { name: '推荐设置' }));
+    const settings = within(await screen.findByTestId('news-settings'));
+    const ticked = () =>
+      settings
+        .getAllByRole('checkbox')
+        .filter((box) => (box as HTMLInputElement).checked)
+        .map((box) => box.closest('label')?.textContent);
+    expect(ticked()).toEqual(['一天内', '两天内', '三天内', '一周内']);
+    expect(settings.getByText(/更短的范围会一并勾选/)).toBeTruthy();
+    // The words say what applies at once; the button only loads again.
+    expect(settings.getByText('勾选时间范围或松开滑块后，推荐列表立即更新；“刷新推荐”重新获取最新结果。')).toBeTruthy();
+    expect(settings.getByRole('button', { name: '刷新推荐' })).toBeTruthy();
+    // The default query stays the spec's.
+    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query.date_filter).toBe('一周内');
+
+    await user.click(settings.getByRole('checkbox', { name: '两天内' }));
+    expect(ticked()).toEqual(['一天内']);
+    await waitFor(() => expect(api.requestsTo('GET', RECOMMENDATIONS).at(-1)?.query.date_filter).toBe('一天内'));
+  });
+
   it("says '暂无推荐新闻' when nothing matches", async () => {
     api.on('GET', RECOMMENDATIONS, { body: newsRecommendations([]) });
     renderApp(api, '/news', { user: testUser() });

@@ -64,8 +64,8 @@ describe('/papers', () => {
     });
     renderApp(api, '/papers', { user: testUser() });
 
-    const heading = await screen.findByRole('heading', { level: 2, name: /为您推荐 2 篇论文/ });
-    expect(heading.textContent).toBe('为您推荐 2 篇论文（已过滤 3 篇）');
+    const heading = await screen.findByRole('heading', { level: 2, name: /为你推荐 2 篇论文/ });
+    expect(heading.textContent).toBe('为你推荐 2 篇论文（已过滤 3 篇）');
     const filters = within(screen.getByRole('list', { name: '当前筛选条件' }));
     expect(filters.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       '相似度 ≥ 30%',
@@ -78,6 +78,8 @@ describe('/papers', () => {
     const link = first?.getByRole('link', { name: /^Message passing networks for molecules/ });
     expect(link?.getAttribute('href')).toBe('https://doi.org/10.1000/paper-1');
     expect(first?.getByText('相似度 87.6%')).toBeTruthy();
+    // The relative date chip's tooltip names the publication day itself.
+    expect(first?.getByTestId('paper-chip-date').getAttribute('title')).toBe('发表时间：2026-11-20');
     expect(second?.getByText('一种等变 Transformer。')).toBeTruthy();
     expect(second?.getByText('相似度 50.0%')).toBeTruthy();
     expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query).toEqual({
@@ -189,12 +191,12 @@ describe('/papers', () => {
     }));
     const { user } = renderApp(api, '/papers', { user: testUser() });
 
-    await screen.findByRole('heading', { level: 2, name: '为您推荐 3 篇论文' });
+    await screen.findByRole('heading', { level: 2, name: '为你推荐 3 篇论文' });
     const second = screen.getAllByRole('article')[1] as HTMLElement;
     await user.click(within(second).getByRole('button', { name: '不感兴趣' }));
 
     await waitFor(() => expect(cardTitles()).toEqual(['First paper', 'Third paper']));
-    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 2 篇论文' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: '为你推荐 2 篇论文' })).toBeTruthy();
     answer();
     expect(await screen.findByText('已标记为不感兴趣，不会再推荐')).toBeTruthy();
     expect(api.requestsTo('POST', NOT_INTERESTED).map((request) => request.path)).toEqual([
@@ -203,7 +205,7 @@ describe('/papers', () => {
 
     await user.click(screen.getByRole('button', { name: '撤销' }));
     expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper']);
-    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 3 篇论文' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: '为你推荐 3 篇论文' })).toBeTruthy();
     await waitFor(() =>
       expect(api.requestsTo('DELETE', NOT_INTERESTED).map((request) => request.path)).toEqual([
         '/articles/p2/not-interested/',
@@ -317,7 +319,7 @@ describe('/papers', () => {
     });
     const { user } = renderApp(api, '/papers', { user: testUser() });
 
-    expect(await screen.findByRole('heading', { level: 2, name: '为您推荐 2 篇论文' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: '为你推荐 2 篇论文' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '加载更多' }));
     expect(await screen.findByText('Fourth paper')).toBeTruthy();
     expect(cardTitles()).toEqual([
@@ -327,7 +329,7 @@ describe('/papers', () => {
       'Third paper',
       'Fourth paper',
     ]);
-    expect(screen.getByRole('heading', { level: 2, name: '为您推荐 4 篇论文' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: '为你推荐 4 篇论文' })).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: '加载更多' }));
     expect(await screen.findByText('没有更多了')).toBeTruthy();

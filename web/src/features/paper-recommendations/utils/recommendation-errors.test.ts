@@ -68,7 +68,7 @@ describe('describeRecommendationError', () => {
   it('another 400 asks to complete the research direction', () => {
     expect(describeRecommendationError(createHttpError(400, { message: 'x' }))).toEqual({
       type: 'unknown_error',
-      message: '请完善您的研究方向信息以获取个性化推荐',
+      message: '请完善你的研究方向信息以获取个性化推荐',
     });
   });
 
