@@ -105,8 +105,10 @@ export const AUTH_STRINGS = {
     verifying: '正在验证…',
     resend: '重新发送验证码',
     resendWait: (seconds: number) => retryAfter(seconds),
-    resent: '验证码已发送，请查收邮件',
-    codeValidFor: '验证码有效期',
+    /** Every address gets the same answer (an unknown or verified one is not told apart), so it is conditional. */
+    resent: '如果该邮箱已注册且尚未验证，验证码已发送，请查收邮件',
+    /** After a resend the page cannot know a code went out (see `resent`). */
+    codeValidFor: '如已发送，验证码有效期',
     /** Shown instead of m:ss when the countdown reaches 0. */
     expired: '已过期',
     attemptsLeft: (count: number) => `剩余尝试次数：${count}`,
