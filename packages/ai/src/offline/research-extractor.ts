@@ -522,6 +522,7 @@ export function classifyResearchFields(text: string): ResearchFieldId[] {
 // ---------------------------------------------------------------- English summary
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/g;
+const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 const RESEARCH_CUE =
   /\b(?:research|interests?|focus(?:es|ed|ing)?|stud(?:y|ies|ying)|investigat\w*|develop\w*|explor\w*|work(?:s|ing)? on|aim\w*|lab(?:oratory)?|group|problems?|theor\w*|methods?|models?|applications?|analy\w*|understand\w*|design\w*|algorithms?|techniques?|systems?|mechanisms?|propos\w*)\b/i;
 const BIOGRAPHY_CUE =
@@ -611,7 +612,8 @@ function isMostlyChinese(text: string): boolean {
 
 /**
  * The English summary: the page's own English research sentences; for a Chinese (or mostly Chinese)
- * page with fewer than SUMMARY_MIN_WORDS of them, the glossed draft first, then those sentences.
+ * page with fewer than SUMMARY_MIN_WORDS of them, the glossed draft first, then those sentences. An
+ * English page without research sentences gets no draft.
  */
 function englishSummary(text: string): {
   summary: string;
@@ -620,7 +622,9 @@ function englishSummary(text: string): {
 } {
   const { summary, englishResearchWords } = buildEnglishSummary(text);
   if (summary && englishResearchWords >= SUMMARY_MIN_WORDS) return { summary };
-  if (!summary || isMostlyChinese(text)) {
+  // The glossed draft is a Chinese page's: an English text without research sentences (a list of
+  // paper titles) is better said by its own words than by the few research terms it names.
+  if ((!summary && HAS_CJK.test(text)) || isMostlyChinese(text)) {
     const draft = draftEnglishDirection(text);
     if (draft) {
       return {
