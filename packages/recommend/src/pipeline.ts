@@ -197,6 +197,11 @@ export interface PaperRecommendations {
    * `followedAuthorPapers`), newest first, with each paper's matched follows and its card's row.
    */
   followedAuthorPapers: (FollowedAuthorPaper & { view: PaperView })[];
+  /**
+   * The section's name-only matches sharing neither a field nor a co-author with the paper the author
+   * was followed from (possibly namesakes): folded on the page, never delivered.
+   */
+  followedAuthorNamesakes: { count: number; papers: (FollowedAuthorPaper & { view: PaperView })[] };
   filteredOut: PaperRecommendationResult['filteredOut'];
   learning: LearningSummary;
   freshness: Freshness;
@@ -303,13 +308,17 @@ export class RecommendationPipeline {
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
-    const section = sectionStatement
+    const {
+      papers: section,
+      namesakes,
+      namesakeCount,
+    } = sectionStatement
       ? matchFollowedAuthorPapers(
           start.follows,
           this.deps.recommendations.readFollowedAuthorCandidates(followedAuthorRows),
           sectionSize,
         )
-      : [];
+      : { papers: [], namesakes: [], namesakeCount: 0 };
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
     const order = start.interests.others.length
       ? this.orderByInterests('paper', start, user, [unthresholded, ...others], query)
@@ -319,9 +328,14 @@ export class RecommendationPipeline {
       order.map((entry) => entry.id),
       user.id,
       start.learning.applied ? { modelId: model.id } : undefined,
-      section.map((paper) => paper.paperId),
+      [...section, ...namesakes].map((paper) => paper.paperId),
     );
     const sectionViewById = new Map(sectionViews.map((view) => [view.id, view]));
+    const withViews = (papers: FollowedAuthorPaper[]) =>
+      papers.flatMap((paper) => {
+        const view = sectionViewById.get(paper.paperId);
+        return view ? [{ ...paper, view }] : [];
+      });
     const viewById = new Map(views.map((view) => [view.id, view]));
     const { ranked, rerankReasons } = await this.rerank(
       user,
@@ -374,10 +388,8 @@ export class RecommendationPipeline {
         rerankReason: rerankReasons.get(entry.id),
       })),
       publishedSince,
-      followedAuthorPapers: section.flatMap((paper) => {
-        const view = sectionViewById.get(paper.paperId);
-        return view ? [{ ...paper, view }] : [];
-      }),
+      followedAuthorPapers: withViews(section),
+      followedAuthorNamesakes: { count: namesakeCount, papers: withViews(namesakes) },
       filteredOut: result.filteredOut,
       learning: start.learning,
       freshness: this.readFreshness('paper', freshnessRow),
