@@ -51,6 +51,11 @@ export interface FilterRelief {
   count: number;
   /** More may pass than were looked at: the count is a lower bound. */
   atLeast: boolean;
+  /**
+   * The lower threshold the change needs too (on the slider's grid), when the request's window and tiers
+   * hold no candidate at all and the changed filters hold only items below the threshold.
+   */
+  threshold?: number | undefined;
 }
 
 /** One of the nearest items of the reader's eligible corpus, without the window and tier filters. */
@@ -96,6 +101,9 @@ const isInWindow = (date: string | Date | null, start: string | Date | undefined
  * tiers included in the request's window; then both) under which any of the nearest items beyond the
  * filters reaches the threshold, with how many the list would show. `complete`: the rows are every
  * item that could pass (fewer than asked for, or the last is below the threshold), so counts are exact.
+ * When none does and `mayLowerThreshold` (the request's filters hold no candidate at all, so lowering
+ * the threshold alone cannot help), the first change holding any item, with the threshold its closest
+ * item needs: one click then shows papers instead of another empty list.
  */
 export function findFilterRelief(input: {
   rows: readonly BeyondFiltersRow[];
@@ -106,10 +114,9 @@ export function findFilterRelief(input: {
   days: number | null;
   excludedTiers: readonly number[];
   windowStart: (days: number | null) => string | Date | undefined;
+  mayLowerThreshold?: boolean | undefined;
 }): FilterRelief | undefined {
   const { rows, threshold, excludedTiers, days } = input;
-  const close = rows.filter((row) => row.similarity >= threshold);
-  const complete = input.complete || (rows.at(-1)?.similarity ?? -1) < threshold;
   const tierAllowed = (row: BeyondFiltersRow) => row.tier === null || !excludedTiers.includes(row.tier);
   const wider = DATE_FILTERS.filter((filter) => days !== null && (filter.days === null || filter.days > days));
   const changes: { window?: DateFilterLabel; windowDays: number | null; includeTiers: boolean }[] = [
@@ -119,21 +126,47 @@ export function findFilterRelief(input: {
       ? [{ window: '不限' as const, windowDays: null, includeTiers: true }]
       : []),
   ];
-  for (const change of changes) {
+  const passing = changes.map((change) => {
     const start = input.windowStart(change.windowDays);
-    const count = close.filter(
-      (row) => isInWindow(row.date, start) && (change.includeTiers || tierAllowed(row)),
-    ).length;
-    if (count > 0) {
-      return {
-        window: change.window,
-        includeTiers: change.includeTiers,
-        count: Math.min(count, input.topK),
-        atLeast: !complete && count < input.topK,
-      };
-    }
+    return rows.filter((row) => isInWindow(row.date, start) && (change.includeTiers || tierAllowed(row)));
+  });
+  const relief = (index: number, floor: number, lowered?: number): FilterRelief | undefined => {
+    const change = changes[index];
+    const count = (passing[index] ?? []).filter((row) => row.similarity >= floor).length;
+    if (!change || count === 0) return undefined;
+    const complete = input.complete || (rows.at(-1)?.similarity ?? -1) < floor;
+    return {
+      window: change.window,
+      includeTiers: change.includeTiers,
+      count: Math.min(count, input.topK),
+      atLeast: !complete && count < input.topK,
+      ...(lowered === undefined ? {} : { threshold: lowered }),
+    };
+  };
+  for (const [index] of changes.entries()) {
+    const found = relief(index, threshold);
+    if (found) return found;
+  }
+  if (!input.mayLowerThreshold) return undefined;
+  for (const [index, held] of passing.entries()) {
+    const best = held[0]?.similarity;
+    const lowered = best === undefined ? undefined : thresholdLettingThrough(best);
+    if (lowered !== undefined) return relief(index, lowered, lowered);
   }
   return undefined;
+}
+
+/**
+ * The highest threshold on the settings slider's grid (5 % steps from 5 %) that lets an item of this
+ * similarity through; undefined below the slider's minimum. Floor keeps it at or below the similarity,
+ * so applying it really gives results.
+ */
+function thresholdLettingThrough(similarity: number): number | undefined {
+  const { min, step } = RECOMMENDATION_SLIDERS.threshold;
+  // (0.15 / 0.05 is 2.9999999999999996 in floating point: the epsilon keeps a value on the grid on it.)
+  let lowered = Number((Math.floor(similarity / step + 1e-9) * step).toFixed(2));
+  if (lowered > similarity) lowered = Number((lowered - step).toFixed(2));
+  return lowered < min - 1e-9 ? undefined : lowered;
 }
 
 /**
@@ -174,6 +207,7 @@ export async function explainEmptyResult(input: {
           days: input.days,
           excludedTiers: input.excludedTiers,
           windowStart: input.windowStart,
+          mayLowerThreshold: nearest.length === 0,
         })
       : undefined;
   const availability = nearest.length > 0 || relief ? LEFT_BY_EVERY_FILTER : await input.availability();
@@ -224,27 +258,38 @@ function explainRelief(facts: EmptyListFacts, relief: FilterRelief): EmptyExplan
   const found = facts.nearestSimilarities.length > 0;
   const close = `相似度达到 ${percent(facts.threshold)} 的${noun}`;
   const shown = `可看到${relief.atLeast ? '至少' : ''} ${relief.count} ${unit}${noun}`;
+  const steps = [
+    relief.window ? `把发布时间放宽到“${relief.window}”` : undefined,
+    relief.includeTiers ? '取消排除 JCR 分区' : undefined,
+    relief.threshold === undefined ? undefined : `把相似度阈值降到 ${percent(relief.threshold)}`,
+  ].filter((step): step is string => step !== undefined);
+  const suggestion = `${steps.length > 1 ? `${steps.slice(0, -1).join('、')}并${steps.at(-1)}` : steps[0]}，${shown}`;
+  const change: Record<string, string> = {
+    ...(relief.window ? { date_filter: relief.window } : {}),
+    ...(relief.includeTiers ? { excluded_jcr: '' } : {}),
+    ...(relief.threshold === undefined ? {} : { similarity_threshold: relief.threshold.toFixed(2) }),
+  };
   if (relief.window && !relief.includeTiers) {
     return {
       cause: 'nothing_in_window',
       message: found ? `“${facts.windowLabel}”没有${close}` : `“${facts.windowLabel}”没有新${noun}`,
-      suggestion: `把发布时间放宽到“${relief.window}”，${shown}`,
-      change: { date_filter: relief.window },
+      suggestion,
+      change,
     };
   }
   if (!relief.window) {
     return {
       cause: 'excluded_tiers',
       message: `时间范围内${found ? close : `的${noun}`}都在被排除的 JCR 分区（${tiers}）`,
-      suggestion: `取消排除 JCR 分区，${shown}`,
-      change: { excluded_jcr: '' },
+      suggestion,
+      change,
     };
   }
   return {
     cause: 'nothing_in_window',
-    message: `“${facts.windowLabel}”在未排除的 JCR 分区中没有${close}`,
-    suggestion: `把发布时间放宽到“${relief.window}”并取消排除 JCR 分区，${shown}`,
-    change: { date_filter: relief.window, excluded_jcr: '' },
+    message: `“${facts.windowLabel}”在未排除的 JCR 分区中没有${found ? close : `新${noun}`}`,
+    suggestion,
+    change,
   };
 }
 
@@ -288,14 +333,9 @@ function explainByFilters(facts: EmptyListFacts): EmptyExplanation {
       change: null,
     };
   }
-  // The highest threshold on the settings slider's grid (5 % steps from 5 %) that lets the closest
-  // candidate through; floor keeps it at or below that similarity, so applying it really gives results.
-  const { min, step } = RECOMMENDATION_SLIDERS.threshold;
-  // (0.15 / 0.05 is 2.9999999999999996 in floating point: the epsilon keeps a value on the grid on it.)
-  let lowered = Number((Math.floor(best / step + 1e-9) * step).toFixed(2));
-  if (lowered > best) lowered = Number((lowered - step).toFixed(2));
+  const lowered = thresholdLettingThrough(best);
   const message = `没有${noun}达到相似度阈值 ${percent(threshold)}（最接近的为 ${(best * 100).toFixed(1)}%）`;
-  if (lowered < min - 1e-9) {
+  if (lowered === undefined) {
     return {
       cause: 'below_threshold',
       message,

@@ -260,6 +260,38 @@ describe('explainEmptyList', () => {
     expect(findFilterRelief({ ...base, rows: [row(0.1, '2026-01-01')] })).toBeUndefined();
   });
 
+  it('with nothing at all in the window, widens and lowers the threshold in one change when only that helps', () => {
+    const windowStart = (days: number | null) =>
+      days === null ? undefined : `2026-11-${String(29 - days).padStart(2, '0')}`;
+    const base = { threshold: 0.3, topK: 20, days: 7, excludedTiers: [], windowStart, complete: true };
+    const rows = [
+      { similarity: 0.22, date: '2025-03-01', tier: null },
+      { similarity: 0.21, date: '2025-02-01', tier: null },
+    ];
+    // Below the threshold everywhere: lowering it alone cannot help a window holding nothing.
+    expect(findFilterRelief({ ...base, rows })).toBeUndefined();
+    const relief = findFilterRelief({ ...base, rows, mayLowerThreshold: true });
+    expect(relief).toEqual({ window: '不限', includeTiers: false, count: 2, atLeast: false, threshold: 0.2 });
+    expect(
+      explainEmptyList(
+        facts({ availability: { total: 2, embedded: 2, inWindow: 0, allowed: 0 }, nearestSimilarities: [], relief }),
+      ),
+    ).toEqual({
+      cause: 'nothing_in_window',
+      message: '“一周内”没有新论文',
+      suggestion: '把发布时间放宽到“不限”并把相似度阈值降到 20%，可看到 2 篇论文',
+      change: { date_filter: '不限', similarity_threshold: '0.20' },
+    });
+    // Nothing the slider can reach: no change offered.
+    expect(
+      findFilterRelief({
+        ...base,
+        rows: [{ similarity: 0.02, date: '2025-03-01', tier: null }],
+        mayLowerThreshold: true,
+      }),
+    ).toBeUndefined();
+  });
+
   it('says failing sources in Chinese, grouped, with since when and the next retry; no first fetch once one failed', () => {
     const since = new Date('2026-11-28T22:45:00Z'); // 06:45 in Beijing
     const failing = Array.from({ length: 27 }, (_, index) => ({
