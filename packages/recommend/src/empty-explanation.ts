@@ -384,6 +384,15 @@ type ReadSetup = Extract<SourceSetup, { state: 'read' }>;
 const failingMatters = (sources: ReadSetup) =>
   sources.failing.length > 0 && (sources.failing.length >= sources.relevant || sources.succeeded === 0);
 
+const firstFetchOf = (fetch: NonNullable<ReadSetup['firstFetch']>): NonNullable<SourceStatus['first_fetch']> => ({
+  sources: fetch.sources,
+  started_at: fetch.startedAt.toISOString(),
+  expected_by: fetch.expectedBy.toISOString(),
+  is_estimate: true,
+  is_late: fetch.isLate,
+});
+
+/** Failing sources; the others' first fetch beside them when some are still on it (the page asks again). */
 const failingStatus = (sources: ReadSetup): SourceStatus => ({
   state: 'failing',
   failing: sources.failing.map((failing) => ({
@@ -392,17 +401,12 @@ const failingStatus = (sources: ReadSetup): SourceStatus => ({
     error: failing.reason,
     ...(failing.nextRetryAt ? { next_retry_at: failing.nextRetryAt.toISOString() } : {}),
   })),
+  ...(sources.firstFetch ? { first_fetch: firstFetchOf(sources.firstFetch) } : {}),
 });
 
 const firstFetchStatus = (fetch: NonNullable<ReadSetup['firstFetch']>): SourceStatus => ({
   state: 'first_fetch',
-  first_fetch: {
-    sources: fetch.sources,
-    started_at: fetch.startedAt.toISOString(),
-    expected_by: fetch.expectedBy.toISOString(),
-    is_estimate: true,
-    is_late: fetch.isLate,
-  },
+  first_fetch: firstFetchOf(fetch),
 });
 
 /**

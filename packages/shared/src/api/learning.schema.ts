@@ -89,7 +89,10 @@ export const sourceStatusSchema = z.object({
   state: z.enum(SOURCE_STATES),
   /** Ids of the reader's research fields no active source of this content serves. */
   fields_without_source: z.array(z.string()).optional(),
-  /** The first fetch: when it was queued and when it should be done (an estimate), ISO 8601. */
+  /**
+   * The first fetch: when it was queued and when it should be done (an estimate), ISO 8601; also beside
+   * `failing` while others of the reader's sources are still on it.
+   */
   first_fetch: z
     .object({
       sources: z.array(z.string()),
