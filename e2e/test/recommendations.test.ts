@@ -522,9 +522,10 @@ describe('learning from the reader and reasons (issue 13)', () => {
     const reason = firstCard.getByTestId('paper-card-reason');
     await reason.waitFor();
     expect(await reason.textContent()).toBe(first?.reason.text);
-    // The demo corpus came without a source run: the line dates the newest paper and counts the week's.
+    // The demo corpus came without a source run: no successful fetch (从未), and the week's papers by
+    // publication date (or, with none, when the newest was stored).
     expect(await page.getByTestId('papers-freshness').textContent()).toMatch(
-      /^最新论文收录于.+（近 7 天新增 \d+ 篇）$/,
+      /^论文来源最近更新：从未（(近 7 天新增 \d+ 篇|近 7 天无新增，最新论文收录于.+)）$/,
     );
     await captureBothWidths(page, 'papers-reasons');
 

@@ -45,7 +45,7 @@ async function papersExplanation() {
 }
 
 describe('empty lists on an installation with nothing stored', () => {
-  it('news with no news source configured: names the missing source, the operator and the demo command', async () => {
+  it('news with no news source configured: names the missing source and the administrator, no command', async () => {
     const response = await runtime.app.inject({
       method: 'GET',
       url: '/api/news/recommendations/?date_filter=不限&similarity_threshold=0',
@@ -55,30 +55,29 @@ describe('empty lists on an installation with nothing stored', () => {
     const explanation = response.json().empty_explanation;
     expect(explanation).toMatchObject({ cause: 'no_items', change: null });
     expect(explanation.message).toBe('还没有任何新闻：管理员尚未配置新闻来源');
-    expect(explanation.suggestion).toContain('radar demo 载入演示数据');
-    expect(explanation.suggestion).not.toContain('请稍后再来');
-    expect(explanation.suggestion).not.toContain('demo load');
+    expect(explanation.suggestion).toBe('请联系管理员添加新闻来源');
   });
 
   it('papers: a configured source that never ran, with scheduled runs off, then failing, then finished empty', async () => {
     const neverRan = await papersExplanation();
     expect(neverRan).toMatchObject({ cause: 'no_items', change: null });
     expect(neverRan.message).toBe('还没有任何论文：论文来源已配置，但定时抓取已关闭');
-    expect(neverRan.suggestion).toContain('radar sources run');
-    expect(neverRan.suggestion).not.toContain('请稍后再来');
+    expect(neverRan.suggestion).toBe('请联系管理员开启定时抓取');
 
     const sources = new SourceStateRepository(runtime.database.db);
-    await sources.recordFailure('arxiv-cs', 'arxiv', 'HTTP 503 from export.arxiv.org');
+    await sources.recordFailure('arxiv-cs', 'arxiv', 'export.arxiv.org: unknown host (DNS) (after 4 attempts)');
     const failing = await papersExplanation();
-    // Which source, since when (the server's time zone), and the error in one line.
+    // Which source, since when (the server's time zone), what went wrong in Chinese words and the next
+    // try (the job's next attempt); the technical error stays for operators.
     expect(failing.message).toMatch(
-      /^还没有任何论文：论文来源抓取失败（arxiv-cs 自 \d+月\d+日 \d\d:\d\d 起：HTTP 503 from export\.arxiv\.org）$/,
+      /^还没有任何论文：论文来源抓取失败（arxiv-cs 自 \d+月\d+日 \d\d:\d\d 起无法连接（域名解析失败），下次重试 \d\d:\d\d）$/,
     );
     expect(failing.sources).toMatchObject({
       state: 'failing',
-      failing: [{ source: 'arxiv-cs', error: 'HTTP 503 from export.arxiv.org' }],
+      failing: [{ source: 'arxiv-cs', error: '无法连接（域名解析失败）', next_retry_at: expect.any(String) }],
     });
-    expect(failing.suggestion).toContain('radar sources');
+    expect(failing.suggestion).toBe('请联系管理员处理');
+    expect(JSON.stringify(failing)).not.toMatch(/unknown host|attempts|radar/);
 
     await sources.markRunning('arxiv-cs', 'arxiv');
     await sources.recordSuccess('arxiv-cs', {

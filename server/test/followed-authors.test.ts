@@ -30,6 +30,7 @@ interface CorpusPaper {
   authors: string[];
   identities?: AuthorIdentity[];
   age: number;
+  fields?: string[];
 }
 
 const CORPUS: CorpusPaper[] = [
@@ -75,6 +76,18 @@ const CORPUS: CorpusPaper[] = [
   // His, by ORCID, but marked 'not interested'.
   { title: 'Dismissed: by ORCID', authors: ['Guoqiang Zhong'], identities: [ZHONG], age: 1 },
   { title: 'Unrelated', authors: ['Ada Lovelace'], age: 1 },
+  // A common name, names only: the paper a reader follows "Jing Wang" from (biology, with Li Chen) ...
+  { title: 'Wang origin: cell imaging', authors: ['Jing Wang', 'Li Chen'], age: 5, fields: ['biology'] },
+  // ... a paper with the same co-author, and one in the same field: shown, with what they share ...
+  { title: 'Wang coauthor: Li Chen again', authors: ['J. Wang', 'Li Chen'], age: 1 },
+  { title: 'Wang field: biology', authors: ['Jing Wang'], age: 2, fields: ['biology'] },
+  // ... and eight namesakes in physics sharing nobody: folded, never listed.
+  ...Array.from({ length: 8 }, (_, index) => ({
+    title: `Wang namesake ${index + 1}`,
+    authors: ['Jing Wang', `Other Author${index + 1}`],
+    age: 1,
+    fields: ['physics-astronomy'],
+  })),
 ];
 
 let runtime: TestRuntime;
@@ -96,10 +109,11 @@ beforeAll(async () => {
   runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
   for (const paper of CORPUS) {
     const result = await runtime.database.db.execute<{ id: string }>(sql`
-      INSERT INTO radar.papers (title, authors, author_identities, url, published_at, source)
+      INSERT INTO radar.papers (title, authors, author_identities, url, published_at, source, research_fields)
       VALUES (${paper.title}, ${JSON.stringify(paper.authors)}::jsonb,
               ${paper.identities ? JSON.stringify(paper.identities) : null}::jsonb,
-              ${`https://example.org/${encodeURIComponent(paper.title)}`}, ${daysAgo(paper.age)}::date, 'test')
+              ${`https://example.org/${encodeURIComponent(paper.title)}`}, ${daysAgo(paper.age)}::date, 'test',
+              string_to_array(${(paper.fields ?? []).join(',')}, ','))
       RETURNING id::text AS id`);
     ids.set(paper.title, Number(result.rows[0]?.id));
   }
@@ -179,11 +193,15 @@ describe('followed authors', () => {
     const response = await call('GET', '/api/auth/recommendations/papers/');
     expect(response.statusCode).toBe(200);
     const body = paperRecommendationResponseSchema.parse(response.json());
-    // Newest first: the arXiv copy (name only), then the origin (by id), then the affiliation match.
+    // Newest first: the origin (by id), then the affiliation match. The arXiv copy matches by name alone
+    // and shares neither a field nor a co-author with the origin: folded as a possible namesake.
     expect(body.followed_author_papers?.map((paper) => [paper.title, paper.followed_authors])).toEqual([
-      ['Name only: arXiv preprint', [{ id: followId, name: 'G. Zhong', match: 'name' }]],
       ['Origin: attention survey', [{ id: followId, name: 'Guoqiang Zhong', match: 'id' }]],
       ['Affiliation: ocean data', [{ id: followId, name: 'Zhong, Guoqiang', match: 'affiliation' }]],
+    ]);
+    expect(body.followed_author_namesakes?.count).toBe(1);
+    expect(body.followed_author_namesakes?.papers.map((paper) => [paper.title, paper.followed_authors])).toEqual([
+      ['Name only: arXiv preprint', [{ id: followId, name: 'G. Zhong', match: 'name' }]],
     ]);
     // Papers are presented as everywhere else (the caller's state included).
     expect(body.followed_author_papers?.[0]).toMatchObject({ is_favorited: false, journal: '' });
@@ -201,6 +219,33 @@ describe('followed authors', () => {
     const other = await call('GET', '/api/auth/recommendations/papers/', otherHeaders);
     expect(other.statusCode).toBe(200);
     expect(other.json().followed_author_papers).toEqual([]);
+  });
+
+  it('a common name followed by name alone: shows the papers sharing a field or a co-author, folds the namesakes', async () => {
+    const reader = await signUp('common-name@example.org');
+    const model = await runtime.parts.ai.embeddings.activeModel();
+    await new VectorRepository(runtime.database.db).setUserVector(
+      reader.user.id,
+      model.id,
+      Array.from({ length: model.dimension }, (_, i) => (i === 0 ? 1 : 0)),
+    );
+    const followed = await call('POST', '/api/auth/followed-authors/', reader.headers, {
+      paper_id: idOf('Wang origin: cell imaging'),
+      author_index: 0,
+    });
+    expect(followed.statusCode).toBe(201);
+    const wangId = followed.json().followed.id;
+    const response = await call('GET', '/api/auth/recommendations/papers/', reader.headers);
+    const body = paperRecommendationResponseSchema.parse(response.json());
+    expect(body.followed_author_papers?.map((paper) => [paper.title, paper.followed_authors])).toEqual([
+      ['Wang coauthor: Li Chen again', [{ id: wangId, name: 'J. Wang', match: 'name', evidence: 'coauthor' }]],
+      ['Wang field: biology', [{ id: wangId, name: 'Jing Wang', match: 'name', evidence: 'field' }]],
+      ['Wang origin: cell imaging', [{ id: wangId, name: 'Jing Wang', match: 'name', evidence: 'field' }]],
+    ]);
+    // The eight namesakes: one count for the folded line, never in the section itself.
+    expect(body.followed_author_namesakes?.count).toBe(8);
+    expect(body.followed_author_namesakes?.papers).toHaveLength(8);
+    expect(body.followed_author_papers?.some((paper) => paper.title.startsWith('Wang namesake'))).toBe(false);
   });
 
   it('says when a follow is by name alone', async () => {

@@ -422,7 +422,12 @@ describe('empty results explain themselves', () => {
     const first = (await runtime.app.inject({ method: 'GET', url, headers: reader.headers })).json();
     expect(first.data).toEqual([]);
     expect(first.empty_explanation).toMatchObject({ cause: 'no_items', change: null });
-    expect(first.freshness).toEqual({ last_new_item_at: null, last_checked_at: null, new_items_last_7_days: 0 });
+    expect(first.freshness).toEqual({
+      last_new_item_at: null,
+      last_checked_at: null,
+      last_success_at: null,
+      new_items_last_7_days: 0,
+    });
 
     const news = new NewsRepository(runtime.database.db);
     const [item] = await news.insertMany([

@@ -153,14 +153,19 @@ describe('database round trips of a recommendation request', () => {
     // papers), no second search.
     expect(count).toBeLessThanOrEqual(5);
 
-    // Nothing in the window: the counts of every window, one query more.
+    // Nothing in the window: one search beyond the window and tiers finds the wider window with papers
+    // above the threshold (and how many it would show), so no count query runs.
     const window = await roundTripsOf('/api/auth/recommendations/papers/?excluded_jcr=&date_filter=一天内');
     expect(window.body.recommendations).toEqual([]);
     expect(window.body.empty_explanation).toMatchObject({
       cause: 'nothing_in_window',
-      change: { date_filter: expect.any(String) },
+      change: { date_filter: '三天内' },
+      suggestion: '把发布时间放宽到“三天内”，可看到 10 篇论文',
     });
     expect(window.count).toBeLessThanOrEqual(6);
+    // Applying it shows what it said.
+    const applied = await roundTripsOf('/api/auth/recommendations/papers/?excluded_jcr=&date_filter=三天内');
+    expect(applied.body.recommendations).toHaveLength(10);
     expect(userId).toBeTruthy();
   });
 

@@ -137,17 +137,35 @@ describe('why a reader of a fresh catalogue installation has no papers', () => {
     expect(Date.parse(expectedBy)).toBeGreaterThan(Date.parse(startedAt));
     expect(Date.parse(expectedBy)).toBeGreaterThan(Date.now());
 
-    // Every first run fails: which sources, since when, the error in one line.
+    // One first run fails while the others still wait: the page no longer promises a first fetch, it
+    // says which source fails, since when, in Chinese words, and that the others are still fetching.
     const states = new SourceStateRepository(runtime.database.db);
-    for (const entry of fieldEntries) {
+    const [firstEntry, ...otherEntries] = fieldEntries;
+    if (!firstEntry) throw new Error('no catalogue entry for the field');
+    await states.markRunning(firstEntry.name, firstEntry.kind);
+    await states.recordFailure(
+      firstEntry.name,
+      firstEntry.kind,
+      'rss.arxiv.org: unknown host (DNS) (after 4 attempts)',
+    );
+    const oneFailing = await papersExplanation();
+    expect(oneFailing.sources.state).toBe('failing');
+    expect(oneFailing.message).toContain(`${firstEntry.name} 自 `);
+    expect(oneFailing.message).toContain('起无法连接（域名解析失败），下次重试 ');
+    if (otherEntries.length) expect(oneFailing.message).toContain(`其余 ${otherEntries.length} 个来源仍在首次抓取`);
+    expect(oneFailing.message).not.toContain('正在首次抓取（');
+    expect(oneFailing.suggestion).toBe('请联系管理员处理');
+
+    // Every first run fails: grouped by what went wrong, the technical error left to operators.
+    for (const entry of otherEntries) {
       await states.recordFailure(entry.name, entry.kind, 'HTTP 503 Service Unavailable\n<html>busy</html>');
     }
     const failing = await papersExplanation();
     expect(failing.sources.state).toBe('failing');
     expect(failing.sources.failing).toHaveLength(fieldEntries.length);
-    expect(failing.sources.failing[0]).toMatchObject({ error: 'HTTP 503 Service Unavailable' });
-    expect(failing.message).toContain(`${fieldEntries[0]?.name} 自 `);
-    expect(failing.message).toContain('起：HTTP 503 Service Unavailable');
+    expect(failing.sources.failing[0]).toMatchObject({ error: '无法连接（域名解析失败）' });
+    if (otherEntries.length) expect(failing.message).toContain('起来源服务器出错');
+    expect(JSON.stringify(failing)).not.toMatch(/HTTP 503|unknown host|radar/);
 
     for (const entry of fieldEntries) {
       await states.markRunning(entry.name, entry.kind);

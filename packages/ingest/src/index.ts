@@ -33,6 +33,7 @@ export {
   type IngestSettings,
   ingestSettingsFromConfig,
 } from './settings';
+export { describeSourceFailure, nextRetryOf } from './source-failure';
 export { fieldsOf, type SourceConfig, SourcesConfigError, scheduleOf } from './sources-config';
 export { importTierTableFile } from './tier-import';
 export { refreshOpenAlexTiers, refreshScimagoTiers } from './tier-refresh';

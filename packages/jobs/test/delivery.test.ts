@@ -334,7 +334,14 @@ describe('digest delivery', () => {
       sql`UPDATE radar.papers SET authors = '["Mei Lin", "Ada Okafor"]'::jsonb WHERE id = ${coral}`,
     );
     const earlier = await addPaper('Reef survey methods', [0, 0.2, 1]);
-    await database.db.execute(sql`UPDATE radar.papers SET authors = '["Ada Okafor"]'::jsonb WHERE id = ${earlier}`);
+    await database.db.execute(
+      sql`UPDATE radar.papers SET authors = '["Ada Okafor", "Mei Lin"]'::jsonb WHERE id = ${earlier}`,
+    );
+    // The same name with nobody and nothing in common with the paper she was followed from: a namesake.
+    const namesake = await addPaper('Volcanic ash chemistry', [0, 0.15, 1]);
+    await database.db.execute(
+      sql`UPDATE radar.papers SET authors = '["Ada Okafor", "Tom Berg"]'::jsonb WHERE id = ${namesake}`,
+    );
     await new FollowedAuthorRepository(database.db).create(alice.id, { name: 'Ada Okafor', paperId: earlier }, 50);
 
     const dayFive = new Date(shanghaiEight().getTime() + 4 * 24 * HOUR + 5 * 60_000);
@@ -347,7 +354,9 @@ describe('digest delivery', () => {
     // Both of her papers, ahead of every recommendation, each with the followed name as the paper gives it.
     expect(text).toContain('Coral spawning under heat stress');
     expect(text).toContain('Reef survey methods');
-    expect(text).toContain('推荐理由：关注的作者：Ada Okafor（按姓名匹配，可能是同名作者）');
+    // Matched by name, with a co-author in common with the paper followed from; the namesake never comes.
+    expect(text).toContain('推荐理由：关注的作者：Ada Okafor（按姓名匹配，与关注时的论文有共同作者）');
+    expect(text).not.toContain('Volcanic ash chemistry');
     const firstRecommendation = text.indexOf('Protein diffusion');
     if (firstRecommendation >= 0) expect(text.indexOf('Coral spawning')).toBeLessThan(firstRecommendation);
     const push = pushes.slice(pushedBefore).find((entry) => entry.url.endsWith('test-hook-id'));

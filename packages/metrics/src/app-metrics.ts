@@ -25,7 +25,15 @@ export interface SourceFlowSample {
   consecutiveFailures: number;
   failingSince: Date | null;
   nextRunAt: Date | null;
+  /** The last run's technical error while failing (left out: none). */
+  lastError?: string | null | undefined;
 }
+
+/** An error as one label value: its first line, at most 200 characters. */
+const errorLabel = (error: string) => {
+  const line = (error.split('\n').find((part) => part.trim()) ?? '').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+};
 
 /** Gauges filled from one read per scrape reuse a read this recent. */
 const SHARED_READ_MS = 1_000;
@@ -206,6 +214,14 @@ export class AppMetrics {
     gauge('radar_source_next_run_timestamp_seconds', 'Next scheduled run of each source (Unix time)', (s) => [
       [{}, seconds(s.nextRunAt)],
     ]);
+    // The technical error is for operators (here and in `pnpm radar sources`); readers are told what
+    // went wrong in words (@radar/ingest describeSourceFailure).
+    gauge(
+      'radar_source_last_error_info',
+      'The last error of each source failing now, as the label `error` (value 1)',
+      (s) => (s.failingSince && s.lastError ? [[{ error: errorLabel(s.lastError) }, 1]] : []),
+      ['error'],
+    );
   }
 
   /** The Prometheus text exposition of every metric. */

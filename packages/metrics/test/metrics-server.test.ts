@@ -75,6 +75,36 @@ describe('the metrics listener', () => {
     expect(second.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
   });
 
+  it("gives a failing source's technical error to operators, and none once it succeeds", async () => {
+    const metrics = new AppMetrics();
+    let failing = true;
+    const sample = () => ({
+      name: 'arxiv-q-bio',
+      lastRunAt: new Date('2026-11-28T22:45:00Z'),
+      lastSuccessAt: null,
+      addedLastDay: 0,
+      addedLastWeek: 0,
+      consecutiveFailures: failing ? 4 : 0,
+      failingSince: failing ? new Date('2026-11-28T22:45:00Z') : null,
+      nextRunAt: null,
+      lastError: failing ? 'rss.arxiv.org: unknown host (DNS) (after 4 attempts)\nstack' : null,
+    });
+    metrics.reportSourceFlow(async () => [sample()], logger);
+    const server = await serve(metrics);
+    const first = await scrapeMetrics(server.port);
+    expect(
+      first.value('radar_source_last_error_info', {
+        source: 'arxiv-q-bio',
+        error: 'rss.arxiv.org: unknown host (DNS) (after 4 attempts)',
+      }),
+    ).toBe(1);
+    failing = false;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const second = await scrapeMetrics(server.port);
+    expect(second.value('radar_source_consecutive_failures', { source: 'arxiv-q-bio' })).toBe(0);
+    expect(second.text).not.toContain('radar_source_last_error_info{');
+  });
+
   it('keeps each registry to itself: two apps in one process count apart', async () => {
     const one = new AppMetrics();
     const two = new AppMetrics();

@@ -1,5 +1,13 @@
 import type { IngestSourceRow, ItemKind, ReaderFieldsRepository, SourceStateRepository } from '@radar/db';
-import { fieldsOf, type IngestSettings, resolveSources, type SourceConfig, SourcesConfigError } from '@radar/ingest';
+import {
+  describeSourceFailure,
+  fieldsOf,
+  type IngestSettings,
+  nextRetryOf,
+  resolveSources,
+  type SourceConfig,
+  SourcesConfigError,
+} from '@radar/ingest';
 import { isResearchFieldId, type ResearchFieldId } from '@radar/shared';
 
 /**
@@ -26,7 +34,9 @@ export type SourceSetup =
       scheduled: boolean;
       /** Of the relevant sources, those that finished a run. */
       finished: number;
-      /** Relevant sources whose last run failed, with the start of their failures and the error. */
+      /** Of the relevant sources, those that ever finished a run successfully. */
+      succeeded: number;
+      /** Relevant sources in a spell of failures, with its start, the failure in words and the next try. */
       failing: FailingSource[];
       /** The relevant sources' first fetch, queued and not finished yet; undefined when none is. */
       firstFetch?: FirstFetch | undefined;
@@ -35,8 +45,10 @@ export type SourceSetup =
 export interface FailingSource {
   name: string;
   since: Date;
-  /** The last error, first line. */
-  error: string;
+  /** What went wrong, in Chinese words for the reader (describeSourceFailure); the technical error stays for operators. */
+  reason: string;
+  /** When it is tried again (its job's next attempt, else its next scheduled run); undefined: not planned. */
+  nextRetryAt?: Date | undefined;
 }
 
 export interface FirstFetch {
@@ -45,9 +57,12 @@ export interface FirstFetch {
   startedAt: Date;
   /**
    * An estimate: the sources queued before them and these, one at a time, each taking the typical run
-   * time of this installation's finished runs (one minute before any run finished).
+   * time of this installation's finished runs (one minute before any run finished). Never moved later
+   * when it passes: `isLate` says so instead.
    */
   expectedBy: Date;
+  /** The estimate has passed and the first fetch is still running. */
+  isLate: boolean;
 }
 
 /** Every kind but news feeds brings papers. */
@@ -57,11 +72,6 @@ const contentOf = (source: SourceConfig): ItemKind => (source.kind === 'news-rss
 const DEFAULT_RUN_MS = 60_000;
 const MIN_RUN_MS = 10_000;
 const MAX_RUN_MS = 30 * 60_000;
-
-const firstLine = (text: string) => {
-  const line = (text.split('\n').find((part) => part.trim()) ?? '').trim();
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
-};
 
 /** The median time from start to finish of the finished runs, bounded; DEFAULT_RUN_MS when none. */
 function typicalRunMs(rows: IngestSourceRow[]): number {
@@ -119,17 +129,20 @@ export class ContentSources {
     const rows = await this.deps.states.list();
     const byName = new Map(rows.map((row) => [row.name, row]));
     const relevantRows = relevant.map((source) => byName.get(source.name));
-    const failing = relevantRows.flatMap((row) =>
-      row?.status === 'failed'
-        ? [
-            {
-              name: row.name,
-              since: row.failingSince ?? row.lastErrorAt ?? row.updatedAt,
-              error: firstLine(row.lastError ?? ''),
-            },
-          ]
-        : [],
-    );
+    // A source in a spell of failures is failing while it runs again (a retry), until a run succeeds.
+    const failing = relevant.flatMap((source): FailingSource[] => {
+      const row = byName.get(source.name);
+      if (!row || !(row.failingSince || row.status === 'failed')) return [];
+      const lastFailureAt = row.lastErrorAt ?? row.updatedAt;
+      return [
+        {
+          name: row.name,
+          since: row.failingSince ?? lastFailureAt,
+          reason: describeSourceFailure(row.lastError ?? ''),
+          nextRetryAt: nextRetryOf(source, this.deps.settings, row.consecutiveFailures, lastFailureAt),
+        },
+      ];
+    });
     const pending = relevantRows.filter(isPendingFirstFetch);
     return {
       state: 'read',
@@ -140,6 +153,7 @@ export class ContentSources {
       fieldsWithoutSource,
       scheduled: this.deps.settings.enabled,
       finished: relevantRows.filter((row) => row?.lastFinishedAt).length,
+      succeeded: relevantRows.filter((row) => row?.lastSuccessAt).length,
       failing,
       firstFetch: this.deps.settings.enabled && pending.length ? this.estimate(pending, rows) : undefined,
     };
@@ -147,8 +161,9 @@ export class ContentSources {
 
   /**
    * When the pending first fetches should be done: ingest runs one source at a time per worker, so
-   * every first fetch queued up to the latest of ours runs before ours finish. An estimate already
-   * past is moved to one typical run from now (the queue is late; it still runs).
+   * every first fetch queued up to the latest of ours runs before ours finish. An estimate that has
+   * passed is kept and marked late: moving it to "a run from now" made a promise that slid with the
+   * clock while the sources were failing.
    */
   private estimate(
     pending: (IngestSourceRow & { firstFetchRequestedAt: Date })[],
@@ -163,8 +178,12 @@ export class ContentSources {
       .filter(isPendingFirstFetch)
       .filter((row) => row.firstFetchRequestedAt.getTime() <= latest).length;
     const started = Math.min(...requested);
-    let expected = queuedFirst + ahead * runMs;
-    if (expected < now.getTime() + MIN_RUN_MS) expected = now.getTime() + runMs;
-    return { sources: pending.map((row) => row.name), startedAt: new Date(started), expectedBy: new Date(expected) };
+    const expected = queuedFirst + ahead * runMs;
+    return {
+      sources: pending.map((row) => row.name),
+      startedAt: new Date(started),
+      expectedBy: new Date(expected),
+      isLate: expected < now.getTime(),
+    };
   }
 }

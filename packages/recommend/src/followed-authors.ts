@@ -9,8 +9,11 @@ import type { FollowedAuthorCandidate, FollowedAuthorRepository, FollowedAuthorR
  *   2. otherwise the name key (radar.author_name_key: family name and first initial, accents folded)
  *      must be equal, and when both sides name an affiliation they must share an institution
  *      ('affiliation'), else it is someone else of that name;
- *   3. a name match where either side has no affiliation ('name') may be a namesake: the page and the
- *      mail say so.
+ *   3. a name match where either side has no affiliation ('name') may be a namesake. It is shown only
+ *      with evidence from the paper the author was followed from: a research field in common, or a
+ *      co-author in common (`evidence`); without it, the paper is folded away as a namesake's (the page
+ *      counts them in one line, and they never fill the Atom feed, the digest or the alert mail): a
+ *      common name otherwise floods the section with strangers' papers.
  */
 export type FollowedAuthorMatch = 'id' | 'affiliation' | 'name';
 
@@ -57,12 +60,51 @@ export function matchFollowedAuthor(follow: FollowIdentity, author: PaperAuthor)
   return 'name';
 }
 
+/** What a name-only match shares with the paper the author was followed from. */
+export type FollowedAuthorEvidence = 'field' | 'coauthor';
+
 /** A paper by followed authors: each follow it matched, under the name the paper gives them. */
 export interface FollowedAuthorPaper {
   paperId: number;
   publishedAt: string | null;
-  authors: { followId: number; name: string; match: FollowedAuthorMatch }[];
+  authors: { followId: number; name: string; match: FollowedAuthorMatch; evidence?: FollowedAuthorEvidence }[];
 }
+
+/** The section's papers, and the name-only matches without evidence (possibly namesakes), folded. */
+export interface FollowedAuthorMatches {
+  papers: FollowedAuthorPaper[];
+  /** At most as many as `papers` may hold, newest first. */
+  namesakes: FollowedAuthorPaper[];
+  /** How many of the candidates looked at were folded (namesakes may hold fewer). */
+  namesakeCount: number;
+}
+
+type FollowContext = Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId' | 'paperFields' | 'paperAuthorKeys'>;
+
+/**
+ * What a name-only match of `follow` on `candidate` shares with the paper the author was followed
+ * from: a research field, else a co-author (an author key other than the followed person's own);
+ * undefined: nothing, possibly a namesake.
+ */
+function nameMatchEvidence(
+  follow: FollowContext,
+  candidate: Pick<FollowedAuthorCandidate, 'fields' | 'authorKeys'>,
+): FollowedAuthorEvidence | undefined {
+  const fields = new Set(follow.paperFields ?? []);
+  if (candidate.fields.some((field) => fields.has(field))) return 'field';
+  const own = new Set([
+    `n:${follow.nameKey}`,
+    ...(follow.orcid ? [`o:${follow.orcid}`] : []),
+    ...(follow.openalexId ? [`a:${follow.openalexId}`] : []),
+  ]);
+  const coauthors = new Set((follow.paperAuthorKeys ?? []).filter((key) => !own.has(key)));
+  if (candidate.authorKeys.some((key) => coauthors.has(key))) return 'coauthor';
+  return undefined;
+}
+
+/** Whether a matched paper is shown: an id or affiliation match, or a name match with evidence. */
+const isConfirmed = (paper: FollowedAuthorPaper) =>
+  paper.authors.some((author) => author.match !== 'name' || author.evidence !== undefined);
 
 /** How many candidates to look at for `limit` papers: name keys shared by namesakes bring candidates the rules drop. */
 export function followedAuthorCandidateLimit(limit: number): number {
@@ -70,16 +112,17 @@ export function followedAuthorCandidateLimit(limit: number): number {
 }
 
 /**
- * The candidates (newest publication first) that an author of matches a follow by the rules above, at
- * most `limit`, each with the follows it matched under the name the paper gives them.
+ * The candidates (newest publication first) that an author of matches a follow by the rules above, each
+ * with the follows it matched under the name the paper gives them: those shown (at most `limit`), and
+ * the name-only matches without evidence, folded (at most `limit`, with their count).
  */
 export function matchFollowedAuthorPapers(
   follows: readonly FollowedAuthorRow[],
   candidates: readonly FollowedAuthorCandidate[],
   limit: number,
-): FollowedAuthorPaper[] {
-  const papers: FollowedAuthorPaper[] = [];
-  if (limit <= 0) return papers;
+): FollowedAuthorMatches {
+  const result: FollowedAuthorMatches = { papers: [], namesakes: [], namesakeCount: 0 };
+  if (limit <= 0) return result;
   for (const candidate of candidates) {
     const authors: FollowedAuthorPaper['authors'] = [];
     for (const follow of follows) {
@@ -88,18 +131,27 @@ export function matchFollowedAuthorPapers(
         const match = matchFollowedAuthor(follow, author);
         if (match && (!best || STRENGTH[match] > STRENGTH[best.match])) best = { name: author.name, match };
       }
-      if (best) authors.push({ followId: follow.id, ...best });
+      if (!best) continue;
+      const evidence = best.match === 'name' ? nameMatchEvidence(follow, candidate) : undefined;
+      authors.push({ followId: follow.id, ...best, ...(evidence ? { evidence } : {}) });
     }
-    if (authors.length) papers.push({ paperId: candidate.paperId, publishedAt: candidate.publishedAt, authors });
-    if (papers.length >= limit) break;
+    if (authors.length === 0) continue;
+    const paper = { paperId: candidate.paperId, publishedAt: candidate.publishedAt, authors };
+    if (isConfirmed(paper)) {
+      if (result.papers.length < limit) result.papers.push(paper);
+    } else {
+      result.namesakeCount += 1;
+      if (result.namesakes.length < limit) result.namesakes.push(paper);
+    }
   }
-  return papers;
+  return result;
 }
 
 /**
  * The reader's papers by followed authors, newest publication first, at most `limit`: candidates by
- * lookup key from the repository, kept when an author matches a follow by the rules above (the keyword
- * alert digest; /papers reads the follows and candidates within its own round trips, see pipeline.ts).
+ * lookup key from the repository, kept when an author matches a follow by the rules above, name-only
+ * matches without evidence left out (the keyword alert digest; /papers reads the follows and candidates
+ * within its own round trips, see pipeline.ts).
  */
 export async function findFollowedAuthorPapers(
   repository: Pick<FollowedAuthorRepository, 'list' | 'findCandidates'>,
@@ -117,5 +169,5 @@ export async function findFollowedAuthorPapers(
     ...options,
     limit: followedAuthorCandidateLimit(options.limit),
   });
-  return matchFollowedAuthorPapers(follows, candidates, options.limit);
+  return matchFollowedAuthorPapers(follows, candidates, options.limit).papers;
 }

@@ -8,7 +8,6 @@ import {
 import type {
   AlertClaim,
   AlertRanking,
-  AvailabilityByWindow,
   CandidateScoring,
   EmbeddingModelRow,
   FollowedAuthorRow,
@@ -27,7 +26,6 @@ import type {
   WindowStart,
 } from '@radar/db';
 import {
-  DATE_FILTERS,
   type DateFilterLabel,
   type EmptyExplanation,
   type Freshness,
@@ -199,6 +197,11 @@ export interface PaperRecommendations {
    * `followedAuthorPapers`), newest first, with each paper's matched follows and its card's row.
    */
   followedAuthorPapers: (FollowedAuthorPaper & { view: PaperView })[];
+  /**
+   * The section's name-only matches sharing neither a field nor a co-author with the paper the author
+   * was followed from (possibly namesakes): folded on the page, never delivered.
+   */
+  followedAuthorNamesakes: { count: number; papers: (FollowedAuthorPaper & { view: PaperView })[] };
   filteredOut: PaperRecommendationResult['filteredOut'];
   learning: LearningSummary;
   freshness: Freshness;
@@ -238,6 +241,15 @@ function moreFollow(shown: number, searches: readonly CandidateRow[][], threshol
   );
   return passing.size > shown;
 }
+
+/**
+ * How many of the nearest items beyond the window and tier filters an empty list's explanation looks
+ * at (at least top_k): enough to count what a wider window would show in all but huge corpora, where
+ * the count becomes "至少 N".
+ */
+const BEYOND_FILTERS_ROWS = 200;
+/** The days of the 一周内 window. */
+const WEEK_DAYS = 7;
 
 export class RecommendationPipeline {
   constructor(private readonly deps: PipelineDeps) {}
@@ -291,18 +303,22 @@ export class RecommendationPipeline {
       },
       {
         scoring: scoringOf(start),
-        freshness: this.deps.diagnostics.freshnessStatement('paper'),
+        freshness: this.deps.diagnostics.freshnessStatement('paper', this.weekStart('paper')),
         followedAuthors: sectionStatement,
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
-    const section = sectionStatement
+    const {
+      papers: section,
+      namesakes,
+      namesakeCount,
+    } = sectionStatement
       ? matchFollowedAuthorPapers(
           start.follows,
           this.deps.recommendations.readFollowedAuthorCandidates(followedAuthorRows),
           sectionSize,
         )
-      : [];
+      : { papers: [], namesakes: [], namesakeCount: 0 };
     const passing = unthresholded.filter((row) => row.similarity >= query.threshold);
     const order = start.interests.others.length
       ? this.orderByInterests('paper', start, user, [unthresholded, ...others], query)
@@ -312,9 +328,14 @@ export class RecommendationPipeline {
       order.map((entry) => entry.id),
       user.id,
       start.learning.applied ? { modelId: model.id } : undefined,
-      section.map((paper) => paper.paperId),
+      [...section, ...namesakes].map((paper) => paper.paperId),
     );
     const sectionViewById = new Map(sectionViews.map((view) => [view.id, view]));
+    const withViews = (papers: FollowedAuthorPaper[]) =>
+      papers.flatMap((paper) => {
+        const view = sectionViewById.get(paper.paperId);
+        return view ? [{ ...paper, view }] : [];
+      });
     const viewById = new Map(views.map((view) => [view.id, view]));
     const { ranked, rerankReasons } = await this.rerank(
       user,
@@ -356,6 +377,8 @@ export class RecommendationPipeline {
             excludedTiers: query.excludedTiers,
             unthresholded,
             windowStart: (windowDays) => this.windowFirstDay(windowDays),
+            // Of the corpus's nearest papers, none failed the window or the tiers: no change of them helps.
+            mayRelieve: result.filteredOut.byDate + result.filteredOut.byTier > 0,
           })
         : null;
     return {
@@ -365,10 +388,8 @@ export class RecommendationPipeline {
         rerankReason: rerankReasons.get(entry.id),
       })),
       publishedSince,
-      followedAuthorPapers: section.flatMap((paper) => {
-        const view = sectionViewById.get(paper.paperId);
-        return view ? [{ ...paper, view }] : [];
-      }),
+      followedAuthorPapers: withViews(section),
+      followedAuthorNamesakes: { count: namesakeCount, papers: withViews(namesakes) },
       filteredOut: result.filteredOut,
       learning: start.learning,
       freshness: this.readFreshness('paper', freshnessRow),
@@ -403,7 +424,7 @@ export class RecommendationPipeline {
       },
       {
         scoring: scoringOf(start),
-        freshness: this.deps.diagnostics.freshnessStatement('news'),
+        freshness: this.deps.diagnostics.freshnessStatement('news', this.weekStart('news')),
         otherVectors: start.interests.others.map((interest) => interest.vector),
       },
     );
@@ -719,9 +740,11 @@ export class RecommendationPipeline {
   }
 
   /**
-   * Step 5, for an empty list: the closest similarities from step 2's search without the threshold,
-   * the reader's sources, and, only when that search found nothing, the counts of every window at once
-   * (one query, capped: AVAILABILITY_COUNT_CAP).
+   * Step 5, for an empty list: the closest similarities from step 2's search without the threshold;
+   * with a window or excluded tiers, the nearest items beyond those filters (one search, so a wider
+   * window or the tiers are offered with the count they would show); the reader's sources; and, only
+   * when neither search found anything, the counts of the request's window (one query, capped:
+   * AVAILABILITY_COUNT_CAP).
    */
   private async explainEmpty(input: {
     kind: ItemKind;
@@ -734,40 +757,43 @@ export class RecommendationPipeline {
     unthresholded: { id: number; similarity: number }[];
     /** The start of a window of that many days (null: 不限). */
     windowStart: (days: number | null) => WindowStart;
+    /** False when step 2 shows the window and tiers kept none of the nearest out. */
+    mayRelieve?: boolean;
   }): Promise<EmptyExplanation> {
-    const { kind, days } = input;
-    const windows = [
-      days,
-      ...DATE_FILTERS.map((filter) => filter.days).filter((d) => d === null || (days !== null && d > days)),
-    ];
-    // One query for every window, made only when the explanation asks (not when step 2 found candidates).
-    let counts: Promise<AvailabilityByWindow> | undefined;
-    const countAll = () => {
-      counts ??= this.deps.diagnostics.availabilityByWindow(
-        kind,
-        input.start.model.id,
-        windows.map(input.windowStart),
-        input.excludedTiers,
-      );
-      return counts;
-    };
+    const { kind, days, start } = input;
+    const limit = Math.max(BEYOND_FILTERS_ROWS, input.topK);
+    const search = { model: start.model, vector: start.baseVector, excludedIds: start.excludedIds, limit };
     return explainEmptyResult({
       kind,
       days,
       sourceSetup: () => this.deps.contentSources.setupOf(kind, input.user.researchFields),
       timeZone: this.deps.timeZone,
+      now: this.now(),
       threshold: input.threshold,
+      topK: input.topK,
       excludedTiers: input.excludedTiers,
       availability: async () => {
-        const { total, embedded, inWindow, allowed, cap } = await countAll();
+        const { total, embedded, inWindow, allowed, cap } = await this.deps.diagnostics.availabilityByWindow(
+          kind,
+          start.model.id,
+          [input.windowStart(days)],
+          input.excludedTiers,
+        );
         return { total, embedded, inWindow, allowed, cap };
       },
-      widerAllowedIn: async (windowDays) => {
-        const allowed = (await countAll()).widerAllowed[windows.indexOf(windowDays) - 1];
-        // Counted while every narrower window had none, which is when the explanation asks.
-        if (allowed === null || allowed === undefined) throw new Error(`window of ${windowDays} days not counted`);
-        return allowed;
+      beyondFilters: async () => {
+        const rows =
+          kind === 'paper'
+            ? (await this.deps.papers.nearestBeyondFilters(search)).map((row) => ({
+                similarity: row.similarity,
+                date: row.publishedAt,
+                tier: row.jcrTier,
+              }))
+            : (await this.deps.news.nearestBeyondFilters(search)).map((row) => ({ ...row, tier: null }));
+        return { rows, complete: rows.length < limit };
       },
+      mayRelieve: input.mayRelieve,
+      windowStart: input.windowStart,
       // The same search without the threshold, ranked by the summary, as the threshold applies to it.
       nearestSimilarities: async () => input.unthresholded.slice(0, input.topK).map((row) => row.similarity),
     });
@@ -775,7 +801,12 @@ export class RecommendationPipeline {
 
   /** The freshness line, from its statement's row (sent with step 2). */
   private readFreshness(kind: ItemKind, row: Record<string, unknown> | undefined): Freshness {
-    return presentFreshness(this.deps.diagnostics.readFreshness(kind, row));
+    return presentFreshness(this.deps.diagnostics.readFreshness(kind, row, this.weekStart(kind)));
+  }
+
+  /** The start of the 一周内 window, what the freshness line's "近 7 天新增" counts by publication date. */
+  private weekStart(kind: ItemKind): WindowStart {
+    return kind === 'paper' ? this.windowFirstDay(WEEK_DAYS) : this.windowStart(WEEK_DAYS);
   }
 
   /** The first calendar day, in the readers' zone, of a window of `days` days (papers' dates are days). */

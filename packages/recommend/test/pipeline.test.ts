@@ -1,6 +1,7 @@
 import {
   type EmbeddingModelRow,
   EmbeddingRepository,
+  FollowedAuthorRepository,
   KeywordRepository,
   NewsSearchRepository,
   PaperRepository,
@@ -14,7 +15,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keywordAlertReasons, RecommendationPipeline } from '../src';
+import { collectDigestItems, keywordAlertReasons, RecommendationPipeline } from '../src';
 import { PIPELINE_OPTIONS } from '../src/pipeline';
 
 /**
@@ -207,5 +208,58 @@ describe('keyword alerts', () => {
     expect(structure).toMatchObject({ kind: 'keyword' });
     expect(structure?.terms[0]).toBe('protein');
     expect(PIPELINE_OPTIONS['keyword-alerts']).toMatchObject({ reorders: true, explainsEmpty: false });
+  });
+});
+
+describe('followed authors by a common name', () => {
+  it('lists a name match only with a field or a co-author in common with the followed paper; namesakes are folded and never delivered', async () => {
+    const users = new UserRepository(database.db);
+    const created = await users.create({
+      email: 'follows-a-common-name@example.org',
+      isEmailVerified: true,
+      passwordHash: 'argon2id-hash',
+      researchSummaryEn: SUMMARY,
+    });
+    await new VectorRepository(database.db).setUserVector(created.id, model.id, [1, 0, 0]);
+    const follower = (await users.findById(created.id)) as UserRow;
+    // Names only (as arXiv gives them), no vectors: they reach the reader as a followed author's papers only.
+    const paper = async (title: string, authors: string[], fields: string[]) => {
+      const result = await database.db.execute<{ id: string }>(sql`
+        INSERT INTO radar.papers (title, authors, url, source, research_fields, published_at)
+        VALUES (${title}, ${JSON.stringify(authors)}::jsonb, ${`https://papers.example.org/${encodeURIComponent(title)}`},
+                'test', string_to_array(${fields.join(',')}, ','), current_date)
+        RETURNING id::text AS id`);
+      return Number(result.rows[0]?.id);
+    };
+    const origin = await paper('Cell imaging origin', ['Jing Wang', 'Li Chen'], ['biology']);
+    const coauthor = await paper('With Li Chen again', ['J. Wang', 'Li Chen'], []);
+    const namesake = await paper('A physicist namesake', ['Jing Wang', 'Other Person'], ['physics-astronomy']);
+    const follow = await new FollowedAuthorRepository(database.db).create(
+      follower.id,
+      { name: 'Jing Wang', paperId: origin },
+      50,
+    );
+    expect('created' in follow).toBe(true);
+
+    const result = await pipeline.recommendPapers(follower, {
+      topK: 20,
+      threshold: 0.3,
+      excludedTiers: [],
+      dateFilter: ['不限'],
+      followedAuthorPapers: 10,
+    });
+    expect(result.followedAuthorPapers.map((entry) => entry.paperId).sort()).toEqual([origin, coauthor].sort());
+    expect(result.followedAuthorNamesakes).toMatchObject({ count: 1, papers: [{ paperId: namesake }] });
+
+    const digest = await collectDigestItems({ pipeline }, follower, {
+      papers: { threshold: 0.3, excluded_jcr: [], date_filter: ['不限'] },
+      news: null,
+    });
+    const delivered = digest.papers.map((item) => item.id);
+    expect(delivered).toEqual(expect.arrayContaining([origin, coauthor]));
+    expect(delivered).not.toContain(namesake);
+    expect(digest.papers.find((item) => item.id === coauthor)?.reason).toBe(
+      '关注的作者：J. Wang（按姓名匹配，与关注时的论文有共同作者）',
+    );
   });
 });

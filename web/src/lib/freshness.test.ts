@@ -7,6 +7,7 @@ const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3600 * 1000
 const freshness = (overrides: Partial<Freshness>): Freshness => ({
   last_new_item_at: hoursAgo(5),
   last_checked_at: hoursAgo(3),
+  last_success_at: hoursAgo(3),
   new_items_last_7_days: 42,
   ...overrides,
 });
@@ -26,15 +27,26 @@ describe('describeFreshness', () => {
     );
   });
 
-  it('says so when the sources never ran or brought nothing', () => {
-    // Items without a source run (demo data, an imported file): dated by the newest one.
-    expect(describeFreshness('paper', freshness({ last_checked_at: null }), NOW)).toBe(
-      '最新论文收录于5小时前（近 7 天新增 42 篇）',
+  it('says 从未 when no source of the kind ever fetched successfully, whatever was attempted', () => {
+    // A failed attempt 3 hours ago is not an update (the observed "刚刚（暂无论文）" above "抓取失败").
+    const failedOnly = freshness({ last_success_at: null, last_new_item_at: null, new_items_last_7_days: 0 });
+    expect(describeFreshness('paper', failedOnly, NOW)).toBe('论文来源最近更新：从未（暂无论文）');
+    // Items without a source run (demo data, an imported file).
+    expect(describeFreshness('paper', freshness({ last_checked_at: null, last_success_at: null }), NOW)).toBe(
+      '论文来源最近更新：从未（近 7 天新增 42 篇）',
     );
-    expect(describeFreshness('paper', freshness({ last_checked_at: null, new_items_last_7_days: 0 }), NOW)).toBe(
-      '最新论文收录于5小时前（近 7 天无新增）',
+    expect(describeFreshness('news', freshness({ last_success_at: null, new_items_last_7_days: 0 }), NOW)).toBe(
+      '新闻来源最近更新：从未（近 7 天无新增，最新新闻收录于5小时前）',
     );
-    const empty = freshness({ last_checked_at: null, last_new_item_at: null, new_items_last_7_days: 0 });
-    expect(describeFreshness('news', empty, NOW)).toBe('新闻来源尚未更新（暂无新闻）');
+    // The last success, not the last attempt.
+    expect(describeFreshness('paper', freshness({ last_success_at: hoursAgo(24 * 3) }), NOW)).toBe(
+      '论文来源最近更新：3天前（近 7 天新增 42 篇）',
+    );
+  });
+
+  it('reads an older server without last_success_at by its last finished run', () => {
+    const older = freshness({ last_checked_at: null, last_new_item_at: null, new_items_last_7_days: 0 });
+    delete older.last_success_at;
+    expect(describeFreshness('news', older, NOW)).toBe('新闻来源最近更新：从未（暂无新闻）');
   });
 });

@@ -137,7 +137,13 @@ function readReason(value: unknown): RecommendationReason | null {
 
 /** A paper of the section 关注的作者 (beyond the spec), with the followed authors it is by. */
 export type ClientFollowedAuthorPaper = ClientPaper & {
-  followed_authors: { id: string; name: string; match: 'id' | 'affiliation' | 'name' }[];
+  followed_authors: {
+    id: string;
+    name: string;
+    match: 'id' | 'affiliation' | 'name';
+    /** For a name match: what it shares with the paper the author was followed from (optional). */
+    evidence?: 'field' | 'coauthor';
+  }[];
 };
 
 /** The section's papers; [] when the answer has none (a backend without followed authors). */
@@ -147,12 +153,33 @@ function readFollowedAuthorPapers(value: unknown): ClientFollowedAuthorPaper[] {
     const authors = asArray(paper.followed_authors).flatMap((rawAuthor) => {
       const author = asRecord(rawAuthor);
       const match = author.match === 'id' || author.match === 'affiliation' ? author.match : 'name';
+      const evidence: 'field' | 'coauthor' | undefined =
+        author.evidence === 'field' || author.evidence === 'coauthor' ? author.evidence : undefined;
       return typeof author.name === 'string' && author.name.trim()
-        ? [{ id: text(author.id), name: author.name, match: match as 'id' | 'affiliation' | 'name' }]
+        ? [
+            {
+              id: text(author.id),
+              name: author.name,
+              match: match as 'id' | 'affiliation' | 'name',
+              ...(evidence ? { evidence } : {}),
+            },
+          ]
         : [];
     });
     return authors.length && typeof paper.id === 'string' ? [{ ...readPaper(paper), followed_authors: authors }] : [];
   });
+}
+
+/**
+ * The section's folded name-only matches (beyond the spec): how many and the first of them; undefined
+ * when the answer has none.
+ */
+function readFollowedAuthorNamesakes(
+  value: unknown,
+): { count: number; papers: ClientFollowedAuthorPaper[] } | undefined {
+  const namesakes = asRecord(value);
+  const count = numberOrNull(namesakes.count);
+  return count ? { count: Math.trunc(count), papers: readFollowedAuthorPapers(namesakes.papers) } : undefined;
 }
 
 /** What the papers page may find beyond the contract's answer; each is optional. */
@@ -169,6 +196,8 @@ type PaperRecommendationExtras = Partial<
   empty_explanation?: EmptyExplanation | null;
   /** Papers by followed authors, shown above the recommendations (beyond the spec). */
   followed_author_papers?: ClientFollowedAuthorPaper[];
+  /** The section's papers matched by name alone with nothing shared: possibly namesakes, folded. */
+  followed_author_namesakes?: { count: number; papers: ClientFollowedAuthorPaper[] };
   /** More eligible papers follow these (beyond the spec: 加载更多); absent when the answer does not say. */
   has_more?: boolean;
 };
@@ -199,6 +228,7 @@ export function readPaperRecommendations(raw: unknown): PaperRecommendations {
     freshness: objectOrUndefined<Freshness>(answer.freshness),
     empty_explanation: objectOrUndefined<EmptyExplanation>(answer.empty_explanation) ?? null,
     followed_author_papers: readFollowedAuthorPapers(answer.followed_author_papers),
+    followed_author_namesakes: readFollowedAuthorNamesakes(answer.followed_author_namesakes),
     has_more: booleanOrUndefined(answer.has_more),
   };
 }

@@ -17,6 +17,13 @@ export interface FollowedAuthorRow {
   /** The paper they were followed from; null once it is gone. */
   paperId: number | null;
   createdAt: Date;
+  /**
+   * That paper's research fields (its own and its journal's) and its authors' lookup keys (n:, o:, a:):
+   * what a name-only match must share with it to be shown (@radar/recommend). Empty when it is gone;
+   * left out by reads that do not need them.
+   */
+  paperFields?: string[];
+  paperAuthorKeys?: string[];
 }
 
 /** One author of a stored paper: the name, its key, and what the source knew of them. */
@@ -31,6 +38,10 @@ export interface FollowedAuthorCandidate {
   publishedAt: string | null;
   createdAt: Date;
   authors: PaperAuthor[];
+  /** Its research fields, its own and its journal's. */
+  fields: string[];
+  /** Its authors' lookup keys (papers.author_keys). */
+  authorKeys: string[];
 }
 
 export type FollowCreateResult =
@@ -48,6 +59,18 @@ const COLUMNS = {
   paperId: followedAuthors.paperId,
   createdAt: followedAuthors.createdAt,
 };
+
+/** A paper's research fields, its own and its journal's, over the paper row `alias`. */
+const paperFieldsOf = (alias: string) =>
+  `(${alias}.research_fields || coalesce((SELECT j.research_fields FROM radar.journals j WHERE j.id = ${alias}.journal_id), '{}'::text[]))`;
+
+/** The followed-from paper's fields and author keys, for a follow row `alias` (FollowedAuthorRow.paperFields). */
+const followedPaperFields = (alias: string) =>
+  sql.raw(
+    `coalesce((SELECT ${paperFieldsOf('fp')} FROM radar.papers fp WHERE fp.id = ${alias}.paper_id), '{}'::text[])`,
+  );
+const followedPaperKeys = (alias: string) =>
+  sql.raw(`coalesce((SELECT fp.author_keys FROM radar.papers fp WHERE fp.id = ${alias}.paper_id), '{}'::text[])`);
 
 /** The keys a follow is looked up by in papers.author_keys (see migration 0025). */
 function followLookupKeys(follow: Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 'openalexId'>): string[] {
@@ -68,7 +91,11 @@ export class FollowedAuthorRepository {
 
   async list(userId: string): Promise<FollowedAuthorRow[]> {
     return this.db
-      .select(COLUMNS)
+      .select({
+        ...COLUMNS,
+        paperFields: sql<string[]>`${followedPaperFields('radar.followed_authors')}`,
+        paperAuthorKeys: sql<string[]>`${followedPaperKeys('radar.followed_authors')}`,
+      })
       .from(followedAuthors)
       .where(eq(followedAuthors.userId, userId))
       .orderBy(asc(followedAuthors.id));
@@ -185,9 +212,13 @@ export interface FollowedAuthorCandidateOptions {
 export function followsQuery(userId: string): SQL {
   return sql`(SELECT coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'nameKey', f.name_key,
       'orcid', f.orcid, 'openalexId', f.openalex_id, 'affiliation', f.affiliation, 'paperId', f.paper_id,
-      'createdAt', f.created_at) ORDER BY f.id), '[]'::json)
+      'createdAt', f.created_at, 'paperFields', ${followedPaperFields('f')}, 'paperAuthorKeys', ${followedPaperKeys('f')})
+      ORDER BY f.id), '[]'::json)
     FROM radar.followed_authors f WHERE f.user_id = ${userId}::uuid)`;
 }
+
+const texts = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /** Reads followsQuery()'s value. */
 export function toFollows(value: unknown): FollowedAuthorRow[] {
@@ -202,6 +233,8 @@ export function toFollows(value: unknown): FollowedAuthorRow[] {
     affiliation: text(row.affiliation),
     paperId: row.paperId === null || row.paperId === undefined ? null : Number(row.paperId),
     createdAt: new Date(String(row.createdAt)),
+    paperFields: texts(row.paperFields),
+    paperAuthorKeys: texts(row.paperAuthorKeys),
   }));
 }
 
@@ -223,7 +256,7 @@ export function followedAuthorCandidatesStatement(
   const keys = [...new Set(follows.flatMap(followLookupKeys))];
   if (keys.length === 0) return undefined;
   return sql`SELECT p.id::text AS id, p.published_at::text AS published_at, p.created_at, p.authors,
-                 p.author_identities AS identities,
+                 p.author_identities AS identities, ${sql.raw(paperFieldsOf('p'))} AS fields, p.author_keys AS author_keys,
                  ARRAY(SELECT radar.author_name_key(a.name)
                        FROM jsonb_array_elements_text(p.authors) WITH ORDINALITY AS a(name, n) ORDER BY a.n) AS name_keys
           FROM radar.papers p
@@ -254,6 +287,8 @@ export function toFollowedAuthorCandidates(rows: readonly Record<string, unknown
         name,
         nameKey: nameKeys[index] ?? null,
       })),
+      fields: texts(row.fields),
+      authorKeys: texts(row.author_keys),
     };
   });
 }

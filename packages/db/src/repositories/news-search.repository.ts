@@ -203,6 +203,28 @@ export class NewsSearchRepository {
     return { ...trip, items, route };
   }
 
+  /**
+   * The `limit` items nearest to a vector, `excludedIds` left out, without a date filter, each with its
+   * date (publish_date, else crawl_date): an empty list's explanation reads them to tell whether a wider
+   * window holds items close enough.
+   */
+  async nearestBeyondFilters(
+    query: Pick<NearestNewsQuery, 'model' | 'vector'> & { excludedIds?: readonly number[]; limit: number },
+  ): Promise<{ similarity: number; date: Date | null }[]> {
+    const search = prepareSearch({
+      model: query.model,
+      vector: query.vector,
+      topK: query.limit,
+      threshold: -1,
+      filters: { excludedIds: query.excludedIds },
+    });
+    const { rows } = await routedNearest(this.db, search, {
+      estimates: this.estimates,
+      extras: { rowColumns: [sql`coalesce(item.publish_date, item.crawl_date) AS x_dated`] },
+    });
+    return rows.map((row) => ({ similarity: row.similarity, date: toDate(row.extra.dated) }));
+  }
+
   /** The plan of a route of nearest(), to check which index it uses. */
   async explainNearest(query: NearestNewsQuery, route: 'index' | 'exact'): Promise<string> {
     const search = prepareSearch(query);

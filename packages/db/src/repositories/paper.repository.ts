@@ -238,6 +238,28 @@ export class PaperRepository {
   }
 
   /**
+   * The `limit` papers nearest to a vector among those a reader may be shown (`excludedIds` left out),
+   * without the date and tier filters, each with its publication date and tier: an empty list's
+   * explanation reads them to tell whether a wider window or the excluded tiers hold papers close enough.
+   */
+  async nearestBeyondFilters(
+    query: Pick<NearestPapersQuery, 'model' | 'vector' | 'excludedIds'> & { limit: number },
+  ): Promise<{ similarity: number; publishedAt: string | null; jcrTier: number | null }[]> {
+    const search = preparePaperSearch({ ...query, topK: query.limit, threshold: -1 });
+    const { rows } = await routedNearest(this.db, search, {
+      exactSearchMaxRows: this.options.exactSearchMaxRows,
+      estimates: this.estimates,
+      extras: { rowColumns: [sql`item.published_at::text AS x_published`, sql`item.jcr_tier AS x_tier`] },
+    });
+    return rows.map((row) => ({
+      similarity: row.similarity,
+      publishedAt:
+        row.extra.published === null || row.extra.published === undefined ? null : String(row.extra.published),
+      jcrTier: row.extra.tier === null || row.extra.tier === undefined ? null : Number(row.extra.tier),
+    }));
+  }
+
+  /**
    * Cosine similarity of each paper to a vector; null for a paper without a vector of this model.
    * Unknown ids are left out; order follows `ids`.
    */

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { toDate } from './raw-values';
-import type { ItemKind } from './reader-eligibility';
+import { type ItemKind, listablePublicPaper } from './reader-eligibility';
 
 /**
  * What the papers and news pages say about their list besides the list itself: when the sources last
@@ -10,8 +10,13 @@ import type { ItemKind } from './reader-eligibility';
  */
 
 export interface ContentFreshness {
+  /** When the newest item of this kind was stored. */
   lastNewItemAt: Date | null;
+  /** When any source last finished a run, successful or not. */
   lastCheckedAt: Date | null;
+  /** When a source of this kind (news feeds for news, the others for papers) last finished a run successfully; null: never. */
+  lastSuccessAt: Date | null;
+  /** Items of this kind published in the last 7 days (the 一周内 window: publication date, not storage time). */
   newItemsLast7Days: number;
 }
 
@@ -34,35 +39,47 @@ export interface Availability {
 
 /** How long a count of the last 7 days' items is reused while no newer item arrived. */
 const RECENT_COUNT_TTL_MS = 60_000;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+/** The cached count's key: the kind and the window's start (a new day starts a new count). */
+const countKey = (kind: ItemKind, weekStart: WindowStart) =>
+  `${kind}:${weekStart instanceof Date ? weekStart.toISOString() : (weekStart ?? '')}`;
 
 export class RecommendationDiagnosticsRepository {
   /**
-   * The last count of items created in the last 7 days, per kind, with the newest item's created_at it
-   * was made at. Counting is a scan of every item of the week (a parallel sequential scan of 28-32 ms at
-   * 100k papers after a bulk import); it is redone when a newer item arrived or after a minute (items
-   * leave the week as time passes).
+   * The last count of items published in the last 7 days, per kind and window start, with the newest
+   * item's created_at it was made at. Counting is a range scan of the publication-date index; it is
+   * redone when a newer item arrived, the window moved (a new day) or after a minute.
    */
-  private readonly recentCounts = new Map<ItemKind, { mark: string | null; count: number; at: number }>();
+  private readonly recentCounts = new Map<string, { mark: string | null; count: number; at: number }>();
 
   constructor(private readonly db: Database) {}
 
-  async freshness(kind: ItemKind): Promise<ContentFreshness> {
-    const result = await this.db.execute(this.freshnessStatement(kind));
-    return this.readFreshness(kind, result.rows[0]);
+  async freshness(kind: ItemKind, weekStart?: WindowStart): Promise<ContentFreshness> {
+    const result = await this.db.execute(this.freshnessStatement(kind, weekStart));
+    return this.readFreshness(kind, result.rows[0], weekStart);
   }
 
   /**
-   * The freshness line's statement, to send with others (readFreshness() reads its row). The count
+   * The freshness line's statement, to send with others (readFreshness() reads its row, given the same
+   * `weekStart`). `weekStart`: the first day (papers) or instant (news) of the 一周内 window, so "近 7 天
+   * 新增" counts what that window holds by publication date (undefined: 7 days before now). The count
    * runs only when the cached one is stale (an uncorrelated subquery in the CASE branch not taken is
    * never evaluated).
    */
-  freshnessStatement(kind: ItemKind, now = Date.now()): SQL {
+  freshnessStatement(kind: ItemKind, weekStart?: WindowStart, now = Date.now()): SQL {
     const table = sql.raw(kind === 'paper' ? 'radar.papers' : 'radar.news_items');
-    const cached = this.recentCounts.get(kind);
+    const cached = this.recentCounts.get(countKey(kind, weekStart));
     const fresh = cached && now - cached.at < RECENT_COUNT_TTL_MS ? cached : undefined;
-    const recent = sql`(SELECT count(*)::int FROM ${table} WHERE created_at >= now() - interval '7 days')`;
+    const since = weekStart ?? new Date(now - WEEK_MS);
+    const published =
+      kind === 'paper'
+        ? sql`published_at >= ${typeof since === 'string' ? since : since.toISOString().slice(0, 10)}::date AND ${listablePublicPaper(sql.raw('radar.papers'))}`
+        : sql`(publish_date >= ${new Date(since).toISOString()}::timestamptz OR (publish_date IS NULL AND crawl_date >= ${new Date(since).toISOString()}::timestamptz))`;
+    const recent = sql`(SELECT count(*)::int FROM ${table} WHERE ${published})`;
+    const sourcesOfKind = kind === 'news' ? sql`kind = 'news-rss'` : sql`kind <> 'news-rss'`;
     return sql`SELECT newest.at AS last_new, newest.at::text AS last_new_mark,
                  (SELECT max(last_finished_at) FROM radar.ingest_sources) AS last_checked,
+                 (SELECT max(last_success_at) FROM radar.ingest_sources WHERE ${sourcesOfKind}) AS last_success,
                  ${
                    fresh
                      ? sql`CASE WHEN newest.at::text IS NOT DISTINCT FROM ${fresh.mark}::text
@@ -73,13 +90,19 @@ export class RecommendationDiagnosticsRepository {
           FROM (SELECT max(created_at) AS at FROM ${table}) newest`;
   }
 
-  readFreshness(kind: ItemKind, row: Record<string, unknown> | undefined, now = Date.now()): ContentFreshness {
+  readFreshness(
+    kind: ItemKind,
+    row: Record<string, unknown> | undefined,
+    weekStart?: WindowStart,
+    now = Date.now(),
+  ): ContentFreshness {
     const mark = row?.last_new_mark === null || row?.last_new_mark === undefined ? null : String(row.last_new_mark);
     const count = Number(row?.recent ?? 0);
-    if (!row?.reused) this.recentCounts.set(kind, { mark, count, at: now });
+    if (!row?.reused) this.recentCounts.set(countKey(kind, weekStart), { mark, count, at: now });
     return {
       lastNewItemAt: toDate(row?.last_new),
       lastCheckedAt: toDate(row?.last_checked),
+      lastSuccessAt: toDate(row?.last_success),
       newItemsLast7Days: count,
     };
   }

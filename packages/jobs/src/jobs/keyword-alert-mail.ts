@@ -1,5 +1,6 @@
 import type { AlertAuthorPaper, AlertPaper } from '@radar/db';
 import { escapeHtml, isWebUrl, type OutgoingMail } from '@radar/mail';
+import { followedAuthorReasonText } from '@radar/shared';
 
 /** The keyword alert digest (Chinese, text and HTML). The subject holds no link (subjects get logged). */
 
@@ -10,15 +11,15 @@ export interface AlertMailPaper extends AlertPaper {
   sharedTerms: string[];
 }
 
-/** A paper listed for its followed authors: their names as the paper writes them. */
+/**
+ * A paper listed for its followed authors: their names as the paper writes them, how each was recognised
+ * and, for a name alone, what the paper shares with the one followed from (the line says it as the page does).
+ */
 export interface AlertMailAuthorPaper extends AlertAuthorPaper {
-  authors: string[];
-  /** Recognised by name alone: possibly a namesake, and the mail says so. */
-  isNameOnly: boolean;
+  authors: { name: string; match: string; evidence?: string | undefined }[];
 }
 
-const authorLine = (paper: AlertMailAuthorPaper) =>
-  `关注的作者：${paper.authors.join('、')}${paper.isNameOnly ? '（按姓名匹配，可能是同名作者）' : ''}`;
+const authorLine = (paper: AlertMailAuthorPaper) => followedAuthorReasonText(paper.authors);
 
 /** The second half of a paper's reason (the keyword is the first), '' when it shares no term. */
 const sharedTermsLine = (terms: string[]) => (terms.length ? `与研究方向共有：${terms.join('、')}` : '');

@@ -64,17 +64,10 @@ async function followedAuthorPapersFor(
   });
 }
 
-/** The mail's lines for the recorded author papers: the followed names and whether by name alone. */
+/** The mail's lines for the recorded author papers: the followed names and how each was recognised. */
 function authorMailPapers(claim: AlertClaim, found: FollowedAuthorPaper[]): AlertMailAuthorPaper[] {
   const byId = new Map(found.map((paper) => [paper.paperId, paper]));
-  return claim.authorPapers.map((paper) => {
-    const authors = byId.get(paper.id)?.authors ?? [];
-    return {
-      ...paper,
-      authors: authors.map((author) => author.name),
-      isNameOnly: authors.length > 0 && authors.every((author) => author.match === 'name'),
-    };
-  });
+  return claim.authorPapers.map((paper) => ({ ...paper, authors: byId.get(paper.id)?.authors ?? [] }));
 }
 
 /** The digest's papers with the terms each shares with the research summary beyond its keyword. */

@@ -5,8 +5,13 @@ import { text } from './text.schema';
 export const FOLLOWED_AUTHOR_LIMITS = {
   /** Authors one reader follows at most. */
   perReader: 50,
-  /** Papers of the /papers section at most. */
+  /** Papers of the /papers section at most (and of its folded namesakes). */
   sectionPapers: 10,
+  /**
+   * Papers the section shows before 展开: on a phone's first screen the recommendations must still
+   * show below it (three one-line entries and the folded lines fit under the settings card).
+   */
+  sectionFirstScreen: 3,
   /** Authors a paper can list (the stored list is cut there too). */
   authorIndexMax: 499,
 } as const;
@@ -16,10 +21,16 @@ export const FOLLOWED_AUTHOR_LIMITS = {
  * digest mail, the Atom feed, robot pushes): the followed names as the paper gives them, and a warning
  * when every one of them matched by name alone.
  */
-export function followedAuthorReasonText(authors: readonly { name: string; match: string }[]): string {
+export function followedAuthorReasonText(
+  authors: readonly { name: string; match: string; evidence?: string | undefined }[],
+): string {
   const names = [...new Set(authors.map((author) => author.name))].join('、');
   const nameOnly = authors.length > 0 && authors.every((author) => author.match === 'name');
-  return `关注的作者：${names}${nameOnly ? '（按姓名匹配，可能是同名作者）' : ''}`;
+  if (!nameOnly) return `关注的作者：${names}`;
+  const evidence = authors.find((author) => author.evidence)?.evidence;
+  if (evidence === 'field') return `关注的作者：${names}（按姓名匹配，与关注时的论文同一研究领域）`;
+  if (evidence === 'coauthor') return `关注的作者：${names}（按姓名匹配，与关注时的论文有共同作者）`;
+  return `关注的作者：${names}（按姓名匹配，可能是同名作者）`;
 }
 
 export const followedAuthorSchema = z.object({

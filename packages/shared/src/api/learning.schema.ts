@@ -31,9 +31,14 @@ export type RecommendationReason = z.infer<typeof recommendationReasonSchema>;
 export const freshnessSchema = z.object({
   /** When the newest item of this kind (papers or news) was stored, ISO 8601; null when there is none. */
   last_new_item_at: z.string().nullable(),
-  /** When any content source last finished a run (with or without new items), ISO 8601; null: never. */
+  /** When any content source last finished a run (successful or not), ISO 8601; null: never. */
   last_checked_at: z.string().nullable(),
-  /** Items of this kind stored in the last 7 days. */
+  /**
+   * When a source of this kind last finished a run successfully, ISO 8601; null: never (a failed
+   * attempt is not an update). Left out by older servers.
+   */
+  last_success_at: z.string().nullable().optional(),
+  /** Items of this kind published in the last 7 days (by publication date, as the 一周内 window counts). */
   new_items_last_7_days: z.number().int(),
 });
 export type Freshness = z.infer<typeof freshnessSchema>;
@@ -42,7 +47,8 @@ export type Freshness = z.infer<typeof freshnessSchema>;
  * Why a recommendation list is empty, most specific cause first:
  * - no_items: there is no paper / news item at all yet (sources never ran, or brought nothing);
  * - items_not_embedded: items exist but none has a vector of the active model yet (re-embedding runs);
- * - nothing_in_window: nothing was published in the chosen window;
+ * - nothing_in_window: nothing in the chosen window passes the threshold (nothing published there, or
+ *   nothing close enough) while a wider window has items that would be shown;
  * - excluded_tiers: everything close enough is in an excluded JCR tier (papers only);
  * - below_threshold: everything is below the similarity threshold;
  * - all_dismissed: every candidate was marked 'not interested'.
@@ -83,7 +89,10 @@ export const sourceStatusSchema = z.object({
   state: z.enum(SOURCE_STATES),
   /** Ids of the reader's research fields no active source of this content serves. */
   fields_without_source: z.array(z.string()).optional(),
-  /** The first fetch: when it was queued and when it should be done (an estimate), ISO 8601. */
+  /**
+   * The first fetch: when it was queued and when it should be done (an estimate), ISO 8601; also beside
+   * `failing` while others of the reader's sources are still on it.
+   */
   first_fetch: z
     .object({
       sources: z.array(z.string()),
@@ -91,10 +100,18 @@ export const sourceStatusSchema = z.object({
       expected_by: z.string(),
       /** Always true: expected_by is estimated from the queue and the typical run time. */
       is_estimate: z.boolean(),
+      /** expected_by has passed and the fetch is still running (the estimate is never moved later). */
+      is_late: z.boolean().optional(),
     })
     .optional(),
-  /** Failing sources: name, since when (ISO 8601), the last error in one line. */
-  failing: z.array(z.object({ source: z.string(), since: z.string(), error: z.string() })).optional(),
+  /**
+   * Failing sources: name, since when (ISO 8601), what went wrong in Chinese words (e.g.
+   * 无法连接（域名解析失败）; the technical error is for operators: `pnpm radar sources`, /metrics), and
+   * when it is tried again (ISO 8601; left out when no retry is planned).
+   */
+  failing: z
+    .array(z.object({ source: z.string(), since: z.string(), error: z.string(), next_retry_at: z.string().optional() }))
+    .optional(),
 });
 export type SourceStatus = z.infer<typeof sourceStatusSchema>;
 

@@ -249,6 +249,11 @@ export const followedAuthorPaperSchema = paperSchema.extend({
       name: z.string(),
       /** 'id': same ORCID iD or OpenAlex id; 'affiliation': name and institution; 'name': name alone, possibly a namesake. */
       match: z.enum(FOLLOWED_AUTHOR_MATCHES),
+      /**
+       * For a 'name' match: what this paper shares with the paper the author was followed from ('field':
+       * a research field; 'coauthor': a co-author); left out when nothing (possibly a namesake).
+       */
+      evidence: z.enum(['field', 'coauthor']).optional(),
     }),
   ),
 });
@@ -284,9 +289,19 @@ export const paperRecommendationResponseSchema = z.object({
   empty_explanation: emptyExplanationSchema.nullable(),
   /**
    * Not in the spec (optional for clients): papers by authors the reader follows, published in the same
-   * window (newest first, at most 10), shown above the recommendations; [] when there are none.
+   * window (newest first, at most 10; the page shows the first FOLLOWED_AUTHOR_LIMITS.sectionFirstScreen),
+   * shown above the recommendations; [] when there are none. A name-only match is here only with a
+   * shared field or co-author (`evidence`); the others are in followed_author_namesakes.
    */
   followed_author_papers: z.array(followedAuthorPaperSchema).optional(),
+  /**
+   * Not in the spec (optional for clients): the section's papers matched by name alone that share neither
+   * a research field nor a co-author with the paper the author was followed from (possibly namesakes):
+   * how many, and the first of them (at most 10), for the folded line 另有 N 篇同名作者的论文，展开.
+   */
+  followed_author_namesakes: z
+    .object({ count: z.number().int(), papers: z.array(followedAuthorPaperSchema) })
+    .optional(),
   /**
    * Not in the spec (optional for clients): whether more eligible papers follow these (ask again with
    * their ids in `exclude_ids`: 加载更多).

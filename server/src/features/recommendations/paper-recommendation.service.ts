@@ -51,14 +51,17 @@ export class PaperRecommendationService {
       ...(entry.rerankReason ? { rerank_reason: entry.rerankReason } : {}),
     }));
     const { byDate, byTier, byThreshold } = result.filteredOut;
-    const followedAuthorPapers: FollowedAuthorPaper[] = result.followedAuthorPapers.map((paper) => ({
+    const present = (paper: (typeof result.followedAuthorPapers)[number]): FollowedAuthorPaper => ({
       ...presentPaper(paper.view),
       followed_authors: paper.authors.map((author) => ({
         id: String(author.followId),
         name: author.name,
         match: author.match,
+        ...(author.evidence ? { evidence: author.evidence } : {}),
       })),
-    }));
+    });
+    const followedAuthorPapers = result.followedAuthorPapers.map(present);
+    const namesakes = result.followedAuthorNamesakes;
     return {
       success: true,
       recommendations,
@@ -77,6 +80,9 @@ export class PaperRecommendationService {
       freshness: result.freshness,
       empty_explanation: result.emptyExplanation,
       followed_author_papers: followedAuthorPapers,
+      ...(namesakes.count
+        ? { followed_author_namesakes: { count: namesakes.count, papers: namesakes.papers.map(present) } }
+        : {}),
       has_more: result.hasMore,
     };
   }

@@ -26,4 +26,22 @@ describe('refetchWhileSourcesStart', () => {
     expect(refetchWhileSourcesStart(withSources())).toBe(false);
     expect(refetchWhileSourcesStart({ state: { data: undefined } })).toBe(false);
   });
+
+  it('asks again while some sources fail and others are still on their first fetch', () => {
+    const query = withSources('failing');
+    const sources = {
+      state: 'failing' as const,
+      failing: [{ source: 'arxiv-q-bio', since: '2026-11-28T22:45:00Z', error: '无法连接（域名解析失败）' }],
+      first_fetch: {
+        sources: ['arxiv-cs'],
+        started_at: '2026-11-28T22:45:00Z',
+        expected_by: '2026-11-28T22:54:00Z',
+        is_estimate: true,
+      },
+    };
+    const explanation = { ...query.state.data.empty_explanation, sources };
+    expect(refetchWhileSourcesStart({ state: { data: { empty_explanation: explanation } } })).toBe(
+      SOURCES_STARTING_REFETCH_MS,
+    );
+  });
 });

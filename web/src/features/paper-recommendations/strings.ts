@@ -43,6 +43,10 @@ export const PAPERS_STRINGS = {
     heading: '关注的作者',
     hint: '你关注的作者在所选时间范围内发表的新论文',
     reason: followedAuthorReasonText,
+    expand: (hidden: number) => (hidden > 0 ? `还有 ${hidden} 篇，展开` : '展开'),
+    collapse: '收起',
+    namesakes: (count: number) => `另有 ${count} 篇同名作者的论文，展开`,
+    hideNamesakes: '收起同名作者的论文',
   },
 
   result: {

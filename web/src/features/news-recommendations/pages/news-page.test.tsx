@@ -145,7 +145,7 @@ describe('/news', () => {
     const [first, second] = (await screen.findAllByRole('article')).map((card) => within(card));
     expect(first?.getByText('匹配你的关键词：分子图')).toBeTruthy();
     expect(second?.queryByText(/匹配|共有|相近/)).toBeNull();
-    expect(screen.getByText('新闻来源尚未更新（暂无新闻）')).toBeTruthy();
+    expect(screen.getByText('新闻来源最近更新：从未（暂无新闻）')).toBeTruthy();
   });
 
   it("'not interested' takes the item out; 撤销 puts it back in its place", async () => {

@@ -660,6 +660,39 @@ describe('/papers', () => {
     expect(await screen.findByRole('menuitem', { name: /Bo Wang.*取消关注/ })).toBeTruthy();
   });
 
+  it('caps 关注的作者 to three lines above the list and folds possible namesakes into one line', async () => {
+    const byFollowed = (index: number, evidence?: 'field' | 'coauthor') => ({
+      ...testPaper({ id: `f${index}`, title: `Followed ${index}` }),
+      followed_authors: [{ id: '3', name: 'Jing Wang', match: 'name', ...(evidence ? { evidence } : {}) }],
+    });
+    api.on('GET', RECOMMENDATIONS, {
+      body: {
+        ...threePapers(),
+        followed_author_papers: [1, 2, 3, 4, 5].map((index) => byFollowed(index, 'coauthor')),
+        followed_author_namesakes: { count: 10, papers: [byFollowed(6), byFollowed(7)] },
+      },
+    });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+    const section = within(await screen.findByTestId('papers-followed'));
+    // Three one-line entries, then the recommendations: nothing else of the section comes first.
+    expect(cardTitles()).toEqual([
+      'Followed 1',
+      'Followed 2',
+      'Followed 3',
+      'First paper',
+      'Second paper',
+      'Third paper',
+    ]);
+    expect(section.getAllByText('关注的作者：Jing Wang（按姓名匹配，与关注时的论文有共同作者）')).toHaveLength(3);
+    expect(section.getByRole('button', { name: '还有 2 篇，展开' })).toBeTruthy();
+    await user.click(section.getByRole('button', { name: '另有 10 篇同名作者的论文，展开' }));
+    expect(await section.findByText('Followed 6')).toBeTruthy();
+    expect(section.getAllByText('关注的作者：Jing Wang（按姓名匹配，可能是同名作者）')).toHaveLength(2);
+    await user.click(section.getByRole('button', { name: '还有 2 篇，展开' }));
+    expect(await section.findByText('Followed 5')).toBeTruthy();
+    expect(section.getByRole('button', { name: '收起' })).toBeTruthy();
+  });
+
   it('shows no section 关注的作者 when the answer has none (a spec-only backend)', async () => {
     api.on('GET', RECOMMENDATIONS, { body: threePapers() });
     renderApp(api, '/papers', { user: testUser() });

@@ -21,6 +21,7 @@ import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
 import { usePaperRecommendations } from '../api/get-paper-recommendations';
 import { ActiveFilterChips } from '../components/active-filter-chips';
+import { FollowedAuthorsSection } from '../components/followed-authors-section';
 import { PaperCardList } from '../components/paper-card-list';
 import { RecommendationSettings } from '../components/recommendation-settings';
 import { useRecommendationParams } from '../hooks/use-recommendation-params';
@@ -178,32 +179,6 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
     );
   };
 
-  /** 关注的作者: papers by followed authors above the recommendations (beyond the spec; only when there are some). */
-  const renderFollowedAuthors = () => {
-    const papers = isError ? [] : (data?.followed_author_papers ?? []);
-    if (papers.length === 0) return null;
-    return (
-      <Stack spacing={2} component="section" aria-labelledby="papers-followed-heading" data-testid="papers-followed">
-        <Stack spacing={0.5}>
-          <Typography variant="h5" component="h2" id="papers-followed-heading">
-            {STRINGS.followed.heading}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {STRINGS.followed.hint}
-          </Typography>
-        </Stack>
-        <PaperCardList
-          papers={papers.map((paper) => ({
-            ...paper,
-            reason: { text: STRINGS.followed.reason(paper.followed_authors) },
-          }))}
-          actions={actions}
-          testId="papers-followed-list"
-        />
-      </Stack>
-    );
-  };
-
   return (
     <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle}>
       <Stack spacing={3}>
@@ -244,7 +219,13 @@ export function PapersPage({ hasResearchSummary }: PapersPageProps) {
         </Box>
         <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="papers-refreshing">
           <Stack spacing={3}>
-            {renderFollowedAuthors()}
+            {isError ? null : (
+              <FollowedAuthorsSection
+                papers={data?.followed_author_papers ?? []}
+                namesakes={data?.followed_author_namesakes}
+                actions={actions}
+              />
+            )}
             {renderContent()}
           </Stack>
         </RefreshArea>
