@@ -243,6 +243,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     userCache,
     logger,
     now: options.clock,
+    timeZone: config.timeZone,
   });
   const paperRepository = new PaperRepository(database.db);
   const followedAuthorRepository = new FollowedAuthorRepository(database.db);

@@ -1,5 +1,9 @@
 import { PaperRepository, sql, UserAdminRepository } from '@radar/db';
+import { calendarDayIn } from '@radar/shared';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountSelfService } from '../src/features/accounts/self-service.service';
+import { PasswordHasher } from '../src/security/password-hasher';
 import { codeFrom, SmtpSink } from './smtp-sink';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
@@ -118,8 +122,10 @@ describe('download my data', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['content-type']).toContain('application/json');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="research-radar-data-.+\.json"$/);
     const data = response.json();
+    // Named by the day in the readers' zone, as the library export is (not the UTC day).
+    const day = calendarDayIn(new Date(data.exported_at), runtime.parts.config.timeZone);
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="research-radar-data-${day}.json"`);
     expect(data.profile).toMatchObject({ id: ada.id, email: 'ada-export@example.org', is_email_verified: true });
     expect(data.keywords).toEqual([
       expect.objectContaining({ name: 'ada keyword', alert_enabled: expect.any(Boolean), alert_frequency: 'daily' }),
@@ -267,5 +273,22 @@ describe('delete my account', () => {
     } finally {
       await limited.stop();
     }
+  });
+});
+
+describe('the data download file name', () => {
+  it("is the day in the readers' zone, not the UTC day", () => {
+    const service = (timeZone: string) =>
+      new AccountSelfService({
+        admin: new UserAdminRepository(runtime.database.db),
+        hasher: new PasswordHasher(1),
+        logger: pino({ level: 'silent' }),
+        timeZone,
+      });
+    // 20:00 UTC on the 29th is already the 30th in Beijing.
+    expect(service('Asia/Shanghai').exportFileName('2026-11-29T20:00:00.000Z')).toBe(
+      'research-radar-data-2026-11-30.json',
+    );
+    expect(service('UTC').exportFileName('2026-11-29T20:00:00.000Z')).toBe('research-radar-data-2026-11-29.json');
   });
 });

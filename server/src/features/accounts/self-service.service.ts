@@ -1,4 +1,5 @@
 import type { OwnedRecordsExport, UserAdminRepository, UserRow } from '@radar/db';
+import { calendarDayIn } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import { presentUser } from '../../presenters/user.presenter';
@@ -12,6 +13,8 @@ export interface AccountSelfServiceDeps {
   userCache?: { changed(userId: string): Promise<void> };
   logger: Logger;
   now?: () => Date;
+  /** The readers' IANA zone: the download's file is named by the day there, as the library export is. */
+  timeZone?: string;
 }
 
 /** The data download: the account's profile and every row of theirs, nobody else's. */
@@ -42,6 +45,11 @@ export class AccountSelfService {
     await this.deps.userCache?.changed(user.id);
     this.deps.logger.info({ event: 'account.deleted', user: user.id, deleted }, 'account deleted by its owner');
     return { message: '账户已删除' };
+  }
+
+  /** The download's file name: the day of `exportedAt` in the readers' zone (research-radar-data-2026-11-29.json). */
+  exportFileName(exportedAt: string): string {
+    return `research-radar-data-${calendarDayIn(new Date(exportedAt), this.deps.timeZone ?? 'UTC')}.json`;
   }
 
   async exportData(user: UserRow): Promise<AccountDataExport> {

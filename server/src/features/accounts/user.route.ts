@@ -18,8 +18,6 @@ import type { EmailChangeService } from './email-change.service';
 import type { AccountSelfService } from './self-service.service';
 import type { UserService } from './user.service';
 
-const dateOnly = (date: Date) => date.toISOString().slice(0, 10);
-
 /** Authentication runs onRequest, before the body is read and validated: anonymous callers learn nothing from a 400. */
 export const userRoutes: FastifyPluginAsyncZod<{
   userService: UserService;
@@ -152,10 +150,7 @@ export const userRoutes: FastifyPluginAsyncZod<{
       return reply
         .header('cache-control', 'no-store')
         .header('content-type', 'application/json; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="research-radar-data-${dateOnly(new Date(data.exported_at))}.json"`,
-        )
+        .header('content-disposition', `attachment; filename="${selfService.exportFileName(data.exported_at)}"`)
         .send(JSON.stringify(data, null, 2));
     },
   );
