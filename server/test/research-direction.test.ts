@@ -107,6 +107,11 @@ describe('with no AI configured (offline rules, built-in embedder)', () => {
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toContain('3000');
     expect((await submit(runtime, owner.headers, 'x'.repeat(3000))).statusCode).toBe(202);
+    // Characters as a reader counts them, as the dialog's counter does: an emoji is one, not two UTF-16 units.
+    const emojiRich = `Research on coral reefs ${'🪸'.repeat(2900)}`;
+    expect(emojiRich.length).toBeGreaterThan(3000);
+    expect((await submit(runtime, owner.headers, emojiRich)).statusCode).toBe(202);
+    expect((await submit(runtime, owner.headers, `${emojiRich}${'🪸'.repeat(100)}`)).json().message).toContain('3000');
   });
 
   it('refuses a description without research content (emoji only, a few characters) before analysis, saying what to paste', async () => {

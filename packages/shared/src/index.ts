@@ -17,6 +17,7 @@ export * from './api/research.schema';
 export * from './api/session.schema';
 export * from './api/text.schema';
 export * from './api/user.schema';
+export * from './characters';
 export * from './date-filters';
 export * from './duration';
 export * from './email';

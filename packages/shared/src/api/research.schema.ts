@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countCharacters } from '../characters';
 import { boundedText, text, textOrList } from './text.schema';
 import { userResponseSchema } from './user.schema';
 
@@ -15,6 +16,9 @@ export const RESEARCH_DESCRIPTION_EMPTY_MESSAGE = '研究方向不能为空';
 export const RESEARCH_DESCRIPTION_MIN_LETTERS = 4;
 export const RESEARCH_DESCRIPTION_NO_CONTENT_MESSAGE = `请粘贴说明研究内容的文字（至少 ${RESEARCH_DESCRIPTION_MIN_LETTERS} 个字），例如主页上的研究方向、研究兴趣或代表性论文题目`;
 
+const RESEARCH_DESCRIPTION_MAX_CHARACTERS = 3000;
+const RESEARCH_DESCRIPTION_TOO_LONG_MESSAGE = '研究方向描述不能超过 3000 个字符';
+
 const letterCount = (value: string) => value.match(/\p{L}/gu)?.length ?? 0;
 
 /** POST /api/auth/research-direction/process-async/ and .../process/. */
@@ -22,7 +26,11 @@ export const researchDescriptionRequestSchema = z.object({
   research_description: text('研究方向描述')
     .trim()
     .min(1, { message: RESEARCH_DESCRIPTION_EMPTY_MESSAGE })
-    .max(3000, { message: '研究方向描述不能超过 3000 个字符' })
+    // 3,000 characters as a reader counts them (an emoji is one); the UTF-16 cap only bounds the work.
+    .max(RESEARCH_DESCRIPTION_MAX_CHARACTERS * 4, { message: RESEARCH_DESCRIPTION_TOO_LONG_MESSAGE })
+    .refine((value) => countCharacters(value) <= RESEARCH_DESCRIPTION_MAX_CHARACTERS, {
+      message: RESEARCH_DESCRIPTION_TOO_LONG_MESSAGE,
+    })
     .refine((value) => value === '' || letterCount(value) >= RESEARCH_DESCRIPTION_MIN_LETTERS, {
       message: RESEARCH_DESCRIPTION_NO_CONTENT_MESSAGE,
     }),

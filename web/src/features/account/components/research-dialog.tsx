@@ -16,13 +16,12 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { LIMITS, researchDescriptionRequestSchema } from '@radar/shared';
+import { countCharacters, LIMITS, researchDescriptionRequestSchema } from '@radar/shared';
 import { type FormEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { usePublicConfig } from '@/api/public-config';
 import { useZodForm } from '@/hooks/use-zod-form';
-import { countCharacters } from '@/lib/text';
 import {
   type GenerationActivity,
   type GenerationRequest,
