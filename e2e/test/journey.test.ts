@@ -282,7 +282,9 @@ describe('a new researcher’s first session', () => {
     const sectionPapers = ((await reloaded.json()) as PaperRecommendationResponse).followed_author_papers ?? [];
     expect(sectionPapers.length).toBeGreaterThan(0);
     for (const paper of sectionPapers) expect(paper.followed_authors.map((entry) => entry.name)).toContain(name);
+    // The section shows one-line entries first; 展开 shows the full cards.
     const section = page.getByTestId('papers-followed');
+    await section.getByTestId('papers-followed-expand').click();
     await section.getByTestId('paper-card').first().waitFor();
     expect(
       await section
