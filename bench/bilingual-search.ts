@@ -30,7 +30,7 @@ const pairs = lines.filter((line) => line.kind === 'search');
 const database = await createTestDatabase();
 try {
   const db = database.db;
-  await new PaperRepository(db).insertMany(
+  const storedPapers = await new PaperRepository(db).insertMany(
     papers.map((paper) => ({
       title: paper.title ?? '',
       abstract: paper.abstract ?? '',
@@ -38,7 +38,7 @@ try {
       url: `https://bench.example.org/${paper.id}`,
     })),
   );
-  await new NewsRepository(db).insertMany(
+  const storedNews = await new NewsRepository(db).insertMany(
     papers.map((paper) => ({
       title: paper.title ?? '',
       content: paper.abstract ?? '',
@@ -47,6 +47,10 @@ try {
       source: 'bench',
     })),
   );
+  // The field of each stored row, for the precision of a query's top 20 (insertMany returns rows in order).
+  const fieldOf = new Map<string, string>();
+  for (const [i, row] of storedPapers.entries()) fieldOf.set(`article:${row.id}`, papers[i]?.field ?? '');
+  for (const [i, row] of storedNews.entries()) fieldOf.set(`news:${row.id}`, papers[i]?.field ?? '');
   const user = await new UserRepository(db).create({ email: 'bench@example.org' });
   const articles = new ArticleRepository(db);
   const news = new NewsSearchRepository(db);
@@ -62,16 +66,28 @@ try {
     `${setDir}\n${papers.length} English papers (as papers and as news items), ${pairs.length} Chinese keywords; ${database.engine}\n`,
   );
   process.stdout.write(`machine: ${os.cpus().length} cores, ${os.type()} ${os.release()}, Node ${process.version}\n\n`);
-  for (const [channel, search] of [
-    ['article search', articleIds],
-    ['news keyword search', newsIds],
+  for (const [channel, kind, search] of [
+    ['article search', 'article', articleIds],
+    ['news keyword search', 'news', newsIds],
   ] as const) {
     const recalls: { pair: (typeof pairs)[number]; recall: number }[] = [];
+    // Precision: the share of a query's top 20 in the keyword's field, English and Chinese query alike
+    // (a composed or widened Chinese query must not find far more than its English).
+    const inField = { english: 0, chinese: 0, englishShown: 0, chineseShown: 0 };
     for (const pair of pairs) {
       const english = await search(pair.en ?? '', TOP);
       if (english.length === 0) continue;
-      const chinese = new Set(await search(pair.zh ?? '', 1000));
+      const chineseRanked = await search(pair.zh ?? '', 1000);
+      const chinese = new Set(chineseRanked);
       recalls.push({ pair, recall: english.filter((id) => chinese.has(id)).length / english.length });
+      if (!pair.heldout) continue;
+      const fieldShare = (ids: number[]) => ids.filter((id) => fieldOf.get(`${kind}:${id}`) === pair.field).length;
+      inField.english += fieldShare(english);
+      inField.englishShown += english.length;
+      inField.chinese += fieldShare(chineseRanked.slice(0, TOP));
+      inField.chineseShown += Math.min(TOP, chineseRanked.length);
+      const offField = Math.min(TOP, chineseRanked.length) - fieldShare(chineseRanked.slice(0, TOP));
+      if (offField > 0 && process.env.BENCH_VERBOSE) process.stdout.write(`  off-field ${pair.zh}: ${offField}\n`);
     }
     const mean = (list: { recall: number }[]) =>
       list.reduce((sum, item) => sum + item.recall, 0) / Math.max(1, list.length);
@@ -80,7 +96,9 @@ try {
     process.stdout.write(
       `${channel}: recall of the English top ${TOP}: all ${mean(recalls).toFixed(3)} (${recalls.length} keywords); ` +
         `held-out keywords ${mean(heldout).toFixed(3)} (${heldout.length}); keywords written with the set ${mean(earlier).toFixed(3)} (${earlier.length}) ` +
-        `(target 0.9 on the held-out keywords: ${heldout.length > 0 && mean(heldout) >= 0.9 ? 'met' : 'NOT met'})\n`,
+        `(target 0.9 on the held-out keywords: ${heldout.length > 0 && mean(heldout) >= 0.9 ? 'met' : 'NOT met'})\n` +
+        `  held-out keywords, share of the top ${TOP} in the keyword's field: English ${(inField.english / Math.max(1, inField.englishShown)).toFixed(3)}, ` +
+        `Chinese ${(inField.chinese / Math.max(1, inField.chineseShown)).toFixed(3)} (${inField.chineseShown} results shown for the Chinese keywords, ${inField.englishShown} for the English)\n`,
     );
     for (const { pair, recall } of recalls) {
       if (recall >= 1) continue;

@@ -41,6 +41,34 @@ describe('search: one glossary, every English a word is written as', () => {
   it('is null for a term with a word it cannot gloss, and for a term without Chinese', () => {
     expect(englishSearchPhrases('graph')).toBeNull();
   });
+
+  it('searches a compound no dictionary has whole as the glossed pieces it is made of, all required', () => {
+    // 膝 + 骨关节炎: the compound's pieces, each a word that must match.
+    const knee = englishSearchPhrases('膝骨关节炎') ?? [];
+    expect(knee).toHaveLength(2);
+    expect(knee[0]).toContain('knee');
+    expect(knee[1]).toContain('osteoarthritis');
+  });
+
+  it('leaves out a bound morpheme of the compound (制 in 甲醇制丙酮, written as "-to-" in English)', () => {
+    const words = englishSearchPhrases('甲醇制丙酮') ?? [];
+    expect(words).toHaveLength(2);
+    // CC-CEDICT's "methanol CH3OH": the formula is not part of the phrase papers write.
+    expect(words[0]).toContain('methanol');
+    expect(words[1]).toContain('acetone');
+  });
+
+  it('is null when a piece of the compound has no gloss at all', () => {
+    // 丂 is a character CC-CEDICT does not list.
+    expect(englishSearchPhrases('膝骨丂炎')).toBeNull();
+  });
+
+  it('adds the plural English writes irregularly, for a search that takes words as prefixes', () => {
+    const [word] = englishSearchPhrases('电池') ?? [];
+    expect(word).toEqual(expect.arrayContaining(['battery', 'batteries']));
+    const [adverb] = englishSearchPhrases('经常') ?? [];
+    expect(adverb?.some((phrase) => phrase.endsWith('lies'))).toBe(false);
+  });
 });
 
 describe('reasons: what a Chinese item shares with an English summary', () => {

@@ -154,6 +154,49 @@ describe('news keyword search', () => {
   });
 });
 
+describe("news keyword search: a Chinese keyword's English", () => {
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const rows = await news.insertMany(
+      [
+        {
+          key: 'policy',
+          title: 'Double First-Class universities report',
+          content: 'SMA actuators and sodium-ion batteries.',
+        },
+        { key: 'small', title: 'Small smart devices', content: 'Smaller ions, ionic liquids.' },
+      ].map(({ key, title, content }) => ({
+        title,
+        content,
+        url: `https://news.example.org/${key}`,
+        urlNormalized: `news.example.org/${key}`,
+        source: 'test',
+      })),
+    );
+    ids.policy = rows[0]?.id ?? 0;
+    ids.small = rows[1]?.id ?? 0;
+  });
+
+  /** The keyword searched with the English the glossary gives for it (here given as the caller would). */
+  const findAs = async (keyword: string, english: string[][]) =>
+    (await search.keywordSearch({ keywords: [keyword], english: () => english, limit: 10, offset: 0 })).ids.sort(
+      (a, b) => a - b,
+    );
+
+  it('parses the English as the documents were: a hyphenated name keeps its parts in place', async () => {
+    expect(await findAs('双一流', [['Double First-Class']])).toEqual([ids.policy]);
+  });
+
+  it('takes a longer word as a prefix (its plural matches) and a word of three letters or fewer exactly', async () => {
+    expect(await findAs('钠离子电池', [['sodium-ion battery', 'sodium-ion batteries']])).toEqual([ids.policy]);
+    expect(await findAs('形状记忆合金', [['shape memory alloy', 'SMA']])).toEqual([ids.policy]);
+    // 'ion' is a whole word of "sodium-ion", not a prefix of "ionic" or "ions".
+    expect(await findAs('离子', [['ion']])).toEqual([ids.policy]);
+    expect(await findAs('小型', [['small']])).toEqual([ids.small]);
+  });
+});
+
 describe('nearest news', () => {
   const DIMENSION = 16;
   let model: EmbeddingModelRow;

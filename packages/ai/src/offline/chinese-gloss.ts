@@ -722,14 +722,67 @@ function* chineseWords(
   }
 }
 
+/** A glossed word's search alternatives; a dictionary sense's qualifier after a comma is not part of the phrase ("Tsinghua University, Beijing"). */
+function searchWordOf(word: string, glossed: GlossedTerm): string[] {
+  const gloss = (glossed.en.split(',')[0] as string).trim();
+  return searchAlternatives(word, gloss, glossed.source === 'cedict');
+}
+
+/**
+ * Bound morphemes of Chinese term formation: a suffix that makes a property, process, class or
+ * measure of its stem (易发性 "susceptibility", 酸化 "acidification", 甲醇制烯烃 "methanol-to-olefins")
+ * or a degree or count prefix. Inside a compound no dictionary has, the stem words carry the meaning
+ * papers are found by; the morpheme's own sense (性 "nature", 制 "make") is what English writes as an
+ * ending or a hyphen, so it is not searched.
+ */
+const BOUND_MORPHEMES = new Set(
+  '性化率度型式类制法学论者物剂品体态量值感观期级用及与和之的易可非超多单双高低微纳全总'.split(''),
+);
+
+/**
+ * The search words of a compound that no dictionary has as a whole (膝骨关节炎, 甲醇制烯烃): the fewest
+ * glossed pieces it is made of, longer pieces first (膝 + 骨关节炎), each searched as a word of its own
+ * (all must match, so the pieces keep the compound narrow); bound morphemes and boilerplate are left
+ * out (a morpheme jieba cuts off alone, 甲醇/制/烯烃, gives no word). Null when a piece has no gloss at
+ * all: then the compound cannot be searched in English without matching far more than it means.
+ */
+function composedSearchWords(word: string): string[][] | null {
+  const cedict = loadCedict();
+  // best[i]: the cheapest split of word[0, i); a piece of two or more characters costs 1, a single
+  // character 1.5, so a dictionary word beats the characters that spell it.
+  const best: ({ cost: number; pieces: string[] } | undefined)[] = [{ cost: 0, pieces: [] }];
+  for (let end = 1; end <= word.length; end += 1) {
+    for (let start = Math.max(0, end - MAX_JOIN); start < end; start += 1) {
+      const before = best[start];
+      const piece = word.slice(start, end);
+      if (!before || (piece.length >= 2 ? !glossWord(piece) : !cedict.has(piece) && !CURATED_RESEARCH_TERMS.has(piece)))
+        continue;
+      const cost = before.cost + (piece.length >= 2 ? 1 : 1.5);
+      if (!best[end] || cost < (best[end]?.cost ?? Number.POSITIVE_INFINITY))
+        best[end] = { cost, pieces: [...before.pieces, piece] };
+    }
+  }
+  const pieces = best[word.length]?.pieces;
+  if (!pieces) return null;
+  const words: string[][] = [];
+  for (const piece of pieces) {
+    if (NON_RESEARCH_WORDS.has(piece) || (piece.length === 1 && BOUND_MORPHEMES.has(piece))) continue;
+    const glossed = glossWord(piece);
+    if (!glossed) return null;
+    words.push(searchWordOf(piece, glossed));
+  }
+  return words;
+}
+
 /**
  * The English a Chinese search term reaches: for each word of the term, the English phrases it is
  * searched as (its gloss first, then synonyms and spellings: searchAlternatives), of which a text must
  * contain one, for every word (图神经网络 -> [["graph neural network"]]; 肠道菌群代谢 -> [["gut
  * microbiota", "gut microbiome", ...], ["metabolism"]]). Function words and boilerplate (的, 与, 方法,
- * 研究) are left out; Latin letters or digits inside the term are kept as they are. Null when the term
- * has no Chinese or when one of its words has no gloss: a partial translation would match far more
- * than the term means. Every search that takes Chinese (articles, news, keyword alerts) uses this.
+ * 研究) are left out; Latin letters or digits inside the term are kept as they are. A word no dictionary
+ * has whole is searched as the glossed pieces it is made of (composedSearchWords). Null when the term
+ * has no Chinese or when one of its words cannot be glossed even so: a partial translation would match
+ * far more than the term means. Every search that takes Chinese (articles, news, keyword alerts) uses this.
  */
 export function englishSearchPhrases(term: string): string[][] | null {
   if (!HAN.test(term)) return null;
@@ -743,10 +796,13 @@ export function englishSearchPhrases(term: string): string[][] | null {
   for (const { word } of chineseWords(tokens, (joined) => isOwnTerm(joined) || loadCedict().has(joined))) {
     if (NON_RESEARCH_WORDS.has(word)) continue;
     const glossed = word.length >= 2 || CURATED_RESEARCH_TERMS.has(word) ? glossWord(word) : undefined;
-    if (!glossed) return null;
-    // A dictionary sense's qualifier after a comma is not part of the phrase ("Tsinghua University, Beijing").
-    const gloss = (glossed.en.split(',')[0] as string).trim();
-    words.push(searchAlternatives(word, gloss, glossed.source === 'cedict'));
+    if (glossed) {
+      words.push(searchWordOf(word, glossed));
+      continue;
+    }
+    const composed = composedSearchWords(word);
+    if (!composed) return null;
+    words.push(...composed);
   }
   const unique = words.filter(
     (alternatives, index) =>

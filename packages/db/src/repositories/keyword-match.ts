@@ -51,16 +51,6 @@ export function withEnglishAlternatives(
   return phrases.map((phrase) => ({ phrase, english: english ? english(phrase) : null }));
 }
 
-/**
- * A prefix phrase query for the `simple` configuration (no stemming): "graph neural network" ->
- * 'graph:* <-> neural:* <-> network:*', so "networks" matches too. Only letters and digits go in
- * (lower-cased), so the text is always a valid to_tsquery input; null when nothing is left.
- */
-export function simplePrefixPhrase(english: string): string | null {
-  const words = english.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length ? words.map((word) => `${word}:*`).join(' <-> ') : null;
-}
-
 /** `%text%` for ILIKE, with the pattern characters of `text` taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -87,11 +77,19 @@ export const keywordPhraseQuery = (text: SQL, config: SearchVectorConfig = 'engl
  */
 const keywordOrEnglishQuery = (keyword: SQL, config: SearchVectorConfig): SQL => {
   const own = keywordPhraseQuery(sql`${keyword}.name`, config);
-  const english = sql`radar.english_alternatives_query(${sql.raw(`'${config}'`)}, ${keyword}.english_alternatives, ${sql.raw(
-    config === 'simple' ? 'true' : 'false',
-  )})`;
+  const english = englishAlternativesQuery(sql`${keyword}.english_alternatives`, config);
   return sql`CASE WHEN ${keyword}.english_alternatives IS NULL THEN ${own} ELSE ${own} || coalesce(${english}, ${own}) END`;
 };
+
+/**
+ * The text query of English alternatives (jsonb, EnglishWordAlternatives) against a `search_vector` of
+ * `config`: every word as one of its phrases, each phrase parsed as the documents were (a hyphenated
+ * "First-Class" keeps its parts in place); the 'simple' configuration does not stem, so there each word
+ * is a prefix ("network:*" finds "networks"). NULL when no phrase has a word. Followed keywords and news
+ * search build their English this one way (radar.english_alternatives_query, migration 0028).
+ */
+export const englishAlternativesQuery = (alternatives: SQL, config: SearchVectorConfig): SQL =>
+  sql`radar.english_alternatives_query(${sql.raw(`'${config}'`)}, ${alternatives}, ${sql.raw(config === 'simple' ? 'true' : 'false')})`;
 
 /**
  * The keywords of radar.user_keywords rows that pass `where` (over the alias `k`), each compiled once

@@ -8,8 +8,8 @@ import {
   containsPattern,
   type EnglishAlternatives,
   type EnglishWordAlternatives,
+  englishAlternativesQuery,
   planKeywordMatch,
-  simplePrefixPhrase,
   withEnglishAlternatives,
 } from './keyword-match';
 import {
@@ -136,25 +136,13 @@ const NEWS_VIEW_COLUMNS = {
 
 /**
  * One keyword phrase against the news `search_vector` (simple configuration): its bigram phrase, or,
- * when it has an English alternative, each of its words as one of that word's English phrases, as
- * prefix phrases (no stemming in the simple configuration, so "network:*" lets "networks" match).
+ * when it has an English alternative, that English built as a followed keyword's is
+ * (englishAlternativesQuery: each English word a prefix, so "network:*" lets "networks" match).
  */
 function newsPhraseQuery({ phrase, english }: { phrase: string; english: EnglishWordAlternatives | null }): SQL {
   const own = sql`phraseto_tsquery('simple', radar.cjk_bigrams(${phrase}::text))`;
-  const words = (english ?? [])
-    .map((alternatives) => alternatives.map(simplePrefixPhrase).filter((text): text is string => text !== null))
-    .filter((prefixes) => prefixes.length > 0);
-  if (words.length === 0) return own;
-  return sql`(${own} || (${sql.join(
-    words.map(
-      (prefixes) =>
-        sql`(${sql.join(
-          prefixes.map((text) => sql`to_tsquery('simple', ${text})`),
-          sql` || `,
-        )})`,
-    ),
-    sql` && `,
-  )}))`;
+  if (!english || english.length === 0) return own;
+  return sql`(${own} || coalesce(${englishAlternativesQuery(sql`${JSON.stringify(english)}::jsonb`, 'simple')}, ${own}))`;
 }
 
 export class NewsSearchRepository {

@@ -55,7 +55,31 @@ function spellingVariants(phrase: string): string[] {
   return [...out];
 }
 
-/** At most this many English alternatives are searched for one Chinese word. */
+/**
+ * The plural of a phrase's last word where English does not just add -s or -es (battery/batteries,
+ * analysis/analyses, bacterium/bacteria, nucleus/nuclei, phenomenon/phenomena): news search matches each
+ * English word as a prefix without stemming, so "battery" would not find "sodium-ion batteries".
+ */
+const IRREGULAR_PLURALS: readonly [RegExp, string][] = [
+  [/([^aeiou])y$/, '$1ies'],
+  [/sis$/, 'ses'],
+  [/([a-z]{3})um$/, '$1a'],
+  [/([a-z]{3})us$/, '$1i'],
+  [/(phenomen|criteri)on$/, '$1a'],
+];
+
+function pluralVariants(phrase: string): string[] {
+  const words = phrase.split(' ');
+  const last = words[words.length - 1] ?? '';
+  // An acronym or a name keeps its form; an adverb has none.
+  if (!/^[a-z-]{4,}$/.test(last) || last.endsWith('ly')) return [];
+  for (const [pattern, replacement] of IRREGULAR_PLURALS) {
+    if (pattern.test(last)) return [[...words.slice(0, -1), last.replace(pattern, replacement)].join(' ')];
+  }
+  return [];
+}
+
+/** At most this many English alternatives are searched for one Chinese word (plurals not counted). */
 const MAX_ALTERNATIVES = 8;
 
 /** Dictionary senses longer than this are explanations ("stay behind to take care of things"), not names. */
@@ -80,12 +104,12 @@ export function searchAlternatives(word: string, gloss: string, fromDictionary: 
   for (const phrase of [...alternatives]) alternatives.push(...(GROUP_OF.get(phrase.toLowerCase()) ?? []));
   for (const phrase of [...alternatives]) alternatives.push(...spellingVariants(phrase));
   const seen = new Set<string>();
-  return alternatives
-    .filter((phrase) => {
-      const key = phrase.toLowerCase();
-      if (!phrase.trim() || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, MAX_ALTERNATIVES);
+  const unique = (phrase: string) => {
+    const key = phrase.toLowerCase();
+    if (!phrase.trim() || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const chosen = alternatives.filter(unique).slice(0, MAX_ALTERNATIVES);
+  return [...chosen, ...chosen.flatMap(pluralVariants).filter(unique)];
 }

@@ -46,6 +46,8 @@ function cleanSense(sense: string): string | undefined {
   const cleaned = (sense.split(';')[0] as string)
     .replace(/\([^)]*\)/g, ' ')
     .replace(/\[[^\]]*\]/g, ' ')
+    // A chemical formula after the name ("methanol CH3OH") is not written in the papers' phrase.
+    .replace(/ (?=[A-Z][A-Za-z]?\d)[A-Za-z0-9]+$/, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^(?:to|an?|the) /i, '');

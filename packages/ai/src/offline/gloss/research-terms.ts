@@ -1,6 +1,9 @@
 import { GLOSSARY_APPLIED } from './glossary-applied';
+import { GLOSSARY_APPLIED_MORE } from './glossary-applied-more';
 import { GLOSSARY_HUMANITIES } from './glossary-humanities';
+import { GLOSSARY_HUMANITIES_MORE } from './glossary-humanities-more';
 import { GLOSSARY_SCIENCES } from './glossary-sciences';
+import { GLOSSARY_SCIENCES_MORE } from './glossary-sciences-more';
 
 /**
  * Curated Chinese -> English research terms, used where CC-CEDICT is weak: compounds it lacks
@@ -820,16 +823,22 @@ const TERMS_BY_FIELD: Record<string, Record<string, string>> = {
 /** Flat table: simplified Chinese term -> English term. */
 /**
  * Every curated term with its gloss: the hand-tuned table above, then the field glossaries (terms of
- * subfields, methods, organisms, sources and concepts of each field, written for this glossary). A term
+ * subfields, methods, organisms, sources and concepts of each field, written for this glossary), then
+ * their extensions (specialist compounds of each field's subfields, written later). A term
  * of the table above keeps its gloss; among the glossaries the first field listing a term wins. A
  * glossary entry may list other names papers use after "|" ("cryo-electron microscopy|cryo-EM"): the
  * first is the gloss, the others are searched too (CURATED_OTHER_NAMES).
  */
 const CURATED_ENTRIES: [string, string[]][] = [
   ...Object.values(TERMS_BY_FIELD).flatMap((terms) => Object.entries(terms)),
-  ...[GLOSSARY_SCIENCES, GLOSSARY_APPLIED, GLOSSARY_HUMANITIES].flatMap((glossary) =>
-    Object.values(glossary).flatMap((terms) => Object.entries(terms)),
-  ),
+  ...[
+    GLOSSARY_SCIENCES,
+    GLOSSARY_APPLIED,
+    GLOSSARY_HUMANITIES,
+    GLOSSARY_SCIENCES_MORE,
+    GLOSSARY_APPLIED_MORE,
+    GLOSSARY_HUMANITIES_MORE,
+  ].flatMap((glossary) => Object.values(glossary).flatMap((terms) => Object.entries(terms))),
 ].map(([zh, english]) => [
   zh,
   english
