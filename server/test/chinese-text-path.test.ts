@@ -56,7 +56,7 @@ describe('a Chinese word reaches the same English in every channel', () => {
   const paperIds: string[] = [];
   const newsIds: Record<string, string> = {};
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     runtime.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
   beforeAll(async () => {
@@ -170,6 +170,31 @@ describe('a Chinese word reaches the same English in every channel', () => {
     const names = (suggestions.json().keywords as { name: string }[]).map((keyword) => keyword.name.toLowerCase());
     expect(names.length).toBeGreaterThan(0);
     expect(names).not.toContain('gut microbiota');
+  });
+
+  it('a negative term typed in Chinese keeps out what says it in English', async () => {
+    const added = await call('POST', '/user-keywords/add/', { keyword: '炎症性肠病' });
+    expect(added.statusCode, added.body).toBe(201);
+    const id = added.json().keyword.id as string;
+    const reasonOf = async (paperIndex: number) => {
+      const response = await call(
+        'GET',
+        `/api/auth/recommendations/papers/?top_k=20&similarity_threshold=0&excluded_jcr=&date_filter=${encodeURIComponent('不限')}`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return (
+        response.json().recommendations as { id: string | number; reason: { kind: string; terms: string[] } }[]
+      ).find((paper) => String(paper.id) === paperIds[paperIndex])?.reason;
+    };
+    // "Single-cell sequencing of the inflamed colon" (inflammatory bowel disease) matches the keyword ...
+    expect((await reasonOf(3))?.terms).toContain('炎症性肠病');
+    const updated = await call('PATCH', `/user-keywords/${id}/update/`, { negative_terms: ['单细胞测序'] });
+    expect(updated.statusCode, updated.body).toBe(200);
+    // ... until its Chinese negative term, whose English the paper says, keeps it out; the others still match.
+    expect((await reasonOf(3))?.terms ?? []).not.toContain('炎症性肠病');
+    expect((await reasonOf(1))?.terms).toContain('炎症性肠病');
+    const removed = await call('POST', `/user-keywords/${id}/remove/`);
+    expect(removed.statusCode, removed.body).toBe(200);
   });
 
   it('a Chinese keyword followed before keywords were glossed gets its English once', async () => {

@@ -98,9 +98,12 @@ export const englishAlternativesQuery = (alternatives: SQL, config: SearchVector
  * 100 rows x keyword (PGlite, 20 keywords with 2 negative terms over 100 papers: 128 ms against 2 ms).
  */
 export function compiledKeywords(where: SQL, config: SearchVectorConfig = 'english'): SQL {
+  // A negative term matches as itself or as its English (negative_english, in the order of the terms).
+  const negativeOwn = keywordPhraseQuery(sql`negative.term`, config);
+  const negativeEnglish = englishAlternativesQuery(sql`k.negative_english -> (negative.n::int - 1)`, config);
   return sql`SELECT k.id, k.name, ${keywordOrEnglishQuery(sql`k`, config)} AS q,
-                    ARRAY(SELECT ${keywordPhraseQuery(sql`negative.term`, config)}
-                          FROM unnest(k.negative_terms) AS negative(term)) AS negatives
+                    ARRAY(SELECT ${negativeOwn} || coalesce(${negativeEnglish}, ${negativeOwn})
+                          FROM unnest(k.negative_terms) WITH ORDINALITY AS negative(term, n)) AS negatives
              FROM radar.user_keywords k WHERE ${where}`;
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
@@ -216,25 +216,47 @@ export class KeywordRepository {
     });
   }
 
-  /** Keywords with a Chinese character never glossed (added before keywords were), oldest first. */
-  async listUnglossed(limit: number): Promise<Pick<KeywordRow, 'id' | 'name'>[]> {
+  /**
+   * Keywords with a Chinese name or Chinese negative terms never glossed (added or set before keywords
+   * and their negative terms were), oldest first.
+   */
+  async listUnglossed(
+    limit: number,
+  ): Promise<Pick<KeywordRow, 'id' | 'name' | 'negativeTerms' | 'englishAlternatives' | 'negativeEnglish'>[]> {
     return this.db
-      .select({ id: userKeywords.id, name: userKeywords.name })
+      .select({
+        id: userKeywords.id,
+        name: userKeywords.name,
+        negativeTerms: userKeywords.negativeTerms,
+        englishAlternatives: userKeywords.englishAlternatives,
+        negativeEnglish: userKeywords.negativeEnglish,
+      })
       .from(userKeywords)
-      .where(and(isNull(userKeywords.englishAlternatives), sql`${userKeywords.name} ~ '[\u4e00-\u9fff]'`))
+      .where(
+        or(
+          and(isNull(userKeywords.englishAlternatives), sql`${userKeywords.name} ~ '[\u4e00-\u9fff]'`),
+          and(
+            isNull(userKeywords.negativeEnglish),
+            sql`array_to_string(${userKeywords.negativeTerms}, ' ') ~ '[\u4e00-\u9fff]'`,
+          ),
+        ),
+      )
       .orderBy(userKeywords.id)
       .limit(Math.max(1, Math.trunc(limit)));
   }
 
-  /** Stores a keyword's English ([] when it has none, so it is not glossed again). */
-  async setEnglishAlternatives(id: number, englishAlternatives: string[][]): Promise<void> {
-    await this.db.update(userKeywords).set({ englishAlternatives }).where(eq(userKeywords.id, id));
+  /** Stores a keyword's English and its negative terms' ([] when none, so they are not glossed again). */
+  async setEnglish(
+    id: number,
+    english: Partial<Pick<KeywordRow, 'englishAlternatives' | 'negativeEnglish'>>,
+  ): Promise<void> {
+    await this.db.update(userKeywords).set(english).where(eq(userKeywords.id, id));
   }
 
   async updateOwned(
     id: number,
     userId: string,
-    changes: Partial<Pick<KeywordRow, 'alertEnabled' | 'alertFrequency' | 'negativeTerms'>>,
+    changes: Partial<Pick<KeywordRow, 'alertEnabled' | 'alertFrequency' | 'negativeTerms' | 'negativeEnglish'>>,
   ): Promise<KeywordRow | undefined> {
     const [row] = await this.db
       .update(userKeywords)

@@ -39,6 +39,12 @@ export const userKeywords = radar.table(
      * glossing (filled in by KeywordService.glossFollowedKeywords).
      */
     englishAlternatives: jsonb('english_alternatives').$type<string[][]>(),
+    /**
+     * For each negative term, in order, the English it also excludes (as englishAlternatives; [] for a
+     * term with no Chinese or no gloss); null when no negative term has Chinese, or for negative terms set
+     * before they were glossed (filled in by KeywordService.glossFollowedKeywords).
+     */
+    negativeEnglish: jsonb('negative_english').$type<string[][][]>(),
     lastAlertedAt: timestamp('last_alerted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

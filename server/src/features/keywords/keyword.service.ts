@@ -63,15 +63,19 @@ export class KeywordService {
   }
 
   /**
-   * Glosses the Chinese keywords added before keywords were glossed (idempotent: each is glossed once,
-   * then stored). Run once at start; reads nothing and loads no dictionary when there are none.
+   * Glosses the Chinese keywords and negative terms added before they were glossed (idempotent: each is
+   * glossed once, then stored). Run once at start; reads nothing and loads no dictionary when there are none.
    */
   async glossFollowedKeywords(): Promise<number> {
     let glossed = 0;
     for (;;) {
       const rows = await this.deps.keywords.listUnglossed(GLOSS_BATCH);
-      for (const row of rows)
-        await this.deps.keywords.setEnglishAlternatives(row.id, followedKeywordEnglish(row.name) ?? []);
+      for (const row of rows) {
+        await this.deps.keywords.setEnglish(row.id, {
+          englishAlternatives: row.englishAlternatives ?? followedKeywordEnglish(row.name) ?? [],
+          negativeEnglish: row.negativeEnglish ?? negativeTermsEnglish(row.negativeTerms) ?? [],
+        });
+      }
       glossed += rows.length;
       if (rows.length < GLOSS_BATCH) return glossed;
     }
@@ -86,11 +90,15 @@ export class KeywordService {
   /** Alert settings; fields left out keep their value. */
   async update(user: UserRow, id: string, update: KeywordUpdate): Promise<KeywordResponse> {
     const keywordId = this.parseId(id);
-    const changes: Partial<Pick<KeywordRow, 'alertEnabled' | 'alertFrequency' | 'negativeTerms'>> = {};
+    const changes: Partial<Pick<KeywordRow, 'alertEnabled' | 'alertFrequency' | 'negativeTerms' | 'negativeEnglish'>> =
+      {};
     if (update.alert_enabled !== undefined) changes.alertEnabled = update.alert_enabled;
     // Checked against ALERT_FREQUENCIES by the request schema.
     if (update.alert_frequency !== undefined) changes.alertFrequency = update.alert_frequency as AlertFrequency;
-    if (update.negative_terms !== undefined) changes.negativeTerms = distinctTerms(update.negative_terms);
+    if (update.negative_terms !== undefined) {
+      changes.negativeTerms = distinctTerms(update.negative_terms);
+      changes.negativeEnglish = negativeTermsEnglish(changes.negativeTerms);
+    }
     const row =
       Object.keys(changes).length === 0
         ? await this.deps.keywords.findOwned(keywordId, user.id)
@@ -156,4 +164,15 @@ export class KeywordService {
     if (!KEYWORD_ID.test(id)) throw errors.notFound(NOT_FOUND_MESSAGE);
     return Number(id);
   }
+}
+
+/**
+ * The English each negative term also excludes, in order (a negative term typed in Chinese keeps out
+ * what says it in English, as the keyword itself finds it); null when no term has Chinese.
+ */
+function negativeTermsEnglish(terms: readonly string[]): string[][][] | null {
+  const english = terms.map((term) => followedKeywordEnglish(term));
+  return english.some((alternatives) => alternatives !== null)
+    ? english.map((alternatives) => alternatives ?? [])
+    : null;
 }
