@@ -1,6 +1,7 @@
 import { syntheticPapers } from '@radar/ai/testing';
 import { KeywordRepository, NewsRepository, PaperRepository, UserRepository } from '@radar/db';
 import { MailLinkTokens } from '@radar/mail';
+import { API_PATHS, deliveryFeedTokenResponseSchema } from '@radar/shared';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeywordService } from '../src/features/keywords/keyword.service';
@@ -56,7 +57,7 @@ describe('a Chinese word reaches the same English in every channel', () => {
   const paperIds: string[] = [];
   const newsIds: Record<string, string> = {};
 
-  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) =>
     runtime.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
   beforeAll(async () => {
@@ -98,6 +99,8 @@ describe('a Chinese word reaches the same English in every channel', () => {
     const user = await new UserRepository(db).create({
       email: 'biologist@example.org',
       isEmailVerified: true,
+      // A reader who can log in: the digest channels serve only such accounts.
+      passwordHash: 'argon2id-hash',
       researchSummaryEn: SUMMARY,
     });
     headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
@@ -149,6 +152,30 @@ describe('a Chinese word reaches the same English in every channel', () => {
     }
     const ibd = data.find((item) => String(item.id) === newsIds.ibd);
     expect(ibd?.reason?.terms).toEqual(expect.arrayContaining(['炎症性肠病（inflammatory bowel disease）']));
+  });
+
+  it('the digest (Atom feed, digest mail, robot push) says what a Chinese item shares, as its card does', async () => {
+    const settings = await call('PUT', API_PATHS.deliverySettings, {
+      frequency: 'daily',
+      weekday: 1,
+      hour: 8,
+      time_zone: 'Asia/Shanghai',
+      email_enabled: false,
+      paper_filters: { threshold: 0, excluded_jcr: [], date_filter: ['不限'] },
+      news_filters: { threshold: 0, date_filter: ['不限'] },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const token = await call('POST', API_PATHS.deliveryFeedToken);
+    expect(token.statusCode, token.body).toBe(200);
+    const feed = await runtime.app.inject({
+      method: 'GET',
+      url: new URL(deliveryFeedTokenResponseSchema.parse(token.json()).feed_url).pathname,
+    });
+    expect(feed.statusCode, feed.body.slice(0, 300)).toBe(200);
+    // The item's entry: its title, then (escaped into the entry's content) the reason built for every channel.
+    const entry = feed.body.split('<entry>').find((part) => part.includes(NEWS.ibd[0]));
+    expect(entry, feed.body.slice(0, 2000)).toBeDefined();
+    expect(entry).toContain('炎症性肠病（inflammatory bowel disease）');
   });
 
   it('a followed Chinese keyword matches English papers: the recommendation names it', async () => {
