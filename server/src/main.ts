@@ -30,7 +30,8 @@ async function main(): Promise<void> {
   for (const warning of config.warnings) logger.warn(warning);
   // The in-process worker can take jobs while start-up is still running, so the signal handlers go in
   // first: a SIGTERM at any point waits for start-up, then lets in-flight requests and jobs finish.
-  const starting = startRuntime(config, logger);
+  // The in-process worker starts once the server listens: its start-up does not delay the first answer.
+  const starting = startRuntime(config, logger, { deferWorker: true });
   let metricsServer: MetricsServer | undefined;
   const signals = onShutdownSignals({
     logger,
@@ -81,6 +82,13 @@ async function main(): Promise<void> {
     },
     `Research Radar listening on ${webBaseUrlFor(config.host, listeningPort)} (${embedded ? 'embedded' : 'external'} mode)`,
   );
+
+  await runtime.startWorker().catch(async (error) => {
+    // A shutdown that began meanwhile closes the worker's parts: that is no start-up error.
+    if (signals.isStopping) return;
+    await runtime.close();
+    exitWithStartupError(error);
+  });
 }
 
 void main();

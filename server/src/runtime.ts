@@ -171,6 +171,11 @@ export interface RuntimeOptions extends AppOptions {
    * (IngestSettings.catalogueOriginForTests); nothing in the environment sets it.
    */
   catalogueOriginForTests?: string;
+  /**
+   * Leave the in-process worker to `Runtime.startWorker()` (main.ts calls it once the server listens:
+   * the worker's start-up, its schedules and source sync, then does not delay the first answer).
+   */
+  deferWorker?: boolean;
 }
 
 export interface Runtime {
@@ -183,6 +188,8 @@ export interface Runtime {
    * `stopWaiting` aborts, requests still open are cut and jobs still running are left to go back to the queue.
    */
   close(stopWaiting?: AbortSignal): Promise<void>;
+  /** Starts the in-process worker when RUN_WORKER is on and it is not started yet (see deferWorker). */
+  startWorker(): Promise<void>;
 }
 
 /** Every service, once, from the process's parts. */
@@ -420,6 +427,15 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     cleanups.length = 0;
   };
 
+  // How long each step of start-up took, logged once ready: where an operator's start-up time goes.
+  const startedAt = performance.now();
+  let stepStartedAt = startedAt;
+  const startupSteps: Record<string, number> = {};
+  const stepDone = (step: string) => {
+    const now = performance.now();
+    startupSteps[step] = Math.round(now - stepStartedAt);
+    stepStartedAt = now;
+  };
   try {
     const embedded = isEmbeddedDatabase(config);
     const jwtSecret = await resolveJwtSecret({ configured: config.jwtSecret, embedded, dataDir: config.dataDir });
@@ -435,6 +451,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       queuePrefix,
     });
     cleanups.push(() => processParts.close());
+    stepDone('database_ms');
     const { database, connection: queueConnection, ai, mailer, metrics } = processParts;
     const userChanges = await startUserChangeListener(database, new UserRepository(database.db), logger);
     cleanups.push(() => userChanges?.close());
@@ -446,21 +463,29 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     const webBaseUrl = new WebBaseUrl(config);
 
     // This process is also the composition root of its in-process worker.
-    let worker: WorkerApp | undefined;
-    if (config.runWorker) {
-      worker = await startProcessWorker(processParts, {
-        logger: logger.child({ component: 'worker' }),
-        ingest,
-        // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
-        mail: { mailer, webBaseUrl: webBaseUrl.current, linkSecret: jwtSecret },
-        serverSecret: jwtSecret,
-        recurringJobs: options.recurringJobs,
-      });
-      const started = worker;
-      drains.push((stopWaiting) => started.close(stopWaiting));
-    } else if (embedded) {
+    let workerStarting: Promise<WorkerApp> | undefined;
+    const startWorker = async (): Promise<void> => {
+      if (!config.runWorker) return;
+      if (!workerStarting) {
+        const starting = startProcessWorker(processParts, {
+          logger: logger.child({ component: 'worker' }),
+          ingest,
+          // Alert mails: unsubscribe links are signed with this process's secret (generated in embedded mode).
+          mail: { mailer, webBaseUrl: webBaseUrl.current, linkSecret: jwtSecret },
+          serverSecret: jwtSecret,
+          recurringJobs: options.recurringJobs,
+        });
+        workerStarting = starting;
+        // A shutdown during the worker's start-up waits for it, then drains it.
+        drains.push(async (stopWaiting) => (await starting.catch(() => undefined))?.close(stopWaiting));
+      }
+      await workerStarting;
+    };
+    if (!config.runWorker && embedded) {
       logger.warn('RUN_WORKER=false with the embedded database: no other process can run jobs for it');
     }
+    if (!options.deferWorker) await startWorker();
+    stepDone('worker_ms');
 
     const maintenanceQueue = createQueue(queueConnection, QUEUE_NAMES.maintenance);
     cleanups.push(() => maintenanceQueue.close());
@@ -514,12 +539,15 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       ai,
       rateLimitRedis,
       rateLimitNamespace: `${queuePrefix}:rate-limit:`,
-      workerInProcess: Boolean(worker),
+      workerInProcess: config.runWorker,
       userChanges,
       metrics,
       ingest,
     };
+    stepDone('queues_ms');
     const app = await composeApp(parts, options);
+    stepDone('app_ms');
+    logger.info({ ...startupSteps, total_ms: Math.round(performance.now() - startedAt) }, 'started');
     // Whoever listens (main.ts, a test on port 0), mail links follow the port the server got.
     app.addHook('onListen', async () => {
       const address = app.server.address();
@@ -527,7 +555,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
     });
     drains.push((stopWaiting) => closeHttpServer(app, stopWaiting));
 
-    return { app, database, parts, close };
+    return { app, database, parts, close, startWorker };
   } catch (error) {
     await close();
     throw error;
