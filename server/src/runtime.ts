@@ -34,6 +34,7 @@ import {
   type AppQueue,
   createQueue,
   failInterruptedTasks,
+  forgetUserInQueues,
   type JobQueue,
   openProcessParts,
   type QueueConnection,
@@ -241,6 +242,10 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     admin: new UserAdminRepository(database.db),
     hasher,
     userCache,
+    forgetTraces: async (userId) => {
+      await rateLimitStore.deleteMentioningInRedis(userId);
+      await forgetUserInQueues(parts.queues.backend, parts.queues, userId);
+    },
     logger,
     now: options.clock,
     timeZone: config.timeZone,

@@ -251,3 +251,33 @@ export async function removeRedisQueueData(redisUrl: string, prefix: string): Pr
     client.disconnect();
   }
 }
+
+/**
+ * Removes a deleted account's id from the job queue's history in Redis (with PostgreSQL, the account's
+ * deletion does it in its own transaction: UserAdminRepository). The queues whose payloads name a
+ * user (profile learning, profile embedding): their waiting, delayed and finished jobs for that user
+ * and their deduplication keys (`<task>:<userId>`), and the queues' event streams, which repeat job and
+ * deduplication ids (nothing reads them: the app has no QueueEvents listener). A job running at this
+ * moment is left to finish; its account is gone.
+ */
+export async function forgetUserInQueues(
+  backend: QueueConnection['backend'],
+  queues: { embeddings: JobQueue<'embeddings'>; profileLearning: JobQueue<'profile-learning'> },
+  userId: string,
+): Promise<void> {
+  if (backend !== 'redis') return;
+  const named: [AppQueue<unknown>, string][] = [
+    [queues.embeddings as AppQueue<unknown>, `embed-profile:${userId}`],
+    [queues.profileLearning as AppQueue<unknown>, `learn-profile:${userId}`],
+  ];
+  for (const [queue, deduplicationId] of named) {
+    const jobs = await queue.getJobs(['completed', 'failed', 'delayed', 'wait', 'paused', 'prioritized']);
+    for (const job of jobs) {
+      if ((job?.data as { userId?: unknown } | undefined)?.userId !== userId) continue;
+      // A job that started meanwhile is locked: it finishes, and is trimmed with the finished ones.
+      await job.remove().catch(() => undefined);
+    }
+    await queue.removeDeduplicationKey(deduplicationId);
+    await queue.trimEvents(0);
+  }
+}
