@@ -271,7 +271,7 @@ export async function forgetUserInQueues(
     [queues.profileLearning as AppQueue<unknown>, `learn-profile:${userId}`],
   ];
   for (const [queue, deduplicationId] of named) {
-    const jobs = await queue.getJobs(['completed', 'failed', 'delayed', 'wait', 'paused', 'prioritized']);
+    const jobs = await queue.getJobs(['completed', 'failed', 'delayed', 'wait', 'prioritized']);
     for (const job of jobs) {
       if ((job?.data as { userId?: unknown } | undefined)?.userId !== userId) continue;
       // A job that started meanwhile is locked: it finishes, and is trimmed with the finished ones.
