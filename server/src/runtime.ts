@@ -38,6 +38,7 @@ import {
   type JobQueue,
   openProcessParts,
   type QueueConnection,
+  rateLimitNamespace,
   startProcessWorker,
   type WorkerApp,
 } from '@radar/jobs';
@@ -518,7 +519,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       webBaseUrl,
       ai,
       rateLimitRedis,
-      rateLimitNamespace: `${queuePrefix}:rate-limit:`,
+      rateLimitNamespace: rateLimitNamespace(queuePrefix),
       workerInProcess: Boolean(worker),
       userChanges,
       metrics,

@@ -1,4 +1,4 @@
-import type { JobPayload, ParsedJobPayload, QueueName } from '@radar/shared';
+import { type JobPayload, type ParsedJobPayload, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import {
   type BackendFactory,
@@ -279,5 +279,38 @@ export async function forgetUserInQueues(
     }
     await queue.removeDeduplicationKey(deduplicationId);
     await queue.trimEvents(0);
+  }
+}
+
+/** Where the rate-limit counters are kept in Redis: under the installation's queue prefix. */
+export const rateLimitNamespace = (queuePrefix: string): string => `${queuePrefix}:rate-limit:`;
+
+/** Characters SCAN's MATCH treats as a pattern. */
+const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
+
+/**
+ * forgetUserInQueues and the account's rate-limit counters (keys holding its id), for a process that
+ * holds neither the queues nor the counters: the CLI's account deletion. Nothing without Redis (the
+ * delete's transaction did it).
+ */
+export async function forgetUserInRedis(connection: QueueConnection, userId: string): Promise<void> {
+  if (connection.backend !== 'redis') return;
+  const queues = {
+    embeddings: createQueue(connection, QUEUE_NAMES.embeddings),
+    profileLearning: createQueue(connection, QUEUE_NAMES.profileLearning),
+  };
+  try {
+    await forgetUserInQueues(connection.backend, queues, userId);
+  } finally {
+    await Promise.all([queues.embeddings.close(), queues.profileLearning.close()]);
+  }
+  const client = new Redis({ ...connection.redis, maxRetriesPerRequest: 1 });
+  try {
+    const match = `${escapeGlob(rateLimitNamespace(connection.prefix))}*${escapeGlob(userId)}*`;
+    for await (const keys of client.scanStream({ match, count: 500 })) {
+      if ((keys as string[]).length) await client.del(...(keys as string[]));
+    }
+  } finally {
+    client.disconnect();
   }
 }
