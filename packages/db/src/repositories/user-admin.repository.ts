@@ -248,8 +248,9 @@ export class UserAdminRepository {
    * rate-limit counters (keys `<bucket>:<userId>`, `quota:<name>:<userId>`), and the job queue's history
    * in BullMQ's PostgreSQL schema: finished and pending jobs whose payload or deduplication id holds
    * the id (profile learning, profile embedding), their deduplication keys, and the queue events that
-   * mention it. A job running at this moment is left to finish (its row is locked by the worker, and
-   * the account it works for is gone). With Redis, the server does the same there (account deletion).
+   * mention it. A job running at this moment is left to its worker (the account it works for is gone;
+   * the finished job leaves with BullMQ's retention). With Redis, the same is done there right after
+   * (forgetUserInQueues, forgetUserInRedis in @radar/jobs).
    */
   private async forgetTraces(userId: string, tx: Transaction) {
     const mention = `%${userId.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
