@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the processes as plain JavaScript for production (the Docker image runs these; no TypeScript
-// compiler at run time): dist/server.js, dist/worker.js and dist/cli.js, one ES module each (no shared
+// compiler at run time): dist/server.js, dist/worker.js and dist/cli.js, and dist/library-parser.js (the
+// worker thread the server parses uploaded library files in), one ES module each (no shared
 // chunks: every bundled file must sit directly in dist/ for the import.meta.url rewrite below).
 //
 // Our own packages (@radar/*) are bundled in; every npm dependency stays an import, resolved from
@@ -27,6 +28,8 @@ export const DIST_ENTRIES = {
   server: 'server/src/main.ts',
   worker: 'worker/src/main.ts',
   cli: 'packages/cli/src/main.ts',
+  // Not a process: the worker thread that parses an uploaded library file (library-parse-thread.ts).
+  'library-parser': 'packages/ingest/src/own-works/library-parse-worker.ts',
 };
 
 /**

@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { answerClientError } from './client-errors';
 import { errors } from './errors';
 import { accountRoutes } from './features/accounts/account.route';
 import type { AuthRateLimits } from './features/accounts/account-rate-limits';
@@ -155,6 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // The slowest handler is the synchronous research analysis, bounded by LLM_TIMEOUT_MS.
     ...httpServerOptions(deps.httpTimeouts, config.llm.timeoutMs),
+    // 431, 408 and unparsable requests, refused before any route: the API's error shape, then closed.
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   // First: the catalog only sees routes added after it, and every error, a plugin's too, gets our shape.
   registerRouteCatalog(app);

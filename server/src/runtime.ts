@@ -34,9 +34,11 @@ import {
   type AppQueue,
   createQueue,
   failInterruptedTasks,
+  forgetUserInQueues,
   type JobQueue,
   openProcessParts,
   type QueueConnection,
+  rateLimitNamespace,
   startProcessWorker,
   type WorkerApp,
 } from '@radar/jobs';
@@ -248,6 +250,10 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     admin: new UserAdminRepository(database.db),
     hasher,
     userCache,
+    forgetTraces: async (userId) => {
+      await rateLimitStore.deleteMentioningInRedis(userId);
+      await forgetUserInQueues(parts.queues.backend, parts.queues, userId);
+    },
     logger,
     now: options.clock,
     timeZone: config.timeZone,
@@ -538,7 +544,7 @@ export async function startRuntime(config: AppConfig, logger: Logger, options: R
       webBaseUrl,
       ai,
       rateLimitRedis,
-      rateLimitNamespace: `${queuePrefix}:rate-limit:`,
+      rateLimitNamespace: rateLimitNamespace(queuePrefix),
       workerInProcess: config.runWorker,
       userChanges,
       metrics,

@@ -1,5 +1,7 @@
 import { PaperRepository, sql, UserAdminRepository } from '@radar/db';
+import { requestProfileRelearn } from '@radar/jobs';
 import { calendarDayIn } from '@radar/shared';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountSelfService } from '../src/features/accounts/self-service.service';
@@ -225,6 +227,13 @@ describe('delete my account', () => {
       await request('POST', '/api/feedback/send/', token, { type: '其他', title: 't', description: 'd', userInfo: {} });
     }
     const erinBefore = await admin.countOwnedRecords(erin.id);
+    // Traces outside the account's rows: a finished learning job (queue history, events, its
+    // deduplication key) and rate-limit counters (the feedback above counted one, a quota another).
+    const learning = runtime.parts.queues.profileLearning;
+    const job = await requestProfileRelearn(learning, dave.id);
+    await expect.poll(() => job.getState(), { timeout: 20_000 }).toMatch(/^(completed|failed)$/);
+    await runtime.app.rateLimitStore.increment(`quota:library-export:${dave.id}`, 60_000);
+    expect(await mentionsOf(dave.id)).not.toEqual({ jobs: 0, events: 0, keys: 0 });
     // Cached by the auth guard now: the deletion must reach the cache too.
     expect((await request('GET', '/api/auth/user/', dave.token)).statusCode).toBe(200);
 
@@ -233,6 +242,8 @@ describe('delete my account', () => {
     expect(deleted.json()).toEqual({ message: '账户已删除' });
 
     expect(await admin.find(dave.id)).toBeUndefined();
+    // Queue history and counters no longer hold the id (PostgreSQL tables, or Redis).
+    expect(await mentionsOf(dave.id)).toEqual({ jobs: 0, events: 0, keys: 0 });
     const daveCounts = await admin.countOwnedRecords(dave.id);
     expect(Object.values(daveCounts).every((count) => count === 0)).toBe(true);
     expect(await admin.countOwnedRecords(erin.id)).toEqual(erinBefore);
@@ -292,3 +303,37 @@ describe('the data download file name', () => {
     expect(service('UTC').exportFileName('2026-11-29T20:00:00.000Z')).toBe('research-radar-data-2026-11-29.json');
   });
 });
+
+/**
+ * Where a user's id can stay once their rows are gone: jobs (payload or deduplication id), queue events,
+ * and keys (rate-limit counters, deduplication keys), in BullMQ's PostgreSQL schema and the counters'
+ * table, or in Redis when the test runs with REDIS_URL.
+ */
+async function mentionsOf(userId: string): Promise<{ jobs: number; events: number; keys: number }> {
+  const mention = `%${userId}%`;
+  if (runtime.parts.queues.backend === 'postgres') {
+    const count = async (query: ReturnType<typeof sql>) =>
+      Number((await runtime.database.db.execute<{ n: number }>(query)).rows[0]?.n);
+    return {
+      jobs: await count(
+        sql`SELECT count(*)::int AS n FROM bullmq.job WHERE data::text LIKE ${mention} OR coalesce(dedup_id, '') LIKE ${mention}`,
+      ),
+      events: await count(sql`SELECT count(*)::int AS n FROM bullmq.event WHERE data::text LIKE ${mention}`),
+      keys:
+        (await count(sql`SELECT count(*)::int AS n FROM bullmq.dedup WHERE dedup_id LIKE ${mention}`)) +
+        (await count(sql`SELECT count(*)::int AS n FROM radar.rate_limit_counters WHERE key LIKE ${mention}`)),
+    };
+  }
+  const redis = new Redis(process.env.REDIS_URL as string);
+  try {
+    const keys = await redis.keys(`*${userId}*`);
+    const learning = runtime.parts.queues.profileLearning;
+    const jobs = (await learning.getJobs(['completed', 'failed', 'delayed', 'wait', 'active'])).filter(
+      (job) => job?.data.userId === userId,
+    );
+    const events = await redis.xrange(`${runtime.queuePrefix}:profile-learning:events`, '-', '+');
+    return { jobs: jobs.length, events: JSON.stringify(events).includes(userId) ? 1 : 0, keys: keys.length };
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,12 +1,12 @@
 import { type NewPaperRow, PaperRepository, UserRepository } from '@radar/db';
-import { parseLibraryFile } from '@radar/ingest';
+import { parseLibraryFileOffThread } from '@radar/ingest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 /**
  * Every citation export read back by the product's own library import (the parser of 我的论文 uploads):
  * papers stored in the real database, exported over HTTP as BibTeX, RIS and CSL-JSON, and each file
- * parsed by parseLibraryFile must give back the stored title, authors, abstract, journal, date, DOI,
+ * parsed by parseLibraryFileOffThread must give back the stored title, authors, abstract, journal, date, DOI,
  * URL, arXiv id and keywords unchanged.
  */
 
@@ -111,7 +111,7 @@ describe.each([
   ['csljson', 'csl-json'],
 ] as const)('%s export read back by the library import', (format, importedAs) => {
   it('gives back every stored field unchanged', async () => {
-    const parsed = parseLibraryFile(await exportLibrary(format));
+    const parsed = await parseLibraryFileOffThread(await exportLibrary(format));
     expect(parsed.format).toBe(importedAs);
     expect(parsed.total).toBe(PAPERS.length);
     const byTitle = new Map(parsed.works.map((work) => [work.title, work]));

@@ -243,6 +243,20 @@ describe('POST /api/feedback/send/', () => {
     // A signed-in user is counted per account, not per address.
     await sendOk(valid, user.headers, storeOnlyApp);
   });
+
+  it('counts an anonymous IPv6 client by its /64, as the contact form does', async () => {
+    const anonymous = { ...valid, userInfo: { ...valid.userInfo, email: '未登录', userId: 'unknown' } };
+    const from = (address: string) =>
+      storeOnlyApp.inject({ method: 'POST', url: '/api/feedback/send/', payload: anonymous, remoteAddress: address });
+    const statuses: number[] = [];
+    // Every request from another address of the same /64: one client, one budget.
+    for (let i = 1; i <= FEEDBACK_LIMITS.anonymousPerClient.max + 1; i++) {
+      statuses.push((await from(`2001:db8:34:6::${i.toString(16)}`)).statusCode);
+    }
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await from('2001:db8:34:7::1')).statusCode).toBe(200);
+  });
 });
 
 describe('FEEDBACK_TO', () => {

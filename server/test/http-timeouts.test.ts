@@ -65,6 +65,11 @@ describe('a slow client', { timeout: 20_000 }, () => {
       '"email": "slow@example.org", ',
     );
     expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(received).toMatch(/\r\nConnection: close\r\n/i);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+      code: 'BAD_REQUEST',
+      message: '请求发送超时，请检查网络后重试',
+    });
   });
 
   it('sending its headers a byte at a time is disconnected', async () => {
@@ -88,5 +93,58 @@ describe('default HTTP timeouts', () => {
     // The synchronous analysis may run up to LLM_TIMEOUT_MS without sending anything.
     expect(options.connectionTimeout).toBeGreaterThan(600_000);
     expect(httpServerOptions(undefined, 0).connectionTimeout).toBe(DEFAULT_HTTP_TIMEOUTS.idleSocketMs);
+  });
+});
+
+/**
+ * Sends each request on one keep-alive connection, the next once an answer to the last has arrived;
+ * resolves with everything received once the server closes the connection.
+ */
+function exchange(...requests: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const pending = [...requests];
+    const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write(pending.shift() ?? ''));
+    sockets.add(socket);
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      received += chunk;
+      const next = pending.shift();
+      if (next) socket.write(next);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    socket.on('close', () => {
+      sockets.delete(socket);
+      resolve(received);
+    });
+  });
+}
+
+describe('requests Node refuses before any route', { timeout: 20_000 }, () => {
+  it('headers over 16 kB on a keep-alive connection: 431 in the error shape, with Connection: close', async () => {
+    const health = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n';
+    const oversized = `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nCookie: c=${'x'.repeat(17 * 1024)}\r\n\r\n`;
+    const received = await exchange(health, oversized);
+    // The first request is answered normally, the second refused, and the server says it closes.
+    const answers = received.split(/(?=HTTP\/1\.1 )/);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200/);
+    const refused = answers[1] ?? '';
+    expect(refused).toMatch(/^HTTP\/1\.1 431 /);
+    expect(refused).toMatch(/\r\nConnection: close\r\n/i);
+    expect(refused).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/i);
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toEqual({
+      code: 'BAD_REQUEST',
+      message: '请求头过大，请清除本站的 Cookie 后重试',
+    });
+  });
+
+  it('an unparsable request: 400 in the error shape, with Connection: close', async () => {
+    const received = await exchange('NOT HTTP AT ALL\r\n\r\n');
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(received).toMatch(/\r\nConnection: close\r\n/i);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

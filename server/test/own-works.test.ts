@@ -135,6 +135,34 @@ describe('own works seed the profile', () => {
     expect(await count(runtime, 'async_tasks', reader.user.id)).toBe(0);
   });
 
+  it('NUL, lone surrogates and non-characters: the same 400 in every format, escaped in CSL-JSON or not', async () => {
+    const refuse = async (content: string, name: string) => {
+      const reader = await signUp(runtime, `chars-${name}@example.org`);
+      const response = await upload(reader.headers, content);
+      expect(response.statusCode, name).toBe(400);
+      expect(await count(runtime, 'async_tasks', reader.user.id)).toBe(0);
+      return response.json();
+    };
+    // A NUL in a BibTeX file's text: refused by the request's own rule for text fields.
+    const expected = await refuse(`${BIBTEX.replace('Coral reef', 'Coral\u0000reef')}`, 'bibtex-nul');
+    expect(expected).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: '文件内容包含无效字符',
+      fields: { content: ['文件内容包含无效字符'] },
+      content: ['文件内容包含无效字符'],
+    });
+    const csl = (title: string) => `[{"type": "article-journal", "title": "${title}", "DOI": "10.5555/kelp.2022.7"}]`;
+    const cases: [string, string][] = [
+      [csl('Kelp \\u0000 forests'), 'csl-nul'],
+      [csl('Kelp \\ud800 forests'), 'csl-lone-surrogate'],
+      [csl('Kelp \\uffff forests'), 'csl-nonchar-escaped'],
+      [csl('Kelp \uffff forests'), 'csl-nonchar'],
+      [RIS.replace('Seagrass', 'Sea\ufffegrass'), 'ris-nonchar'],
+      [BIBTEX.replace('Coral reef', 'Coral\ufdd0reef'), 'bibtex-nonchar'],
+    ];
+    for (const [content, name] of cases) expect(await refuse(content, name), name).toEqual(expected);
+  });
+
   it('a BibTeX file: works stored as liked papers, a missing abstract filled from Crossref, a summary proposed', async () => {
     const reader = await signUp(runtime, 'bibtex@example.org');
     const response = await upload(reader.headers, BIBTEX);

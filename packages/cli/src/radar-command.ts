@@ -7,7 +7,7 @@ import {
   openDatabase,
   SourceStateRepository,
 } from '@radar/db';
-import { createQueue, createQueueConnection, readSourceFlow, type SourceFlow } from '@radar/jobs';
+import { createQueue, createQueueConnection, forgetUserInRedis, readSourceFlow, type SourceFlow } from '@radar/jobs';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
 import { parseCommandLine } from './command-line';
@@ -252,7 +252,15 @@ const COMMANDS: Record<string, Command> = {
     parse: parseUsersArgs,
     async run({ config, args, out, err, setExitCode }) {
       const plan = parseUsersArgs(args);
-      await withDatabase(config, true, (database) => runUsersCommand(database, plan, { out, err, setExitCode }));
+      await withDatabase(config, true, (database) => {
+        const queues = createQueueConnection({
+          redisUrl: config.redisUrl,
+          postgres: database.connectionConfig,
+          prefix: config.queuePrefix,
+        });
+        const forgetInRedis = (userId: string) => forgetUserInRedis(queues, userId);
+        return runUsersCommand(database, plan, { out, err, setExitCode, forgetInRedis });
+      });
     },
   },
   messages: {

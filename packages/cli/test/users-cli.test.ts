@@ -5,11 +5,15 @@ import {
   FeedbackRepository,
   KeywordRepository,
   PaperRepository,
+  RateLimitRepository,
   sql,
   UserRepository,
   type UserRow,
 } from '@radar/db';
 import { schema } from '@radar/db/testing';
+import { createQueue, rateLimitNamespace, requestProfileRelearn } from '@radar/jobs';
+import { withQueueRedis } from '@radar/jobs/testing';
+import { QUEUE_NAMES } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installation, openInstallation } from './installation';
 import { runRadar, runRadarProcess } from './run-radar';
@@ -39,6 +43,28 @@ async function storedFor(userId: string) {
       (SELECT count(*)::int FROM radar.password_reset_tokens WHERE user_id = ${userId}) AS reset_tokens,
       (SELECT count(*)::int FROM radar.keyword_alert_deliveries WHERE user_id = ${userId}) AS deliveries`);
   return rows[0];
+}
+
+/** Queue rows and keys that still name the user: BullMQ's PostgreSQL tables and the counters, or Redis keys and jobs. */
+async function mentionsOf(userId: string): Promise<number> {
+  const queues = installation.queues;
+  if (queues.backend === 'redis') {
+    const learning = createQueue(queues, QUEUE_NAMES.profileLearning);
+    try {
+      const keys = await withQueueRedis(queues, (redis) => redis.keys(`${queues.prefix}:*${userId}*`));
+      const jobs = await learning.getJobs(['completed', 'failed', 'delayed', 'wait', 'active']);
+      return keys.length + jobs.filter((job) => job?.data.userId === userId).length;
+    } finally {
+      await learning.close();
+    }
+  }
+  const mention = `%${userId}%`;
+  const { rows } = await installation.database.db.execute<{ n: number }>(sql`
+    SELECT (SELECT count(*)::int FROM bullmq.job WHERE data::text LIKE ${mention} OR coalesce(dedup_id, '') LIKE ${mention})
+      + (SELECT count(*)::int FROM bullmq.dedup WHERE dedup_id LIKE ${mention})
+      + (SELECT count(*)::int FROM bullmq.event WHERE data::text LIKE ${mention})
+      + (SELECT count(*)::int FROM radar.rate_limit_counters WHERE key LIKE ${mention}) AS n`);
+  return Number(rows[0]?.n);
 }
 
 /** A person with something in every table that holds a user's data. */
@@ -203,6 +229,22 @@ describe('pnpm radar users', () => {
   it('delete --yes: removes the person and everything of theirs, and nothing of anyone else', async () => {
     const bobBefore = await storedFor(bob.id);
     expect(Object.values(bobBefore ?? {}).every((count) => count > 0)).toBe(true);
+    // Outside the account's rows: a queued learning job (its payload and deduplication id) and a
+    // rate-limit counter, where this installation keeps them (PostgreSQL, or Redis).
+    const learning = createQueue(installation.queues, QUEUE_NAMES.profileLearning);
+    await requestProfileRelearn(learning, alice.id);
+    await learning.close();
+    const counter = `quota:library-export:${alice.id}`;
+    const queues = installation.queues;
+    if (queues.backend === 'redis') {
+      await withQueueRedis(queues, (redis) =>
+        redis.set(`${rateLimitNamespace(queues.prefix)}${counter}`, '1', 'PX', 60_000),
+      );
+    } else {
+      await new RateLimitRepository(installation.database.db).hit(counter, 60_000);
+    }
+    expect(await mentionsOf(alice.id)).toBeGreaterThan(0);
+
     const deleted = await radar('delete', alice.id, '--yes', '--json');
     expect(deleted.stderr).toBe('');
     expect(deleted.code).toBe(0);
@@ -232,6 +274,7 @@ describe('pnpm radar users', () => {
       deliveries: 0,
     });
     expect(await storedFor(bob.id)).toEqual(bobBefore);
+    expect(await mentionsOf(alice.id)).toBe(0);
     const { rows } = await installation.database.db.execute<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM radar.papers`,
     );

@@ -9,7 +9,8 @@ export { type EnqueueJob, enqueueEnrichment } from './enrichment';
 export { isPreprintServerName } from './identifiers';
 export { DatabasePolitenessLease } from './lease';
 export { parseAuthorId } from './own-works/author-ids';
-export { LibraryFileError, parseLibraryFile } from './own-works/library-file';
+export { LibraryFileError } from './own-works/library-file';
+export { parseLibraryFileOffThread } from './own-works/library-parse-thread';
 export {
   OWN_WORKS_TASK_KIND,
   OwnWorksTaskFailedError,

@@ -80,9 +80,22 @@ export function sanitizeText(value: string): string {
   return value.replace(UNWANTED_CHARACTERS, '').normalize('NFC');
 }
 
-/** One line: every run of whitespace becomes one space. */
+/**
+ * Invisible characters that change what a line shows without being seen: bidi embeddings, overrides and
+ * isolates (U+202A-202E, U+2066-2069; an override turns 'gpj.exe' into what reads as 'exe.jpg' and lets
+ * a title or a name impersonate another on a card), zero-width spaces, joiners and marks (U+200B-200F),
+ * the word joiner (U+2060) and a byte-order mark inside text (U+FEFF). A zero-width joiner between two
+ * pictographs (an emoji sequence such as 👩‍🔬) is kept; anywhere else it goes too.
+ */
+const INVISIBLE_FORMATTING =
+  /[\u200B\u200C\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|(?<!\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
+
+/**
+ * One line (a title, an author's name, a venue, a keyword) as every source and the own-works import
+ * store it: every run of whitespace becomes one space, and INVISIBLE_FORMATTING is removed.
+ */
 export function cleanInline(value: string): string {
-  return sanitizeText(value).replace(/\s+/g, ' ').trim();
+  return sanitizeText(value).replace(INVISIBLE_FORMATTING, '').replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -44,6 +44,17 @@ describe('text', () => {
     expect(sanitizeText('a\u0000b\u0007c\uD800d')).toBe('abcd');
     expect(cleanInline('  many \n\t spaces  ')).toBe('many spaces');
   });
+
+  it('strips bidi overrides, isolates and zero-width characters from titles and names, keeping emoji sequences', () => {
+    expect(cleanInline('Deep \u202Egnol\u202C learning')).toBe('Deep gnol learning');
+    expect(cleanInline('\u2067Zhang\u2069 Wei\u2066\u2068')).toBe('Zhang Wei');
+    expect(cleanInline('Grap\u200Bh ne\u200Ct\u200Dworks\u200E\u200F\u2060\uFEFF \u202A\u202B\u202D')).toBe(
+      'Graph networks',
+    );
+    // 👩‍🔬 (woman, ZWJ, microscope) is an emoji sequence; a ZWJ after plain text is not.
+    expect(cleanInline('Field notes 👩\u200D🔬 a\u200D🔬')).toBe('Field notes 👩\u200D🔬 a🔬');
+    expect(cleanInline('中文标题\u200B：量子计算')).toBe('中文标题：量子计算');
+  });
 });
 
 describe('identifiers', () => {

@@ -7,7 +7,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../src/http';
 import { parseAuthorId, parseOrcidId } from '../src/own-works/author-ids';
-import { parseLibraryFile } from '../src/own-works/library-file';
+import { LibraryFileError, parseLibraryFile } from '../src/own-works/library-file';
+import { parseLibraryFileOffThread } from '../src/own-works/library-parse-thread';
 import { fetchOpenAlexAuthorWorks } from '../src/own-works/openalex-author';
 import { fetchOrcidWorks } from '../src/own-works/orcid';
 
@@ -121,5 +122,64 @@ describe('library files', () => {
       [{ name: 'arXiv', issns: [], isPreprintServer: true }, '2611.04321'],
       [{ name: 'bioRxiv', issns: [], isPreprintServer: true }, undefined],
     ]);
+  });
+
+  it('refuses NUL, lone surrogates and non-characters in every format with one message, escaped or not', () => {
+    const message = '文件内容包含无效字符';
+    const bibtex = (title: string) => `@article{a,\n  title = {${title}},\n  doi = {10.1000/x},\n}\n`;
+    const ris = (title: string) => `TY  - JOUR\nTI  - ${title}\nDO  - 10.1000/x\nER  - \n`;
+    const files = [
+      JSON.stringify([{ title: 'Nul \u0000 inside', DOI: '10.1000/x' }]),
+      '[{"title": "A lone \\ud800 surrogate", "DOI": "10.1000/x"}]',
+      '[{"title": "A lone low \\udc00", "DOI": "10.1000/x"}]',
+      '[{"title": "Not a character \\uffff", "DOI": "10.1000/x"}]',
+      '[{"title": "Fine", "note\\u0000": "a NUL in a key"}]',
+      JSON.stringify([{ title: 'Deep', author: [{ family: 'Plane 16 \u{10FFFF}' }] }]),
+      bibtex('Not a character \uFFFE'),
+      bibtex('Nul \u0000'),
+      ris('Not a character \uFDD0'),
+    ];
+    for (const file of files) {
+      expect(() => parseLibraryFile(file), file).toThrow(new LibraryFileError(message));
+    }
+    // Bidi overrides and zero-width characters leave titles and names, as from every source.
+    const spoofed = parseLibraryFile(
+      JSON.stringify([
+        { title: 'Reef \u202Egnol\u202C survey\u200B', author: [{ literal: 'Li\u2066 Hua' }], DOI: '10.1000/x' },
+      ]),
+    ).works[0];
+    expect([spoofed?.title, spoofed?.authors]).toEqual(['Reef gnol survey', ['Li Hua']]);
+    // Emoji and other astral characters are text.
+    expect(parseLibraryFile(JSON.stringify([{ title: 'Reef 🐠 survey 𠀀', DOI: '10.1000/x' }])).works[0]?.title).toBe(
+      'Reef 🐠 survey 𠀀',
+    );
+  });
+
+  it('parses in a worker thread, off the event loop, with the same result and the same refusals', async () => {
+    const entries = Array.from(
+      { length: 1_000 },
+      (_, i) =>
+        `@article{w${i},\n  title = {Work number ${i} on coral reef recovery},\n  author = {Li, Hua and Chen, Min},\n  doi = {10.1000/w${i}},\n  year = {2024},\n}\n`,
+    ).join('');
+    let turned = false;
+    const parsing = parseLibraryFileOffThread(entries).then((parsed) => ({ parsed, turned }));
+    // Parsed on this thread, the whole file would be read before this timer could run.
+    setTimeout(() => {
+      turned = true;
+    }, 0);
+    const { parsed, turned: turnedMeanwhile } = await parsing;
+    expect(turnedMeanwhile).toBe(true);
+    expect(parsed).toEqual(parseLibraryFile(entries));
+    expect(parsed.total).toBe(1_000);
+    expect(parsed.works).toHaveLength(200);
+
+    await expect(parseLibraryFileOffThread('[{"title": "x\\u0000"}]')).rejects.toThrow(
+      new LibraryFileError('文件内容包含无效字符'),
+    );
+    await expect(parseLibraryFileOffThread('@article{broken, title={Unclosed')).rejects.toThrow(/BibTeX/);
+    // The time bound: a parse that cannot finish in time is refused with a message for the reader.
+    await expect(parseLibraryFileOffThread(entries, { timeoutMs: 1 })).rejects.toThrow(
+      new LibraryFileError('文件解析超时，请稍后重试，或把文件拆成较小的几个分别上传'),
+    );
   });
 });

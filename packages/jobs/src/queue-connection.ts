@@ -1,4 +1,4 @@
-import type { JobPayload, ParsedJobPayload, QueueName } from '@radar/shared';
+import { type JobPayload, type ParsedJobPayload, QUEUE_NAMES, type QueueName } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import {
   type BackendFactory,
@@ -247,6 +247,69 @@ export async function removeRedisQueueData(redisUrl: string, prefix: string): Pr
       if ((keys as string[]).length) deleted += await client.del(...(keys as string[]));
     }
     return deleted;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * Removes a deleted account's id from the job queue's history in Redis (with PostgreSQL, the account's
+ * deletion does it in its own transaction: UserAdminRepository). The queues whose payloads name a
+ * user (profile learning, profile embedding): their waiting, delayed and finished jobs for that user
+ * and their deduplication keys (`<task>:<userId>`), and the queues' event streams, which repeat job and
+ * deduplication ids (nothing reads them: the app has no QueueEvents listener). A job running at this
+ * moment is left to finish; its account is gone.
+ */
+export async function forgetUserInQueues(
+  backend: QueueConnection['backend'],
+  queues: { embeddings: JobQueue<'embeddings'>; profileLearning: JobQueue<'profile-learning'> },
+  userId: string,
+): Promise<void> {
+  if (backend !== 'redis') return;
+  const named: [AppQueue<unknown>, string][] = [
+    [queues.embeddings as AppQueue<unknown>, `embed-profile:${userId}`],
+    [queues.profileLearning as AppQueue<unknown>, `learn-profile:${userId}`],
+  ];
+  for (const [queue, deduplicationId] of named) {
+    const jobs = await queue.getJobs(['completed', 'failed', 'delayed', 'wait', 'prioritized']);
+    for (const job of jobs) {
+      if ((job?.data as { userId?: unknown } | undefined)?.userId !== userId) continue;
+      // A job that started meanwhile is locked: it finishes, and is trimmed with the finished ones.
+      await job.remove().catch(() => undefined);
+    }
+    await queue.removeDeduplicationKey(deduplicationId);
+    await queue.trimEvents(0);
+  }
+}
+
+/** Where the rate-limit counters are kept in Redis: under the installation's queue prefix. */
+export const rateLimitNamespace = (queuePrefix: string): string => `${queuePrefix}:rate-limit:`;
+
+/** Characters SCAN's MATCH treats as a pattern. */
+const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
+
+/**
+ * forgetUserInQueues and the account's rate-limit counters (keys holding its id), for a process that
+ * holds neither the queues nor the counters: the CLI's account deletion. Nothing without Redis (the
+ * delete's transaction did it).
+ */
+export async function forgetUserInRedis(connection: QueueConnection, userId: string): Promise<void> {
+  if (connection.backend !== 'redis') return;
+  const queues = {
+    embeddings: createQueue(connection, QUEUE_NAMES.embeddings),
+    profileLearning: createQueue(connection, QUEUE_NAMES.profileLearning),
+  };
+  try {
+    await forgetUserInQueues(connection.backend, queues, userId);
+  } finally {
+    await Promise.all([queues.embeddings.close(), queues.profileLearning.close()]);
+  }
+  const client = new Redis({ ...connection.redis, maxRetriesPerRequest: 1 });
+  try {
+    const match = `${escapeGlob(rateLimitNamespace(connection.prefix))}*${escapeGlob(userId)}*`;
+    for await (const keys of client.scanStream({ match, count: 500 })) {
+      if ((keys as string[]).length) await client.del(...(keys as string[]));
+    }
   } finally {
     client.disconnect();
   }

@@ -190,11 +190,55 @@ export class RobotWebhookError extends Error {
 }
 
 const SEND_TIMEOUT_MS = 10_000;
+/**
+ * The most of a platform's answer read. Their answers are a small JSON object (`{"errcode":0,...}`);
+ * an address that answers with more is not a robot, and reading all of it held the process's memory
+ * (1.2 GB in one probe) and ran past the timeout.
+ */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+const SEND_MESSAGES = {
+  unreachable: '无法连接机器人地址，请检查网络或地址是否正确',
+  timedOut: (seconds: number) => `机器人地址在 ${seconds} 秒内没有回答完毕，消息可能没有送达`,
+  tooLarge: '机器人地址的回答过大（超过 64 KB），这不像机器人的回答，消息可能没有送达',
+} as const;
+
+/**
+ * At most `maxBytes` of a body; `truncated` when there was more. The rest is never downloaded: the
+ * stream is cancelled, which closes the connection.
+ */
+async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
+  if (!body) return { text: '', truncated: false };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size > maxBytes) {
+        truncated = true;
+        break;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return { text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'), truncated };
+}
 
 /**
  * Posts a digest to a robot webhook. Resolves when the platform accepted it (errcode 0, Feishu code 0);
  * throws RobotWebhookError otherwise. Redirects are refused (the address was checked, where it leads
- * was not), and the address is never put in the error (it carries the credential).
+ * was not), and the address is never put in the error (it carries the credential). One deadline
+ * (`timeoutMs`) covers connecting, the headers and the answer's body, of which at most MAX_ANSWER_BYTES
+ * are read: a slow or endless answer ends the push with a failure, it cannot hold the process.
  */
 export async function sendRobotDigest(
   webhook: { platform: RobotPlatform; url: string; secret?: string | null | undefined },
@@ -202,26 +246,40 @@ export async function sendRobotDigest(
   options: { now?: Date; timeoutMs?: number } = {},
 ): Promise<void> {
   const request = robotRequestOf(webhook, digest, options.now);
-  let response: Response;
+  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const failure = () =>
+    new RobotWebhookError(
+      deadline.aborted ? SEND_MESSAGES.timedOut(Math.max(1, Math.round(timeoutMs / 1000))) : SEND_MESSAGES.unreachable,
+    );
+  let status: number;
+  let read: { text: string; truncated: boolean };
   try {
-    response = await fetch(request.url, {
+    const response = await fetch(request.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json; charset=utf-8' },
       body: JSON.stringify(request.body),
       redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs ?? SEND_TIMEOUT_MS),
+      signal: deadline,
     });
+    status = response.status;
+    // The same signal errors the body's stream when the deadline passes while it is read.
+    read = await readCapped(response.body, MAX_ANSWER_BYTES);
   } catch {
-    throw new RobotWebhookError('无法连接机器人地址，请检查网络或地址是否正确');
+    throw failure();
   }
-  const answer = (await response.json().catch(() => undefined)) as
-    | { errcode?: number; errmsg?: string; code?: number; msg?: string; StatusCode?: number }
-    | undefined;
+  if (read.truncated) throw new RobotWebhookError(SEND_MESSAGES.tooLarge);
+  let answer: { errcode?: number; errmsg?: string; code?: number; msg?: string; StatusCode?: number } | undefined;
+  try {
+    answer = JSON.parse(read.text);
+  } catch {
+    answer = undefined;
+  }
   const code = answer?.errcode ?? answer?.code ?? answer?.StatusCode;
-  if (response.ok && code === 0) return;
+  if (status >= 200 && status < 300 && code === 0) return;
   const said = answer?.errmsg ?? answer?.msg;
   throw new RobotWebhookError(
-    said ? `机器人拒绝了消息：${shorten(said, 200)}` : `机器人没有接受消息（HTTP ${response.status}）`,
+    said ? `机器人拒绝了消息：${shorten(said, 200)}` : `机器人没有接受消息（HTTP ${status}）`,
     typeof code === 'number' ? code : undefined,
   );
 }

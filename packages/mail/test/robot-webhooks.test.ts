@@ -139,6 +139,75 @@ describe('robot webhook formats and signatures', () => {
   });
 });
 
+describe('answers that never end', () => {
+  /** Bytes each answer below had written when its connection closed, by path. */
+  const written = new Map<string, number>();
+  let hostile: Server;
+  let hostileOrigin: string;
+  const timers = new Set<NodeJS.Timeout>();
+
+  beforeAll(async () => {
+    hostile = createServer((request, response) => {
+      const path = request.url ?? '/';
+      let bytes = 0;
+      request.resume();
+      response.on('close', () => written.set(path, bytes));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      if (path.startsWith('/endless')) {
+        // A body without end, as fast as the client takes it.
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (!response.destroyed && response.write(chunk)) bytes += chunk.length;
+        };
+        response.write('{"errcode":0,"errmsg":"');
+        response.on('drain', pump);
+        pump();
+      } else {
+        // A valid answer, a byte every 50 ms.
+        const text = JSON.stringify({ errcode: 0, errmsg: 'ok'.repeat(1000) });
+        const timer = setInterval(() => {
+          if (response.destroyed || bytes >= text.length) return clearInterval(timer);
+          response.write(text[bytes++]);
+        }, 50);
+        timers.add(timer);
+      }
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    for (const timer of timers) clearInterval(timer);
+    hostile?.closeAllConnections();
+    await new Promise((resolve) => hostile?.close(resolve));
+  });
+
+  const waitForClose = async (path: string) => {
+    for (let i = 0; i < 200 && !written.has(path); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    return written.get(path);
+  };
+
+  it('an endless body: at most 64 kB is read, the connection is closed, the push fails', async () => {
+    // A deadline far beyond the test's own timeout: only the byte cap can end this push.
+    const error = await sendRobotDigest({ platform: 'wecom', url: `${hostileOrigin}/endless?key=k` }, digest, {
+      timeoutMs: 600_000,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RobotWebhookError);
+    expect((error as Error).message).toBe('机器人地址的回答过大（超过 64 KB），这不像机器人的回答，消息可能没有送达');
+    // The sender hung up: the server stopped writing after what socket buffers hold, not gigabytes later.
+    expect(await waitForClose('/endless?key=k')).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('an answer trickling a byte at a time: the one deadline ends the push, body included', async () => {
+    const error = await sendRobotDigest({ platform: 'wecom', url: `${hostileOrigin}/trickle?key=k` }, digest, {
+      timeoutMs: 1_000,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RobotWebhookError);
+    expect((error as Error).message).toBe('机器人地址在 1 秒内没有回答完毕，消息可能没有送达');
+    expect(await waitForClose('/trickle?key=k')).toBeLessThan(2_000);
+  });
+});
+
 describe('which webhook addresses are accepted', () => {
   it("accepts each platform's https endpoint", () => {
     expect(checkRobotWebhookUrl('wecom', 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=abc').ok).toBe(true);

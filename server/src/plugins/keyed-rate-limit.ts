@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors';
 import type { RateLimitStore } from './rate-limit-store';
@@ -26,6 +27,14 @@ export function windowMs(timeWindow: string): number {
 }
 
 export const secondsLeft = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
+
+/**
+ * The client a per-address limit counts: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * subscriber is usually given a whole /64, so counting full addresses would let one host rotate through
+ * 2^64 keys). The same key @fastify/rate-limit's per-route limits (`config.rateLimit`) use, so every
+ * per-address budget of the API counts one client alike.
+ */
+export const clientAddressKey = (request: FastifyRequest): string => normalizeIP(request.ip);
 
 /**
  * A preHandler that limits requests per key (an account, a user) on top of a route's per-IP limit,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { normalizeIP } from '@fastify/rate-limit';
 import { API_PATHS } from '@radar/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors';
 import { emailFingerprint } from '../security/secret-codes';
 import type { SignedCookies } from '../security/signed-cookies';
-import { type RateLimit, secondsLeft, windowMs } from './keyed-rate-limit';
+import { clientAddressKey, type RateLimit, secondsLeft, windowMs } from './keyed-rate-limit';
 import type { RateLimitStore } from './rate-limit-store';
 
 export interface LoginLimits {
@@ -132,6 +131,6 @@ export class LoginLimiter {
   private clientKey(request: FastifyRequest): string {
     const device = this.trustedDevice(request);
     const prefix = clientPrefix(emailOf(request));
-    return device ? `${prefix}device:${device}` : `${prefix}${normalizeIP(request.ip)}`;
+    return device ? `${prefix}device:${device}` : `${prefix}${clientAddressKey(request)}`;
   }
 }

@@ -24,6 +24,11 @@ export interface RateLimitStore {
   delete(key: string): Promise<void>;
   /** Forgets every key that starts with `prefix`. */
   deleteByPrefix(prefix: string): Promise<void>;
+  /**
+   * Forgets every key that holds `id` (a deleted account's counters, `<bucket>:<userId>`). In Redis
+   * only: in PostgreSQL the account's deletion removes them in its own transaction.
+   */
+  deleteMentioningInRedis(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -118,6 +123,16 @@ class RedisRateLimitStore implements RateLimitStore {
   }
 
   // The Redis client belongs to the runtime, which disconnects it.
+  async deleteMentioningInRedis(id: string): Promise<void> {
+    const match = `${escapeGlob(this.namespace)}*${escapeGlob(id)}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      if (keys.length) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -162,6 +177,9 @@ class PostgresRateLimitStore implements RateLimitStore {
   async deleteByPrefix(prefix: string): Promise<void> {
     await this.counters.deleteByPrefix(prefix);
   }
+
+  /** Nothing here: UserAdminRepository.deleteWithOwnedRecords deletes the account's counters with it. */
+  async deleteMentioningInRedis(_id: string): Promise<void> {}
 
   /** Waits for a purge in flight, so the database is not closed under it. */
   async close(): Promise<void> {
@@ -209,6 +227,9 @@ class FailClosedRateLimitStore implements RateLimitStore {
   }
   deleteByPrefix(prefix: string) {
     return this.guard(() => this.store.deleteByPrefix(prefix));
+  }
+  deleteMentioningInRedis(id: string) {
+    return this.guard(() => this.store.deleteMentioningInRedis(id));
   }
   close() {
     return this.store.close();

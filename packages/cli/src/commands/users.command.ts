@@ -47,6 +47,11 @@ export interface UsersIo {
   out: Out;
   err: Out;
   setExitCode: (code: number) => void;
+  /**
+   * After a delete: the account's id out of Redis (queue history, rate-limit counters), when the
+   * installation uses it; with PostgreSQL alone the delete's transaction did it.
+   */
+  forgetInRedis?: (userId: string) => Promise<void>;
 }
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
@@ -212,6 +217,10 @@ export async function runUsersCommand(database: DatabaseHandle, plan: UsersPlan,
         io.setExitCode(1);
         return;
       }
+      await io.forgetInRedis?.(user.id).catch((error: Error) => {
+        err(`radar users delete: ${who} is deleted, but its id could not be removed from Redis: ${error.message}`);
+        io.setExitCode(1);
+      });
       if (plan.json) printJson(out, { deleted: { id: user.id, email: user.email }, removed });
       else out(`deleted ${who} and all of its data (${describeOwned(removed)})`);
       return;

@@ -1,9 +1,12 @@
 import { CONTACT_FEEDBACK_TYPE } from '@radar/shared';
-import { asc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../connection';
-import { feedback, users } from '../schema';
+import { asc, eq, like, sql } from 'drizzle-orm';
+import type { Database, Transaction } from '../connection';
+import { feedback, rateLimitCounters, users } from '../schema';
 import { paperVisibleTo } from './reader-eligibility';
 import type { UserRow } from './user.repository';
+
+/** The schema BullMQ's PostgreSQL backend keeps the job queue in (packages/jobs, queue-connection.ts). */
+const QUEUE_SCHEMA = 'bullmq';
 
 /** One account as `radar users list` shows it. */
 export interface UserAccountSummary {
@@ -235,7 +238,35 @@ export class UserAdminRepository {
       const counts = await this.countOwnedRecords(userId, tx);
       await tx.delete(feedback).where(eq(feedback.userId, userId));
       await tx.delete(users).where(eq(users.id, userId));
+      await this.forgetTraces(userId, tx);
       return counts;
     });
+  }
+
+  /**
+   * What names the account outside its own rows, when it is kept in this database (no Redis): its
+   * rate-limit counters (keys `<bucket>:<userId>`, `quota:<name>:<userId>`), and the job queue's history
+   * in BullMQ's PostgreSQL schema: finished and pending jobs whose payload or deduplication id holds
+   * the id (profile learning, profile embedding), their deduplication keys, and the queue events that
+   * mention it. A job running at this moment is left to its worker (the account it works for is gone;
+   * the finished job leaves with BullMQ's retention). With Redis, the same is done there right after
+   * (forgetUserInQueues, forgetUserInRedis in @radar/jobs).
+   */
+  private async forgetTraces(userId: string, tx: Transaction) {
+    const mention = `%${userId.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    await tx.delete(rateLimitCounters).where(like(rateLimitCounters.key, mention));
+    const queueTables = await tx.execute<{ present: boolean }>(
+      sql`SELECT to_regclass(${`${QUEUE_SCHEMA}.job`}) IS NOT NULL AS present`,
+    );
+    if (!queueTables.rows[0]?.present) return;
+    const schema = sql.identifier(QUEUE_SCHEMA);
+    await tx.execute(
+      sql`DELETE FROM ${schema}.job WHERE state <> 'active' AND (data::text LIKE ${mention} OR coalesce(dedup_id, '') LIKE ${mention})`,
+    );
+    await tx.execute(sql`DELETE FROM ${schema}.dedup WHERE dedup_id LIKE ${mention}`);
+    await tx.execute(
+      sql`DELETE FROM ${schema}.dedup_next WHERE dedup_id LIKE ${mention} OR payload::text LIKE ${mention}`,
+    );
+    await tx.execute(sql`DELETE FROM ${schema}.event WHERE data::text LIKE ${mention}`);
   }
 }

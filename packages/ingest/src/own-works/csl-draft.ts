@@ -1,5 +1,6 @@
 import type { CSL } from '@citation-js/core';
 import { collectIssns, extractArxivId, isPreprintServerName, normalizeDoi } from '../identifiers';
+import { cleanInline } from '../text';
 import type { PaperDraft } from '../types';
 
 const asText = (value: unknown): string =>
@@ -15,11 +16,13 @@ type CslName = Partial<
  */
 function nameOf(name: CslName): string {
   const literal = asText(name.literal);
-  if (literal) return literal;
-  return [name.given, name['dropping-particle'], name['non-dropping-particle'], name.family, name.suffix]
-    .map(asText)
-    .filter(Boolean)
-    .join(' ');
+  if (literal) return cleanInline(literal);
+  return cleanInline(
+    [name.given, name['dropping-particle'], name['non-dropping-particle'], name.family, name.suffix]
+      .map(asText)
+      .filter(Boolean)
+      .join(' '),
+  );
 }
 
 /** YYYY-MM-DD (missing month/day as 01) of a CSL date, when it has a year. */
@@ -47,7 +50,8 @@ const stripTags = (value: string) =>
  */
 export function cslToDraft(item: CSL, index: number): PaperDraft | undefined {
   const record = item as Record<string, unknown>;
-  const title = stripTags(asText(Array.isArray(record.title) ? record.title[0] : record.title));
+  // Cleaned as every source's titles are (cleanInline): the titles also draft the proposed summary.
+  const title = cleanInline(stripTags(asText(Array.isArray(record.title) ? record.title[0] : record.title)));
   if (!title) return undefined;
   const doi = normalizeDoi(asText(record.DOI) || undefined);
   const url = asText(record.URL) || undefined;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestDatabase } from '@radar/db/testing';
 import type { JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
 import { type AppQueue, createQueueConnection, createUncheckedQueue, type QueueConnection } from '../queue-connection';
 
 /**
@@ -19,6 +20,22 @@ export async function addUncheckedJob(
     return String((await queue.add(jobName, data, opts)).id);
   } finally {
     await queue.close();
+  }
+}
+
+/**
+ * Runs `use` with a Redis client of a Redis queue connection (tests that put or look for keys beside
+ * the queues, such as the rate-limit counters under the same prefix).
+ */
+export async function withQueueRedis<T>(
+  connection: Extract<QueueConnection, { backend: 'redis' }>,
+  use: (redis: Redis) => Promise<T>,
+): Promise<T> {
+  const redis = new Redis({ ...connection.redis, maxRetriesPerRequest: 1 });
+  try {
+    return await use(redis);
+  } finally {
+    redis.disconnect();
   }
 }
 

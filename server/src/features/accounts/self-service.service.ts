@@ -11,6 +11,11 @@ export interface AccountSelfServiceDeps {
   hasher: PasswordHasher;
   /** The auth guard's cached rows: dropped before answering so the deleted account's tokens fail at once. */
   userCache?: { changed(userId: string): Promise<void> };
+  /**
+   * After the delete: the account's id out of what Redis keeps (queue history, rate-limit counters);
+   * with PostgreSQL the delete's own transaction did it (UserAdminRepository.deleteWithOwnedRecords).
+   */
+  forgetTraces?: (userId: string) => Promise<void>;
   logger: Logger;
   now?: () => Date;
   /** The readers' IANA zone: the download's file is named by the day there, as the library export is. */
@@ -43,6 +48,10 @@ export class AccountSelfService {
     await this.requirePassword(user, password);
     const deleted = await this.deps.admin.deleteWithOwnedRecords(user.id);
     await this.deps.userCache?.changed(user.id);
+    // The account is gone whatever happens here: a failure is logged, not answered as one.
+    await this.deps.forgetTraces?.(user.id).catch((error: Error) => {
+      this.deps.logger.warn({ user: user.id, err: error.message }, 'could not remove a deleted account from Redis');
+    });
     this.deps.logger.info({ event: 'account.deleted', user: user.id, deleted }, 'account deleted by its owner');
     return { message: '账户已删除' };
   }

@@ -1,12 +1,13 @@
 import { API_PATHS, apiErrorSchema, feedbackRequestSchema, feedbackResponseSchema } from '@radar/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
+import { clientAddressKey, keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { FeedbackService } from './feedback.service';
 
 /**
  * Feedback per signed-in account, and per client address without a login (each may send a mail to the
- * operators, so an anonymous script must not flood their mailbox).
+ * operators, so an anonymous script must not flood their mailbox); an IPv6 client by its /64, as the
+ * contact form counts it (clientAddressKey).
  */
 export const FEEDBACK_LIMITS = {
   perUser: { max: 20, timeWindow: '1 hour' },
@@ -15,7 +16,11 @@ export const FEEDBACK_LIMITS = {
 
 export const feedbackRoutes: FastifyPluginAsyncZod<{ feedback: FeedbackService }> = async (app, { feedback }) => {
   const perUser = keyedRateLimit(app, FEEDBACK_LIMITS.perUser, (request) => `feedback-user:${request.currentUser?.id}`);
-  const perClient = keyedRateLimit(app, FEEDBACK_LIMITS.anonymousPerClient, (request) => `feedback-ip:${request.ip}`);
+  const perClient = keyedRateLimit(
+    app,
+    FEEDBACK_LIMITS.anonymousPerClient,
+    (request) => `feedback-ip:${clientAddressKey(request)}`,
+  );
 
   /**
    * The page is guarded, but feedback is also taken without a login (it reports 'not logged in'). A

@@ -4,7 +4,7 @@ import {
   OWN_WORKS_TASK_KIND,
   type OwnWorksTaskInput,
   parseAuthorId,
-  parseLibraryFile,
+  parseLibraryFileOffThread,
 } from '@radar/ingest';
 import type { JobQueue } from '@radar/jobs';
 import { OWN_WORKS_LIMITS, type TaskSubmittedResponse } from '@radar/shared';
@@ -20,7 +20,8 @@ const MESSAGES = {
 /**
  * Seeding the research profile from the reader's own works, as a task polled like a homepage analysis
  * (GET /api/auth/tasks/{id}/status/): an ORCID iD or OpenAlex author id (fetched by the worker), or a
- * library file (parsed here, so a malformed or oversized file is refused at once and nothing is stored).
+ * library file (parsed here, in a worker thread, so a malformed or oversized file is refused at once and
+ * nothing is stored).
  */
 export class OwnWorksService {
   constructor(
@@ -43,12 +44,14 @@ export class OwnWorksService {
   }
 
   async submitLibraryFile(user: UserRow, fileName: string, content: string): Promise<TaskSubmittedResponse> {
-    let parsed: ReturnType<typeof parseLibraryFile>;
+    let parsed: Awaited<ReturnType<typeof parseLibraryFileOffThread>>;
     try {
-      parsed = parseLibraryFile(content);
+      // In a worker thread with a deadline: a large file must not hold the other requests.
+      parsed = await parseLibraryFileOffThread(content);
     } catch (error) {
-      if (error instanceof LibraryFileError) throw errors.validation(error.message, { content: [error.message] });
-      throw error;
+      if (!(error instanceof LibraryFileError)) throw error;
+      if (error.cause) this.deps.logger.warn({ err: String(error.cause) }, 'library file parser failed');
+      throw errors.validation(error.message, { content: [error.message] });
     }
     return this.queue(user, {
       source: 'library',
