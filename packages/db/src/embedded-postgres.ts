@@ -62,6 +62,15 @@ export interface StartEmbeddedPostgresOptions {
   initialData?: Blob;
 }
 
+/**
+ * PGlite's PostgreSQL keeps initdb's shared_buffers of 128 MB, inside the process's WebAssembly memory,
+ * which never shrinks: most of the idle footprint of an empty install. 32 MB keeps the hot pages of a
+ * small install's tables and indexes; the data files also sit in the operating system's file cache, so a
+ * page that does not fit costs a read() of cached memory, not a disk read (RSS and latency at 20k papers
+ * in docs/benchmarks.md, "Light to run").
+ */
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   if (options.dataDir && options.initialData) throw new Error('initialData is for in-memory databases only');
   let lock: DataDirLock | undefined;
@@ -82,7 +91,11 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   let db: PGlite | undefined;
   let server: PgliteSocketServer | undefined;
   try {
-    db = await PGlite.create(dataPath, { extensions: { vector }, loadDataDir: options.initialData });
+    db = await PGlite.create(dataPath, {
+      extensions: { vector },
+      loadDataDir: options.initialData,
+      startParams: EMBEDDED_START_PARAMS,
+    });
     // pglite-socket ignores the `-c search_path=bullmq` start-up option BullMQ sends, and all socket
     // connections share this one session, so set it here. App tables are schema-qualified (`radar.`).
     await db.exec(
