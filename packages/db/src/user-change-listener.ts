@@ -229,8 +229,20 @@ export class UserChangeListener extends EventEmitter<UserChangeListenerEvents> {
     let onAck = () => {};
     const acked = new Set<string>();
     this.awaitingAcks.set(token, { acked, onAck: () => onAck() });
+    let heard = false;
     try {
       await this.echo(client, token);
+      heard = client === this.client;
+    } catch (error) {
+      this.lost(client, error as Error);
+    }
+    try {
+      if (!heard) {
+        // Lost before our token came back: a peer may have renewed its lease by a heartbeat we never
+        // heard, but not beyond one lease from now. Wait that out.
+        await new Promise((resolve) => setTimeout(resolve, this.longestLease()));
+        return;
+      }
       // Our token came back: every heartbeat committed before it has been heard, so the peers known
       // now are every listener that may trust its cache, each until its lease from that heartbeat ends.
       const now = monotonicNow();
@@ -249,31 +261,30 @@ export class UserChangeListener extends EventEmitter<UserChangeListenerEvents> {
             if (acked.has(peer) || until <= at || !this.peers.has(peer)) waiting.delete(peer);
             else next = Math.min(next, until);
           }
-          if (waiting.size === 0 || client !== this.client) return resolve();
+          // Lost meanwhile: no acknowledgement can arrive any more, but the leases still run out.
+          if (waiting.size === 0) return resolve();
           timer = setTimeout(check, Math.max(1, next - at));
         };
         onAck = check;
         check();
       });
-    } catch (error) {
-      this.lost(client, error as Error);
     } finally {
       this.awaitingAcks.delete(token);
     }
   }
 
-  /** Resolves once live, or after `ms`. */
+  private longestLease(): number {
+    let longest = this.leaseMs;
+    for (const { leaseMs } of this.peers.values()) longest = Math.max(longest, leaseMs);
+    return longest;
+  }
+
+  /** Resolves once live (connected, and the lease renewed by an echo), or after `ms`. */
   private async untilLive(ms: number): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.off('live', onLive);
-        resolve();
-      };
-      const onLive = (live: boolean) => live && done();
-      const timer = setTimeout(done, ms);
-      this.on('live', onLive);
-    });
+    const deadline = monotonicNow() + ms;
+    while (!this.isLive() && !this.closed && monotonicNow() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, this.reconnectDelayMs[0])));
+    }
   }
 
   /** Another listener's heartbeat, request for acknowledgement, acknowledgement or goodbye. */
