@@ -56,6 +56,10 @@ const ALLOWED_HERE = new Map([
   ['packages/jobs/src/index.ts:syncActiveSources', 'server tests schedule the active sources as the worker does'],
   // Test support on the classes whose tables it reads or writes (tests of several packages use them).
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.findByIds', 'tests read stored papers back'],
+  [
+    'packages/db/src/user-change-listener.ts:UserChangeListener.slowDownForTests',
+    'server tests slow one instance down, as a busy process is, to prove revocation waits for it',
+  ],
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.findSimilar', 'tests check nearest papers'],
   ['packages/db/src/repositories/paper.repository.ts:PaperRepository.explainRecommend', 'tests check the index used'],
   ['packages/jobs/src/queue-connection.ts:removeRedisQueueData', "tests remove their queues' data from Redis"],

@@ -1,4 +1,4 @@
-import { sql, USER_CHANGES_APPLICATION_NAME, UserRepository } from '@radar/db';
+import { sql, USER_CHANGES_APPLICATION_NAME, UserChangeListener, UserRepository } from '@radar/db';
 import { testDatabaseUrl } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UserCache } from '../src/plugins/user-cache';
@@ -162,6 +162,33 @@ describe('user cache of the auth guard', () => {
     await a.parts.userChanges?.sync();
     expect((await me(a, token)).status).toBe(401);
     expect((await me(b, token)).status).toBe(401);
+  });
+
+  it('a revocation waits for every live listener: a slow one until it acknowledged, a silent one until its lease ran out', async () => {
+    // Listeners of their own with a short heartbeat (lease 100 + 400 ms), beside the runtimes' two.
+    const options = { connectionConfig: a.database.connectionConfig, heartbeatMs: 100, heartbeatTimeoutMs: 400 };
+    const revoker = new UserChangeListener(options);
+    const slow = new UserChangeListener(options);
+    const silent = new UserChangeListener(options);
+    try {
+      await Promise.all([revoker.start(), slow.start(), silent.start()]);
+      // Long enough for every listener to have heard the others' heartbeats.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { id } = await account('revoked-everywhere@example.org');
+      const heardBySlow: string[] = [];
+      slow.on('change', (userId) => heardBySlow.push(userId));
+      slow.slowDownForTests(200);
+      // Frozen: it handles nothing for 5 s, so it neither acknowledges nor renews its lease.
+      silent.slowDownForTests(5_000);
+      await new UserRepository(a.database.db).update(id, { username: 'renamed' });
+      await revoker.syncAll();
+      // The slow listener had handled the change before the revoker was done, and the silent one no
+      // longer trusts anything it cached (its lease has run out; it is not live).
+      expect(heardBySlow).toContain(id);
+      expect(silent.isLive()).toBe(false);
+    } finally {
+      await Promise.all([revoker.close(), slow.close(), silent.close()]);
+    }
   });
 
   it('reads every request from the database while the listener is down, and empties the cache', async () => {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sql, UserRepository, VectorRepository } from '@radar/db';
 import { MAIL_LINK_PURPOSES, MailLinkTokens } from '@radar/mail';
+import { RecommendationPipeline } from '@radar/recommend';
 import {
   API_PATHS,
   apiErrorSchema,
@@ -9,7 +10,7 @@ import {
   deliveryWebhookTestResponseSchema,
 } from '@radar/shared';
 import sax from 'sax';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 /**
@@ -311,6 +312,62 @@ describe('personal Atom feed', () => {
     expect(gone.statusCode).toBe(404);
     expect(apiErrorSchema.parse(gone.json()).message).toContain('订阅地址无效');
     expect((await runtime.app.inject({ method: 'GET', url: '/api/delivery/feed/not-a-token/' })).statusCode).toBe(404);
+  });
+});
+
+describe('feed cache', () => {
+  it('runs the pipeline once for many polls, and answers If-None-Match / If-Modified-Since with 304', async () => {
+    const { headers } = await signUp('polled@example.org');
+    await addPaper('Protein folding by diffusion', axis(0, 0.2));
+    const made = await runtime.app.inject({ method: 'POST', url: API_PATHS.deliveryFeedToken, headers });
+    const { pathname } = new URL(deliveryFeedTokenResponseSchema.parse(made.json()).feed_url);
+    // Counted at the service boundary: each build asks the ranking pipeline for the reader's papers once.
+    const builds = vi.spyOn(RecommendationPipeline.prototype, 'recommendPapers');
+    try {
+      const polls = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          runtime.app.inject({ method: 'GET', url: pathname, remoteAddress: `198.51.100.${i + 1}` }),
+        ),
+      );
+      const again = await runtime.app.inject({ method: 'GET', url: pathname });
+      expect([...polls, again].map((poll) => poll.statusCode)).toEqual(Array(6).fill(200));
+      expect(builds).toHaveBeenCalledTimes(1);
+      expect(new Set([...polls, again].map((poll) => poll.body)).size).toBe(1);
+
+      const { etag, 'last-modified': lastModified } = again.headers;
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      expect(new Date(String(lastModified)).getTime()).not.toBeNaN();
+      const byTag = await runtime.app.inject({
+        method: 'GET',
+        url: pathname,
+        headers: { 'if-none-match': String(etag) },
+      });
+      expect(byTag.statusCode).toBe(304);
+      expect(byTag.body).toBe('');
+      expect(byTag.headers.etag).toBe(etag);
+      const byDate = await runtime.app.inject({
+        method: 'GET',
+        url: pathname,
+        headers: { 'if-modified-since': String(lastModified) },
+      });
+      expect(byDate.statusCode).toBe(304);
+      // Another tag, or an older copy: the whole feed.
+      const stale = await runtime.app.inject({ method: 'GET', url: pathname, headers: { 'if-none-match': '"other"' } });
+      expect(stale.statusCode).toBe(200);
+      const older = new Date(new Date(String(lastModified)).getTime() - 60_000).toUTCString();
+      expect(
+        (await runtime.app.inject({ method: 'GET', url: pathname, headers: { 'if-modified-since': older } }))
+          .statusCode,
+      ).toBe(200);
+      expect(builds).toHaveBeenCalledTimes(1);
+
+      // Saving new settings shows them from the next poll on: one more build.
+      await runtime.app.inject({ method: 'PUT', url: API_PATHS.deliverySettings, headers, payload: settingsBody });
+      expect((await runtime.app.inject({ method: 'GET', url: pathname })).statusCode).toBe(200);
+      expect(builds).toHaveBeenCalledTimes(2);
+    } finally {
+      builds.mockRestore();
+    }
   });
 });
 

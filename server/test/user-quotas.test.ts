@@ -15,6 +15,12 @@ const QUOTAS = {
   QUOTA_RECOMMEND_PER_MINUTE: '3',
   QUOTA_SIMILARITY_PER_MINUTE: '4',
   QUOTA_PROFILE_EDITS_PER_HOUR: '3',
+  QUOTA_ARTICLE_SEARCH_PER_MINUTE: '2',
+  QUOTA_NEWS_SEARCH_PER_MINUTE: '2',
+  QUOTA_LIBRARY_EXPORTS_PER_MINUTE: '2',
+  QUOTA_DATA_EXPORTS_PER_HOUR: '2',
+  QUOTA_RATING_THRESHOLD_PER_MINUTE: '2',
+  QUOTA_FEED_PER_HOUR: '2',
   QUOTA_CONCURRENT_PER_USER: '2',
 };
 
@@ -79,6 +85,13 @@ describe('per-user quotas', () => {
       recommendations: { max: 60, windowMs: 60_000 },
       similarity: { max: 30, windowMs: 60_000 },
       profileUpdates: { max: 60, windowMs: 3_600_000 },
+      articleSearch: { max: 120, windowMs: 60_000, concurrent: 2 },
+      newsSearch: { max: 60, windowMs: 60_000, concurrent: 2 },
+      libraryExports: { max: 10, windowMs: 60_000, concurrent: 1 },
+      dataExports: { max: 10, windowMs: 3_600_000, concurrent: 1 },
+      ratingThreshold: { max: 30, windowMs: 60_000, concurrent: 1 },
+      feed: { max: 120, windowMs: 3_600_000, concurrent: 2 },
+      ownWorks: { max: 5, windowMs: 3_600_000, concurrent: 1 },
       concurrentPerUser: 4,
     });
     expect(() => loadConfig({ QUOTA_SIMILARITY_PER_MINUTE: 'many' })).toThrow(/QUOTA_SIMILARITY_PER_MINUTE/);
@@ -128,6 +141,42 @@ describe('per-user quotas', () => {
     expect((await Promise.all(running)).map((response) => response.statusCode)).toEqual([200, 200]);
     // The slots are free again once they answered.
     expect((await get(url, parallel)).statusCode).toBe(200);
+  });
+
+  it('give every route whose cost grows with data its own budget per reader, from any address', async () => {
+    const routes: { method: 'GET' | 'POST'; url: string; payload?: object }[] = [
+      { method: 'GET', url: '/articles/library/export/?format=ris' },
+      { method: 'GET', url: '/api/auth/user/export/' },
+      { method: 'GET', url: '/api/auth/recommendations/rating-threshold/' },
+      { method: 'GET', url: '/articles/search/?q=graph' },
+      { method: 'POST', url: '/api/news/search/', payload: { query: 'graph', search_type: 'keyword' } },
+    ];
+    for (const route of routes) {
+      const reader = await researcher();
+      const ask = (remoteAddress: string) => runtime.app.inject({ ...route, headers: reader, remoteAddress });
+      expect([(await ask('198.51.100.1')).statusCode, (await ask('198.51.100.2')).statusCode], route.url).toEqual([
+        200, 200,
+      ]);
+      expectRefused(await ask('198.51.100.3'), 1);
+      // Another reader's budget is untouched.
+      const other = await researcher();
+      expect((await runtime.app.inject({ ...route, headers: other })).statusCode, route.url).toBe(200);
+    }
+  });
+
+  it('count the public Atom feed against the reader whose feed it is, whatever the polling address', async () => {
+    const reader = await researcher();
+    // Feeds are served for verified accounts with a password only.
+    await new UserRepository(runtime.database.db).update(lastUserId, { isEmailVerified: true, passwordHash: 'hash' });
+    const made = await runtime.app.inject({ method: 'POST', url: '/api/auth/delivery/feed/', headers: reader });
+    const feedPath = new URL(made.json().feed_url).pathname;
+    const poll = (remoteAddress: string) => runtime.app.inject({ method: 'GET', url: feedPath, remoteAddress });
+    expect((await poll('198.51.100.10')).statusCode).toBe(200);
+    expect((await poll('198.51.100.11')).statusCode).toBe(200);
+    expectRefused(await poll('198.51.100.12'), 1);
+    // An unknown token is nobody's: left to the per-address limit, a 404.
+    const unknown = await runtime.app.inject({ method: 'GET', url: `/api/delivery/feed/${'A'.repeat(43)}/` });
+    expect(unknown.statusCode).toBe(404);
   });
 
   it('limit paper recommendations per user', async () => {

@@ -16,9 +16,12 @@ import type { Logger } from 'pino';
  *   process through UserChangeListener (a trigger's NOTIFY of the user id, delivered at commit) and
  *   drops the entry;
  * - writes made by this process drop the entry before their answer is sent (`changed`, called by
- *   the auth plugin after non-GET requests and by the account service after a login or a password
- *   reset), so the next request here never sees the old row, and wait until the listener has heard
- *   them, by which time PostgreSQL has signalled every other process's listener too;
+ *   the auth plugin after non-GET requests and by the account service after a login), so the next
+ *   request here never sees the old row, and wait until the listener has heard them, by which time
+ *   PostgreSQL has signalled every other process's listener too;
+ * - an ended session (logout, ending devices, a password change or reset) waits for more (`revoked`):
+ *   until every other live process has acknowledged dropping the entry, so none accepts the ended
+ *   session once the answer is sent, however late its notification is handled there;
  * - a hit waits one turn of the event loop, so a notification already received is handled first;
  * - while the listener is not live (not yet connected, reconnecting, heartbeat missed) nothing is
  *   cached or served from the cache, and every change of that state empties it, since changes made
@@ -67,7 +70,7 @@ export class UserCache<T extends object = UserRow> {
 
   constructor(
     private readonly load: (id: string) => Promise<T | undefined>,
-    private readonly listener: Pick<UserChangeListener, 'isLive' | 'sync' | 'on' | 'off'> | undefined,
+    private readonly listener: Pick<UserChangeListener, 'isLive' | 'sync' | 'syncAll' | 'on' | 'off'> | undefined,
     options: UserCacheOptions<T> = {},
   ) {
     this.maxEntries = options.maxEntries ?? USER_CACHE_DEFAULTS.maxEntries;
@@ -125,6 +128,16 @@ export class UserCache<T extends object = UserRow> {
   async changed(id: string): Promise<void> {
     this.invalidate(id);
     await this.listener?.sync();
+  }
+
+  /**
+   * This process ended sessions of the user (or all of them): like `changed`, and then resolves once
+   * every other live process has acknowledged dropping its entry (or has been waited out: see
+   * UserChangeListener.syncAll), so no process accepts an ended session once the revoking request answers.
+   */
+  async revoked(id: string): Promise<void> {
+    this.invalidate(id);
+    await this.listener?.syncAll();
   }
 
   /** The user's row changed (or may have): the next lookup reads it again. */

@@ -11,6 +11,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The in-flight slot this request holds on a costly route, released when it ends. */
     userQuotaSlot: string | undefined;
+    /**
+     * Whose budget a public costly route counts against, set by the route's onRequest hook (the Atom
+     * feed: the reader its token names); signed-in requests count against their user.
+     */
+    quotaReader: string | undefined;
   }
   interface FastifyContextConfig {
     /** A costly route's own per-user budget, counted on top of the budget of every authenticated request. */
@@ -48,6 +53,13 @@ const MAX_REMEMBERED_REFUSALS = 10_000;
  * another is refused at once (429, a 1 s wait). Without it, 20 parallel clients of one account spend
  * its minute's budget as one burst that queues every other user's queries behind 20 of its own.
  *
+ * A route whose one call holds a core for a while (an export, the feed's build) has a lower cap of its
+ * own (`UserQuota.concurrent`).
+ *
+ * A public route with a budget (the Atom feed, whose token is its credential) counts against the reader
+ * its onRequest hook found (`request.quotaReader`), not against an address: rotating addresses gives no
+ * second budget. It does not count against the overall `requests` budget, which is the signed-in user's.
+ *
  * Counted in preValidation: after the route's onRequest guard has loaded the user, before the body or
  * query is validated, so invalid requests count too and a refused request costs no validation or work.
  */
@@ -75,6 +87,7 @@ export function registerUserQuotas(
     else inFlight.delete(slot);
   };
   app.decorateRequest('userQuotaSlot', undefined);
+  app.decorateRequest('quotaReader', undefined);
   app.addHook('onResponse', async (request) => release(request));
   app.addHook('onRequestAbort', async (request) => release(request));
 
@@ -90,14 +103,14 @@ export function registerUserQuotas(
   };
 
   app.addHook('preValidation', async (request: FastifyRequest) => {
-    const user = request.currentUser;
-    if (!user) return;
-    const names: CountedQuota[] = [];
-    if (quotas.requests.max > 0) names.push('requests');
     const routeQuota = request.routeOptions.config.userQuota;
+    const signedIn = request.currentUser?.id;
+    const readerId = signedIn ?? (routeQuota ? request.quotaReader : undefined);
+    if (!readerId) return;
+    const names: CountedQuota[] = [];
+    if (signedIn && quotas.requests.max > 0) names.push('requests');
     if (routeQuota && quotas[routeQuota].max > 0) names.push(routeQuota);
-    if (names.length === 0) return;
-    const keys = names.map((name) => quotaKey(user.id, name));
+    const keys = names.map((name) => quotaKey(readerId, name));
 
     let knownWaitMs = 0;
     for (const key of keys) {
@@ -112,7 +125,7 @@ export function registerUserQuotas(
     }
 
     const hits: CounterHit[] = names.map((name, i) => ({ key: keys[i] as string, windowMs: quotas[name].windowMs }));
-    const counts = await store.incrementMany(hits);
+    const counts = hits.length > 0 ? await store.incrementMany(hits) : [];
     // The longest wait among the budgets that ran out: before it ends, a retry would be refused again.
     let waitMs = 0;
     names.forEach((name, i) => {
@@ -123,12 +136,20 @@ export function registerUserQuotas(
     });
     if (waitMs > 0) throw errors.rateLimited(secondsLeft(waitMs));
 
-    if (routeQuota && quotas.concurrentPerUser > 0) {
-      const slot = `${user.id}:${routeQuota}`;
+    const cap = routeQuota ? concurrencyCap(quotas, routeQuota) : 0;
+    if (routeQuota && cap > 0) {
+      const slot = `${readerId}:${routeQuota}`;
       const running = inFlight.get(slot) ?? 0;
-      if (running >= quotas.concurrentPerUser) throw errors.rateLimited(1);
+      if (running >= cap) throw errors.rateLimited(1);
       inFlight.set(slot, running + 1);
       request.userQuotaSlot = slot;
     }
   });
+}
+
+/** How many requests of one reader may run at once on the route in a process; 0 = no cap. */
+function concurrencyCap(quotas: UserQuotas, name: UserQuotaName): number {
+  const own = quotas[name].concurrent;
+  if (quotas.concurrentPerUser <= 0) return 0;
+  return own === undefined ? quotas.concurrentPerUser : Math.min(own, quotas.concurrentPerUser);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { OWN_WORKS_LIMITS } from '../api/research.schema';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../date-filters';
 import { DURATION_EXAMPLES, parseDuration } from '../duration';
 import { EMAIL_PATTERN } from '../email';
@@ -103,6 +104,12 @@ const envSchema = z.object({
   QUOTA_RECOMMEND_PER_MINUTE: integer(60, 0, 1_000_000),
   QUOTA_SIMILARITY_PER_MINUTE: integer(30, 0, 1_000_000),
   QUOTA_PROFILE_EDITS_PER_HOUR: integer(60, 0, 1_000_000),
+  QUOTA_ARTICLE_SEARCH_PER_MINUTE: integer(120, 0, 1_000_000),
+  QUOTA_NEWS_SEARCH_PER_MINUTE: integer(60, 0, 1_000_000),
+  QUOTA_LIBRARY_EXPORTS_PER_MINUTE: integer(10, 0, 1_000_000),
+  QUOTA_DATA_EXPORTS_PER_HOUR: integer(10, 0, 1_000_000),
+  QUOTA_RATING_THRESHOLD_PER_MINUTE: integer(30, 0, 1_000_000),
+  QUOTA_FEED_PER_HOUR: integer(120, 0, 1_000_000),
   QUOTA_CONCURRENT_PER_USER: integer(4, 0, 1_000),
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.preprocess(
@@ -362,6 +369,11 @@ export interface AppConfig {
 export interface UserQuota {
   max: number;
   windowMs: number;
+  /**
+   * Requests of one user running at once on the route in one process, where it is lower than
+   * `concurrentPerUser` (a route whose single call takes a core for a while: exports, the feed's build).
+   */
+  concurrent?: number;
 }
 
 /**
@@ -376,6 +388,20 @@ export interface UserQuotas {
   similarity: UserQuota;
   /** PATCH /api/auth/user/: a row write that every server process hears of (user cache). */
   profileUpdates: UserQuota;
+  /** GET /articles/search/: a full-text query over the whole corpus. */
+  articleSearch: UserQuota;
+  /** POST /api/news/search/: full text, or a semantic search that embeds the query (maybe a paid call). */
+  newsSearch: UserQuota;
+  /** GET /articles/library/export/: the reader's whole library as a citation file (grows with it). */
+  libraryExports: UserQuota;
+  /** GET /api/auth/user/export/: every row the account owns, as one JSON file. */
+  dataExports: UserQuota;
+  /** GET of the rating threshold: every rated paper's similarity to the profile. */
+  ratingThreshold: UserQuota;
+  /** The public Atom feed, counted per reader whose feed it is (whatever the address polling it). */
+  feed: UserQuota;
+  /** Seeding the profile from ORCID, OpenAlex or a library file (fetches, parsing, an analysis). */
+  ownWorks: UserQuota;
   /**
    * Requests of one user a server process runs at once on each costly route (those with their own
    * budget); beyond it 429 at once. 0 = no limit. Keeps one account's burst from queueing everyone
@@ -455,6 +481,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       recommendations: { max: e.QUOTA_RECOMMEND_PER_MINUTE, windowMs: 60_000 },
       similarity: { max: e.QUOTA_SIMILARITY_PER_MINUTE, windowMs: 60_000 },
       profileUpdates: { max: e.QUOTA_PROFILE_EDITS_PER_HOUR, windowMs: 3_600_000 },
+      articleSearch: { max: e.QUOTA_ARTICLE_SEARCH_PER_MINUTE, windowMs: 60_000, concurrent: 2 },
+      newsSearch: { max: e.QUOTA_NEWS_SEARCH_PER_MINUTE, windowMs: 60_000, concurrent: 2 },
+      libraryExports: { max: e.QUOTA_LIBRARY_EXPORTS_PER_MINUTE, windowMs: 60_000, concurrent: 1 },
+      dataExports: { max: e.QUOTA_DATA_EXPORTS_PER_HOUR, windowMs: 3_600_000, concurrent: 1 },
+      ratingThreshold: { max: e.QUOTA_RATING_THRESHOLD_PER_MINUTE, windowMs: 60_000, concurrent: 1 },
+      feed: { max: e.QUOTA_FEED_PER_HOUR, windowMs: 3_600_000, concurrent: 2 },
+      ownWorks: { max: OWN_WORKS_LIMITS.perHour, windowMs: 3_600_000, concurrent: 1 },
       concurrentPerUser: e.QUOTA_CONCURRENT_PER_USER,
     },
     operatorToken: e.OPERATOR_TOKEN,

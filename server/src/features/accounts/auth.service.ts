@@ -66,7 +66,7 @@ export interface AuthServiceDeps {
   /** Forgets an account's login-guessing counts after a password reset (plugins/login-limiter.ts). */
   loginLimiter?: { clearAccount(email: string): Promise<void> };
   /** The auth guard's cached rows (plugins/user-cache.ts): dropped here when a login or reset changes one. */
-  userCache?: { changed(userId: string): Promise<void> };
+  userCache?: { changed(userId: string): Promise<void>; revoked(userId: string): Promise<void> };
   /** Ends the other sessions after a password change (session.service.ts). */
   sessions?: { endOthersAfterPasswordChange(userId: string, keepSessionId: string): Promise<number> };
   /** The readers' time zone (TIME_ZONE): the time in the password-changed mail. */
@@ -316,8 +316,8 @@ export class AuthService {
     );
     if (!userId) throw errors.resetTokenInvalid();
     // Before answering: this process refuses the old tokens from the next request on, and the other
-    // processes have been sent the trigger's notification (plugins/user-cache.ts).
-    await this.deps.userCache?.changed(userId);
+    // processes have acknowledged the trigger's notification (plugins/user-cache.ts).
+    await this.deps.userCache?.revoked(userId);
     this.deps.logger.info({ event: 'auth.password_reset', user: userId }, 'password reset; every session ended');
     // Guesses at the old password must not keep the owner out; the reset itself has succeeded either way.
     const user = await this.deps.users.findById(userId);

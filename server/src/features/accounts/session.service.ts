@@ -14,7 +14,7 @@ const USER_AGENT_MAX_LENGTH = 512;
 export interface SessionServiceDeps {
   sessions: SessionRepository;
   /** The auth guard's cache (plugins/user-cache.ts): a revocation drops the user's entry before the answer. */
-  accounts: { changed(userId: string): Promise<void> };
+  accounts: { revoked(userId: string): Promise<void> };
   logger: Logger;
   now?: () => Date;
 }
@@ -22,7 +22,7 @@ export interface SessionServiceDeps {
 /**
  * The sessions of a user (one per login, each the `sid` of a bearer token): recording them, their
  * activity, listing them on /my, and ending one, all others, or every one. An ended session's token is
- * refused by every process from the answer on (the trigger's notification reaches their caches).
+ * refused by every process from the answer on (each has acknowledged the trigger's notification).
  */
 export class SessionService implements SessionRecorder {
   private readonly now: () => Date;
@@ -74,7 +74,7 @@ export class SessionService implements SessionRecorder {
   /** Logout: ends the session of the token that asked. */
   async logout(user: UserRow, currentSessionId: string): Promise<{ message: string }> {
     await this.deps.sessions.revoke(user.id, currentSessionId, this.now());
-    await this.deps.accounts.changed(user.id);
+    await this.deps.accounts.revoked(user.id);
     return { message: '已退出登录' };
   }
 
@@ -83,21 +83,21 @@ export class SessionService implements SessionRecorder {
     const id = sessionId.toLowerCase();
     const ended = UUID.test(id) && (await this.deps.sessions.revoke(user.id, id, this.now()));
     if (!ended) throw errors.notFound('该登录设备不存在或已退出');
-    await this.deps.accounts.changed(user.id);
+    await this.deps.accounts.revoked(user.id);
     return { message: '已退出该设备', ended: 1 };
   }
 
   /** "Log out other devices": every session of the user but the one that asked. */
   async endOthers(user: UserRow, currentSessionId: string): Promise<EndSessionsResponse> {
     const ended = await this.deps.sessions.revokeAll(user.id, this.now(), currentSessionId);
-    await this.deps.accounts.changed(user.id);
+    await this.deps.accounts.revoked(user.id);
     return { message: ended ? `已退出其他 ${ended} 台设备` : '没有其他登录设备', ended };
   }
 
   /** After a password change: every other session ends; returns how many. */
   async endOthersAfterPasswordChange(userId: string, currentSessionId: string): Promise<number> {
     const ended = await this.deps.sessions.revokeAll(userId, this.now(), currentSessionId);
-    await this.deps.accounts.changed(userId);
+    await this.deps.accounts.revoked(userId);
     return ended;
   }
 }

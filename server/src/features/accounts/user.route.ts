@@ -136,7 +136,8 @@ export const userRoutes: FastifyPluginAsyncZod<{
     API_PATHS.exportUserData,
     {
       onRequest: app.authenticate,
-      config: { rateLimit: limits.exportData },
+      // Per address, and per reader (their whole account as one file): docs/decisions.md, "Per-user quotas".
+      config: { rateLimit: limits.exportData, userQuota: 'dataExports' },
       schema: {
         tags: ['auth'],
         summary:

@@ -21,8 +21,8 @@ import { requireUser } from '../../plugins/auth';
 import { articleActionLimit, keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { ArticleService, NamedCitationFile } from './article.service';
 
-/** Searches per user: each is a full-text query over the whole corpus. */
-const ARTICLE_SEARCH_LIMIT = { max: 120, timeWindow: '1 minute' };
+/** Library listings and single-paper exports per user (search and the library export have their own quotas). */
+const ARTICLE_LIBRARY_LIMIT = { max: 120, timeWindow: '1 minute' };
 
 const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
 
@@ -38,9 +38,9 @@ const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSc
 /** Article search, the library and the per-paper actions (favourite, share, read), outside /api/ where the web app requests them. */
 export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> = async (app, { articles }) => {
   // Keyed by user (after authentication): the limits follow the account, not the address.
-  const searchLimit = keyedRateLimit(
+  const libraryLimit = keyedRateLimit(
     app,
-    ARTICLE_SEARCH_LIMIT,
+    ARTICLE_LIBRARY_LIMIT,
     (request) => `article-search:${request.currentUser?.id}`,
   );
   const actionLimit = articleActionLimit(app);
@@ -49,7 +49,8 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
     API_PATHS.articleSearch,
     {
       onRequest: app.authenticate,
-      preHandler: searchLimit,
+      // Its budget and concurrency cap per reader: docs/decisions.md, "Per-user quotas".
+      config: { userQuota: 'articleSearch' },
       schema: {
         ...guarded,
         summary: 'Full-text search over papers: every keyword must match (AND), most relevant first, then newest',
@@ -64,7 +65,7 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
     API_PATHS.articleLibrary,
     {
       onRequest: app.authenticate,
-      preHandler: searchLimit,
+      preHandler: libraryLimit,
       schema: {
         ...guarded,
         summary: "The caller's favourited and saved papers (list=all|favorited|saved), most recently marked first",
@@ -80,7 +81,7 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
     API_PATHS.articleLibraryExport,
     {
       onRequest: app.authenticate,
-      preHandler: searchLimit,
+      config: { userQuota: 'libraryExports' },
       schema: {
         ...guarded,
         summary:
@@ -96,7 +97,7 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
     API_PATHS.articleExport,
     {
       onRequest: app.authenticate,
-      preHandler: searchLimit,
+      preHandler: libraryLimit,
       schema: {
         ...guarded,
         summary: 'One paper as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment)',

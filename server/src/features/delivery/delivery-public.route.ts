@@ -3,6 +3,7 @@ import { API_PATHS, deliveryFeedParamsSchema, deliveryUnsubscribeQuerySchema } f
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PRODUCT, publicPage, sendPublicPage } from '../../presenters/public-page';
 import type { DeliveryService } from './delivery.service';
+import type { FeedDocument } from './feed-cache';
 
 /** Per client address: tokens carry 256 bits, so this only keeps scanning cheap (feed readers poll far less). */
 const PUBLIC_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
@@ -24,26 +25,35 @@ export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliverySer
   app.get(
     API_PATHS.deliveryFeed,
     {
-      config: { rateLimit: PUBLIC_RATE_LIMIT },
+      // Per address (scanning), and per reader whose feed it is (the `feed` quota, whatever the address).
+      config: { rateLimit: PUBLIC_RATE_LIMIT, userQuota: 'feed' },
+      // Before the quota is counted (preValidation): whose budget this poll spends.
+      onRequest: async (request) => {
+        const { token } = request.params as { token?: unknown };
+        request.quotaReader = typeof token === 'string' ? await delivery.feedReader(token) : undefined;
+      },
       schema: {
         tags: ['delivery'],
-        summary: "A reader's recommendations as Atom 1.0, by the secret address from /my (no login); 404 otherwise",
+        summary:
+          "A reader's recommendations as Atom 1.0, by the secret address from /my (no login); 404 otherwise. Rebuilt at most every few minutes; ETag / Last-Modified answer If-None-Match / If-Modified-Since with 304",
         params: deliveryFeedParamsSchema,
       },
     },
     async (request, reply) => {
-      const xml = await delivery.feed(request.params.token);
-      if (!xml) {
+      const feed = request.quotaReader ? await delivery.feed(request.params.token, request.quotaReader) : undefined;
+      if (!feed) {
         return reply
           .status(404)
           .header('cache-control', 'no-store')
           .send({ code: 'NOT_FOUND', message: '订阅地址无效或已重新生成，请到“我的”页面复制新的地址' });
       }
-      return reply
+      reply
         .header('cache-control', 'private, max-age=900')
         .header('x-robots-tag', 'noindex')
-        .type('application/atom+xml; charset=utf-8')
-        .send(xml);
+        .header('etag', feed.etag)
+        .header('last-modified', feed.lastModified.toUTCString());
+      if (isNotModified(request.headers, feed)) return reply.status(304).send();
+      return reply.type('application/atom+xml; charset=utf-8').send(feed.xml);
     },
   );
 
@@ -92,3 +102,20 @@ export const deliveryPublicRoutes: FastifyPluginAsyncZod<{ delivery: DeliverySer
     },
   );
 };
+
+/**
+ * A conditional GET the reader's copy satisfies (RFC 9110): If-None-Match when sent (a list of
+ * tags, or *; weak comparison), else If-Modified-Since at or after Last-Modified.
+ */
+function isNotModified(
+  headers: { 'if-none-match'?: string | undefined; 'if-modified-since'?: string | undefined },
+  feed: FeedDocument,
+): boolean {
+  const noneMatch = headers['if-none-match'];
+  if (noneMatch !== undefined) {
+    const tags = noneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    return tags.includes('*') || tags.includes(feed.etag);
+  }
+  const since = headers['if-modified-since'] ? Date.parse(headers['if-modified-since']) : Number.NaN;
+  return Number.isFinite(since) && feed.lastModified.getTime() <= since;
+}

@@ -28,10 +28,19 @@ import {
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 import { atomFeedOf } from './atom-feed';
+import { type BuiltFeed, FeedCache, type FeedDocument } from './feed-cache';
 
 /** Feed tokens: 32 random bytes, base64url; only their SHA-256 is stored. */
 const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const hashFeedToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A feed is rebuilt (the ranking pipeline run) at most once per reader in this time, however often it is
+ * polled: feed readers poll every 15-60 minutes, and new items arrive with ingestion runs hours apart.
+ */
+const FEED_CACHE_TTL_MS = 5 * 60_000;
+/** The built feeds kept, in characters: a feed of 50 entries is 20-60 k, so a few hundred readers' feeds. */
+const FEED_CACHE_MAX_CHARS = 16 * 1024 * 1024;
 
 /**
  * Delivery settings of the signed-in reader (schedule, mail, the robot webhook, the feed address), the
@@ -39,6 +48,8 @@ const hashFeedToken = (token: string) => createHash('sha256').update(token).dige
  * themselves run in the worker (packages/jobs delivery.job.ts).
  */
 export class DeliveryService {
+  private readonly feeds: FeedCache;
+
   constructor(
     private readonly deps: {
       deliveries: DeliveryRepository;
@@ -52,7 +63,13 @@ export class DeliveryService {
       logger: Logger;
       now?: (() => Date) | undefined;
     },
-  ) {}
+  ) {
+    this.feeds = new FeedCache({
+      ttlMs: FEED_CACHE_TTL_MS,
+      maxChars: FEED_CACHE_MAX_CHARS,
+      now: () => this.now().getTime(),
+    });
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -73,6 +90,8 @@ export class DeliveryService {
       paperFilters: update.paper_filters,
       newsFilters: update.news_filters,
     });
+    // The feed shows the new filters and zone from the next poll on (in this process; others within the cache's time).
+    this.feeds.dropReader(user.id);
     return this.present(user.id, row);
   }
 
@@ -127,11 +146,28 @@ export class DeliveryService {
     return this.settings(user);
   }
 
-  /** The Atom document of a feed token, undefined for a token that is not (or no longer) a feed's. */
-  async feed(token: string): Promise<string | undefined> {
+  /**
+   * The reader a feed token belongs to (one indexed lookup of its hash), undefined for a token that is
+   * not (or no longer) a feed's. Looked up on every poll, so a regenerated or revoked address stops
+   * working at once even while its feed is cached.
+   */
+  async feedReader(token: string): Promise<string | undefined> {
     if (!FEED_TOKEN.test(token)) return undefined;
-    const userId = await this.deps.deliveries.findUserIdByFeedTokenHash(hashFeedToken(token));
+    return this.deps.deliveries.findUserIdByFeedTokenHash(hashFeedToken(token));
+  }
+
+  /**
+   * The Atom document of a feed token and its validators (ETag, Last-Modified), undefined for a token
+   * that is not a feed's. Built at most once per reader per FEED_CACHE_TTL_MS (feed-cache.ts).
+   * `readerId`: the token's reader when the caller has already looked it up (feedReader).
+   */
+  async feed(token: string, readerId?: string): Promise<FeedDocument | undefined> {
+    const userId = readerId ?? (await this.feedReader(token));
     if (!userId) return undefined;
+    return this.feeds.get(hashFeedToken(token), userId, () => this.buildFeed(token, userId));
+  }
+
+  private async buildFeed(token: string, userId: string): Promise<BuiltFeed | undefined> {
     const [user, row] = await Promise.all([
       this.deps.users.findById(userId),
       this.deps.deliveries.findSettings(userId),
@@ -147,13 +183,13 @@ export class DeliveryService {
       ...papers.slice(0, DELIVERY_LIMITS.feedEntries - Math.min(news.length, 10)),
       ...news.slice(0, 10),
     ];
-    return atomFeedOf({
-      feedId: `urn:radar:feed:${createHash('sha256').update(`feed\n${userId}`).digest('hex').slice(0, 32)}`,
-      selfUrl: this.feedUrl(token),
-      webBaseUrl: this.deps.webBaseUrl(),
-      entries,
-      now: this.now(),
-    });
+    const feedId = `urn:radar:feed:${createHash('sha256').update(`feed\n${userId}`).digest('hex').slice(0, 32)}`;
+    const selfUrl = this.feedUrl(token);
+    const webBaseUrl = this.deps.webBaseUrl();
+    return {
+      xml: atomFeedOf({ feedId, selfUrl, webBaseUrl, entries, now: this.now() }),
+      content: JSON.stringify({ feedId, selfUrl, webBaseUrl, entries }),
+    };
   }
 
   isUnsubscribeTokenValid(token: string): boolean {

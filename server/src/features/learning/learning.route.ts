@@ -77,12 +77,20 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
     API_PATHS.ratingThreshold,
     {
       onRequest: app.authenticate,
+      // Every rated paper's similarity to the profile, per call: docs/decisions.md, "Per-user quotas".
+      config: { userQuota: 'ratingThreshold' },
       schema: {
         ...guarded,
         tags: ['recommendations'],
         summary:
           "How the reader's rated papers spread over the similarity to the profile, and the highest threshold keeping 90% of the 👍",
-        response: { 200: ratingThresholdResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+        response: {
+          200: ratingThresholdResponseSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          429: apiErrorSchema,
+        },
       },
     },
     async (request) => learning.ratingThreshold(requireUser(request)),

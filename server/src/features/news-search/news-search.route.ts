@@ -1,11 +1,7 @@
 import { API_PATHS, apiErrorSchema, newsListResponseSchema, newsSearchRequestSchema } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { NewsSearchService } from './news-search.service';
-
-/** Per user: a semantic search embeds the query, possibly a paid API call. */
-const NEWS_SEARCH_LIMIT = { max: 60, timeWindow: '1 minute' };
 
 const guarded = { tags: ['news'], security: [{ bearerAuth: [] }] };
 
@@ -13,18 +9,12 @@ export const newsSearchRoutes: FastifyPluginAsyncZod<{ newsSearch: NewsSearchSer
   app,
   { newsSearch },
 ) => {
-  // Keyed by user (after authentication): one account cannot multiply its allowance over addresses.
-  const searchLimit = keyedRateLimit(
-    app,
-    NEWS_SEARCH_LIMIT,
-    (request) => `news-search:${request.currentUser?.id ?? request.ip}`,
-  );
-
   app.post(
     API_PATHS.newsSearch,
     {
       onRequest: app.authenticate,
-      preHandler: searchLimit,
+      // Per reader (a semantic search embeds the query, maybe a paid call): docs/decisions.md, "Per-user quotas".
+      config: { userQuota: 'newsSearch' },
       schema: {
         ...guarded,
         summary:

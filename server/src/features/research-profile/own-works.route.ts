@@ -1,21 +1,14 @@
 import {
   API_PATHS,
   apiErrorSchema,
-  OWN_WORKS_LIMITS,
   ownWorksAuthorIdRequestSchema,
   ownWorksLibraryRequestSchema,
   taskSubmittedResponseSchema,
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
-import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { OwnWorksService } from './own-works.service';
 
-/**
- * Seedings per reader: each may fetch up to 200 works from ORCID or OpenAlex, look up abstracts by DOI
- * and run the research analysis (maybe a paid LLM call). ORCID, OpenAlex and files share the count.
- */
-const OWN_WORKS_LIMIT = { max: OWN_WORKS_LIMITS.perHour, timeWindow: '1 hour' };
 /** A 2 MB file grows a little as a JSON string (escaped quotes, backslashes and line ends). */
 const LIBRARY_BODY_LIMIT = 3 * 1024 * 1024;
 
@@ -30,13 +23,16 @@ const responses = {
 };
 
 export const ownWorksRoutes: FastifyPluginAsyncZod<{ ownWorks: OwnWorksService }> = async (app, { ownWorks }) => {
-  const limit = keyedRateLimit(app, OWN_WORKS_LIMIT, (request) => `own-works:${request.currentUser?.id ?? request.ip}`);
+  // Seedings per reader (the `ownWorks` quota, OWN_WORKS_LIMITS.perHour): each may fetch up to 200 works
+  // from ORCID or OpenAlex, look up abstracts by DOI and run the research analysis (maybe a paid LLM
+  // call). ORCID, OpenAlex and files share the count, one running at a time.
+  const quota = { userQuota: 'ownWorks' } as const;
 
   app.post(
     API_PATHS.researchFromAuthorId,
     {
       onRequest: app.authenticate,
-      preHandler: limit,
+      config: quota,
       schema: {
         ...guarded,
         summary: "Seed the profile from the reader's works: an ORCID iD, or an OpenAlex author id (with the key)",
@@ -52,7 +48,7 @@ export const ownWorksRoutes: FastifyPluginAsyncZod<{ ownWorks: OwnWorksService }
     API_PATHS.researchFromLibrary,
     {
       onRequest: app.authenticate,
-      preHandler: limit,
+      config: quota,
       bodyLimit: LIBRARY_BODY_LIMIT,
       schema: {
         ...guarded,
