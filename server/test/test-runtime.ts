@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { brotliCompressSync } from 'node:zlib';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { removeRedisQueueData } from '@radar/jobs';
 import { loadConfig } from '@radar/shared/server';
@@ -101,6 +102,11 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     path.join(webDistDir, 'index.html'),
     '<!doctype html><title>科研雷达</title><div id="root"></div>',
   );
+  // A hashed asset with the brotli copy the web build writes beside it (web/vite.config.ts).
+  const asset = `export const text = '${'科研雷达 '.repeat(400)}';\n`;
+  await fs.mkdir(path.join(webDistDir, 'assets'));
+  await fs.writeFile(path.join(webDistDir, 'assets', 'app-abc123.js'), asset);
+  await fs.writeFile(path.join(webDistDir, 'assets', 'app-abc123.js.br'), brotliCompressSync(asset));
   const jwtSecret = shared?.jwtSecret ?? randomBytes(48).toString('base64url');
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
@@ -27,6 +28,23 @@ describe('the web app', () => {
       expect(response.body).toContain('<div id="root">');
     }
     expect([...statuses]).toEqual([200]);
+  });
+
+  it('sends the brotli copy of an asset to a browser that accepts it, cached for good', async () => {
+    const compressed = await runtime.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toContain('科研雷达');
+
+    const plain = await runtime.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('科研雷达');
   });
 
   it('still answers unknown API paths with a JSON 404, rate limited', async () => {

@@ -25,6 +25,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     root: distDir,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz copies of its text files (web/vite.config.ts): sent to browsers that
+    // accept them, with Vary: Accept-Encoding; the file itself otherwise.
+    preCompressed: true,
     // Hashed asset names never change content; index.html must always be revalidated.
     setHeaders(res, filePath) {
       res.header(

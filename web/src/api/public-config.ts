@@ -49,11 +49,11 @@ function toPublicConfig(raw: unknown): PublicConfig {
   };
 }
 
-export async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
+async function getPublicConfig(options: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
   return toPublicConfig(await api.get<unknown>(API_PATHS.publicConfig, options));
 }
 
-const publicConfigQueryOptions = () =>
+export const publicConfigQueryOptions = () =>
   queryOptions({
     queryKey: PUBLIC_CONFIG_QUERY_KEY,
     queryFn: ({ signal }) => getPublicConfig({ signal }),

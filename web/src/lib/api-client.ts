@@ -337,7 +337,7 @@ function toTransportError(error: unknown, timedOut: boolean): ApiError {
   });
 }
 
-function toQueryString(query: RequestOptions['query']): string {
+export function toQueryString(query: RequestOptions['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

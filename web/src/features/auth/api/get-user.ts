@@ -1,5 +1,6 @@
 import { API_PATHS, type UserResponse } from '@radar/shared';
 import { api } from '@/lib/api-client';
+import { startEarlyGet, takeEarlyGet } from '@/lib/early-answers';
 
 /** The signed-in account with its research profile. */
 export type User = UserResponse;
@@ -8,6 +9,21 @@ export type User = UserResponse;
 export async function getUser(options: { signal?: AbortSignal } = {}): Promise<User> {
   const raw = await api.get<unknown>(API_PATHS.user, options);
   return toUser(raw);
+}
+
+/**
+ * Starts GET /api/auth/user/ before React renders (app/early-requests): the guard, the page's code and
+ * the page's own requests then no longer wait for the shell's first render. Resolves to the account,
+ * or rejects as getUser would.
+ */
+export async function prefetchUser(): Promise<User> {
+  return toUser(await startEarlyGet(API_PATHS.user));
+}
+
+/** The auth provider's first load: the prefetched request when there is one, else a new one. */
+export async function getUserOnStart(): Promise<User> {
+  const early = takeEarlyGet<unknown>(API_PATHS.user);
+  return early ? toUser(await early) : getUser();
 }
 
 /**

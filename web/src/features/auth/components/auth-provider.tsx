@@ -3,7 +3,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { clearSession, getToken, onSessionExpired, SESSION_STORAGE_KEYS, storeSession } from '@/lib/session';
-import { getUser, type User } from '../api/get-user';
+import { getUser, getUserOnStart, type User } from '../api/get-user';
 import { logoutOnServer } from '../api/logout';
 import { AuthContext, type AuthContextValue, type AuthStatus } from '../hooks/auth-context';
 
@@ -57,7 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
    * 5xx: the user stays on the page with the account as it was, and the next refresh or reload tries
    * again; a 401 still logs out (lib/session).
    */
-  const loadUser = useCallback(async ({ isRefresh = false }: { isRefresh?: boolean } = {}) => {
+  const loadUser = useCallback(async ({ isRefresh = false, isStart = false } = {}) => {
     const current = ++generation.current;
     if (!getToken()) {
       setState(ANONYMOUS);
@@ -65,7 +65,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     setState((previous) => (previous.status === 'authenticated' ? previous : { status: 'loading', user: null }));
     try {
-      const user = await getUser();
+      // The load on start takes the request the entry started before the app rendered (app/early-requests).
+      const user = await (isStart ? getUserOnStart() : getUser());
       if (current === generation.current) setState({ status: 'authenticated', user });
     } catch {
       if (current !== generation.current) return;
@@ -77,7 +78,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const refreshUser = useCallback(() => loadUser({ isRefresh: true }), [loadUser]);
 
   useEffect(() => {
-    if (getToken()) void loadUser();
+    if (getToken()) void loadUser({ isStart: true });
   }, [loadUser]);
 
   useEffect(() => onSessionExpired(expireSession), [expireSession]);

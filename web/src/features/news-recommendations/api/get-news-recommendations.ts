@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { refetchWhileSourcesStart } from '@/components/recommendations/sources-starting';
 import { api } from '@/lib/api-client';
+import { takeEarlyGet } from '@/lib/early-answers';
 import { appendPages, excludeIdsQuery, loadMoreState, MAX_SHOWN_IDS } from '@/lib/load-more';
 import { type NewsRecommendations, readNewsRecommendations } from '@/lib/spec-answers';
 import {
@@ -38,10 +39,12 @@ async function getNewsRecommendations(
   shownIds: readonly string[],
   options: { signal?: AbortSignal } = {},
 ): Promise<NewsRecommendations> {
-  const answer = await api.get<unknown>(API_PATHS.newsRecommendations, {
-    query: toQuery(params, page, shownIds),
-    signal: options.signal,
-  });
+  const query = toQuery(params, page, shownIds);
+  // The same request started before the page's code loaded (prefetch-news-recommendations), if any.
+  const early = takeEarlyGet<unknown>(API_PATHS.newsRecommendations, query);
+  const answer = early
+    ? await early
+    : await api.get<unknown>(API_PATHS.newsRecommendations, { query, signal: options.signal });
   return readNewsRecommendations(answer, NEWS_PAGE_SIZE);
 }
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import { refetchWhileSourcesStart } from '@/components/recommendations/sources-starting';
 import { api, REQUEST_TIMEOUTS } from '@/lib/api-client';
+import { takeEarlyGet } from '@/lib/early-answers';
 import { appendPages, excludeIdsQuery, loadMoreState } from '@/lib/load-more';
 import { type PaperRecommendations, readPaperRecommendations } from '@/lib/spec-answers';
 import {
@@ -35,14 +36,17 @@ async function getPaperRecommendations(
   shownIds: readonly string[],
   options: { signal?: AbortSignal } = {},
 ): Promise<PaperRecommendations> {
-  const response = await api.get<{ success?: unknown; recommendations?: unknown } | null>(
-    API_PATHS.paperRecommendations,
-    {
-      query: toQuery(params, shownIds),
-      timeoutMs: REQUEST_TIMEOUTS.recommendation,
-      signal: options.signal,
-    },
-  );
+  type Answer = { success?: unknown; recommendations?: unknown } | null;
+  const query = toQuery(params, shownIds);
+  // The same request started before the page's code loaded (prefetch-paper-recommendations), if any.
+  const early = takeEarlyGet<Answer>(API_PATHS.paperRecommendations, query);
+  const response = early
+    ? await early
+    : await api.get<Answer>(API_PATHS.paperRecommendations, {
+        query,
+        timeoutMs: REQUEST_TIMEOUTS.recommendation,
+        signal: options.signal,
+      });
   if (response?.success !== true || !Array.isArray(response.recommendations)) throw new RecommendationServiceFailure();
   return readPaperRecommendations(response);
 }

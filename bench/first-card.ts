@@ -1,0 +1,459 @@
+/**
+ * pnpm bench:first-card [--runs 5] [--papers 2000] [--news 300] [--waterfall] [--profile] [--web-dist DIR]
+ *                       [--compare DIR]
+ *
+ * How long a reader waits for the first result card of /papers and /news, measured in the browser.
+ * Builds nothing: it serves the web app `pnpm build` left in web/dist, or a copy of a build named by
+ * --web-dist, and stops when there is none. --compare DIR measures a second build in the same run, each
+ * run of one followed by the same run of the other (same server, same data, the same moments of a shared
+ * machine's load): both builds' assets are served side by side and index.html is switched between runs.
+ *
+ * - Server: the real one (startRuntime) in embedded mode, as `pnpm start` runs it: PGlite in a fresh temp
+ *   DATA_DIR, BullMQ on it, the in-process worker (no recurring jobs, no sources), on 127.0.0.1.
+ * - Data: N papers and M news items stored through the ingestion pipeline and embedded with the active
+ *   built-in model fitted on them (as the worker's maintain job fits it): the 800 real arXiv papers of the shared dev set
+ *   (../shared/fixtures/eval), each reused with another paper's title appended until N, published over the
+ *   last 14 days (so the default window 一周内 holds about half); one verified reader whose research
+ *   direction is confirmed (POST /api/auth/research-direction/confirm/).
+ * - Browser: Debian's chromium through playwright-core, launched as the e2e tests launch it, 1280x800,
+ *   zh-CN, Asia/Shanghai. An init script watches the DOM (MutationObserver) and notes performance.now()
+ *   when the first `[data-testid=paper-card]` / `[data-testid=news-card]` appears ("in DOM") and after
+ *   the next animation frame ("painted").
+ * - cold: a new browser context (empty HTTP cache, the reader's token in localStorage) loads /papers or
+ *   /news; the time counts from navigation start (performance.timeOrigin).
+ * - warm: a new context loads /my and waits until its network is idle; then a click on the menu entry
+ *   (in-app navigation, the app already running but this page's code and data not yet loaded); the time
+ *   counts from the click.
+ * - One unmeasured visit of each page first (the server's first answers after start).
+ * Prints every run, median and p90 (nearest rank), and with --waterfall the requests of the median cold
+ * run (start and end, ms after navigation start); with --profile, one more cold load of each page under
+ * the V8 sampling profiler (CDP), until the first card: CPU time by script file and the busiest functions.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Browser, chromium } from 'playwright-core';
+import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
+import { createIngestRepositories, UserRepository } from '../packages/db/src';
+import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
+import { consumeEntries } from '../packages/ingest/src/pipeline';
+import type { IngestEntry } from '../packages/ingest/src/types';
+import { loadConfig } from '../packages/shared/src/server';
+import { createLogger, startRuntime } from '../server/src';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    papers: { type: 'string', default: '2000' },
+    news: { type: 'string', default: '300' },
+    waterfall: { type: 'boolean', default: false },
+    'web-dist': { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+  },
+  strict: true,
+});
+const RUNS = Math.max(1, Number.parseInt(args.runs, 10) || 5);
+const PAPERS = Math.max(1, Number.parseInt(args.papers, 10) || 2000);
+const NEWS = Math.max(1, Number.parseInt(args.news, 10) || 300);
+
+const WEB_DIST_DIR = args['web-dist']
+  ? path.resolve(args['web-dist'])
+  : fileURLToPath(new URL('../web/dist/', import.meta.url));
+/** Debian's chromium with the flags of e2e/src/browser.ts; Playwright's own browsers are never used. */
+const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const WAIT_MS = 60_000;
+const READER_EMAIL = 'first-card.reader@example.org';
+const RESEARCH_SUMMARY =
+  'Machine learning for computer security: adversarial examples and robustness of deep neural networks, ' +
+  'privacy attacks and differential privacy, intrusion and malware detection with learned models.';
+
+const PAGES = [
+  { path: '/papers', card: 'paper-card', nav: 'nav-papers' },
+  { path: '/news', card: 'news-card', nav: 'nav-news' },
+] as const;
+type PageSpec = (typeof PAGES)[number];
+
+interface Measurement {
+  domMs: number;
+  paintMs: number;
+  requests: { name: string; start: number; end: number; bytes: number }[];
+}
+
+const DAY_MS = 86_400_000;
+
+async function* corpus(): AsyncGenerator<IngestEntry, undefined> {
+  const documents = await readLabelledCsv(path.join(sharedFixturesDir(), 'eval/arxiv_cs_4class_balanced_800.csv'));
+  const today = Date.now();
+  for (let index = 0; index < PAPERS; index++) {
+    const document = documents[index % documents.length];
+    if (!document) continue;
+    const round = Math.floor(index / documents.length);
+    // Later rounds reuse a text with another paper's title appended, so no two papers share a title.
+    const other = documents[(index * 7 + round * 131) % documents.length];
+    const title = round === 0 || !other ? document.title : `${document.title}: ${other.title}`;
+    yield {
+      type: 'paper',
+      draft: {
+        key: `bench:${index}`,
+        title,
+        authors: [`Author ${index % 97}`, `Researcher ${index % 89}`, `Scientist ${index % 83}`],
+        abstract: document.abstract,
+        url: `http://127.0.0.1/bench/papers/${index}`,
+        publishedAt: new Date(today - (index % 14) * DAY_MS).toISOString().slice(0, 10),
+        journal: { name: `Bench Journal ${index % 12}`, issns: [], isPreprintServer: false },
+        keywords: [document.label],
+        fields: ['computer-science'],
+        sourceIds: { bench: String(index) },
+        notes: [],
+      },
+    };
+  }
+  for (let index = 0; index < NEWS; index++) {
+    const document = documents[(index * 13) % documents.length];
+    if (!document) continue;
+    yield {
+      type: 'news',
+      draft: {
+        key: `bench:news:${index}`,
+        title: `Institute ${index % 9} reports: ${document.title}`,
+        content: document.abstract,
+        url: `http://127.0.0.1/bench/news/${index}`,
+        publishDate: new Date(today - (index % 5) * DAY_MS - 3_600_000),
+        institute: `Bench Institute ${index % 9}`,
+        fields: ['computer-science'],
+        notes: [],
+      },
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Notes when the first card enters the DOM and the frame after it (`window.__firstCard`); a string, not a
+ * function, because tsx wraps named functions in a helper the page does not have.
+ */
+const WATCH_FIRST_CARD = `(() => {
+  window.__resetFirstCard = () => {
+    window.__firstCard = { dom: null, paint: null, start: performance.now() };
+  };
+  window.__firstCard = { dom: null, paint: null, start: 0 };
+  new MutationObserver(() => {
+    const watch = window.__firstCard;
+    if (watch.dom !== null) return;
+    if (!document.querySelector('[data-testid="paper-card"],[data-testid="news-card"]')) return;
+    watch.dom = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { watch.paint = performance.now(); }, 0));
+  }).observe(document, { subtree: true, childList: true });
+})();`;
+
+async function measure(
+  browser: Browser,
+  baseUrl: string,
+  token: string,
+  spec: PageSpec,
+  mode: 'cold' | 'warm',
+): Promise<Measurement> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 800 },
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    serviceWorkers: 'block',
+  });
+  try {
+    await context.route(
+      (url) => url.origin !== baseUrl,
+      (route) => route.abort('blockedbyclient'),
+    );
+    await context.addInitScript(
+      ({ entries }) => {
+        if (window.localStorage.getItem('token')) return;
+        for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
+      },
+      { entries: { token, userEmail: READER_EMAIL } },
+    );
+    await context.addInitScript(WATCH_FIRST_CARD);
+    const page = await context.newPage();
+    if (mode === 'cold') {
+      await page.goto(spec.path, { waitUntil: 'commit' });
+    } else {
+      await page.goto('/my', { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { level: 1, name: '我的' }).waitFor({ timeout: WAIT_MS });
+      await page.evaluate((nav) => {
+        (window as unknown as { __resetFirstCard: () => void }).__resetFirstCard();
+        document.querySelector<HTMLElement>(`[data-testid="${nav}"]`)?.click();
+      }, spec.nav);
+    }
+    await page
+      .waitForFunction(
+        () => (window as unknown as { __firstCard: { paint: number | null } }).__firstCard.paint !== null,
+        undefined,
+        { timeout: WAIT_MS },
+      )
+      .catch(async (error: unknown) => {
+        const shown = await page
+          .evaluate(
+            () =>
+              JSON.stringify((window as unknown as { __firstCard: unknown }).__firstCard) +
+              (document.body.textContent ?? '').slice(0, 300),
+          )
+          .catch(() => '');
+        throw new Error(`no card on ${spec.path} (${mode}); the page shows: ${shown}`, { cause: error });
+      });
+    return await page.evaluate(() => {
+      const watch = (window as unknown as { __firstCard: { dom: number; paint: number; start: number } }).__firstCard;
+      const requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => entry.startTime >= watch.start)
+        .map((entry) => ({
+          name: new URL(entry.name).pathname + new URL(entry.name).search.slice(0, 40),
+          start: entry.startTime - watch.start,
+          end: entry.responseEnd - watch.start,
+          bytes: entry.transferSize,
+        }));
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      if (watch.start === 0 && navigation) {
+        requests.unshift({
+          name: 'document',
+          start: navigation.startTime,
+          end: navigation.responseEnd,
+          bytes: navigation.transferSize,
+        });
+      }
+      return { domMs: watch.dom - watch.start, paintMs: watch.paint - watch.start, requests };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+/** A cold load of `spec` under the V8 sampling profiler: self time by script and by function, in ms. */
+async function profileColdLoad(browser: Browser, baseUrl: string, token: string, spec: PageSpec): Promise<void> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 800 },
+    locale: 'zh-CN',
+  });
+  try {
+    await context.addInitScript(
+      ({ entries }) => {
+        if (window.localStorage.getItem('token')) return;
+        for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
+      },
+      { entries: { token, userEmail: READER_EMAIL } },
+    );
+    await context.addInitScript(WATCH_FIRST_CARD);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await page.goto(spec.path, { waitUntil: 'commit' });
+    await page.waitForFunction(
+      () => (window as unknown as { __firstCard: { paint: number | null } }).__firstCard.paint !== null,
+      undefined,
+      { timeout: WAIT_MS },
+    );
+    const paint = await page.evaluate(
+      () => (window as unknown as { __firstCard: { paint: number } }).__firstCard.paint,
+    );
+    const { profile } = await cdp.send('Profiler.stop');
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const selfUs = new Map<number, number>();
+    const deltas = profile.timeDeltas ?? [];
+    for (const [index, id] of (profile.samples ?? []).entries()) {
+      selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[index + 1] ?? 0));
+    }
+    const byFile = new Map<string, number>();
+    const byFunction = new Map<string, number>();
+    for (const [id, us] of selfUs) {
+      const frame = byId.get(id)?.callFrame;
+      if (!frame) continue;
+      const file = frame.url ? new URL(frame.url, baseUrl).pathname : `(${frame.functionName || 'native'})`;
+      byFile.set(file, (byFile.get(file) ?? 0) + us / 1000);
+      const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+      byFunction.set(name, (byFunction.get(name) ?? 0) + us / 1000);
+    }
+    const top = (map: Map<string, number>, count: number) =>
+      [...map]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, count)
+        .map(([name, value]) => `  ${ms(value).padStart(5)} ms  ${name}`);
+    console.log(`\n${spec.path} cold under the profiler: first card ${ms(paint)} ms; CPU by script:`);
+    for (const line of top(byFile, 12)) console.log(line);
+    console.log('busiest functions (self time):');
+    for (const line of top(byFunction, 15)) console.log(line);
+  } finally {
+    await context.close();
+  }
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
+};
+const ms = (value: number) => `${Math.round(value)}`;
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+if (!fs.existsSync(path.join(WEB_DIST_DIR, 'index.html'))) {
+  console.error(`no built web app in ${WEB_DIST_DIR}: run \`pnpm build\` first`);
+  process.exit(1);
+}
+if (!fs.existsSync(CHROMIUM_PATH)) {
+  console.error(`Debian's chromium is missing at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
+  process.exit(1);
+}
+
+const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'radar-bench-first-card-'));
+
+/** A build's index.html and its compressed copies (absent ones are null). */
+interface Build {
+  name: string;
+  index: Record<'' | '.br' | '.gz', Buffer | null>;
+}
+async function readBuild(dir: string): Promise<Build> {
+  const read = (suffix: string) => fsp.readFile(path.join(dir, `index.html${suffix}`)).catch(() => null);
+  return { name: dir, index: { '': await read(''), '.br': await read('.br'), '.gz': await read('.gz') } };
+}
+const builds: Build[] = [await readBuild(WEB_DIST_DIR)];
+let servedDir = WEB_DIST_DIR;
+if (args.compare) {
+  const other = path.resolve(args.compare);
+  if (!fs.existsSync(path.join(other, 'index.html'))) {
+    console.error(`no built web app in ${other}`);
+    process.exit(1);
+  }
+  builds.push(await readBuild(other));
+  // Hashed asset names: the two builds' files sit side by side; only index.html differs.
+  servedDir = path.join(dataDir, 'web');
+  await fsp.cp(other, servedDir, { recursive: true });
+  await fsp.cp(WEB_DIST_DIR, servedDir, { recursive: true });
+}
+/** Serves `build`'s index.html (read per request by the server, compressed copies included). */
+async function useBuild(build: Build): Promise<void> {
+  if (builds.length === 1) return;
+  for (const [suffix, content] of Object.entries(build.index)) {
+    const file = path.join(servedDir, `index.html${suffix}`);
+    if (content) await fsp.writeFile(file, content);
+    else await fsp.rm(file, { force: true });
+  }
+}
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  JWT_SECRET: randomBytes(36).toString('base64'),
+  HOST: '127.0.0.1',
+  JOURNAL_TIERS_AUTO: 'false',
+  INGEST_SOURCES_JSON: '{"sources":[]}',
+});
+const runtime = await startRuntime(config, createLogger('silent'), {
+  recurringJobs: false,
+  webDistDir: servedDir,
+});
+let browser: Browser | undefined;
+try {
+  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}`;
+
+  const seedStarted = performance.now();
+  const repositories = createIngestRepositories(runtime.database.db);
+  const { summary, failure } = await consumeEntries(repositories, corpus(), { source: 'bench', isDemo: false });
+  if (failure) throw failure;
+  // What the worker's maintain job does after an ingestion: the first fit of the built-in model, then
+  // vectors of that model for everything stored.
+  const { embeddings } = runtime.parts.ai;
+  await embeddings.refitIfDue();
+  await embeddings.reembedStale({});
+  const embedder = await embeddings.active();
+  const user = await new UserRepository(runtime.database.db).create({ email: READER_EMAIL, isEmailVerified: true });
+  const token = await runtime.app.signIn(user);
+  const confirmed = await fetch(`${baseUrl}/api/auth/research-direction/confirm/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ research_summary_en: RESEARCH_SUMMARY }),
+  });
+  if (!confirmed.ok) throw new Error(`confirm answered ${confirmed.status}: ${await confirmed.text()}`);
+
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  console.log(
+    `first result card: embedded (PGlite in a temp DATA_DIR), ${summary.newPaperIds.length} papers and ` +
+      `${summary.newNewsIds.length} news embedded with ${embedder.model.name} (${embedder.model.dimension} dimensions) in ` +
+      `${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ${os.cpus().length} cores, ` +
+      `Node ${process.version}; web app ${builds.map((build) => build.name).join(' vs ')}; load average ${load()}`,
+  );
+  for (const build of builds) {
+    await useBuild(build);
+    for (const spec of PAGES) await measure(browser, baseUrl, token, spec, 'cold');
+  }
+  if (args.profile) {
+    for (const build of builds) {
+      await useBuild(build);
+      if (builds.length > 1) console.log(`\nprofiles of ${build.name}`);
+      for (const spec of PAGES) await profileColdLoad(browser, baseUrl, token, spec);
+    }
+  }
+
+  const rows: string[] = [];
+  for (const spec of PAGES) {
+    for (const mode of ['cold', 'warm'] as const) {
+      const results = builds.map(() => [] as Measurement[]);
+      for (let run = 0; run < RUNS; run++) {
+        for (const [index, build] of builds.entries()) {
+          await useBuild(build);
+          results[index]?.push(await measure(browser, baseUrl, token, spec, mode));
+        }
+      }
+      for (const [index, build] of builds.entries()) {
+        const runs = results[index] ?? [];
+        const paint = runs.map((result) => result.paintMs);
+        const dom = runs.map((result) => result.domMs);
+        rows.push(
+          `| ${spec.path} | ${mode} |${builds.length > 1 ? ` ${index === 0 ? 'web-dist' : 'compare'} |` : ''} ` +
+            `${ms(quantile(paint, 0.5))} | ${ms(quantile(paint, 0.9))} | ${ms(quantile(dom, 0.5))} | ` +
+            `${paint.map(ms).join(', ')} |`,
+        );
+        if (args.waterfall) {
+          const median = runs.find((result) => result.paintMs === quantile(paint, 0.5));
+          console.log(
+            `\n${spec.path} ${mode}${builds.length > 1 ? ` (${build.name})` : ''}, run at the median ` +
+              `(ms after start; first card ${ms(median?.paintMs ?? 0)}):`,
+          );
+          for (const request of median?.requests ?? []) {
+            console.log(
+              `  ${ms(request.start).padStart(5)} - ${ms(request.end).padStart(5)}  ${String(request.bytes).padStart(7)} B  ${request.name}`,
+            );
+          }
+        }
+      }
+    }
+  }
+  const buildColumn = builds.length > 1 ? [' build |', ' ----- |'] : ['', ''];
+  console.log(`\n${RUNS} runs each; ms from navigation start (cold) or the menu click (warm) to the first card`);
+  console.log(`| page | mode |${buildColumn[0]} painted median | painted p90 | in DOM median | painted, every run |`);
+  console.log(`| ---- | ---- |${buildColumn[1]} -------------- | ----------- | ------------- | ------------------ |`);
+  for (const row of rows) console.log(row);
+  console.log(`load average after: ${load()}`);
+} finally {
+  await browser?.close();
+  await runtime.close();
+  await fsp.rm(dataDir, { recursive: true, force: true });
+}
+process.exit(0);
