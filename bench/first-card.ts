@@ -37,7 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
 import { createIngestRepositories, UserRepository } from '../packages/db/src';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
@@ -162,6 +162,18 @@ const WATCH_FIRST_CARD = `(() => {
   }).observe(document, { subtree: true, childList: true });
 })();`;
 
+/** The reader signed in (the token the web app stores) and the first-card watcher, in every page of `context`. */
+async function signedInWatching(context: BrowserContext, token: string): Promise<void> {
+  await context.addInitScript(
+    ({ entries }) => {
+      if (window.localStorage.getItem('token')) return;
+      for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
+    },
+    { entries: { token, userEmail: READER_EMAIL } },
+  );
+  await context.addInitScript(WATCH_FIRST_CARD);
+}
+
 async function measure(
   browser: Browser,
   baseUrl: string,
@@ -181,14 +193,7 @@ async function measure(
       (url) => url.origin !== baseUrl,
       (route) => route.abort('blockedbyclient'),
     );
-    await context.addInitScript(
-      ({ entries }) => {
-        if (window.localStorage.getItem('token')) return;
-        for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
-      },
-      { entries: { token, userEmail: READER_EMAIL } },
-    );
-    await context.addInitScript(WATCH_FIRST_CARD);
+    await signedInWatching(context, token);
     const page = await context.newPage();
     if (mode === 'cold') {
       await page.goto(spec.path, { waitUntil: 'commit' });
@@ -250,14 +255,7 @@ async function profileColdLoad(browser: Browser, baseUrl: string, token: string,
     locale: 'zh-CN',
   });
   try {
-    await context.addInitScript(
-      ({ entries }) => {
-        if (window.localStorage.getItem('token')) return;
-        for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
-      },
-      { entries: { token, userEmail: READER_EMAIL } },
-    );
-    await context.addInitScript(WATCH_FIRST_CARD);
+    await signedInWatching(context, token);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');

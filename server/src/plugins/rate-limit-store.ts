@@ -113,18 +113,16 @@ class RedisRateLimitStore implements RateLimitStore {
 
   // SCAN walks the whole keyspace (queues included); it runs on password resets, which are rare.
   async deleteByPrefix(prefix: string): Promise<void> {
-    const match = `${escapeGlob(this.namespace + prefix)}*`;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-      if (keys.length) await this.redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await this.deleteMatching(`${escapeGlob(this.namespace + prefix)}*`);
   }
 
   // The Redis client belongs to the runtime, which disconnects it.
   async deleteMentioningInRedis(id: string): Promise<void> {
-    const match = `${escapeGlob(this.namespace)}*${escapeGlob(id)}*`;
+    await this.deleteMatching(`${escapeGlob(this.namespace)}*${escapeGlob(id)}*`);
+  }
+
+  /** Deletes every key matching the glob `match`, a SCAN page at a time. */
+  private async deleteMatching(match: string): Promise<void> {
     let cursor = '0';
     do {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
