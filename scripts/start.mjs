@@ -83,7 +83,7 @@ function run(command, args) {
 
 const webFingerprint = fingerprint(filesUnder(WEB_INPUTS));
 if (readStamp(WEB_DIST)?.fingerprint !== webFingerprint || !fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-  console.log('Building the web app (its sources changed since the last build)…');
+  console.log('Building the web app (no build of its current sources yet)…');
   run('pnpm', ['--filter', '@radar/web', 'build']);
   writeStamp(WEB_DIST, { fingerprint: webFingerprint });
 }
@@ -94,7 +94,7 @@ if (
   fingerprint(serverStamp.inputs) !== serverStamp.fingerprint ||
   !fs.existsSync(path.join(SERVER_BUILD, 'server.js'))
 ) {
-  console.log('Bundling the server (its sources changed since the last start)…');
+  console.log('Bundling the server (no bundle of its current sources yet)…');
   const { buildDist } = await import('./build-dist.mjs');
   const result = await buildDist(SERVER_BUILD, { linkDependencies: true });
   // esbuild's service process is not needed again in this process.
