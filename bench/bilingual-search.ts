@@ -10,7 +10,6 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { readSetDirectory } from '../packages/ai/src/bilingual-benchmark';
 import { englishSearchPhrases } from '../packages/ai/src/offline/chinese-gloss';
 import {
   ArticleRepository,
@@ -20,6 +19,7 @@ import {
   UserRepository,
 } from '../packages/db/src';
 import { createTestDatabase } from '../packages/db/src/testing';
+import { readSetDirectory } from './lib/bilingual-set';
 
 const TOP = 20;
 const setDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, 'bilingual-set'));

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 // Imported from the ai package, where its dependencies resolve (the repository root has none).
-import { runBilingualBenchmark, runBilingualSetBenchmark } from '../packages/ai/src/bilingual-benchmark';
+import { runBilingualBenchmark, runBilingualSetBenchmark } from './lib/bilingual-set';
 
 const target = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, 'bilingual-set'));
 const write = (text: string) => process.stdout.write(text);

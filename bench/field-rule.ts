@@ -17,8 +17,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../packages/ai/src/builtin/lsa-model';
-import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
 import { STEM_CASE_CORPUS, STEM_CASE_READER } from '../packages/ai/src/testing/field-rule-corpus';
+import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 import { generateDemoCorpus } from '../packages/ingest/src/demo/demo-corpus';
 import { arxivFields } from '../packages/ingest/src/research-field-evidence';

@@ -38,7 +38,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
+import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
 import { createIngestRepositories, UserRepository } from '../packages/db/src';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 import { consumeEntries } from '../packages/ingest/src/pipeline';

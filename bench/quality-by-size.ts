@@ -17,7 +17,7 @@ import {
   type LabelledDocument,
   readLabelledCsv,
   tfidfBaselinePrecision,
-} from '../packages/ai/src/quality-benchmark';
+} from '../packages/ai/src/testing/labelled-set';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 
 const sizes = (process.argv[2] ?? '50,100,200,400,800').split(',').map(Number);

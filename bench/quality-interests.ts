@@ -7,13 +7,13 @@
  * (measureLikeCalibration). The built-in model is fitted on the set, as bench:quality does.
  */
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../packages/ai/src/builtin/lsa-model';
-import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
-import { type CalibrationResult, measureLikeCalibration } from '../packages/ai/src/quality-benchmark-calibration';
+import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
 import {
   INTEREST_METHODS,
   type InterestSimulationResult,
   simulateInterestReaders,
 } from '../packages/recommend/src/interests-benchmark';
+import { type CalibrationResult, measureLikeCalibration } from './lib/like-calibration';
 
 export async function runInterestBenchmark(
   file: string,

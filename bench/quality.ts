@@ -11,9 +11,9 @@
  * Record results in docs/benchmarks.md.
  */
 import path from 'node:path';
-// Imported from the worker package, where its dependencies resolve (the repository root has none).
-import { runQualityBenchmark } from '../packages/ai/src/quality-benchmark.runner';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
+// Imported from the worker package, where its dependencies resolve (the repository root has none).
+import { runQualityBenchmark } from './lib/quality-runner';
 import { runInterestBenchmark } from './quality-interests';
 
 const json = process.argv.includes('--json');

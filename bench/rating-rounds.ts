@@ -35,7 +35,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { readLabelledCsv } from '../packages/ai/src/quality-benchmark';
+import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
 import { runRadarCommand } from '../packages/cli/src/radar-command';
 import { openDatabase, sql } from '../packages/db/src';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';

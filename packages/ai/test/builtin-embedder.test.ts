@@ -8,7 +8,7 @@ import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from '../src/builtin/
 import { termCounts } from '../src/builtin/text-features';
 import { symmetricEigen } from '../src/builtin/truncated-svd';
 import { documentEmbeddingText } from '../src/embedding-text';
-import { denseCosinePrecision, readLabelledCsv, tfidfBaselinePrecision } from '../src/quality-benchmark';
+import { denseCosinePrecision, readLabelledCsv, tfidfBaselinePrecision } from '../src/testing/labelled-set';
 
 const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
 

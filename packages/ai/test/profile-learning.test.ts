@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../src/builtin/lsa-model';
 import { signalsOfSummary } from '../src/learning/interest-attribution';
 import { LEARNING_WEIGHTS, learnedProfileVector } from '../src/learning/profile-learning';
-import { readLabelledCsv, simulateReader } from '../src/quality-benchmark';
+import { readLabelledCsv, simulateReader } from '../src/testing/labelled-set';
 
 const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
 const unit = (v: number[]) => v.map((x) => x / Math.hypot(...v));

@@ -5,7 +5,7 @@ import {
   SIGNAL_HALF_LIFE_DAYS,
   signalWeight,
 } from '../src/learning/reader-classifier';
-import { READER_METHODS, simulateMultiInterestReaders } from '../src/quality-benchmark-readers';
+import { READER_METHODS, simulateMultiInterestReaders } from '../src/testing/simulated-readers';
 
 const unit = (v: number[]) => v.map((x) => x / Math.hypot(...v));
 

@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LsaEmbeddingProvider } from '../src/builtin/builtin-embedders';
 import { fitLsaModel } from '../src/builtin/lsa-model';
 import { termCounts } from '../src/builtin/text-features';
-import { type LabelledDocument, readLabelledCsv } from '../src/quality-benchmark';
 import { idfOf, sharedFields, type TermWeighting, vocabularyWeighting } from '../src/reasons';
 import { sharedProfileTerms } from '../src/reasons/shared-terms';
+import { type LabelledDocument, readLabelledCsv } from '../src/testing/labelled-set';
 
 /**
  * Why a recommendation is shown: the profile terms a paper shares with the research summary (real

@@ -1,28 +1,12 @@
-import type { OutgoingMail } from '@radar/mail';
+import { brandedHtml, buttonHtml, codeHtml, escapeHtml, type OutgoingMail, PRODUCT_NAME as PRODUCT } from '@radar/mail';
 
 /** Chinese mail templates, text and HTML. Subjects never contain codes or links (subjects get logged). */
 
-const PRODUCT = '科研雷达';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
-
 const IGNORE_FOOTER = '如果这不是你本人的操作，请忽略这封邮件，你的账户不会有任何变化。';
 
-function layout(title: string, bodyHtml: string, footer: string = IGNORE_FOOTER): string {
-  return `<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body style="margin:0;padding:24px;background:#f5f7fb;font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#1f2937">
-  <div style="max-width:520px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <div style="font-size:18px;font-weight:600;color:#1d4ed8;margin-bottom:24px">${PRODUCT}</div>
-    ${bodyHtml}
-    <p style="margin-top:32px;font-size:12px;color:#6b7280">${escapeHtml(footer)}</p>
-  </div>
-</body></html>`;
-}
+/** An account mail: the shared layout with a plain-text footer saying why it came. */
+const layout = (title: string, bodyHtml: string, footer: string = IGNORE_FOOTER): string =>
+  brandedHtml({ title, bodyHtml, footerHtml: escapeHtml(footer) });
 
 /**
  * The code mail also goes to people who did not register (anyone can type an address), and to owners
@@ -57,7 +41,7 @@ export function verificationCodeMail(
       subject,
       `<p>你好！</p>
     <p>你正在注册${PRODUCT}。你的邮箱验证码是：</p>
-    <p style="font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;margin:16px 0">${escapeHtml(code)}</p>
+    ${codeHtml(code)}
     <p>验证码 ${validMinutes} 分钟内有效，请勿告诉他人。</p>
     <p style="font-size:13px;color:#4b5563">${escapeHtml(repeated)}</p>
     <p style="font-size:13px;color:#4b5563">${escapeHtml(ignore)}</p>`,
@@ -84,7 +68,7 @@ export function passwordResetMail(to: string, link: string, validMinutes: number
       subject,
       `<p>你好！</p>
     <p>我们收到了重置${PRODUCT}账户密码的请求。请在 ${validMinutes} 分钟内点击下面的按钮设置新密码（链接只能使用一次）：</p>
-    <p style="margin:24px 0"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>
+    ${buttonHtml(link, '重置密码')}
     <p style="font-size:12px;color:#6b7280;word-break:break-all">如果按钮无法打开，请复制此链接到浏览器：<br>${escapeHtml(link)}</p>`,
     ),
   };
@@ -126,7 +110,7 @@ export function passwordChangedMail(
     <p>你的${PRODUCT}账户密码已于 <strong>${escapeHtml(notice.at)}</strong> ${what}（设备：${escapeHtml(notice.device)}）。</p>
     <p>${escapeHtml(sessions)}</p>
     <p>${escapeHtml(notYou)}</p>
-    <p style="margin:24px 0"><a href="${escapeHtml(notice.forgotPasswordLink)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>`,
+    ${buttonHtml(notice.forgotPasswordLink, '重置密码')}`,
       '这是一封账户安全通知，每次修改或重置密码都会发送。',
     ),
   };
@@ -155,7 +139,7 @@ export function emailChangeCodeMail(to: string, code: string, validMinutes: numb
       subject,
       `<p>你好！</p>
     <p>你正在把${PRODUCT}账户的登录邮箱改为此地址。验证码是：</p>
-    <p style="font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;margin:16px 0">${escapeHtml(code)}</p>
+    ${codeHtml(code)}
     <p>验证码 ${validMinutes} 分钟内有效，请勿告诉他人。</p>`,
       ignore,
     ),
@@ -179,7 +163,7 @@ export function emailChangeTakenMail(to: string, forgotPasswordLink: string): Ou
       `<p>你好！</p>
     <p>${escapeHtml(body)}</p>
     <p>${escapeHtml(hint)}</p>
-    <p style="margin:24px 0"><a href="${escapeHtml(forgotPasswordLink)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>`,
+    ${buttonHtml(forgotPasswordLink, '重置密码')}`,
     ),
   };
 }
@@ -201,7 +185,7 @@ export function emailChangedMail(
       `<p>你好！</p>
     <p>${escapeHtml(what)}</p>
     <p>${escapeHtml(notYou)}</p>
-    <p style="margin:24px 0"><a href="${escapeHtml(notice.forgotPasswordLink)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:8px">重置密码</a></p>`,
+    ${buttonHtml(notice.forgotPasswordLink, '重置密码')}`,
       SECURITY_NOTICE,
     ),
   };

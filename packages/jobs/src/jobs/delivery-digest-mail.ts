@@ -1,9 +1,17 @@
-import { escapeHtml, type OutgoingMail, type RobotDigest } from '@radar/mail';
+import {
+  brandedHtml,
+  escapeHtml,
+  isWebUrl,
+  listItemHtml,
+  listSectionHtml,
+  type OutgoingMail,
+  PRODUCT_NAME,
+  type RobotDigest,
+  unsubscribeHeaders,
+} from '@radar/mail';
 import type { DigestItem, PublishedPreprintNotice } from '@radar/recommend';
 
 /** The digest mail and the robot push of one delivery (Chinese; the subject holds no link: subjects get logged). */
-
-const PRODUCT = '科研雷达';
 
 export interface DigestContent {
   frequency: 'daily' | 'weekly';
@@ -27,10 +35,10 @@ function countLine(content: DigestContent): string {
 export function digestMail(content: DigestContent & { to: string; unsubscribeUrl: string }): OutgoingMail {
   const { papers, news, publishedPreprints, webBaseUrl, unsubscribeUrl } = content;
   const period = periodWord(content.frequency);
-  const subject = `${PRODUCT}：${period}推荐（${countLine(content)}）`;
+  const subject = `${PRODUCT_NAME}：${period}推荐（${countLine(content)}）`;
   const intro = `${period}为你挑选了与研究方向最相关的新内容，每条都附推荐理由：`;
   const settingsUrl = `${webBaseUrl}/my`;
-  const unsubscribeNote = `退订只停止推送邮件；推送时间、订阅地址和机器人推送可在${PRODUCT}“我的”页面的“推送与订阅”中修改。`;
+  const unsubscribeNote = `退订只停止推送邮件；推送时间、订阅地址和机器人推送可在${PRODUCT_NAME}“我的”页面的“推送与订阅”中修改。`;
 
   const textItem = (item: DigestItem, index: number) =>
     [
@@ -60,71 +68,57 @@ export function digestMail(content: DigestContent & { to: string; unsubscribeUrl
     ...textSection('论文', papers),
     ...textSection('学术资讯', news),
     ...preprintText,
-    `在${PRODUCT}中查看全部推荐：${webBaseUrl}/papers`,
+    `在${PRODUCT_NAME}中查看全部推荐：${webBaseUrl}/papers`,
     '',
     `不想再收到推送邮件？点此退订：${unsubscribeUrl}`,
     unsubscribeNote,
     '',
-    `—— ${PRODUCT}`,
+    `—— ${PRODUCT_NAME}`,
   ].join('\n');
 
-  const htmlItem = (item: DigestItem) => {
-    const title = escapeHtml(item.title);
-    const linked = item.url
-      ? `<a href="${escapeHtml(item.url)}" style="color:#1d4ed8;text-decoration:none">${title}</a>`
-      : title;
-    return `<li style="margin-bottom:16px">
-        <div style="font-weight:600">${linked}</div>
-        <div style="font-size:13px;color:#4b5563">推荐理由：${escapeHtml(item.reason)}${item.source ? ` · ${escapeHtml(item.source)}` : ''}</div>${
-          item.summary
-            ? `\n        <div style="font-size:13px;color:#374151;margin-top:4px">AI 摘要：${escapeHtml(item.summary)}</div>`
-            : ''
-        }
-      </li>`;
-  };
+  const htmlItem = (item: DigestItem) =>
+    listItemHtml({
+      title: item.title,
+      url: item.url,
+      lineHtml: `推荐理由：${escapeHtml(item.reason)}${item.source ? ` · ${escapeHtml(item.source)}` : ''}`,
+      extraHtml: item.summary
+        ? `\n        <div style="font-size:13px;color:#374151;margin-top:4px">AI 摘要：${escapeHtml(item.summary)}</div>`
+        : '',
+    });
   const htmlSection = (heading: string, items: DigestItem[]) =>
-    items.length
-      ? `<h2 style="font-size:16px;margin:24px 0 8px">${heading}</h2>\n    <ol style="padding-left:20px">\n${items.map(htmlItem).join('\n')}\n    </ol>`
-      : '';
+    listSectionHtml(`<h2 style="font-size:16px;margin:24px 0 8px">${heading}</h2>`, items.map(htmlItem));
   const preprintHtml = publishedPreprints.length
     ? `<h2 style="font-size:16px;margin:24px 0 8px">你收藏的预印本已正式发表</h2>\n    <ul style="padding-left:20px">${publishedPreprints
         .map(
           (notice) =>
-            `<li>${notice.url ? `<a href="${escapeHtml(notice.url)}" style="color:#1d4ed8">${escapeHtml(notice.title)}</a>` : escapeHtml(notice.title)}（${escapeHtml(notice.journalName)}）</li>`,
+            `<li>${notice.url && isWebUrl(notice.url) ? `<a href="${escapeHtml(notice.url)}" style="color:#1d4ed8">${escapeHtml(notice.title)}</a>` : escapeHtml(notice.title)}（${escapeHtml(notice.journalName)}）</li>`,
         )
         .join('')}</ul>`
     : '';
-  const html = `<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f5f7fb;font-family:-apple-system,'PingFang SC','Microsoft YaHei',sans-serif;color:#1f2937">
-  <div style="max-width:600px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <div style="font-size:18px;font-weight:600;color:#1d4ed8;margin-bottom:24px">${PRODUCT}</div>
-    <p>你好！</p>
+  const html = brandedHtml({
+    title: subject,
+    width: 600,
+    bodyHtml: `<p>你好！</p>
     <p>${escapeHtml(intro)}</p>
     ${htmlSection('论文', papers)}
     ${htmlSection('学术资讯', news)}
     ${preprintHtml}
-    <p><a href="${escapeHtml(`${webBaseUrl}/papers`)}" style="color:#1d4ed8">在${PRODUCT}中查看全部推荐</a></p>
-    <p style="margin-top:32px;font-size:12px;color:#6b7280">不想再收到推送邮件？<a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280">退订</a>。${escapeHtml(unsubscribeNote)} <a href="${escapeHtml(settingsUrl)}" style="color:#6b7280">修改推送设置</a></p>
-  </div>
-</body></html>`;
+    <p><a href="${escapeHtml(`${webBaseUrl}/papers`)}" style="color:#1d4ed8">在${PRODUCT_NAME}中查看全部推荐</a></p>`,
+    footerHtml: `不想再收到推送邮件？<a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280">退订</a>。${escapeHtml(unsubscribeNote)} <a href="${escapeHtml(settingsUrl)}" style="color:#6b7280">修改推送设置</a>`,
+  });
   return {
     to: content.to,
     subject,
     text,
     html,
-    // RFC 2369 and RFC 8058: mail clients show an unsubscribe button that POSTs to the link.
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(unsubscribeUrl),
   };
 }
 
 /** The same digest for a group robot (papers, then news, then the preprint notices). */
 export function digestRobotMessage(content: DigestContent): RobotDigest {
   return {
-    title: `${PRODUCT}${periodWord(content.frequency)}推荐`,
+    title: `${PRODUCT_NAME}${periodWord(content.frequency)}推荐`,
     intro: countLine(content),
     items: [
       ...content.papers.map((item) => ({ ...item, label: '论文' })),
@@ -136,6 +130,6 @@ export function digestRobotMessage(content: DigestContent): RobotDigest {
         label: '已发表',
       })),
     ],
-    footer: { text: `在${PRODUCT}中查看全部推荐`, url: `${content.webBaseUrl}/papers` },
+    footer: { text: `在${PRODUCT_NAME}中查看全部推荐`, url: `${content.webBaseUrl}/papers` },
   };
 }

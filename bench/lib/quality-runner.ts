@@ -2,23 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@radar/shared/server';
-import { HashingEmbeddingProvider } from './builtin/builtin-embedders';
-import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from './builtin/lsa-model';
-import { LEARNING_WEIGHTS, type LearningWeights } from './learning/profile-learning';
-import { OpenAiEmbeddingProvider } from './openai/openai-embeddings.adapter';
+import { HashingEmbeddingProvider } from '../../packages/ai/src/builtin/builtin-embedders';
+import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../../packages/ai/src/builtin/lsa-model';
+import { LEARNING_WEIGHTS, type LearningWeights } from '../../packages/ai/src/learning/profile-learning';
+import { OpenAiEmbeddingProvider } from '../../packages/ai/src/openai/openai-embeddings.adapter';
 import {
   denseCosinePrecision,
   type ReaderSimulationOptions,
   readLabelledCsv,
   simulateReader,
   tfidfBaselinePrecision,
-} from './quality-benchmark';
+} from '../../packages/ai/src/testing/labelled-set';
 import {
   classifierMethod,
   type MethodRounds,
   READER_METHODS,
   simulateMultiInterestReaders,
-} from './quality-benchmark-readers';
+} from '../../packages/ai/src/testing/simulated-readers';
 
 /**
  * The body of `pnpm bench:quality` (bench/quality.ts): precision@20 of the active embedder and of the

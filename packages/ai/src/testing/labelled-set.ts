@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { type SparseVector, sparseDot } from './builtin/tfidf';
-import { LEARNING_WEIGHTS, type LearningWeights, learnedProfileVector } from './learning/profile-learning';
+import { type SparseVector, sparseDot } from '../builtin/tfidf';
+import { LEARNING_WEIGHTS, type LearningWeights, learnedProfileVector } from '../learning/profile-learning';
 
 /**
  * Recommendation quality on a labelled set (../shared/fixtures/eval): each document in turn is the

@@ -6,8 +6,12 @@ import {
   RANDOM_NEGATIVES_MIN,
   RANDOM_NEGATIVES_PER_SIGNAL,
   signalWeight,
-} from './learning/reader-classifier';
-import { classifierMethod, type SimulatedReader, simulateMultiInterestReaders } from './quality-benchmark-readers';
+} from '../../packages/ai/src/learning/reader-classifier';
+import {
+  classifierMethod,
+  type SimulatedReader,
+  simulateMultiInterestReaders,
+} from '../../packages/ai/src/testing/simulated-readers';
 
 /*
  * Does a calibrated score predict a 👍 better than the raw cosine the card shows (issue 23)? The
@@ -96,7 +100,7 @@ export function measureLikeCalibration(
   };
 }
 
-/** The product's training set (quality-benchmark-readers' simulatedTrainingSet), one round a week. */
+/** The product's training set (simulated-readers' simulatedTrainingSet), one round a week. */
 function trainingSet(reader: SimulatedReader) {
   const examples = [{ vector: reader.profile, label: 1 as 0 | 1, weight: 1 }];
   for (const rating of reader.ratings)

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from './builtin/lsa-model';
-import { CrossLingualTexts } from './cross-lingual-texts';
-import { documentEmbeddingText } from './embedding-text';
-import { draftEnglishDirection, glossInline } from './offline/chinese-gloss';
-import { extractResearchProfileOffline } from './offline/research-extractor';
+import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../../packages/ai/src/builtin/lsa-model';
+import { CrossLingualTexts } from '../../packages/ai/src/cross-lingual-texts';
+import { documentEmbeddingText } from '../../packages/ai/src/embedding-text';
+import { draftEnglishDirection, glossInline } from '../../packages/ai/src/offline/chinese-gloss';
+import { extractResearchProfileOffline } from '../../packages/ai/src/offline/research-extractor';
 
 /**
  * The DayDayArXiv mode of `pnpm bench:bilingual <file.jsonl>` (bench/bilingual.ts): how well a Chinese

@@ -1,5 +1,5 @@
 import { RECOMMENDATION_PAGING } from '@radar/shared';
-import { learnedProfileVector } from './learning/profile-learning';
+import { learnedProfileVector } from '../learning/profile-learning';
 import {
   CLASSIFIER_MIN_SIGNALS,
   CLASSIFIER_OPTIONS,
@@ -11,7 +11,7 @@ import {
   RANDOM_NEGATIVES_PER_SIGNAL,
   signalWeight,
   type TrainingExample,
-} from './learning/reader-classifier';
+} from '../learning/reader-classifier';
 
 /**
  * Simulated readers with several interests who rate what they see (issue 23, `pnpm bench:quality`).
