@@ -23,6 +23,9 @@
  *                          src/testing/ and bench/ build their own, and packages/db/src/ (the
  *                          repositories' own package) defines the bundles.
  *
+ * - unit-test:             a *.unit.test.ts (`pnpm test:fast`) imports no database test support, queue, process,
+ *                          browser, mail server or server runtime.
+ *
  * Prints one line per violation (file:line: rule: what) and exits 1; exits 0 when there is none.
  * `node scripts/check-architecture.mjs [root]` checks another tree (the self-test does).
  */
@@ -176,6 +179,29 @@ for (const pkg of packages) {
       } else if (!pkg.dependencies.has(name) && !(isDevFile(relInPackage) && pkg.devDependencies.has(name))) {
         const where = isDevFile(relInPackage) ? 'dependencies or devDependencies' : 'dependencies';
         report(file, line, 'undeclared-dependency', `${name} is not in the ${where} of ${rel(pkg.manifestFile)}`);
+      }
+    }
+  }
+}
+
+// Unit tests (*.unit.test.ts, the fast loop of `pnpm test:fast`, run in one mode only) touch no database,
+// queue, process, browser or server runtime: those make a test an integration test (*.test.ts).
+const UNIT_TEST = /\.unit\.test\.tsx?$/;
+const UNIT_TEST_FORBIDDEN = [
+  /^@radar\/db\/testing$/,
+  /^@radar\/jobs(\/|$)/,
+  /^@radar\/server(\/|$)/,
+  /^(pg|ioredis|bullmq|playwright-core|nodemailer|smtp-server)$/,
+  /^(node:)?child_process$/,
+  /(^|\/)(test-runtime|server-process|installation|run-radar|smtp-sink)$/,
+];
+for (const dir of ['packages', 'server', 'worker'].map((name) => path.join(root, name))) {
+  if (!fs.existsSync(dir)) continue;
+  for (const file of sourceFiles(dir)) {
+    if (!UNIT_TEST.test(file)) continue;
+    for (const { specifier, line } of importsOf(file)) {
+      if (UNIT_TEST_FORBIDDEN.some((pattern) => pattern.test(specifier))) {
+        report(file, line, 'unit-test', `a unit test imports '${specifier}': name it *.test.ts (an integration test)`);
       }
     }
   }

@@ -1,10 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     name: 'cli',
     include: ['test/**/*.test.ts'],
+    // Unit tests (*.unit.test.ts) touch no database or queue: they run once, in the embedded mode.
+    exclude: process.env.TEST_DATABASE_URL
+      ? [...configDefaults.exclude, 'test/**/*.unit.test.ts']
+      : configDefaults.exclude,
     // Files share worker processes instead of a fresh process each (no re-import of the whole module
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,
     // servers and queue prefix and closes them in afterAll: only loaded modules are shared.

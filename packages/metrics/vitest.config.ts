@@ -1,5 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { name: 'metrics', include: ['test/**/*.test.ts'] },
+  test: {
+    name: 'metrics',
+    include: ['test/**/*.test.ts'],
+    // Unit tests (*.unit.test.ts) touch no database or queue: they run once, in the embedded mode.
+    exclude: process.env.TEST_DATABASE_URL
+      ? [...configDefaults.exclude, 'test/**/*.unit.test.ts']
+      : configDefaults.exclude,
+  },
 });

@@ -3,7 +3,7 @@ import { createScratchTree, REPO_ROOT, runLintScript, type ScratchTree } from '.
 
 /** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind
  * (feature-import: one in server/, one in web/; repository-construction: a repository and a bundle of
- * them built in a server service). */
+ * them built in a server service; unit-test: a process started from a *.unit.test.ts). */
 
 const check = (root: string) => runLintScript('check-architecture.mjs', root);
 
@@ -50,6 +50,11 @@ beforeAll(async () => {
     "import { y } from '@radar/shared';\nimport { z } from '@radar/server';\n",
   );
   await write('packages/db/src/repo.ts', "import type { T } from '@radar/ai';\n");
+  // A unit test may import pure code, not a process, a database's test support or a queue.
+  await write(
+    'packages/jobs/test/c.unit.test.ts',
+    "import { x } from '@radar/shared';\nimport { spawn } from 'node:child_process';\n",
+  );
   await write('bench/web.ts', "import { paths } from '../web/src/config/paths';\n");
   // Features: own files and shared folders are fine, another feature is not (server and web alike).
   await write(
@@ -92,13 +97,14 @@ describe('check-architecture', () => {
       'packages/jobs/src/worker-app.ts:2: app-import: @radar/jobs imports @radar/server, an entry point (move the code into a package)',
       "server/src/app.ts:3: relative-import: '../../worker/src/main' leaves server/ (worker/ is an entry point: move the code into a package)",
       "worker/src/main.ts:1: relative-import: '../../packages/jobs/src/index' leaves worker/ (import @radar/jobs instead)",
+      "packages/jobs/test/c.unit.test.ts:2: unit-test: a unit test imports 'node:child_process': name it *.test.ts (an integration test)",
       "server/src/features/news/news.service.ts:3: feature-import: feature news imports feature papers ('../papers/paper.presenter'): move what both need out of features/",
       "web/src/features/news/pages/news-page.tsx:3: feature-import: feature news imports feature papers ('@/features/papers/strings'): move what both need out of features/",
       'server/src/features/news/news-digest.service.ts:3: repository-construction: new PaperRepository() outside a composition root: build it in server/src/runtime.ts, server/src/app.ts, worker/src/main.ts, packages/jobs/src/worker-app.ts or a CLI command and pass it in',
       'server/src/features/news/news-digest.service.ts:4: repository-construction: createIngestRepositories() outside a composition root: build it in server/src/runtime.ts, server/src/app.ts, worker/src/main.ts, packages/jobs/src/worker-app.ts or a CLI command and pass it in',
       "bench/web.ts:1: relative-import: '../web/src/config/paths' leaves bench/ (it is outside every package)",
       'packages/jobs/package.json:4: package-cycle: @radar/db -> @radar/jobs -> @radar/db',
-      '11 import-boundary violations (rules: scripts/check-architecture.mjs)',
+      '12 import-boundary violations (rules: scripts/check-architecture.mjs)',
     ]);
   });
 
