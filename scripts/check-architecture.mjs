@@ -213,7 +213,7 @@ for (const { features, alias } of FEATURE_ROOTS) {
   if (!fs.existsSync(featuresDir)) continue;
   const featureOf = (target) => {
     const inside = toPosix(path.relative(featuresDir, target));
-    return inside.startsWith('../') || path.isAbsolute(inside) ? null : inside.split('/')[0];
+    return inside === '..' || inside.startsWith('../') || path.isAbsolute(inside) ? null : inside.split('/')[0];
   };
   for (const file of sourceFiles(featuresDir)) {
     const own = featureOf(file);

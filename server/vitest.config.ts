@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'server',
-    include: ['test/**/*.test.ts'],
+    // A feature's tests live beside it (src/features/<name>/*.test.ts); test/ holds the tests of the whole
+    // app (contracts, limits, processes, logs) and the helpers every test uses (test-runtime.ts, smtp-sink.ts).
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Files share worker processes instead of a fresh process each (no re-import of the whole module
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,
     // servers and queue prefix and closes them in afterAll: only loaded modules are shared.

@@ -272,8 +272,10 @@ const MATRIX: Record<RuleId, Record<ChannelId, Cell>> = {
     digestMail: NO_PAGING,
     robot: NO_PAGING,
     feed: NO_PAGING,
-    articleSearch: { na: 'paged by page / page_size, its own contract (server/test/articles.test.ts)' },
-    newsSearch: { na: 'paged by page / page_size, its own contract (server/test/news.test.ts)' },
+    articleSearch: {
+      na: 'paged by page / page_size, its own contract (server/src/features/articles/articles.test.ts)',
+    },
+    newsSearch: { na: 'paged by page / page_size, its own contract (server/src/features/news-search/news.test.ts)' },
   },
 };
 

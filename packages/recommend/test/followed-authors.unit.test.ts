@@ -3,7 +3,7 @@ import { affiliationsOverlap, matchFollowedAuthor } from '../src/followed-author
 
 /**
  * How a paper's author is recognised as a followed person (pure rules; the name keys come from
- * radar.author_name_key, tested through the API in server/test/followed-authors.test.ts).
+ * radar.author_name_key, tested through the API in server/src/features/followed-authors/followed-authors.test.ts).
  */
 
 const follow = {
