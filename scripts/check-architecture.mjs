@@ -193,7 +193,7 @@ const UNIT_TEST_FORBIDDEN = [
   /^@radar\/server(\/|$)/,
   /^(pg|ioredis|bullmq|playwright-core|nodemailer|smtp-server)$/,
   /^(node:)?child_process$/,
-  /(^|\/)(test-runtime|server-process|installation|run-radar|smtp-sink)$/,
+  /(^|\/)(test-runtime|server-process|installation|run-radar|smtp-sink|script-tree)$/,
 ];
 for (const dir of ['packages', 'server', 'worker'].map((name) => path.join(root, name))) {
   if (!fs.existsSync(dir)) continue;

@@ -273,10 +273,10 @@ it('searches papers by two keywords (AND), favourites one, and finds it on the f
 
   // Favourite a result: the button shows the new state.
   const card = paperCard(page, 'gnnMolecules');
-  const favourite = await callOf(page, 'POST', `/articles/${paperIds.gnnMolecules}/favorite/`, () =>
+  const favorite = await callOf(page, 'POST', `/articles/${paperIds.gnnMolecules}/favorite/`, () =>
     card.getByTestId('paper-favorite').click(),
   );
-  expect(await favourite.json()).toMatchObject({ is_favorited: true });
+  expect(await favorite.json()).toMatchObject({ is_favorited: true });
   await expect.poll(() => card.getByTestId('paper-favorite').getAttribute('aria-pressed')).toBe('true');
   await captureBothWidths(page, 'article-search');
 

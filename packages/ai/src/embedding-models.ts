@@ -434,7 +434,7 @@ export class EmbeddingModels {
    */
   async reembedInterests(): Promise<{ embedded: number; failed: number }> {
     const provider = await this.active();
-    let embedded = await this.interests.refreshFavouriteVectors({ id: provider.modelId });
+    let embedded = await this.interests.refreshFavoriteVectors({ id: provider.modelId });
     let failed = 0;
     const skipped = new Set<number>();
     for (;;) {

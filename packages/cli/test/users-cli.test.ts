@@ -175,7 +175,7 @@ describe('pnpm radar users', () => {
     expect(byEmail.stdout).toContain('profile:       summary yes, vector no, description 4 characters');
     expect(byEmail.stdout).toContain('  institution: Institute of Physics');
     expect(byEmail.stdout).toContain('  fields:      physics, materials');
-    expect(byEmail.stdout).toMatch(/^keywords:\s+2\nfavourites:\s+1\nsaved:\s+1$/m);
+    expect(byEmail.stdout).toMatch(/^keywords:\s+2\nfavorites:\s+1\nsaved:\s+1$/m);
     expect((await radar('show', alice.id)).stdout).toBe(byEmail.stdout);
 
     const json = JSON.parse((await radar('show', bob.id, '--json')).stdout);
@@ -184,7 +184,7 @@ describe('pnpm radar users', () => {
       email: 'Bob@Example.org',
       verified: false,
       profile: { has_summary: false, research_fields: [], research_institution: '' },
-      counts: { keywords: 2, favourites: 1, saved: 1 },
+      counts: { keywords: 2, favorites: 1, saved: 1 },
     });
   });
 
@@ -253,7 +253,7 @@ describe('pnpm radar users', () => {
       removed: {
         keywords: 2,
         articleStates: 3,
-        favourites: 1,
+        favorites: 1,
         saved: 1,
         feedback: 1,
         tasks: 1,

@@ -155,7 +155,7 @@ export async function runUsersCommand(database: DatabaseHandle, plan: UsersPlan,
         printJson(out, {
           ...accountJson(summaryOf(user)),
           profile,
-          counts: { keywords: counts.keywords, favourites: counts.favourites, saved: counts.saved },
+          counts: { keywords: counts.keywords, favorites: counts.favorites, saved: counts.saved },
         });
         return;
       }
@@ -176,7 +176,7 @@ export async function runUsersCommand(database: DatabaseHandle, plan: UsersPlan,
         `  fields:      ${[...user.researchFields, ...user.researchFieldsUnmapped.map((field) => `${field} (unmapped)`)].join(', ') || '-'}`,
       );
       out(`keywords:      ${counts.keywords}`);
-      out(`favourites:    ${counts.favourites}`);
+      out(`favorites:     ${counts.favorites}`);
       out(`saved:         ${counts.saved}`);
       return;
     }

@@ -135,7 +135,7 @@ export class InterestRepository {
   }
 
   /** Of these papers, the ones the reader has favourited, in the given order. */
-  async favouritedAmong(userId: string, paperIds: readonly number[]): Promise<number[]> {
+  async favoritedAmong(userId: string, paperIds: readonly number[]): Promise<number[]> {
     if (paperIds.length === 0) return [];
     const rows = await this.db
       .select({ paperId: userArticleStates.paperId })
@@ -165,7 +165,7 @@ export class InterestRepository {
    * each becomes the mean of its papers' vectors of this model, in one statement. An interest none of
    * whose papers has such a vector yet keeps none. Returns how many got one.
    */
-  async refreshFavouriteVectors(model: Pick<EmbeddingModelRow, 'id'>, ids?: readonly number[]): Promise<number> {
+  async refreshFavoriteVectors(model: Pick<EmbeddingModelRow, 'id'>, ids?: readonly number[]): Promise<number> {
     const only = ids
       ? sql` AND i.id = ANY(string_to_array(${ids.map((id) => Math.trunc(id)).join(',') || '0'}, ',')::bigint[])`
       : sql``;

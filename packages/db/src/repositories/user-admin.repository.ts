@@ -25,7 +25,7 @@ export interface OwnedRecordCounts {
   keywords: number;
   /** Papers with any state of this user (favourite, saved, shared, read). */
   articleStates: number;
-  favourites: number;
+  favorites: number;
   saved: number;
   feedback: number;
   tasks: number;
@@ -103,7 +103,7 @@ export class UserAdminRepository {
       SELECT
         (SELECT count(*)::int FROM radar.user_keywords WHERE user_id = ${userId}) AS "keywords",
         (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId}) AS "articleStates",
-        (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId} AND is_favorited) AS "favourites",
+        (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId} AND is_favorited) AS "favorites",
         (SELECT count(*)::int FROM radar.user_article_states WHERE user_id = ${userId} AND is_saved) AS "saved",
         (SELECT count(*)::int FROM radar.feedback WHERE user_id = ${userId}) AS "feedback",
         (SELECT count(*)::int FROM radar.async_tasks WHERE user_id = ${userId}) AS "tasks",

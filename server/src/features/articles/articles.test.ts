@@ -680,9 +680,9 @@ describe('citation export and published preprints', () => {
       await mark(exportIds.preprint, 'save');
       await mark(exportIds.tex, 'save', other.headers);
 
-      const favourites = await get('/articles/library/export/?format=bibtex&list=favorited');
-      expect(favourites.headers['content-disposition']).toMatch(/filename="radar-favorites-\d{4}-\d{2}-\d{2}\.bib"/);
-      const entries = parseBibtex(favourites.body, { sentenceCase: false, caseProtection: false }).entries;
+      const favorites = await get('/articles/library/export/?format=bibtex&list=favorited');
+      expect(favorites.headers['content-disposition']).toMatch(/filename="radar-favorites-\d{4}-\d{2}-\d{2}\.bib"/);
+      const entries = parseBibtex(favorites.body, { sentenceCase: false, caseProtection: false }).entries;
       expect(entries.map((entry) => entry.fields.title).sort()).toEqual(
         [TEX_TITLE, '基于图神经网络的分子性质预测'].sort(),
       );

@@ -50,8 +50,8 @@ const search = async () => {
 describe('one paper stored twice', () => {
   it('shows one card, the journal record, carrying the favourite given to the preprint', async () => {
     expect((await search()).count).toBe(2);
-    const favourite = await runtime.app.inject({ method: 'POST', url: `/articles/${preprintId}/favorite/`, headers });
-    expect(favourite.json()).toMatchObject({ is_favorited: true });
+    const favorite = await runtime.app.inject({ method: 'POST', url: `/articles/${preprintId}/favorite/`, headers });
+    expect(favorite.json()).toMatchObject({ is_favorited: true });
 
     await new IngestPaperRepository(runtime.database.db).linkDuplicates(KEY);
 

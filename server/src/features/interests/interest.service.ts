@@ -74,7 +74,7 @@ export class InterestService {
   /** POST /api/auth/interests/: a typed interest or one made from favourites. */
   async create(user: UserRow, body: InterestCreateRequest): Promise<InterestListResponse> {
     const paperIds = body.paper_ids ? [...new Set(body.paper_ids.map(Number))] : [];
-    if (body.paper_ids) await this.checkFavourites(user, paperIds);
+    if (body.paper_ids) await this.checkFavorites(user, paperIds);
     const created = await this.deps.interests.create(
       user.id,
       {
@@ -114,7 +114,7 @@ export class InterestService {
     if (existing.kind === 'favourites' && body.description !== undefined)
       throw errors.validation('这个兴趣由收藏论文生成，不能改为描述；请新建一个兴趣');
     const paperIds = body.paper_ids ? [...new Set(body.paper_ids.map(Number))] : undefined;
-    if (paperIds) await this.checkFavourites(user, paperIds);
+    if (paperIds) await this.checkFavorites(user, paperIds);
     const description =
       body.description !== undefined && body.description !== existing.description ? body.description : undefined;
     const changedPapers =
@@ -146,9 +146,9 @@ export class InterestService {
     return Number(rawId);
   }
 
-  private async checkFavourites(user: UserRow, paperIds: number[]): Promise<void> {
-    const favourited = await this.deps.interests.favouritedAmong(user.id, paperIds);
-    if (favourited.length !== paperIds.length) {
+  private async checkFavorites(user: UserRow, paperIds: number[]): Promise<void> {
+    const favorited = await this.deps.interests.favoritedAmong(user.id, paperIds);
+    if (favorited.length !== paperIds.length) {
       throw errors.validation('只能选择你收藏的论文', { paper_ids: ['只能选择你收藏的论文'] });
     }
   }
@@ -161,7 +161,7 @@ export class InterestService {
         await this.deps.interests.setVector(interest.id, modelId, vector);
       } else if (interest.kind === 'favourites') {
         const model = await this.deps.ai.embeddings.activeModel();
-        await this.deps.interests.refreshFavouriteVectors(model, [interest.id]);
+        await this.deps.interests.refreshFavoriteVectors(model, [interest.id]);
       }
     } catch (error) {
       this.deps.logger.warn(

@@ -14,7 +14,7 @@ import { api } from '@/lib/api-client';
  */
 
 export const INTERESTS_QUERY_KEY = ['interests'] as const;
-export const FAVOURITES_FOR_INTERESTS_QUERY_KEY = ['interests', 'favourites'] as const;
+export const FAVORITES_FOR_INTERESTS_QUERY_KEY = ['interests', 'favourites'] as const;
 
 /** GET /api/auth/interests/: the research summary first, then the others. */
 export function getInterests(options: { signal?: AbortSignal } = {}): Promise<InterestListResponse> {
@@ -37,7 +37,7 @@ export function deleteInterest(id: string): Promise<InterestListResponse> {
 }
 
 /** The reader's favourites to make an interest from (the first page of the library's 'favorited' list). */
-export async function getFavouritesForInterests(
+export async function getFavoritesForInterests(
   options: { signal?: AbortSignal } = {},
 ): Promise<{ id: string; title: string }[]> {
   const answer = await api.get<{ results?: unknown }>(API_PATHS.articleLibrary, {

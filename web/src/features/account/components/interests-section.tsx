@@ -30,7 +30,7 @@ import {
 import { useEffect, useState } from 'react';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { createInterest, deleteInterest, updateInterest } from '../api/interests';
-import { useFavouritesForInterests, useInterestChange, useInterests } from '../hooks/use-interests';
+import { useFavoritesForInterests, useInterestChange, useInterests } from '../hooks/use-interests';
 import { SectionCard } from './section-card';
 
 const TEXT = {
@@ -56,12 +56,12 @@ const TEXT = {
   dialogNew: '添加研究兴趣',
   dialogEdit: '编辑研究兴趣',
   fromText: '输入描述',
-  fromFavourites: '从收藏中选择',
+  fromFavorites: '从收藏中选择',
   name: '兴趣名称',
   descriptionLabel: '兴趣描述（中文或英文）',
   descriptionHelp: '用几句话描述这个方向，例如研究对象、方法和问题',
-  favouritesHelp: '选中的收藏论文的平均向量即为这个兴趣',
-  noFavourites: '还没有收藏的论文：先在论文推荐或搜索中收藏几篇',
+  favoritesHelp: '选中的收藏论文的平均向量即为这个兴趣',
+  noFavorites: '还没有收藏的论文：先在论文推荐或搜索中收藏几篇',
   cancel: '取消',
   save: '保存',
 } as const;
@@ -247,7 +247,7 @@ function InterestDialog({
     paperIds: interest?.paper_ids ?? [],
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const favourites = useFavouritesForInterests(draft.mode === 'favourites');
+  const favorites = useFavoritesForInterests(draft.mode === 'favourites');
   const create = useInterestChange(createInterest, () => onSaved(TEXT.created));
   const update = useInterestChange(
     (body: InterestUpdateRequest) => updateInterest(interest?.id ?? '', body),
@@ -293,7 +293,7 @@ function InterestDialog({
                 {TEXT.fromText}
               </ToggleButton>
               <ToggleButton value="favourites" data-testid="interest-mode-favourites">
-                {TEXT.fromFavourites}
+                {TEXT.fromFavorites}
               </ToggleButton>
             </ToggleButtonGroup>
           )}
@@ -319,16 +319,16 @@ function InterestDialog({
           ) : (
             <Box>
               <Typography variant="body2" color={errorOf('paper_ids') ? 'error' : 'text.secondary'}>
-                {errorOf('paper_ids') ?? TEXT.favouritesHelp}
+                {errorOf('paper_ids') ?? TEXT.favoritesHelp}
               </Typography>
-              {favourites.isError ? <Alert severity="error">{getErrorMessage(favourites.error)}</Alert> : null}
-              {favourites.data?.length === 0 ? (
+              {favorites.isError ? <Alert severity="error">{getErrorMessage(favorites.error)}</Alert> : null}
+              {favorites.data?.length === 0 ? (
                 <Typography variant="body2" sx={{ mt: 1 }}>
-                  {TEXT.noFavourites}
+                  {TEXT.noFavorites}
                 </Typography>
               ) : null}
               <Stack sx={{ maxHeight: 280, overflowY: 'auto', mt: 1 }}>
-                {(favourites.data ?? []).map((paper) => (
+                {(favorites.data ?? []).map((paper) => (
                   <FormControlLabel
                     key={paper.id}
                     label={paper.title}

@@ -2,8 +2,8 @@ import type { InterestListResponse } from '@radar/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { RECOMMENDATION_QUERY_KEYS } from '@/api/learning';
 import {
-  FAVOURITES_FOR_INTERESTS_QUERY_KEY,
-  getFavouritesForInterests,
+  FAVORITES_FOR_INTERESTS_QUERY_KEY,
+  getFavoritesForInterests,
   getInterests,
   INTERESTS_QUERY_KEY,
 } from '../api/interests';
@@ -12,10 +12,10 @@ export function useInterests() {
   return useQuery({ queryKey: INTERESTS_QUERY_KEY, queryFn: ({ signal }) => getInterests({ signal }) });
 }
 
-export function useFavouritesForInterests(enabled: boolean) {
+export function useFavoritesForInterests(enabled: boolean) {
   return useQuery({
-    queryKey: FAVOURITES_FOR_INTERESTS_QUERY_KEY,
-    queryFn: ({ signal }) => getFavouritesForInterests({ signal }),
+    queryKey: FAVORITES_FOR_INTERESTS_QUERY_KEY,
+    queryFn: ({ signal }) => getFavoritesForInterests({ signal }),
     enabled,
     staleTime: 0,
   });

@@ -126,9 +126,9 @@ describe('/library', () => {
     const { user } = renderApp(api, '/library', { user: testUser() });
 
     expect(await screen.findByText('共 2 篇')).toBeTruthy();
-    const [favourite] = screen.getAllByRole('article').map((card) => within(card));
-    expect(favourite?.getByText('已读 40%')).toBeTruthy();
-    expect(favourite?.getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('true');
+    const [favorite] = screen.getAllByRole('article').map((card) => within(card));
+    expect(favorite?.getByText('已读 40%')).toBeTruthy();
+    expect(favorite?.getByRole('button', { name: '收藏' }).getAttribute('aria-pressed')).toBe('true');
 
     await user.click(screen.getByRole('tab', { name: '稍后阅读' }));
     expect(await screen.findByText('共 1 篇')).toBeTruthy();
