@@ -1,6 +1,6 @@
 import { index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
-import { users } from './users';
+import { ownerColumn } from './users';
 
 export const asyncTaskStatus = radar.enum('async_task_status', ['pending', 'processing', 'completed', 'failed']);
 
@@ -12,9 +12,7 @@ export const asyncTasks = radar.table(
   'async_tasks',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     kind: text('kind').notNull(),
     status: asyncTaskStatus('status').notNull().default('pending'),
     /** 0-100, reported by the worker. */

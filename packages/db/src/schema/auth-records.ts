@@ -1,15 +1,13 @@
 import { index, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, radar } from './columns';
-import { users } from './users';
+import { ownerColumn } from './users';
 
 /** One row per code sent. Only a hash of the code is stored. */
 export const emailVerificationCodes = radar.table(
   'email_verification_codes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     failedAttempts: integer('failed_attempts').notNull().default(0),
@@ -26,9 +24,7 @@ export const passwordResetTokens = radar.table(
   'password_reset_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

@@ -13,7 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
-import { users } from './users';
+import { ownerColumn, ownerKeyColumn } from './users';
 
 /**
  * How a reader gets recommendations outside the site (migration 0023): the digest schedule (off, daily,
@@ -23,9 +23,7 @@ import { users } from './users';
 export const deliverySettings = radar.table(
   'delivery_settings',
   {
-    userId: uuid('user_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerKeyColumn(),
     frequency: text('frequency').notNull().default('off'),
     weekday: smallint('weekday').notNull().default(1),
     hour: smallint('hour').notNull().default(8),
@@ -60,9 +58,7 @@ export const deliverySettings = radar.table(
 export const deliveredItems = radar.table(
   'delivered_items',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     channel: text('channel').notNull(),
     itemKind: text('item_kind').notNull(),
     itemId: bigint('item_id', { mode: 'number' }).notNull(),

@@ -1,15 +1,13 @@
 import { integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, radar } from './columns';
-import { users } from './users';
+import { ownerKeyColumn, users } from './users';
 
 /**
  * A signed-in user's request to move the account to another address, waiting for the code mailed to
  * that address. One per user: a new request replaces the old one (and its code).
  */
 export const emailChanges = radar.table('email_changes', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: ownerKeyColumn(),
   /** Lower-cased, like users.email. */
   newEmail: text('new_email').notNull(),
   /** HMAC of the code bound to the user (SecretCodes.hashVerificationCode); empty when the address was taken and no code was sent. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
 import { papers } from './content';
-import { users } from './users';
+import { ownerColumn } from './users';
 
 /**
  * Authors a reader follows (migration 0025), taken from a paper's author list: the name, its key
@@ -13,9 +13,7 @@ export const followedAuthors = radar.table(
   'followed_authors',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     name: text('name').notNull(),
     nameKey: text('name_key').notNull(),
     orcid: text('orcid'),

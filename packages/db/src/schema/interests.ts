@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt, vector } from './columns';
 import { embeddingModels } from './embedding-models';
-import { users } from './users';
+import { ownerColumn } from './users';
 
 /**
  * A reader's research interests besides the research summary, which is the first one (its row, kind
@@ -14,9 +14,7 @@ export const readerInterests = radar.table(
   'reader_interests',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     kind: text('kind', { enum: ['summary', 'typed', 'favourites'] }).notNull(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),

@@ -1,6 +1,6 @@
 import { index, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, radar } from './columns';
-import { users } from './users';
+import { ownerColumn } from './users';
 
 /**
  * One row per login: the `sid` claim of its bearer token. A token is accepted only while its session
@@ -13,9 +13,7 @@ export const sessions = radar.table(
   {
     /** The token's `sid` claim. */
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     /** The User-Agent of the login request (cut to 512 characters); the device shown on /my. */
     userAgent: text('user_agent').notNull().default(''),
     createdAt: createdAt(),

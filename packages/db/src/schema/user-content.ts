@@ -17,16 +17,14 @@ import {
 import { createdAt, radar, updatedAt, vector } from './columns';
 import { newsItems, papers } from './content';
 import { embeddingModels } from './embedding-models';
-import { users } from './users';
+import { ownerColumn, users } from './users';
 
 /** Keywords a user follows, with their alert settings. */
 export const userKeywords = radar.table(
   'user_keywords',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     name: text('name').notNull(),
     alertEnabled: boolean('alert_enabled').notNull().default(false),
     /** 'daily' | 'weekly'. */
@@ -56,9 +54,7 @@ export const userKeywords = radar.table(
 export const userArticleStates = radar.table(
   'user_article_states',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     paperId: bigint('paper_id', { mode: 'number' })
       .notNull()
       .references(() => papers.id, { onDelete: 'cascade' }),
@@ -92,9 +88,7 @@ export const userArticleStates = radar.table(
 export const userNewsStates = radar.table(
   'user_news_states',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     newsItemId: bigint('news_item_id', { mode: 'number' })
       .notNull()
       .references(() => newsItems.id, { onDelete: 'cascade' }),
@@ -120,9 +114,7 @@ export const userNewsStates = radar.table(
 export const readerClassifiers = radar.table(
   'reader_classifiers',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     embeddingModelId: integer('embedding_model_id')
       .notNull()
       .references(() => embeddingModels.id, { onDelete: 'cascade' }),
@@ -159,9 +151,7 @@ export const feedback = radar.table(
 export const keywordAlertDeliveries = radar.table(
   'keyword_alert_deliveries',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     paperId: bigint('paper_id', { mode: 'number' })
       .notNull()
       .references(() => papers.id, { onDelete: 'cascade' }),

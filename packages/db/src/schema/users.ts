@@ -52,6 +52,18 @@ export const users = radar.table(
   ],
 );
 
+/** The reader a row belongs to (`user_id`): deleting the account deletes the row. */
+export const ownerColumn = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
+/** The same as the table's key: at most one row per reader. */
+export const ownerKeyColumn = () =>
+  uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 /**
  * The per-reader OpenAlex query (packages/ingest reader-queries.ts): when it last ran for the reader,
  * with which terms of the research summary, how many OpenAlex calls it made (counted against the
@@ -60,9 +72,7 @@ export const users = radar.table(
 export const readerQueries = radar.table(
   'reader_queries',
   {
-    userId: uuid('user_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerKeyColumn(),
     lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
     terms: text('terms').array().notNull().default(sql`'{}'::text[]`),
     calls: integer('calls').notNull().default(0),
