@@ -209,32 +209,33 @@ export class ArticleRepository {
       .orderBy(sql`${papers.journalVersionAt} DESC`, sql`${papers.id} DESC`);
   }
 
-  /** Flips the user's favourite; the new state, or undefined when no paper has this id. */
-  // A state written through a duplicate's id (a page opened before the link) lands on the canonical row,
-  // where every list and the library look.
-  async toggleFavorite(userId: string, paperId: number): Promise<boolean | undefined> {
-    const rows = await this.upsertState<{ is_favorited: boolean }>(
-      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_favorited)
-          SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p
-          WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)}
-          ON CONFLICT (user_id, paper_id) DO UPDATE
-            SET is_favorited = NOT radar.user_article_states.is_favorited, updated_at = now()
-          RETURNING is_favorited`,
-    );
-    return rows[0]?.is_favorited;
+  /** Flips the user's favorite; the new state, or undefined when no paper has this id. */
+  toggleFavorite(userId: string, paperId: number): Promise<boolean | undefined> {
+    return this.toggleMark(userId, paperId, 'is_favorited');
   }
 
   /** Flips the user's saved mark; the new state, or undefined when no paper has this id. */
-  async toggleSaved(userId: string, paperId: number): Promise<boolean | undefined> {
-    const rows = await this.upsertState<{ is_saved: boolean }>(
-      sql`INSERT INTO radar.user_article_states (user_id, paper_id, is_saved)
+  toggleSaved(userId: string, paperId: number): Promise<boolean | undefined> {
+    return this.toggleMark(userId, paperId, 'is_saved');
+  }
+
+  // A state written through a duplicate's id (a page opened before the link) lands on the canonical row,
+  // where every list and the library look.
+  private async toggleMark(
+    userId: string,
+    paperId: number,
+    mark: 'is_favorited' | 'is_saved',
+  ): Promise<boolean | undefined> {
+    const column = sql.raw(mark);
+    const rows = await this.upsertState<{ marked: boolean }>(
+      sql`INSERT INTO radar.user_article_states (user_id, paper_id, ${column})
           SELECT ${userId}::uuid, coalesce(p.duplicate_of, p.id), true FROM radar.papers p
           WHERE p.id = ${paperId} AND ${paperVisibleTo(sql`p`, userId)}
           ON CONFLICT (user_id, paper_id) DO UPDATE
-            SET is_saved = NOT radar.user_article_states.is_saved, updated_at = now()
-          RETURNING is_saved`,
+            SET ${column} = NOT radar.user_article_states.${column}, updated_at = now()
+          RETURNING ${column} AS marked`,
     );
-    return rows[0]?.is_saved;
+    return rows[0]?.marked;
   }
 
   /** Counts a share and returns the paper's links; undefined when no paper has this id. */

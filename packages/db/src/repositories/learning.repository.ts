@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
@@ -411,26 +411,28 @@ export class LearningRepository {
    */
   async classifierSignals(userId: string, modelId: number): Promise<ClassifierSignal[]> {
     const limit = sql.raw(String(MAX_SIGNALS_PER_KIND));
+    // The newest signals of one kind of item with one label: state row `s` of user `u`, item `i`.
+    const signals = (items: 'papers' | 'news', label: 0 | 1, condition: SQL) => {
+      const [states, table, key] =
+        items === 'papers'
+          ? ['radar.user_article_states', 'radar.papers', 'paper_id']
+          : ['radar.user_news_states', 'radar.news_items', 'news_item_id'];
+      return sql`(SELECT i.embedding::text AS vector, ${sql.raw(String(label))} AS label,
+              extract(epoch FROM now() - ${SIGNAL_AT}) / 86400 AS age_days
+            FROM ${sql.raw(states)} s JOIN radar.users u ON u.id = s.user_id JOIN ${sql.raw(table)} i ON i.id = s.${sql.raw(key)}
+            WHERE s.user_id = ${userId}::uuid AND i.embedding_model_id = ${modelId} AND ${condition}
+            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})`;
+    };
     const result = await this.db.execute<{ vector: string; label: number; age_days: number }>(
-      sql`(SELECT p.embedding::text AS vector, 1 AS label, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400 AS age_days
-            FROM radar.user_article_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${LIKED}
-            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})
-          UNION ALL
-          (SELECT n.embedding::text, 1, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400
-            FROM radar.user_news_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.news_items n ON n.id = s.news_item_id
-            WHERE s.user_id = ${userId}::uuid AND n.embedding_model_id = ${modelId} AND ${LIKED_NEWS}
-            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})
-          UNION ALL
-          (SELECT p.embedding::text, 0, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400
-            FROM radar.user_article_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND p.embedding_model_id = ${modelId} AND ${DISMISSED}
-            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})
-          UNION ALL
-          (SELECT n.embedding::text, 0, extract(epoch FROM now() - ${SIGNAL_AT}) / 86400
-            FROM radar.user_news_states s JOIN radar.users u ON u.id = s.user_id JOIN radar.news_items n ON n.id = s.news_item_id
-            WHERE s.user_id = ${userId}::uuid AND n.embedding_model_id = ${modelId} AND ${DISMISSED}
-            ORDER BY ${SIGNAL_AT} DESC LIMIT ${limit})`,
+      sql.join(
+        [
+          signals('papers', 1, LIKED),
+          signals('news', 1, LIKED_NEWS),
+          signals('papers', 0, DISMISSED),
+          signals('news', 0, DISMISSED),
+        ],
+        sql` UNION ALL `,
+      ),
     );
     return result.rows.map((row) => ({
       vector: parseVectorText(row.vector),
