@@ -64,7 +64,7 @@ export function matchFollowedAuthor(follow: FollowIdentity, author: PaperAuthor)
 export type FollowedAuthorEvidence = 'field' | 'coauthor';
 
 /** A paper by followed authors: each follow it matched, under the name the paper gives them. */
-export interface FollowedAuthorPaper {
+export interface MatchedAuthorPaper {
   paperId: number;
   publishedAt: string | null;
   authors: { followId: number; name: string; match: FollowedAuthorMatch; evidence?: FollowedAuthorEvidence }[];
@@ -72,9 +72,9 @@ export interface FollowedAuthorPaper {
 
 /** The section's papers, and the name-only matches without evidence (possibly namesakes), folded. */
 export interface FollowedAuthorMatches {
-  papers: FollowedAuthorPaper[];
+  papers: MatchedAuthorPaper[];
   /** At most as many as `papers` may hold, newest first. */
-  namesakes: FollowedAuthorPaper[];
+  namesakes: MatchedAuthorPaper[];
   /** How many of the candidates looked at were folded (namesakes may hold fewer). */
   namesakeCount: number;
 }
@@ -103,7 +103,7 @@ function nameMatchEvidence(
 }
 
 /** Whether a matched paper is shown: an id or affiliation match, or a name match with evidence. */
-const isConfirmed = (paper: FollowedAuthorPaper) =>
+const isConfirmed = (paper: MatchedAuthorPaper) =>
   paper.authors.some((author) => author.match !== 'name' || author.evidence !== undefined);
 
 /** How many candidates to look at for `limit` papers: name keys shared by namesakes bring candidates the rules drop. */
@@ -124,7 +124,7 @@ export function matchFollowedAuthorPapers(
   const result: FollowedAuthorMatches = { papers: [], namesakes: [], namesakeCount: 0 };
   if (limit <= 0) return result;
   for (const candidate of candidates) {
-    const authors: FollowedAuthorPaper['authors'] = [];
+    const authors: MatchedAuthorPaper['authors'] = [];
     for (const follow of follows) {
       let best: { name: string; match: FollowedAuthorMatch } | undefined;
       for (const author of candidate.authors) {
@@ -162,7 +162,7 @@ export async function findFollowedAuthorPapers(
     notAlerted?: boolean;
     limit: number;
   },
-): Promise<FollowedAuthorPaper[]> {
+): Promise<MatchedAuthorPaper[]> {
   const follows = await repository.list(userId);
   if (follows.length === 0 || options.limit <= 0) return [];
   const candidates = await repository.findCandidates(userId, follows, {

@@ -12,7 +12,7 @@ export {
   type PublishedPreprintsProvider,
 } from './digest';
 export { fieldOrderScore, OUT_OF_FIELD_FACTOR } from './field-rule';
-export { type FollowedAuthorPaper, findFollowedAuthorPapers } from './followed-authors';
+export { findFollowedAuthorPapers, type MatchedAuthorPaper } from './followed-authors';
 export {
   createRecommendationPipelines,
   isLearnedProfileBehind,

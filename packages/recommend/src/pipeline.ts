@@ -44,7 +44,7 @@ import type { ContentSources } from './content-sources';
 import { unmatchedChineseLast } from './cross-language';
 import { explainEmptyResult } from './empty-explanation';
 import type { FieldStanding } from './field-rule';
-import { type FollowedAuthorPaper, followedAuthorCandidateLimit, matchFollowedAuthorPapers } from './followed-authors';
+import { followedAuthorCandidateLimit, type MatchedAuthorPaper, matchFollowedAuthorPapers } from './followed-authors';
 import { presentFreshness } from './freshness';
 import { interleaveByQuota } from './interest-quotas';
 import type { LlmRerank } from './llm-rerank';
@@ -70,7 +70,7 @@ import { buildReasons, type ReasonCandidate, type ReasonDeps } from './reasons';
  */
 
 /** What the pipeline ranks for: paper or news recommendations, or a keyword alert's papers. */
-export type RecommendationKind = ItemKind | 'keyword-alerts';
+export type PipelineChannel = ItemKind | 'keyword-alerts';
 
 export interface PipelineOptions {
   /** Where step 2's candidates come from. */
@@ -83,7 +83,7 @@ export interface PipelineOptions {
   explainsEmpty: boolean;
 }
 
-export const PIPELINE_OPTIONS: Record<RecommendationKind, PipelineOptions> = {
+export const PIPELINE_OPTIONS: Record<PipelineChannel, PipelineOptions> = {
   paper: {
     candidates: 'nearest to the research summary',
     reorders: true,
@@ -183,7 +183,7 @@ export interface RecommendationFilters {
 }
 
 /** A paper recommendation before it is presented. */
-export interface PaperRecommendations {
+export interface RankedPapers {
   items: (RankedCandidate & {
     view: PaperView;
     reason: RecommendationReason | undefined;
@@ -196,12 +196,12 @@ export interface PaperRecommendations {
    * The section 关注的作者: papers by followed authors in the same window (asked with
    * `followedAuthorPapers`), newest first, with each paper's matched follows and its card's row.
    */
-  followedAuthorPapers: (FollowedAuthorPaper & { view: PaperView })[];
+  followedAuthorPapers: (MatchedAuthorPaper & { view: PaperView })[];
   /**
    * The section's name-only matches sharing neither a field nor a co-author with the paper the author
    * was followed from (possibly namesakes): folded on the page, never delivered.
    */
-  followedAuthorNamesakes: { count: number; papers: (FollowedAuthorPaper & { view: PaperView })[] };
+  followedAuthorNamesakes: { count: number; papers: (MatchedAuthorPaper & { view: PaperView })[] };
   filteredOut: PaperRecommendationResult['filteredOut'];
   learning: LearningSummary;
   freshness: Freshness;
@@ -211,7 +211,7 @@ export interface PaperRecommendations {
 }
 
 /** A news recommendation before it is presented: the whole ranked set, and the requested page's cards. */
-export interface NewsRecommendations {
+export interface RankedNews {
   ranked: RankedCandidate[];
   page: { views: NewsView[]; reasons: Map<number, RecommendationReason> };
   learning: LearningSummary;
@@ -261,7 +261,7 @@ export class RecommendationPipeline {
   async recommendPapers(
     user: UserRow,
     query: RecommendationFilters & { excludedTiers: number[]; followedAuthorPapers?: number | undefined },
-  ): Promise<PaperRecommendations> {
+  ): Promise<RankedPapers> {
     const start = await this.start(user, 'paper', query);
     const { model } = start;
     const days = widestWindowDays(query.dateFilter);
@@ -331,7 +331,7 @@ export class RecommendationPipeline {
       [...section, ...namesakes].map((paper) => paper.paperId),
     );
     const sectionViewById = new Map(sectionViews.map((view) => [view.id, view]));
-    const withViews = (papers: FollowedAuthorPaper[]) =>
+    const withViews = (papers: MatchedAuthorPaper[]) =>
       papers.flatMap((paper) => {
         const view = sectionViewById.get(paper.paperId);
         return view ? [{ ...paper, view }] : [];
@@ -407,7 +407,7 @@ export class RecommendationPipeline {
   async recommendNews(
     user: UserRow,
     query: RecommendationFilters & { page: number; pageSize: number },
-  ): Promise<NewsRecommendations> {
+  ): Promise<RankedNews> {
     const start = await this.start(user, 'news', query);
     const days = widestWindowDays(query.dateFilter);
     const {
@@ -561,7 +561,7 @@ export class RecommendationPipeline {
   }
 
   /** How many candidates step 2 asks for: a pool when learning or the field rule reorders them. */
-  private poolSize(kind: RecommendationKind, start: RecommendationStart, user: UserRow, topK: number): number {
+  private poolSize(kind: PipelineChannel, start: RecommendationStart, user: UserRow, topK: number): number {
     const reordered = PIPELINE_OPTIONS[kind].reorders && reorders(start.learning.applied, user.researchFields);
     // One more than shown at least, so the answer knows whether more follow (has_more).
     return reordered ? rerankPoolSize(topK) : topK + 1;
@@ -574,7 +574,7 @@ export class RecommendationPipeline {
    * summary's candidates; the others are ordered by their interest's similarity and the field rule.
    */
   private orderByInterests(
-    kind: RecommendationKind,
+    kind: PipelineChannel,
     start: RecommendationStart,
     user: UserRow,
     candidates: CandidateRow[][],
@@ -634,7 +634,7 @@ export class RecommendationPipeline {
 
   /** Step 3: learned or field reordering of the candidates, the first topK. */
   private order(
-    kind: RecommendationKind,
+    kind: PipelineChannel,
     start: RecommendationStart,
     user: UserRow,
     passing: CandidateRow[],
@@ -701,7 +701,7 @@ export class RecommendationPipeline {
 
   /** Step 5: why each item is recommended (buildReasons, one way for every kind). */
   private async reasons(
-    kind: RecommendationKind,
+    kind: PipelineChannel,
     start: RecommendationStart,
     user: UserRow,
     candidates: ReasonCandidate[],

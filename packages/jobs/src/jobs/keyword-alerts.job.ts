@@ -7,7 +7,7 @@ import type {
   KeywordRepository,
 } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
-import { type FollowedAuthorPaper, findFollowedAuthorPapers, keywordAlertReasons } from '@radar/recommend';
+import { findFollowedAuthorPapers, keywordAlertReasons, type MatchedAuthorPaper } from '@radar/recommend';
 import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
 import type { Logger } from 'pino';
 import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
@@ -55,7 +55,7 @@ async function followedAuthorPapersFor(
   userId: string,
   rules: typeof KEYWORD_ALERT_RULES,
   now: Date,
-): Promise<FollowedAuthorPaper[]> {
+): Promise<MatchedAuthorPaper[]> {
   if (!followedAuthors) return [];
   return findFollowedAuthorPapers(followedAuthors, userId, {
     createdSince: new Date(now.getTime() - rules.maxLookbackDays * 86_400_000),
@@ -65,7 +65,7 @@ async function followedAuthorPapersFor(
 }
 
 /** The mail's lines for the recorded author papers: the followed names and how each was recognised. */
-function authorMailPapers(claim: AlertClaim, found: FollowedAuthorPaper[]): AlertMailAuthorPaper[] {
+function authorMailPapers(claim: AlertClaim, found: MatchedAuthorPaper[]): AlertMailAuthorPaper[] {
   const byId = new Map(found.map((paper) => [paper.paperId, paper]));
   return claim.authorPapers.map((paper) => ({ ...paper, authors: byId.get(paper.id)?.authors ?? [] }));
 }
