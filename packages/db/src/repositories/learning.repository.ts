@@ -4,7 +4,7 @@ import { parseVectorText } from '../schema/columns';
 import type { EmbeddingModelRow } from './embedding.repository';
 import { isForeignKeyViolation } from './pg-errors';
 import { toDate } from './raw-values';
-import { paperVisibleTo } from './reader-eligibility';
+import { type ItemKind, paperVisibleTo } from './reader-eligibility';
 
 /**
  * What the reader does that the ranking learns from (issue 13, docs/decisions.md "Learning"):
@@ -412,9 +412,9 @@ export class LearningRepository {
   async classifierSignals(userId: string, modelId: number): Promise<ClassifierSignal[]> {
     const limit = sql.raw(String(MAX_SIGNALS_PER_KIND));
     // The newest signals of one kind of item with one label: state row `s` of user `u`, item `i`.
-    const signals = (items: 'papers' | 'news', label: 0 | 1, condition: SQL) => {
+    const signals = (kind: ItemKind, label: 0 | 1, condition: SQL) => {
       const [states, table, key] =
-        items === 'papers'
+        kind === 'paper'
           ? ['radar.user_article_states', 'radar.papers', 'paper_id']
           : ['radar.user_news_states', 'radar.news_items', 'news_item_id'];
       return sql`(SELECT i.embedding::text AS vector, ${sql.raw(String(label))} AS label,
@@ -426,9 +426,9 @@ export class LearningRepository {
     const result = await this.db.execute<{ vector: string; label: number; age_days: number }>(
       sql.join(
         [
-          signals('papers', 1, LIKED),
+          signals('paper', 1, LIKED),
           signals('news', 1, LIKED_NEWS),
-          signals('papers', 0, DISMISSED),
+          signals('paper', 0, DISMISSED),
           signals('news', 0, DISMISSED),
         ],
         sql` UNION ALL `,
