@@ -31,6 +31,9 @@ const MENU_AUTHORS = 30;
 export function AuthorFollowMenu(props: { authors: string[]; controls: AuthorFollowControls; testId: string }) {
   const anchor = useRef<HTMLDivElement>(null);
   const [isOpen, setOpen] = useState(false);
+  // The menu mounts at its first opening and stays (so it closes with its transition): a list of 20 cards
+  // renders no closed menus.
+  const [hasOpened, setHasOpened] = useState(false);
   const menuId = useId();
   const shown = props.authors
     .map((name, index) => ({ name, index }))
@@ -50,36 +53,41 @@ export function AuthorFollowMenu(props: { authors: string[]; controls: AuthorFol
         aria-expanded={isOpen}
         aria-controls={isOpen ? menuId : undefined}
         data-testid={props.testId}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setHasOpened(true);
+          setOpen(true);
+        }}
         disabled={props.controls.disabled}
       />
-      <Menu
-        id={menuId}
-        anchorEl={anchor.current}
-        open={isOpen}
-        onClose={() => setOpen(false)}
-        slotProps={{ paper: { sx: { maxHeight: 360, maxWidth: 'calc(100vw - 32px)' } } }}
-      >
-        {shown.map(({ name, index }) => {
-          const isFollowed = props.controls.isFollowed(name);
-          return (
-            <MenuItem
-              key={index}
-              data-testid={`${props.testId}-item`}
-              onClick={() => {
-                setOpen(false);
-                props.controls.onToggle(index, name);
-              }}
-            >
-              <ListItemText
-                primary={name}
-                secondary={isFollowed ? `${TEXT.followed} · ${TEXT.unfollow}` : TEXT.follow}
-                slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'normal' } } }}
-              />
-            </MenuItem>
-          );
-        })}
-      </Menu>
+      {hasOpened ? (
+        <Menu
+          id={menuId}
+          anchorEl={anchor.current}
+          open={isOpen}
+          onClose={() => setOpen(false)}
+          slotProps={{ paper: { sx: { maxHeight: 360, maxWidth: 'calc(100vw - 32px)' } } }}
+        >
+          {shown.map(({ name, index }) => {
+            const isFollowed = props.controls.isFollowed(name);
+            return (
+              <MenuItem
+                key={index}
+                data-testid={`${props.testId}-item`}
+                onClick={() => {
+                  setOpen(false);
+                  props.controls.onToggle(index, name);
+                }}
+              >
+                <ListItemText
+                  primary={name}
+                  secondary={isFollowed ? `${TEXT.followed} · ${TEXT.unfollow}` : TEXT.follow}
+                  slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'normal' } } }}
+                />
+              </MenuItem>
+            );
+          })}
+        </Menu>
+      ) : null}
     </>
   );
 }
