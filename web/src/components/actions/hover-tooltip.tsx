@@ -14,8 +14,8 @@ function isFocusVisible(element: EventTarget): boolean {
 }
 
 /**
- * A card button's tooltip, shown on mouse hover and on keyboard focus of anything inside (a disabled
- * button too: the wrapping span listens). MUI's Tooltip is mounted at the first showing and stays: a
+ * A card button's tooltip, shown on mouse hover (not on a tap) and on keyboard focus of anything inside
+ * (a disabled button too: the wrapping span listens). MUI's Tooltip is mounted at the first showing and stays: a
  * list of 20 cards has about 120 of these, and a closed MUI Tooltip still renders its popper's styles,
  * which was a good part of rendering a card. Its popper is anchored to this span, so the wrapped button
  * never remounts (a click in progress keeps its target).
@@ -39,11 +39,13 @@ export function HoverTooltip({ title, children }: { title: string; children: Rea
     // biome-ignore lint/a11y/noStaticElementInteractions: a wrapper that only watches hover and focus; the button inside has the role and the name
     <span
       ref={anchor}
-      onMouseEnter={() => {
+      onPointerEnter={(event) => {
+        // A tap also sends a pointer and then mouse events: only a mouse hovers.
+        if (event.pointerType !== 'mouse') return;
         window.clearTimeout(timer.current);
         timer.current = window.setTimeout(show, ENTER_DELAY_MS);
       }}
-      onMouseLeave={hide}
+      onPointerLeave={hide}
       onFocus={(event) => {
         if (isFocusVisible(event.target)) show();
       }}

@@ -1,12 +1,15 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import { CITATION_FORMATS, type CitationFormat } from '@radar/shared';
-import { useId, useRef, useState } from 'react';
-import { CITATION_FORMAT_LABELS } from '@/api/citation-export';
+import type { CitationFormat } from '@radar/shared';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { HoverTooltip } from '@/components/actions/hover-tooltip';
+
+/**
+ * The menu (MUI's Menu, Popover and Modal: about 110 kB of script) loads at the first opening: /papers
+ * then loads and evaluates none of it before its first card.
+ */
+const CitationFormatMenu = lazy(async () => ({ default: (await import('./citation-format-menu')).CitationFormatMenu }));
 
 /**
  * 导出: a menu of the citation formats (BibTeX, RIS, CSL-JSON). An icon button on a paper card, a text
@@ -52,19 +55,18 @@ export function CitationExportMenu(props: {
         </Button>
       )}
       {hasOpened ? (
-        <Menu id={menuId} anchorEl={anchor.current} open={isOpen} onClose={() => setOpen(false)}>
-          {CITATION_FORMATS.map((format) => (
-            <MenuItem
-              key={format}
-              onClick={() => {
-                setOpen(false);
-                props.onSelect(format);
-              }}
-            >
-              {CITATION_FORMAT_LABELS[format]}
-            </MenuItem>
-          ))}
-        </Menu>
+        <Suspense fallback={null}>
+          <CitationFormatMenu
+            id={menuId}
+            anchorEl={anchor.current}
+            open={isOpen}
+            onClose={() => setOpen(false)}
+            onSelect={(format) => {
+              setOpen(false);
+              props.onSelect(format);
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );
