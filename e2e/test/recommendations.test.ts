@@ -322,7 +322,7 @@ describe('papers page', () => {
 });
 
 describe('without a research summary', () => {
-  it('papers and news show the set-up banners and ask for no list (beyond the early request of a cold load)', async () => {
+  it('papers and news show the set-up banners and request nothing', async () => {
     const email = 'newcomer@example.org';
     const { token } = await e2e.server.createSignedInUser(email);
     const session = await openAs(token, email);
@@ -344,9 +344,7 @@ describe('without a research summary', () => {
     expect(await text(page, 'news-empty')).toContain('暂无推荐新闻');
     await page.getByTestId('news-no-summary').getByRole('link', { name: '去设置' }).click();
     await page.waitForURL(e2e.url('/my'));
-    // The entry sends /papers' list beside the account's request on a cold load and drops its answer once
-    // the account has no summary (web/src/app/early-requests.ts); the pages themselves ask for nothing.
-    expect(requested).toEqual([PAPERS_PATH]);
+    expect(requested).toEqual([]);
     expectCleanPage(session);
   });
 });

@@ -65,13 +65,6 @@ describe('early answers', () => {
     expect(userRequests).toBe(1);
   });
 
-  it('gives nothing for a forgotten request, so its taker asks again', async () => {
-    const answers = early();
-    void answers.start('/user', { query: { page: 1 } });
-    answers.forget('/user', { page: 1 });
-    expect(answers.take('/user', { page: 1 })).toBeNull();
-  });
-
   it('gives nothing when the token changed since the request was sent', async () => {
     const answers = early();
     void answers.start('/user');

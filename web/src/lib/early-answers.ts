@@ -28,10 +28,6 @@ export function createEarlyAnswers(client: ApiClient) {
       started.set(key, { token: getToken(), answer });
       return answer;
     },
-    /** Drops an untaken early answer, so the code that would take it asks for itself. */
-    forget(path: string, query?: RequestOptions['query']): void {
-      started.delete(keyOf(path, query));
-    },
     /**
      * The early answer of GET `path` with `query`, once, when it was sent with the token held now; else
      * null (the caller sends its own request). A 401 in it ends the session.
@@ -55,4 +51,3 @@ export function createEarlyAnswers(client: ApiClient) {
 const earlyAnswers = createEarlyAnswers(createApiClient({ onUnauthorized: () => {} }));
 export const startEarlyGet = earlyAnswers.start;
 export const takeEarlyGet = earlyAnswers.take;
-export const forgetEarlyGet = earlyAnswers.forget;
