@@ -20,4 +20,5 @@ export {
   fieldMessage,
   fillAndLeave,
   SCREENSHOT_VIEWPORTS,
+  waitForCompleteList,
 } from './ui';

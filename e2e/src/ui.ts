@@ -53,6 +53,14 @@ async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
   expect.fail(`${what} scrolls sideways by ${excess} px; outermost offenders: ${culprits.join('; ')}`);
 }
 
+/**
+ * Waits until a recommendation list (`papers-list`, `news-list`) holds every card of its answer: the web
+ * app renders the first cards, then the rest (web/src/hooks/use-staged-list.ts).
+ */
+export async function waitForCompleteList(page: Page, testId: string): Promise<void> {
+  await page.locator(`[data-testid="${testId}"][data-complete="true"]`).first().waitFor();
+}
+
 /** A form input by its exact label. */
 export const fieldByLabel = (page: Page, label: string): Locator => page.getByLabel(label, { exact: true });
 

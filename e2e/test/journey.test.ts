@@ -20,6 +20,7 @@ import {
   readVerificationCode,
   SCREENSHOT_VIEWPORTS,
   startE2e,
+  waitForCompleteList,
   waitForMail,
 } from '../src';
 
@@ -222,6 +223,7 @@ describe('a new researcher’s first session', () => {
       .getByTestId('papers-result-heading')
       .getByText(`为你推荐 ${firstBody.recommendations_count} 篇论文`)
       .waitFor();
+    await waitForCompleteList(page, 'papers-list');
     expect(await dataIds('paper-card', 'data-paper-id')).toEqual(firstBody.recommendations.map((paper) => paper.id));
     expect(await page.getByTestId('papers-chip-date').allTextContents()).toEqual(['发表时间：一周内']);
 
@@ -315,6 +317,7 @@ describe('a new researcher’s first session', () => {
     const body = (await response.json()) as NewsListResponse;
     expect(body.data.length).toBeGreaterThan(0);
     await page.getByTestId('news-result-heading').getByText(`共 ${body.pagination.total_count} 条推荐新闻`).waitFor();
+    await waitForCompleteList(page, 'news-list');
     expect(await dataIds('news-card', 'data-news-id')).toEqual(body.data.map((item) => item.id));
     await captureBothWidths(page, 'journey-news');
   });

@@ -14,6 +14,7 @@ import {
   expectCleanPage,
   loadEmbeddedDemoCorpus,
   startE2e,
+  waitForCompleteList,
 } from '../src';
 
 /**
@@ -95,6 +96,7 @@ function expectedHeading(body: PaperRecommendationResponse): string {
 async function expectPaperList(page: Page, body: PaperRecommendationResponse) {
   await page.getByTestId('papers-result-heading').waitFor();
   expect(await text(page, 'papers-result-heading')).toBe(expectedHeading(body));
+  await waitForCompleteList(page, 'papers-list');
   const ids = await page.getByTestId('paper-card').evaluateAll((cards) => cards.map((card) => card.dataset.paperId));
   expect(ids).toEqual(body.recommendations.map((paper) => paper.id));
   expect(await texts(page, 'paper-chip-similarity')).toEqual(
@@ -359,7 +361,7 @@ describe('research direction removed meanwhile', () => {
       if (new URL(request.url()).pathname === PAPERS_PATH) requests += 1;
     });
     await responseOf(page, PAPERS_PATH, () => page.goto('/papers'));
-    await page.getByTestId('papers-list').waitFor();
+    await waitForCompleteList(page, 'papers-list');
 
     // Cleared in another tab: the page still thinks there is a summary, the API says there is none.
     await confirmSummary(token, '');
@@ -512,7 +514,7 @@ describe('learning from the reader and reasons (issue 13)', () => {
     const loaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.goto('/papers'));
     const body = (await loaded.json()) as PaperRecommendationResponse;
     expect(body.recommendations.length).toBeGreaterThan(1);
-    await page.getByTestId('papers-list').waitFor();
+    await waitForCompleteList(page, 'papers-list');
     const allIds = body.recommendations.map((paper) => paper.id);
     expect(await cardIds(page)).toEqual(allIds);
 
@@ -562,7 +564,7 @@ describe('learning from the reader and reasons (issue 13)', () => {
     // The threshold is about the research summary, so every other paper is still recommended (the learned
     // profile may reorder them, and a paper beyond the first top_k may move up into the gap).
     expect(reloadedIds).toEqual(expect.arrayContaining(allIds.slice(1)));
-    await page.getByTestId('papers-list').waitFor();
+    await waitForCompleteList(page, 'papers-list');
     await expect.poll(() => cardIds(page)).toEqual(reloadedIds);
 
     // The server's worker recomputes the learned profile after the mark; the next answers rank by it.
@@ -626,7 +628,7 @@ describe('learning from the reader and reasons (issue 13)', () => {
     const loaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.goto('/papers'));
     const before = ((await loaded.json()) as PaperRecommendationResponse).recommendations.map((paper) => paper.id);
     expect(before.length).toBeGreaterThanOrEqual(8);
-    await page.getByTestId('papers-list').waitFor();
+    await waitForCompleteList(page, 'papers-list');
     expect(await cardIds(page)).toEqual(before);
 
     const rate = async (id: string, button: string, expected: 1 | -1 | null) => {
@@ -665,7 +667,7 @@ describe('learning from the reader and reasons (issue 13)', () => {
     const afterVisit = ((await reloaded.json()) as PaperRecommendationResponse).recommendations.map(
       (paper) => paper.id,
     );
-    await page.getByTestId('papers-list').waitFor();
+    await waitForCompleteList(page, 'papers-list');
     await expect.poll(() => cardIds(page)).toEqual(afterVisit);
     // The next visit: 👍 papers have left the list (they were seen), 👎 ones stay out until undone.
     for (const id of [...liked, ...disliked]) expect(afterVisit).not.toContain(id);

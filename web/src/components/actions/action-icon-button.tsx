@@ -1,6 +1,6 @@
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import type { ReactNode } from 'react';
+import { HoverTooltip } from './hover-tooltip';
 
 /** A card's icon button, named by its tooltip and aria-label; `pressed` for toggles. */
 export function ActionIconButton(props: {
@@ -24,10 +24,6 @@ export function ActionIconButton(props: {
       {props.icon}
     </IconButton>
   );
-  // A disabled button fires no events, so the tooltip needs a wrapper to listen on.
-  return (
-    <Tooltip title={props.label}>
-      <span>{button}</span>
-    </Tooltip>
-  );
+  // A disabled button fires no events, so the tooltip listens on a wrapper.
+  return <HoverTooltip title={props.label}>{button}</HoverTooltip>;
 }

@@ -1,9 +1,6 @@
 import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
 import Chip from '@mui/material/Chip';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import { useId, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 
 /** What a card needs to follow its authors; the page supplies it (useAuthorFollowing). */
 export type AuthorFollowControls = {
@@ -16,10 +13,13 @@ export type AuthorFollowControls = {
 const TEXT = {
   button: (count: number) => `作者 ${count} 位`,
   buttonTitle: '查看作者，关注或取消关注',
-  follow: '关注该作者',
-  unfollow: '取消关注',
-  followed: '已关注',
 } as const;
+
+/**
+ * The menu (MUI's Menu, Popover and Modal: about 110 kB of script) loads at the first opening: /papers
+ * then loads and evaluates none of it before its first card.
+ */
+const AuthorListMenu = lazy(async () => ({ default: (await import('./author-list-menu')).AuthorListMenu }));
 
 /** Authors listed in the menu at most (long collaborations list hundreds): the first ones and the last. */
 const MENU_AUTHORS = 30;
@@ -31,6 +31,9 @@ const MENU_AUTHORS = 30;
 export function AuthorFollowMenu(props: { authors: string[]; controls: AuthorFollowControls; testId: string }) {
   const anchor = useRef<HTMLDivElement>(null);
   const [isOpen, setOpen] = useState(false);
+  // The menu mounts at its first opening and stays (so it closes with its transition): a list of 20 cards
+  // renders no closed menus.
+  const [hasOpened, setHasOpened] = useState(false);
   const menuId = useId();
   const shown = props.authors
     .map((name, index) => ({ name, index }))
@@ -50,36 +53,29 @@ export function AuthorFollowMenu(props: { authors: string[]; controls: AuthorFol
         aria-expanded={isOpen}
         aria-controls={isOpen ? menuId : undefined}
         data-testid={props.testId}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setHasOpened(true);
+          setOpen(true);
+        }}
         disabled={props.controls.disabled}
       />
-      <Menu
-        id={menuId}
-        anchorEl={anchor.current}
-        open={isOpen}
-        onClose={() => setOpen(false)}
-        slotProps={{ paper: { sx: { maxHeight: 360, maxWidth: 'calc(100vw - 32px)' } } }}
-      >
-        {shown.map(({ name, index }) => {
-          const isFollowed = props.controls.isFollowed(name);
-          return (
-            <MenuItem
-              key={index}
-              data-testid={`${props.testId}-item`}
-              onClick={() => {
-                setOpen(false);
-                props.controls.onToggle(index, name);
-              }}
-            >
-              <ListItemText
-                primary={name}
-                secondary={isFollowed ? `${TEXT.followed} · ${TEXT.unfollow}` : TEXT.follow}
-                slotProps={{ primary: { sx: { overflowWrap: 'anywhere', whiteSpace: 'normal' } } }}
-              />
-            </MenuItem>
-          );
-        })}
-      </Menu>
+      {hasOpened ? (
+        <Suspense fallback={null}>
+          <AuthorListMenu
+            id={menuId}
+            anchorEl={anchor.current}
+            open={isOpen}
+            onClose={() => setOpen(false)}
+            authors={shown}
+            isFollowed={props.controls.isFollowed}
+            onChoose={(index, name) => {
+              setOpen(false);
+              props.controls.onToggle(index, name);
+            }}
+            testId={props.testId}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

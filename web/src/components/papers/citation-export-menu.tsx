@@ -1,12 +1,15 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
-import { CITATION_FORMATS, type CitationFormat } from '@radar/shared';
-import { useId, useRef, useState } from 'react';
-import { CITATION_FORMAT_LABELS } from '@/api/citation-export';
+import type { CitationFormat } from '@radar/shared';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { HoverTooltip } from '@/components/actions/hover-tooltip';
+
+/**
+ * The menu (MUI's Menu, Popover and Modal: about 110 kB of script) loads at the first opening: /papers
+ * then loads and evaluates none of it before its first card.
+ */
+const CitationFormatMenu = lazy(async () => ({ default: (await import('./citation-format-menu')).CitationFormatMenu }));
 
 /**
  * 导出: a menu of the citation formats (BibTeX, RIS, CSL-JSON). An icon button on a paper card, a text
@@ -22,6 +25,9 @@ export function CitationExportMenu(props: {
 }) {
   const anchor = useRef<HTMLButtonElement>(null);
   const [isOpen, setOpen] = useState(false);
+  // The menu mounts at its first opening and stays (so it closes with its transition): a list of 20 cards
+  // renders no closed menus.
+  const [hasOpened, setHasOpened] = useState(false);
   const menuId = useId();
   const buttonProps = {
     ref: anchor,
@@ -30,37 +36,38 @@ export function CitationExportMenu(props: {
     'aria-expanded': isOpen,
     'aria-controls': isOpen ? menuId : undefined,
     'data-testid': props.testId,
-    onClick: () => setOpen(true),
+    onClick: () => {
+      setHasOpened(true);
+      setOpen(true);
+    },
   };
   return (
     <>
       {props.variant === 'icon' ? (
-        // A disabled button fires no events, so the tooltip needs a wrapper to listen on.
-        <Tooltip title={props.label}>
-          <span>
-            <IconButton aria-label={props.label} {...buttonProps}>
-              <FileDownloadOutlinedIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <HoverTooltip title={props.label}>
+          <IconButton aria-label={props.label} {...buttonProps}>
+            <FileDownloadOutlinedIcon />
+          </IconButton>
+        </HoverTooltip>
       ) : (
         <Button size="small" variant="outlined" startIcon={<FileDownloadOutlinedIcon />} {...buttonProps}>
           {props.label}
         </Button>
       )}
-      <Menu id={menuId} anchorEl={anchor.current} open={isOpen} onClose={() => setOpen(false)}>
-        {CITATION_FORMATS.map((format) => (
-          <MenuItem
-            key={format}
-            onClick={() => {
+      {hasOpened ? (
+        <Suspense fallback={null}>
+          <CitationFormatMenu
+            id={menuId}
+            anchorEl={anchor.current}
+            open={isOpen}
+            onClose={() => setOpen(false)}
+            onSelect={(format) => {
               setOpen(false);
               props.onSelect(format);
             }}
-          >
-            {CITATION_FORMAT_LABELS[format]}
-          </MenuItem>
-        ))}
-      </Menu>
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

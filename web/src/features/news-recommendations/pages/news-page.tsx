@@ -15,7 +15,6 @@ import { ActionSnackbar } from '@/components/feedback/action-snackbar';
 import { EmptyState } from '@/components/feedback/empty-state';
 import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status';
 import { RetryAlert } from '@/components/feedback/retry-alert';
-import { NewsCard } from '@/components/news/news-card';
 import { Page } from '@/components/page/page';
 import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
 import { FreshnessLine } from '@/components/recommendations/freshness-line';
@@ -26,6 +25,7 @@ import { useBusyIds } from '@/hooks/use-busy-ids';
 import { type ActionNotice, useNotInterested } from '@/hooks/use-not-interested';
 import { useRating } from '@/hooks/use-rating';
 import { useNewsRecommendations } from '../api/get-news-recommendations';
+import { NewsCardList } from '../components/news-card-list';
 import { NewsSettingsPanel } from '../components/news-settings-panel';
 import { useNewsParams } from '../hooks/use-news-params';
 import { NEWS_STRINGS as STRINGS } from '../strings';
@@ -144,13 +144,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           </Typography>
           {freshness}
         </Stack>
-        <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="news-list">
-          {news.items.map((item) => (
-            <li key={item.id}>
-              <NewsCard item={item} onNotInterested={notInterested} onRate={rate} isBusy={isBusy(item.id)} />
-            </li>
-          ))}
-        </Stack>
+        <NewsCardList items={news.items} onNotInterested={notInterested} onRate={rate} isBusy={isBusy} />
         <LoadMoreFooter
           state={news.moreState}
           isLoading={news.isLoadingMore}

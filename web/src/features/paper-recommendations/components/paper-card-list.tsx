@@ -1,6 +1,7 @@
 import Stack from '@mui/material/Stack';
 import { PaperCard, type PaperCardPaper } from '@/components/papers/paper-card';
 import type { PaperActions } from '@/hooks/use-paper-actions';
+import { useStagedList } from '@/hooks/use-staged-list';
 
 type PaperCardListProps<P extends PaperCardPaper> = {
   papers: readonly P[];
@@ -15,6 +16,8 @@ type PaperCardListProps<P extends PaperCardPaper> = {
   canDismiss?: boolean;
 };
 
+const LIST_SX = { listStyle: 'none', m: 0, p: 0 } as const;
+
 /**
  * The cards of /papers, one list markup and one set of actions for the recommendations and the section
  * 关注的作者 above them: favourite, save, share, export, 👍/👎, the author list, and 不感兴趣 when offered.
@@ -26,9 +29,11 @@ export function PaperCardList<P extends PaperCardPaper>({
   scoreOf,
   canDismiss = false,
 }: PaperCardListProps<P>) {
+  // The first cards paint before the rest render (hooks/use-staged-list); `data-complete` says when all are in.
+  const { shown, isComplete } = useStagedList(papers);
   return (
-    <Stack component="ul" spacing={2} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid={testId}>
-      {papers.map((paper) => (
+    <Stack component="ul" spacing={2} sx={LIST_SX} data-testid={testId} data-complete={isComplete ? 'true' : 'false'}>
+      {shown.map((paper) => (
         <li key={paper.id}>
           <PaperCard
             paper={paper}

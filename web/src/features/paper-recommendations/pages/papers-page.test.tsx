@@ -103,6 +103,21 @@ describe('/papers', () => {
     expect(api.requestsTo('GET', RECOMMENDATIONS)).toHaveLength(2);
   });
 
+  it('shows every card of a long list (the first ones first); a card button names itself in a tooltip on hover', async () => {
+    const papers = Array.from({ length: 7 }, (_, index) =>
+      recommendedPaper({ id: `p${index + 1}`, title: `Paper ${index + 1}` }),
+    );
+    api.on('GET', RECOMMENDATIONS, { body: paperRecommendations(papers) });
+    const { user } = renderApp(api, '/papers', { user: testUser() });
+
+    const list = await screen.findByTestId('papers-list');
+    await waitFor(() => expect(list.getAttribute('data-complete')).toBe('true'));
+    expect(cardTitles()).toEqual(papers.map((paper) => paper.title));
+
+    await user.hover(within(list).getAllByRole('button', { name: '收藏' })[0] as HTMLElement);
+    expect((await screen.findByRole('tooltip')).textContent).toBe('收藏');
+  });
+
   it('tries three times, then shows the failure with a retry button', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     api.on('GET', RECOMMENDATIONS, {
