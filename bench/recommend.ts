@@ -25,13 +25,15 @@
  *   database (embedded) and the bench's own few objects.
  * - Issue 35's targets are printed next to the figures: recommendations at >= 1/100 of the bare
  *   route's throughput, HTTP p95 <= 30 ms in every cell, RSS <= 600 MB serving 20k papers (embedded).
- * - Where the time goes: run it under `node --cpu-prof --import tsx bench/recommend.ts ...` (the
- *   server and PGlite share this process; autocannon runs in its own).
+ * - Where the time goes: --cpu-profile DIR writes a V8 CPU profile of this process (the server and, in
+ *   embedded mode, PGlite; autocannon runs in its own) during each recommendation load test of the
+ *   first round, for Chrome DevTools or `node bench/cpu-profile-summary.ts FILE`.
  * - --explain: EXPLAIN (ANALYZE, BUFFERS) of the exact statements recommend() sent for the slowest cell.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +68,7 @@ const { values: args } = parseArgs({
     explain: { type: 'boolean', default: false },
     'skip-load-test': { type: 'boolean', default: false },
     'data-dir': { type: 'string' },
+    'cpu-profile': { type: 'string' },
   },
   strict: true,
 });
@@ -517,6 +520,22 @@ async function throughput(url: string, token?: string): Promise<{ rps: number; p
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
+/** A V8 CPU profile of this process from now until stop(file). */
+async function startCpuProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 const load: { name: string; rps: number; p99: number; errors: number }[] = [];
 if (!args['skip-load-test']) {
   const listener = runtime.parts.userChanges;
@@ -544,7 +563,14 @@ if (!args['skip-load-test']) {
     for (const target of targets) {
       process.stdout.write(`autocannon ${target.name} (${CONNECTIONS} connections, ${DURATION} s, round ${round})\n`);
       if (target.cacheOff) listener?.suspend();
+      const profiled = args['cpu-profile'] && round === 1 && target.name.startsWith('recommendations');
+      const profiler = profiled ? await startCpuProfile() : undefined;
       const result = await throughput(target.url, target.token);
+      if (profiler) {
+        const file = path.join(args['cpu-profile'] as string, `${target.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+        await profiler.stop(file);
+        process.stdout.write(`  CPU profile: ${file}\n`);
+      }
       if (target.cacheOff) await listener?.resume();
       const row = load.find((entry) => entry.name === target.name);
       if (!row) load.push({ name: target.name, ...result });

@@ -123,7 +123,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
       await startedDb.exec('CHECKPOINT');
       return startedDb.dumpDataDir('none');
     },
-    memoryBytes: () => startedDb.Module.HEAP8.length,
+    memoryBytes: () => startedDb.Module.wasmMemory.buffer.byteLength,
     async stop() {
       await startedServer.stop();
       await startedDb.close();

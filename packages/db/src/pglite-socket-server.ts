@@ -105,6 +105,11 @@ class BroadcastingQueryQueue {
       for (let item = this.nextMessage(); item; item = this.nextMessage()) {
         const current = item;
         const framer = new MessageFramer();
+        // The answer goes out in one write once PGlite is done with the message: the connection handler
+        // writes each chunk it is given to the socket, and a write per backend message (one per row) was
+        // the largest single item of the server's CPU profile under the recommendation load test
+        // (docs/benchmarks.md, issue 35). node-postgres holds a whole result in memory anyway.
+        const answer: Buffer[] = [];
         let bytes = 0;
         try {
           await this.db.runExclusive(() =>
@@ -112,15 +117,19 @@ class BroadcastingQueryQueue {
               onRawData: (chunk: Uint8Array) => {
                 for (const message of framer.push(chunk)) {
                   bytes += message.length;
-                  current.onData(message);
+                  answer.push(message);
                   if (message[0] === NOTIFICATION_RESPONSE) this.broadcast(message, current.handlerId);
                 }
               },
             }),
           );
           const rest = framer.rest();
-          if (rest.length) current.onData(rest);
+          if (rest.length) answer.push(rest);
+          if (answer.length)
+            current.onData(answer.length === 1 ? (answer[0] as Buffer) : Buffer.concat(answer, bytes + rest.length));
         } catch (error) {
+          // What PGlite answered before it failed, as a write per message did.
+          if (answer.length) current.onData(Buffer.concat(answer));
           this.updateOwner(current.handlerId, current.message[0]);
           current.reject(error);
           continue;
