@@ -106,9 +106,9 @@ class BroadcastingQueryQueue {
         const current = item;
         const framer = new MessageFramer();
         // The answer goes out in one write once PGlite is done with the message: the connection handler
-        // writes each chunk it is given to the socket, and a write per backend message (one per row) was
-        // the largest single item of the server's CPU profile under the recommendation load test
-        // (docs/benchmarks.md, issue 35). node-postgres holds a whole result in memory anyway.
+        // writes each chunk it is given to the socket, and a write per backend message (one per row)
+        // took about twice the CPU of one write for a 200-row answer (docs/benchmarks.md, issue 35).
+        // node-postgres holds a whole result in memory anyway.
         const answer: Buffer[] = [];
         let bytes = 0;
         try {
