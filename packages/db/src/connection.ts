@@ -30,8 +30,9 @@ export interface RoundTripCounter {
   /** Queries sent since the pool opened (one per message: a multi-statement text counts once). */
   readonly count: number;
   /**
-   * Of those, the ones on the rate-limit counters: in embedded mode (no Redis) the per-user quotas and
-   * per-route limits are counted in the database, so they are told apart from the work of a request.
+   * Of those, the ones on the rate-limit counters: with PostgreSQL and no Redis the per-user quotas and
+   * per-route limits are counted in the database (in embedded mode only keys beyond the in-memory
+   * bound), so they are told apart from the work of a request.
    */
   readonly rateLimitCount: number;
   /**
