@@ -155,6 +155,12 @@ export interface AppOptions {
   quotaRefusalPause?: (ms: number) => Promise<unknown>;
   /** The clock of expiry rules; tests move it. */
   clock?: () => Date;
+  /**
+   * Count rate limits in the database in embedded mode too, as instances sharing a PostgreSQL database
+   * do: for tests that run two server instances (or a restart) on one embedded database, which only
+   * tests do (one process per data directory).
+   */
+  countersInDatabase?: boolean;
   /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
   httpTimeouts?: Partial<HttpTimeouts>;
   /** argon2id cost and how many hashes run at once; production uses ARGON2_PARAMS and one per core. */
@@ -201,12 +207,15 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
   const sessionRepository = new SessionRepository(database.db);
   const userCache = createAccountCache(userRepository, sessionRepository, parts.userChanges, options.clock);
   const sessions = new SessionService({ sessions: sessionRepository, accounts: userCache, logger, now: options.clock });
-  // Every limiter counts in one store outside the process (Redis or PostgreSQL), so limits survive
-  // restarts and hold across instances; an unreachable store refuses limited requests (503).
+  // Every limiter counts in one store that every server instance sees (Redis or PostgreSQL), so limits
+  // hold across instances; an unreachable store refuses limited requests (503). An embedded database has
+  // one server process (data-dir-lock.ts), so without Redis its counters stay in that process's memory
+  // and a request spends no round trip through the serialised PGlite socket on them.
   const rateLimitStore = createRateLimitStore({
     redis: parts.rateLimitRedis,
     namespace: parts.rateLimitNamespace,
     counters: new RateLimitRepository(database.db),
+    inProcess: database.mode === 'embedded' && !options.countersInDatabase,
     logger,
   });
   const authRateLimits: AuthRateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.authRateLimits };
@@ -251,7 +260,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     hasher,
     userCache,
     forgetTraces: async (userId) => {
-      await rateLimitStore.deleteMentioningInRedis(userId);
+      await rateLimitStore.deleteMentioningOutsideDatabase(userId);
       await forgetUserInQueues(parts.queues.backend, parts.queues, userId);
     },
     logger,

@@ -6,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp, createLogger } from '../src';
 import { DEFAULT_AUTH_RATE_LIMITS } from '../src/features/accounts/account-rate-limits';
 import { RESEARCH_CONFIRM_LIMIT } from '../src/features/research-profile/research-direction.route';
-import { createRateLimitStore, type RateLimitStore } from '../src/plugins/rate-limit-store';
+import { createRateLimitStore, InProcessRateLimitStore, type RateLimitStore } from '../src/plugins/rate-limit-store';
 import { PasswordHasher } from '../src/security/password-hasher';
 import { resetLinkFrom, SmtpSink } from './smtp-sink';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 /**
- * Rate limits kept outside the process (Redis when REDIS_URL is set, else PostgreSQL/PGlite): they
- * survive a restart, are shared by instances and cannot be evicted; login limits that an attacker
+ * Rate limits kept where every server instance sees them (Redis when REDIS_URL is set, else
+ * PostgreSQL; in embedded mode, whose database has one server process, in that process, overflowing to
+ * the database): shared by instances, surviving a restart (Redis, PostgreSQL) and never evicted; login limits that an attacker
  * cannot turn against the owner; the per-user limit on confirm; what happens when the store is down.
  */
 
@@ -52,7 +53,10 @@ describe(`counters in ${mode}`, () => {
 
   beforeAll(async () => {
     // Real limits, except the per-IP forgot limit, so one address can fill the store with other keys.
-    first = await startTestRuntime({ authRateLimits: { forgot: { max: 100_000, timeWindow: '1 hour' } } });
+    first = await startTestRuntime({
+      authRateLimits: { forgot: { max: 100_000, timeWindow: '1 hour' } },
+      countersInDatabase: true,
+    });
   });
   afterAll(async () => {
     await second?.stop();
@@ -60,7 +64,7 @@ describe(`counters in ${mode}`, () => {
   });
 
   it('are shared by two server instances', async () => {
-    second = await startTestRuntime({ shareWith: first, authRateLimits: {} });
+    second = await startTestRuntime({ shareWith: first, authRateLimits: {}, countersInDatabase: true });
     const statuses = [];
     for (const runtime of [first, second, first, second]) {
       statuses.push((await forgot(runtime, 'shared@example.org')).statusCode);
@@ -69,10 +73,10 @@ describe(`counters in ${mode}`, () => {
   });
 
   it('survive a restart of the server', async () => {
-    const before = await startTestRuntime({ shareWith: first, authRateLimits: {} });
+    const before = await startTestRuntime({ shareWith: first, authRateLimits: {}, countersInDatabase: true });
     for (let i = 0; i < 3; i++) expect((await forgot(before, 'restart@example.org')).statusCode).toBe(200);
     await before.stop();
-    const after = await startTestRuntime({ shareWith: first, authRateLimits: {} });
+    const after = await startTestRuntime({ shareWith: first, authRateLimits: {}, countersInDatabase: true });
     try {
       const response = await forgot(after, 'restart@example.org');
       expect(response.statusCode).toBe(429);
@@ -112,6 +116,8 @@ describe('login limits', () => {
     runtime = await startTestRuntime({
       env: { SMTP_URL: smtp.url },
       authRateLimits: {},
+      // In the database in embedded mode too, so 'store no e-mail address in a key' can list the keys.
+      countersInDatabase: true,
       loginFailureDelay: async (ms) => {
         delays.push(ms);
       },
@@ -265,6 +271,12 @@ describe('with the test limits', () => {
         createRateLimitStore({ redis: undefined, namespace: '', counters, logger }),
         async () => {},
       ]);
+      // Room for few keys, so these tests count in memory and in the database it overflows to.
+      stores.push([
+        'in process',
+        new InProcessRateLimitStore(createRateLimitStore({ redis: undefined, namespace: '', counters, logger }), 3),
+        async () => {},
+      ]);
       if (redisUrl) {
         const redis = new Redis(redisUrl);
         const namespace = `${runtime.queuePrefix}:rate-limit:`;
@@ -312,6 +324,50 @@ describe('with the test limits', () => {
         expect(hour?.ttlMs).toBeGreaterThan(60_000);
         expect(await store.read(`many:${name}:hour`)).toMatchObject({ hits: 21 });
       }
+    });
+
+    it('in process: a full map counts new keys in the database, evicting none, until their windows end', async () => {
+      const counters = new RateLimitRepository(runtime.database.db);
+      const logger = createLogger('silent');
+      let now = Date.now();
+      const store = new InProcessRateLimitStore(
+        createRateLimitStore({ redis: undefined, namespace: '', counters, logger }),
+        2,
+        () => now,
+      );
+      const inTable = async (key: string) =>
+        (await runtime.database.db.execute(sql`SELECT 1 FROM radar.rate_limit_counters WHERE key = ${key}`)).rows
+          .length;
+      await store.increment('full:a', 60_000);
+      await store.increment('full:b', 60_000);
+      expect(await store.increment('full:c', 60_000)).toMatchObject({ hits: 1 });
+      expect(await store.increment('full:a', 60_000)).toMatchObject({ hits: 2 });
+      expect(await store.incrementMany([{ key: 'full:c', windowMs: 60_000 }])).toMatchObject([{ hits: 2 }]);
+      expect(store.size).toBe(2);
+      expect([await inTable('full:a'), await inTable('full:c')]).toEqual([0, 1]);
+      // While a window started in the database runs, a key not in memory counts there, room or not.
+      await store.delete('full:b');
+      expect(await store.increment('full:d', 60_000)).toMatchObject({ hits: 1 });
+      expect(await inTable('full:d')).toBe(1);
+      expect(await store.read('full:c')).toMatchObject({ hits: 2 });
+      // Once every such window has ended, ended windows in memory make room for new keys.
+      now += 120_000;
+      await store.increment('full:e', 60_000);
+      expect(await inTable('full:e')).toBe(0);
+      expect(store.size).toBe(2);
+      await store.deleteMentioningOutsideDatabase('full:e');
+      expect(await store.read('full:e')).toEqual({ hits: 0, ttlMs: 0 });
+    });
+
+    it('count in the process in embedded mode without Redis, else in the shared store', async () => {
+      const user = await new UserRepository(runtime.database.db).create({ email: 'where-counted@example.org' });
+      const headers = { authorization: `Bearer ${await runtime.app.signIn(user)}` };
+      expect((await runtime.app.inject({ method: 'GET', url: '/api/auth/user/', headers })).statusCode).toBe(200);
+      expect((await runtime.app.rateLimitStore.read(`quota:requests:${user.id}`)).hits).toBe(1);
+      const rows = await runtime.database.db.execute(
+        sql`SELECT 1 FROM radar.rate_limit_counters WHERE key = ${`quota:requests:${user.id}`}`,
+      );
+      expect(rows.rows.length).toBe(!redisUrl && runtime.database.mode === 'external' ? 1 : 0);
     });
 
     it('PostgreSQL: ended windows restart at 1 and are purged', async () => {

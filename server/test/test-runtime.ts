@@ -47,6 +47,11 @@ export interface TestRuntimeOptions {
    * instance, or a restart). Its stop() leaves those to the first.
    */
   shareWith?: TestRuntime;
+  /**
+   * Rate-limit counters in the database in embedded mode too (RuntimeOptions.countersInDatabase): for
+   * tests of two instances or a restart on one database, which embedded mode never runs.
+   */
+  countersInDatabase?: boolean;
 }
 
 const GENEROUS = { max: 10_000, timeWindow: '1 minute' };
@@ -137,6 +142,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     clock: options.clock,
     httpTimeouts: options.httpTimeouts,
     passwordHashing: options.passwordHashing ?? TEST_PASSWORD_HASHING,
+    countersInDatabase: options.countersInDatabase,
   });
   await runtime.app.ready();
   return {

@@ -18,6 +18,11 @@ export interface DatabaseHandle {
   connectionConfig: pg.PoolConfig;
   /** Messages sent to the database by this pool's clients: round trips (tests and benchmarks read it). */
   roundTrips: RoundTripCounter;
+  /**
+   * Bytes of the embedded PGlite's WebAssembly memory (it grows, never shrinks), when this process runs
+   * it; for benchmarks' memory breakdown.
+   */
+  embeddedMemoryBytes?: (() => number) | undefined;
   close(): Promise<void>;
 }
 
@@ -25,8 +30,9 @@ export interface RoundTripCounter {
   /** Queries sent since the pool opened (one per message: a multi-statement text counts once). */
   readonly count: number;
   /**
-   * Of those, the ones on the rate-limit counters: in embedded mode (no Redis) the per-user quotas and
-   * per-route limits are counted in the database, so they are told apart from the work of a request.
+   * Of those, the ones on the rate-limit counters: with PostgreSQL and no Redis the per-user quotas and
+   * per-route limits are counted in the database (in embedded mode only keys beyond the in-memory
+   * bound), so they are told apart from the work of a request.
    */
   readonly rateLimitCount: number;
   /**
@@ -152,6 +158,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const mode: DatabaseMode = options.databaseUrl ? 'external' : 'embedded';
   let connectionConfig: pg.PoolConfig;
   let stopEmbedded: (() => Promise<void>) | undefined;
+  let embeddedMemoryBytes: (() => number) | undefined;
 
   if (options.databaseUrl) {
     connectionConfig = { connectionString: options.databaseUrl };
@@ -165,6 +172,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       const embedded = await startEmbeddedPostgres({ dataDir: options.dataDir });
       connectionConfig = embedded.connectionConfig;
       stopEmbedded = embedded.stop;
+      embeddedMemoryBytes = embedded.memoryBytes;
     }
   }
 
@@ -181,7 +189,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await close().catch(() => {});
     throw new DatabaseConnectionError(describeConnectionError(error, mode));
   }
-  return { mode, pool, db: drizzle({ client: pool, schema }), connectionConfig, roundTrips, close };
+  return {
+    mode,
+    pool,
+    db: drizzle({ client: pool, schema }),
+    connectionConfig,
+    roundTrips,
+    embeddedMemoryBytes,
+    close,
+  };
 }
 
 /**

@@ -24,6 +24,8 @@ export interface EmbeddedPostgres {
    * harness migrates once and starts every test database from it. Call it with no client connected.
    */
   dumpDataDir(): Promise<Blob>;
+  /** Bytes of PGlite's WebAssembly memory: it grows with shared_buffers and work memory, never shrinks. */
+  memoryBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
       await startedDb.exec('CHECKPOINT');
       return startedDb.dumpDataDir('none');
     },
+    memoryBytes: () => startedDb.Module.wasmMemory.buffer.byteLength,
     async stop() {
       await startedServer.stop();
       await startedDb.close();

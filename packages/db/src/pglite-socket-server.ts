@@ -39,6 +39,8 @@ const SIMPLE_QUERY = 'Q'.charCodeAt(0);
 /** Extended-query messages: the session belongs to the sender until its Sync. */
 const EXTENDED_QUERY_MESSAGES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((letter) => letter.charCodeAt(0)));
 const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4]);
+/** An answer is written to the socket in pieces of about this size (see processQueue). */
+const ANSWER_WRITE_BYTES = 64 * 1024;
 
 /** Splits a backend message stream into whole messages (type byte + int32 length + body). */
 class MessageFramer {
@@ -105,22 +107,42 @@ class BroadcastingQueryQueue {
       for (let item = this.nextMessage(); item; item = this.nextMessage()) {
         const current = item;
         const framer = new MessageFramer();
+        // The answer goes out in writes of up to ANSWER_WRITE_BYTES: the connection handler writes each
+        // chunk it is given to the socket, and a write per backend message (one per row) took about twice
+        // the CPU of one write for a 200-row answer (docs/benchmarks.md, issue 35). Bounded, so a large
+        // result is not held twice in memory before it is written.
+        let answer: Buffer[] = [];
+        let answerBytes = 0;
         let bytes = 0;
+        const flush = () => {
+          if (answer.length === 0) return;
+          current.onData(answer.length === 1 ? (answer[0] as Buffer) : Buffer.concat(answer, answerBytes));
+          answer = [];
+          answerBytes = 0;
+        };
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(current.message, {
               onRawData: (chunk: Uint8Array) => {
                 for (const message of framer.push(chunk)) {
                   bytes += message.length;
-                  current.onData(message);
+                  answer.push(message);
+                  answerBytes += message.length;
                   if (message[0] === NOTIFICATION_RESPONSE) this.broadcast(message, current.handlerId);
                 }
+                if (answerBytes >= ANSWER_WRITE_BYTES) flush();
               },
             }),
           );
           const rest = framer.rest();
-          if (rest.length) current.onData(rest);
+          if (rest.length) {
+            answer.push(rest);
+            answerBytes += rest.length;
+          }
+          flush();
         } catch (error) {
+          // What PGlite answered before it failed, as a write per message did.
+          flush();
           this.updateOwner(current.handlerId, current.message[0]);
           current.reject(error);
           continue;

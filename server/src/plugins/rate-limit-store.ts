@@ -10,8 +10,9 @@ export interface CounterHit {
 
 /**
  * Fixed-window counters behind every rate limit: the per-IP route limits of @fastify/rate-limit and our
- * keyed limits. Kept outside the process (Redis, or PostgreSQL without Redis), so they survive restarts,
- * every server process sees the same counts, and no amount of other keys can evict one.
+ * keyed limits. Kept where every server process sees the same counts (Redis, or PostgreSQL without
+ * Redis; in embedded mode, whose database has one server process, in that process's memory), and no
+ * amount of other keys can evict one.
  * Keys never hold a raw e-mail address (callers use emailFingerprint).
  */
 export interface RateLimitStore {
@@ -25,10 +26,10 @@ export interface RateLimitStore {
   /** Forgets every key that starts with `prefix`. */
   deleteByPrefix(prefix: string): Promise<void>;
   /**
-   * Forgets every key that holds `id` (a deleted account's counters, `<bucket>:<userId>`). In Redis
-   * only: in PostgreSQL the account's deletion removes them in its own transaction.
+   * Forgets every key that holds `id` (a deleted account's counters, `<bucket>:<userId>`) in Redis or
+   * in memory: in PostgreSQL the account's deletion removes them in its own transaction.
    */
-  deleteMentioningInRedis(id: string): Promise<void>;
+  deleteMentioningOutsideDatabase(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -117,7 +118,7 @@ class RedisRateLimitStore implements RateLimitStore {
   }
 
   // The Redis client belongs to the runtime, which disconnects it.
-  async deleteMentioningInRedis(id: string): Promise<void> {
+  async deleteMentioningOutsideDatabase(id: string): Promise<void> {
     await this.deleteMatching(`${escapeGlob(this.namespace)}*${escapeGlob(id)}*`);
   }
 
@@ -177,7 +178,7 @@ class PostgresRateLimitStore implements RateLimitStore {
   }
 
   /** Nothing here: UserAdminRepository.deleteWithOwnedRecords deletes the account's counters with it. */
-  async deleteMentioningInRedis(_id: string): Promise<void> {}
+  async deleteMentioningOutsideDatabase(_id: string): Promise<void> {}
 
   /** Waits for a purge in flight, so the database is not closed under it. */
   async close(): Promise<void> {
@@ -198,6 +199,115 @@ class PostgresRateLimitStore implements RateLimitStore {
       });
   }
 }
+
+/** Counters one process keeps in memory at most; past it, new keys count in the database (see below). */
+const IN_PROCESS_COUNTERS_MAX = 100_000;
+/** A full map is swept for ended windows at most this often, so a flood of new keys costs no sweep each. */
+const SWEEP_INTERVAL_MS = 1_000;
+/** Margin for the database clock against this process's, when deciding that spilled windows have ended. */
+const CLOCK_MARGIN_MS = 1_000;
+
+interface MemoryWindow {
+  hits: number;
+  /** When the window ends, ms since the epoch. */
+  endsAt: number;
+}
+
+/**
+ * Counters in this process's memory: embedded mode, where one server process owns the database
+ * (data-dir-lock.ts), so "every instance sees the same counts" holds with one map, and a hit costs no
+ * round trip through the serialised PGlite socket (docs/decisions.md, "Counters in memory in embedded
+ * mode"). Restarting the process forgets the running windows.
+ *
+ * Bounded: at most `maxKeys` windows. When it is full of running windows, a new key counts in
+ * `overflow` (the database store) instead of evicting one, so no flood of other keys can reset a
+ * count; until the last window started there has ended, every key not in memory keeps counting there,
+ * so one key never has two running windows.
+ */
+export class InProcessRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, MemoryWindow>();
+  /** Until then a key not in memory may have a running window in `overflow`. */
+  private overflowUntil = 0;
+  private lastSweepAt = 0;
+
+  constructor(
+    private readonly overflow: RateLimitStore,
+    private readonly maxKeys = IN_PROCESS_COUNTERS_MAX,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  async increment(key: string, windowMs: number): Promise<RateLimitCount> {
+    const [count] = await this.incrementMany([{ key, windowMs }]);
+    if (!count) throw new Error('no count for the key');
+    return count;
+  }
+
+  async incrementMany(hits: readonly CounterHit[]): Promise<RateLimitCount[]> {
+    const now = this.now();
+    const counts: (RateLimitCount | undefined)[] = hits.map((hit) => this.hitInMemory(hit, now));
+    const spilled = hits.filter((_, i) => counts[i] === undefined);
+    if (spilled.length === 0) return counts as RateLimitCount[];
+    for (const hit of spilled) this.overflowUntil = Math.max(this.overflowUntil, now + hit.windowMs + CLOCK_MARGIN_MS);
+    const fromOverflow = await this.overflow.incrementMany(spilled);
+    let next = 0;
+    return counts.map((count) => count ?? (fromOverflow[next++] as RateLimitCount));
+  }
+
+  async read(key: string): Promise<RateLimitCount> {
+    const now = this.now();
+    const window = this.windows.get(key);
+    if (window && window.endsAt > now) return { hits: window.hits, ttlMs: window.endsAt - now };
+    return this.overflowUntil > now ? this.overflow.read(key) : { hits: 0, ttlMs: 0 };
+  }
+
+  async delete(key: string): Promise<void> {
+    this.windows.delete(key);
+    if (this.overflowUntil > this.now()) await this.overflow.delete(key);
+  }
+
+  async deleteByPrefix(prefix: string): Promise<void> {
+    for (const key of this.windows.keys()) if (key.startsWith(prefix)) this.windows.delete(key);
+    if (this.overflowUntil > this.now()) await this.overflow.deleteByPrefix(prefix);
+  }
+
+  /** An account's deletion forgets its counters here; the database's go with the account's rows. */
+  async deleteMentioningOutsideDatabase(id: string): Promise<void> {
+    for (const key of this.windows.keys()) if (key.includes(id)) this.windows.delete(key);
+  }
+
+  close(): Promise<void> {
+    return this.overflow.close();
+  }
+
+  /** The count after this hit, or undefined when the key must count in `overflow`. */
+  private hitInMemory({ key, windowMs }: CounterHit, now: number): RateLimitCount | undefined {
+    const window = this.windows.get(key);
+    if (window && window.endsAt > now) {
+      window.hits = Math.min(window.hits, MAX_IN_PROCESS_HITS) + 1;
+      return { hits: window.hits, ttlMs: window.endsAt - now };
+    }
+    if (!window && !this.hasRoom(now)) return undefined;
+    this.windows.set(key, { hits: 1, endsAt: now + windowMs });
+    return { hits: 1, ttlMs: windowMs };
+  }
+
+  private hasRoom(now: number): boolean {
+    if (this.overflowUntil > now) return false;
+    if (this.windows.size < this.maxKeys) return true;
+    if (now - this.lastSweepAt >= SWEEP_INTERVAL_MS) {
+      this.lastSweepAt = now;
+      for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+    }
+    return this.windows.size < this.maxKeys;
+  }
+}
+
+/** As in the database: a flood of hits on one key never overflows a count. */
+const MAX_IN_PROCESS_HITS = 2_000_000_000;
 
 /**
  * Fail closed: when the counters cannot be reached, a limited request is refused with 503 rather than
@@ -226,8 +336,8 @@ class FailClosedRateLimitStore implements RateLimitStore {
   deleteByPrefix(prefix: string) {
     return this.guard(() => this.store.deleteByPrefix(prefix));
   }
-  deleteMentioningInRedis(id: string) {
-    return this.guard(() => this.store.deleteMentioningInRedis(id));
+  deleteMentioningOutsideDatabase(id: string) {
+    return this.guard(() => this.store.deleteMentioningOutsideDatabase(id));
   }
   close() {
     return this.store.close();
@@ -250,13 +360,21 @@ export interface RateLimitStoreOptions {
   namespace: string;
   /** The PostgreSQL counters, used when there is no Redis. */
   counters: RateLimitRepository;
+  /**
+   * Without Redis, count in this process's memory (InProcessRateLimitStore) rather than in the
+   * database: for a database only this process uses (embedded mode).
+   */
+  inProcess?: boolean | undefined;
   logger: Logger;
 }
 
 export function createRateLimitStore(options: RateLimitStoreOptions): RateLimitStore {
-  const store = options.redis
-    ? new RedisRateLimitStore(options.redis, options.namespace)
-    : new PostgresRateLimitStore(options.counters, options.logger);
+  let store: RateLimitStore;
+  if (options.redis) store = new RedisRateLimitStore(options.redis, options.namespace);
+  else {
+    store = new PostgresRateLimitStore(options.counters, options.logger);
+    if (options.inProcess) store = new InProcessRateLimitStore(store);
+  }
   return new FailClosedRateLimitStore(store, options.logger);
 }
 

@@ -43,8 +43,8 @@ const mix = (similarity: number, side: number) =>
 async function roundTripsOf(url: string): Promise<{ count: number; body: Record<string, unknown> }> {
   const warm = await runtime.app.inject({ method: 'GET', url, headers });
   expect(warm.statusCode, warm.body).toBe(200);
-  // The rate limits' counters are not the request's work: in Redis with REDIS_URL, in the database in
-  // embedded mode (counted apart there).
+  // The rate limits' counters are not the request's work: in Redis with REDIS_URL, in memory in embedded
+  // mode, in the database with PostgreSQL alone (counted apart there).
   const trips = () => runtime.database.roundTrips.count - runtime.database.roundTrips.rateLimitCount;
   const before = trips();
   const response = await runtime.app.inject({ method: 'GET', url, headers });
