@@ -117,11 +117,15 @@ async function ensureCorpus(database: DatabaseHandle, modelId: number): Promise<
       (await pool.query(`SELECT count(*) AS n FROM radar.${table} WHERE embedding_model_id = $1`, [modelId])).rows[0]
         ?.n,
     );
-  if ((await count('papers')) === PAPERS && (await count('news_items')) === NEWS) {
+  const hasPapers = (await count('papers')) === PAPERS;
+  const hasNews = (await count('news_items')) === NEWS;
+  if (hasPapers && hasNews) {
     log(`reusing the corpus: ${PAPERS} papers, ${NEWS} news items (--fresh rebuilds it)`);
-  } else {
-    const started = stamp();
-    await pool.query('TRUNCATE radar.papers, radar.news_items CASCADE');
+    return;
+  }
+  const started = stamp();
+  if (!hasPapers) {
+    await pool.query('TRUNCATE radar.papers CASCADE');
     await insertSyntheticPapers(pool, space, {
       count: PAPERS,
       modelId,
@@ -130,29 +134,30 @@ async function ensureCorpus(database: DatabaseHandle, modelId: number): Promise<
         if (inserted % 20_000 === 0) log(`  ${inserted} papers`);
       },
     });
-    for (let offset = 0; offset < NEWS; offset += INSERT_BATCH) {
-      const size = Math.min(INSERT_BATCH, NEWS - offset);
-      const titles: string[] = [];
-      const vectors: string[] = [];
-      for (let i = 0; i < size; i++) {
-        const cluster = space.cluster();
-        titles.push(`News on ${topic(cluster)} ${offset + i}`);
-        vectors.push(vectorLiteral(space.clusteredVector(cluster)));
-      }
-      await pool.query(
-        `INSERT INTO radar.news_items (title, content, url, url_normalized, source, publish_date, embedding, embedding_model_id)
-         SELECT t, 'Synthetic news.', 'https://news.example.org/' || o, 'news.example.org/' || o, 'bench',
-                now() - (random() * interval '30 days'), v::vector, $3
-         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(t, v, o)`,
-        [titles, vectors, modelId],
-      );
-    }
-    log(`corpus loaded in ${seconds(started).toFixed(0)} s; building the HNSW indexes`);
-    const indexStarted = stamp();
-    await new EmbeddingRepository(database.db).ensureIndexes({ id: modelId, dimension: DIM });
-    await new PaperRepository(database.db).analyze();
-    log(`indexes built in ${seconds(indexStarted).toFixed(0)} s`);
   }
+  await pool.query('TRUNCATE radar.news_items CASCADE');
+  for (let offset = 0; offset < NEWS; offset += INSERT_BATCH) {
+    const size = Math.min(INSERT_BATCH, NEWS - offset);
+    const titles: string[] = [];
+    const vectors: string[] = [];
+    for (let i = 0; i < size; i++) {
+      const cluster = space.cluster();
+      titles.push(`News on ${topic(cluster)} ${offset + i}`);
+      vectors.push(vectorLiteral(space.clusteredVector(cluster)));
+    }
+    await pool.query(
+      `INSERT INTO radar.news_items (title, content, url, url_normalized, source, publish_date, embedding, embedding_model_id)
+       SELECT t, 'Synthetic news.', 'https://news.example.org/' || ($4 + o), 'news.example.org/' || ($4 + o), 'bench',
+              now() - (random() * interval '30 days'), v::vector, $3
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(t, v, o)`,
+      [titles, vectors, modelId, offset],
+    );
+  }
+  log(`corpus loaded in ${seconds(started).toFixed(0)} s; building the HNSW indexes`);
+  const indexStarted = stamp();
+  await new EmbeddingRepository(database.db).ensureIndexes({ id: modelId, dimension: DIM });
+  await new PaperRepository(database.db).analyze();
+  log(`indexes built in ${seconds(indexStarted).toFixed(0)} s`);
 }
 
 /** The local hour now in a zone. */
@@ -259,13 +264,27 @@ const mailer = createMailer({
   from: config.mailFrom,
   outboxDir: path.join(dataDir, 'outbox'),
 });
-const mail = { mailer, webBaseUrl: () => 'http://radar.bench', linkSecret: serverSecret };
+/** Where the time goes: milliseconds spent in each kind of call, summed over the readers in flight. */
+const busy = { ranking: 0, mail: 0 };
+async function timed<T>(kind: keyof typeof busy, work: Promise<T>): Promise<T> {
+  const started = stamp();
+  try {
+    return await work;
+  } finally {
+    busy[kind] += seconds(started) * 1000;
+  }
+}
+const mail = {
+  mailer: { ...mailer, send: (message: Parameters<typeof mailer.send>[0]) => timed('mail', mailer.send(message)) },
+  webBaseUrl: () => 'http://radar.bench',
+  linkSecret: serverSecret,
+};
 
 // As worker-app.ts wires them: the jobs' repositories on one pool, the pipeline's on the other.
 const ai = createAiServices(config, createAiRepositories(pipelineDb.db), logger);
 const pipelineIngest = createIngestRepositories(pipelineDb.db);
 const ingestSettings = ingestSettingsFromConfig(config);
-const pipelines = createRecommendationPipelines({
+const productPipelines = createRecommendationPipelines({
   embeddings: ai.embeddings,
   recommendations: new RecommendationRepository(pipelineDb.db),
   papers: new PaperRepository(pipelineDb.db),
@@ -284,6 +303,18 @@ const pipelines = createRecommendationPipelines({
   requestRelearn: async () => {},
   logger,
 });
+/** The product's pipelines, their ranking calls timed. */
+const pipelines = (timeZone: string) => {
+  const pipeline = productPipelines(timeZone);
+  return new Proxy(pipeline, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (!['recommendPapers', 'recommendNews', 'alertRanking'].includes(String(property))) return value;
+      return (...input: unknown[]) =>
+        timed('ranking', (value as (...input: unknown[]) => Promise<unknown>).apply(target, input));
+    },
+  });
+};
 const users = new UserRepository(jobs.db);
 const deliver = createDeliveryProcessor({
   deliveries: new DeliveryRepository(jobs.db, new StoredSecrets(serverSecret)),
@@ -374,6 +405,10 @@ log(
     `${READERS === 10_000 ? '' : `; this run had ${READERS}`})`,
 );
 log(`mails received by the SMTP sink: ${received} (digests ${digests.sent} + alerts ${alerts.sent})`);
+log(
+  `time in calls, summed over the readers in flight: ranking (pipeline) ${(busy.ranking / 1000).toFixed(0)} s, ` +
+    `SMTP sends ${(busy.mail / 1000).toFixed(0)} s, of ${totalSeconds.toFixed(0)} s`,
+);
 log(`peak RSS of the benchmark process (jobs, pipeline, mailer; the sink runs apart): ${peakRssMb.toFixed(0)} MB`);
 
 await jobs.close();

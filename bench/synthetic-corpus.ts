@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { DatabaseHandle } from '../packages/db/src';
 
 /*
  * The synthetic corpus of the scale benchmarks (bench:recommend, bench:delivery): papers whose vectors
@@ -66,7 +66,7 @@ export const INSERT_BATCH = 1_000;
  * cluster (its words are what keyword alerts match); `progress` is told the papers inserted so far.
  */
 export async function insertSyntheticPapers(
-  pool: pg.Pool,
+  pool: DatabaseHandle['pool'],
   space: SyntheticSpace,
   options: {
     count: number;
