@@ -183,7 +183,7 @@ async function createReaders(database: DatabaseHandle, modelId: number): Promise
       vectors.push(vectorLiteral(space.clusteredVector(cluster)));
       zones.push(zone);
       hours.push(hourIn(zone, now));
-      for (const word of [topic(cluster), topic(space.cluster()), topic(space.cluster())]) {
+      for (const word of new Set([topic(cluster), topic(space.cluster()), topic(space.cluster())])) {
         keywordOwners.push(READER_EMAIL(offset + i));
         keywords.push(word);
       }
@@ -400,9 +400,12 @@ for (const phase of [digests, alerts]) {
   );
 }
 const minutes = totalSeconds / 60;
+// A smaller run is projected at its rate (the per-reader work does not depend on how many are due).
+const projected = (minutes * 10_000) / READERS;
 log(
-  `all sent in ${minutes.toFixed(1)} min (target <= ${TARGET_MINUTES} min for 10,000 readers: ${minutes <= TARGET_MINUTES ? 'met' : 'NOT met'}` +
-    `${READERS === 10_000 ? '' : `; this run had ${READERS}`})`,
+  READERS === 10_000
+    ? `all sent in ${minutes.toFixed(1)} min (target <= ${TARGET_MINUTES} min: ${minutes <= TARGET_MINUTES ? 'met' : 'NOT met'})`
+    : `all sent in ${minutes.toFixed(1)} min for ${READERS} readers; at this rate 10,000 would take ${projected.toFixed(1)} min (target <= ${TARGET_MINUTES} min)`,
 );
 log(`mails received by the SMTP sink: ${received} (digests ${digests.sent} + alerts ${alerts.sent})`);
 log(
