@@ -331,10 +331,8 @@ const alert = createKeywordAlertsProcessor({
   mail,
   logger,
   embeddings: ai.embeddings,
-  ranking: async (userId) => {
-    const user = await users.findById(userId);
-    return user ? alertPipeline.alertRanking(user) : undefined;
-  },
+  users,
+  ranking: (user) => alertPipeline.alertRanking(user),
 });
 
 interface Phase {

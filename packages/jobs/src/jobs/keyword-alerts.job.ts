@@ -5,6 +5,8 @@ import type {
   AlertWindowRules,
   FollowedAuthorRepository,
   KeywordRepository,
+  UserRepository,
+  UserRow,
 } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { type FollowedAuthorPaper, findFollowedAuthorPapers, keywordAlertReasons } from '@radar/recommend';
@@ -129,6 +131,8 @@ async function sendKeywordAlerts(deps: {
   embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
   /** The reader's learned order (RecommendationPipeline.alertRanking); without it, similarity then recency. */
   ranking?: AlertRankingOf | undefined;
+  /** The readers' accounts, read per batch for their learned order. */
+  users?: Pick<UserRepository, 'findByIds'> | undefined;
 }): Promise<KeywordAlertRunResult> {
   const rules = deps.rules ?? KEYWORD_ALERT_RULES;
   const tokens = new MailLinkTokens(deps.mail.linkSecret);
@@ -147,11 +151,15 @@ async function sendKeywordAlerts(deps: {
     const batch = due.slice(offset, offset + USERS_PER_BATCH);
     // One statement for the batch: most readers follow nobody and need no look-up of authors' papers.
     const followers = (await deps.followedAuthors?.followersAmong(batch)) ?? new Set<string>();
+    const accounts = new Map(
+      deps.ranking && deps.users ? (await deps.users.findByIds(batch)).map((user) => [user.id, user]) : [],
+    );
     await forEachInFlight(batch, USERS_IN_FLIGHT, async (userId) => {
       const byAuthors = followers.has(userId)
         ? await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date())
         : [];
-      const ranking = await deps.ranking?.(userId).catch((error: Error) => {
+      const account = accounts.get(userId);
+      const ranking = await (account && deps.ranking?.(account))?.catch((error: Error) => {
         deps.logger?.warn({ userId, err: error.message }, 'learned order unavailable; alert in similarity order');
         return undefined;
       });
@@ -193,13 +201,15 @@ async function sendKeywordAlerts(deps: {
   return result;
 }
 
-/** A reader's alert ordering by id (undefined: no profile, or the reader is gone). */
-export type AlertRankingOf = (userId: string) => Promise<AlertRanking | undefined>;
+/** A reader's alert ordering (undefined: no profile). */
+export type AlertRankingOf = (user: UserRow) => Promise<AlertRanking | undefined>;
 
 export function createKeywordAlertsProcessor(deps: {
   keywords: KeywordRepository;
   /** The reader's learned order, as /papers orders (RecommendationPipeline.alertRanking). */
   ranking?: AlertRankingOf;
+  /** The readers' accounts the learned order needs (read per batch); no learned order without them. */
+  users?: Pick<UserRepository, 'findByIds'>;
   /** Without it digests list keyword matches only. */
   followedAuthors?: FollowedAuthorRepository;
   mail: KeywordAlertMailSettings | undefined;
@@ -220,6 +230,7 @@ export function createKeywordAlertsProcessor(deps: {
       logger: deps.logger,
       embeddings: deps.embeddings,
       ranking: deps.ranking,
+      users: deps.users,
     });
     if (result.mailed || result.failed) deps.logger?.info(result, 'keyword alerts sent');
     return result;
