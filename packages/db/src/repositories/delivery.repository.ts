@@ -35,7 +35,7 @@ export interface DeliveryClaim {
 }
 
 /** An item's key within one reader's channel. */
-export const deliveredItemKey = (item: DeliveredItemKey) => `${item.kind}:${item.id}`;
+const deliveredItemKey = (item: DeliveredItemKey) => `${item.kind}:${item.id}`;
 
 /** The key deliveredAmong and recordDelivered answer with: the reader, the channel and the item. */
 export const deliveryKey = (userId: string, channel: DeliveryChannel, item: DeliveredItemKey) =>

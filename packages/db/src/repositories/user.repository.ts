@@ -83,7 +83,7 @@ export class UserRepository {
   }
 
   /** The users of these ids that exist, in no particular order (a batch job reads its readers at once). */
-  async findByIds(ids: readonly string[]): Promise<UserRow[]> {
+  async findManyByIds(ids: readonly string[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
     return this.db
       .select()

@@ -68,7 +68,7 @@ export interface DeliveryRunResult {
 
 export interface DeliveryDeps {
   deliveries: DeliveryRepository;
-  users: Pick<UserRepository, 'findByIds'>;
+  users: Pick<UserRepository, 'findManyByIds'>;
   /** The ranking pipeline of /papers and /news, for a reader's time zone (their windows count its days). */
   pipelineFor: (timeZone: string) => RecommendationPipeline;
   /** Mailer, web address and link secret; without them no mail goes out (webhooks still do). */
@@ -147,7 +147,7 @@ async function deliverBatch(
   outcome.readers = claims.length;
   if (claims.length === 0) return outcome;
   const users = new Map(
-    (await deps.users.findByIds(claims.map((claim) => claim.settings.userId))).map((user) => [user.id, user]),
+    (await deps.users.findManyByIds(claims.map((claim) => claim.settings.userId))).map((user) => [user.id, user]),
   );
   const readers: BatchReader[] = claims.flatMap((claim) => {
     const user = users.get(claim.settings.userId);

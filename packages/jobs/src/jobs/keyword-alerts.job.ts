@@ -132,7 +132,7 @@ async function sendKeywordAlerts(deps: {
   /** The reader's learned order (RecommendationPipeline.alertRanking); without it, similarity then recency. */
   ranking?: AlertRankingOf | undefined;
   /** The readers' accounts, read per batch for their learned order. */
-  users?: Pick<UserRepository, 'findByIds'> | undefined;
+  users?: Pick<UserRepository, 'findManyByIds'> | undefined;
 }): Promise<KeywordAlertRunResult> {
   const rules = deps.rules ?? KEYWORD_ALERT_RULES;
   const tokens = new MailLinkTokens(deps.mail.linkSecret);
@@ -152,7 +152,7 @@ async function sendKeywordAlerts(deps: {
     // One statement for the batch: most readers follow nobody and need no look-up of authors' papers.
     const followers = (await deps.followedAuthors?.followersAmong(batch)) ?? new Set<string>();
     const accounts = new Map(
-      deps.ranking && deps.users ? (await deps.users.findByIds(batch)).map((user) => [user.id, user]) : [],
+      deps.ranking && deps.users ? (await deps.users.findManyByIds(batch)).map((user) => [user.id, user]) : [],
     );
     await forEachInFlight(batch, USERS_IN_FLIGHT, async (userId) => {
       const byAuthors = followers.has(userId)
@@ -209,7 +209,7 @@ export function createKeywordAlertsProcessor(deps: {
   /** The reader's learned order, as /papers orders (RecommendationPipeline.alertRanking). */
   ranking?: AlertRankingOf;
   /** The readers' accounts the learned order needs (read per batch); no learned order without them. */
-  users?: Pick<UserRepository, 'findByIds'>;
+  users?: Pick<UserRepository, 'findManyByIds'>;
   /** Without it digests list keyword matches only. */
   followedAuthors?: FollowedAuthorRepository;
   mail: KeywordAlertMailSettings | undefined;
