@@ -166,6 +166,9 @@ const hourIn = (zone: string, now: Date) =>
 
 async function createReaders(database: DatabaseHandle, modelId: number): Promise<void> {
   const { pool } = database;
+  // The database is the benchmark's own. keyword_alert_deliveries.keyword_id has no index, so deleting the
+  // previous run's readers (and with them their keywords) would scan that table once per keyword: emptied first.
+  await pool.query('TRUNCATE radar.keyword_alert_deliveries, radar.delivered_items');
   await pool.query(`DELETE FROM radar.users WHERE email LIKE 'bench-delivery-%'`);
   const now = new Date();
   for (let offset = 0; offset < READERS; offset += INSERT_BATCH) {
