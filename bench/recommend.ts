@@ -53,6 +53,7 @@ import {
 import { DATE_FILTERS, windowFirstDay } from '../packages/shared/src';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger, startRuntime } from '../server/src';
+import { insertSyntheticPapers, syntheticSpace } from './synthetic-corpus';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,38 +93,13 @@ if (args.mode !== 'pg' && args.mode !== 'embedded') {
   process.exit(2);
 }
 const MODE = args.mode;
-const CLUSTERS = 200;
-const DAYS = 730;
-const INSERT_BATCH = 1_000;
 /** Issue 35's targets, printed next to the figures. */
 const HTTP_P95_TARGET_MS = 30;
 const RSS_TARGET_MB = 600;
 
 // Deterministic data: the same flags give the same corpus and queries.
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = mulberry32(20261123);
-const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-const normalize = (vector: number[]) => {
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((value) => value / norm);
-};
-const centers = Array.from({ length: CLUSTERS }, () => normalize(Array.from({ length: DIM }, gaussian)));
-/** A point of a random cluster: the center plus noise of norm ~1 (cosine to the center ~0.7). */
-function clusteredVector(): number[] {
-  const center = centers[Math.floor(random() * CLUSTERS)] ?? [];
-  const sigma = 1 / Math.sqrt(DIM);
-  return normalize(center.map((value) => value + sigma * gaussian()));
-}
-const vectorLiteral = (vector: number[]) => `[${vector.map((value) => value.toFixed(6)).join(',')}]`;
+const space = syntheticSpace({ seed: 20261123, dim: DIM, clusters: 200 });
+const clusteredVector = () => space.clusteredVector();
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0) : 0;
@@ -196,7 +172,6 @@ async function openBenchDatabase(): Promise<BenchDatabase> {
 
 // ------------------------------------------------------------------------------------------------ corpus
 
-const TIERS = [1, 2, 3, 4, null] as const;
 /** Progress lines every 10 s when the output is a file rather than a terminal. */
 const NOT_TTY = { noTTYOutput: true, notTTYSchedule: 10_000 };
 
@@ -205,32 +180,17 @@ async function loadCorpus(database: BenchDatabase, modelId: number): Promise<{ l
   await pool.query('TRUNCATE radar.papers CASCADE');
   // Built after loading: inserting into a live HNSW index is many times slower than one build.
   await pool.query(`DROP INDEX IF EXISTS radar.${embeddingIndexName('papers', modelId)}`);
-  const today = Date.now();
   const bar = new cliProgress.SingleBar(
     { format: 'loading papers  {bar} {percentage}% | {value}/{total} | {duration_formatted}', ...NOT_TTY },
     cliProgress.Presets.shades_classic,
   );
   const started = stamp();
   bar.start(N, 0);
-  for (let offset = 0; offset < N; offset += INSERT_BATCH) {
-    const size = Math.min(INSERT_BATCH, N - offset);
-    const titles: string[] = [];
-    const dates: string[] = [];
-    const tiers: (number | null)[] = [];
-    const vectors: string[] = [];
-    for (let i = 0; i < size; i++) {
-      titles.push(`Synthetic paper ${offset + i}`);
-      dates.push(new Date(today - Math.floor(random() * DAYS) * 86_400_000).toISOString().slice(0, 10));
-      tiers.push(TIERS[Math.floor(random() * TIERS.length)] ?? null);
-      vectors.push(vectorLiteral(clusteredVector()));
-    }
-    await pool.query(
-      `INSERT INTO radar.papers (title, published_at, jcr_tier, embedding, embedding_model_id, source)
-       SELECT t, d, r, v::vector, $5, 'bench' FROM unnest($1::text[], $2::date[], $3::smallint[], $4::text[]) AS u(t, d, r, v)`,
-      [titles, dates, tiers, vectors, modelId],
-    );
-    bar.update(offset + size);
-  }
+  await insertSyntheticPapers(pool, space, {
+    count: N,
+    modelId,
+    progress: (inserted) => bar.update(inserted),
+  });
   bar.stop();
   const loadSeconds = since(started) / 1000;
   await new PaperRepository(database.handle.db).analyze();

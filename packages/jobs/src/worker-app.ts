@@ -218,10 +218,8 @@ const PROCESSORS: { [N in QueueName]: ProcessorFactory<N> } = {
       mail,
       logger,
       embeddings: ai.embeddings,
-      ranking: async (userId) => {
-        const user = await repositories.users.findById(userId);
-        return user ? pipeline.alertRanking(user) : undefined;
-      },
+      users: repositories.users,
+      ranking: (user) => pipeline.alertRanking(user),
     });
   },
   [QUEUE_NAMES.profileLearning]: ({ repositories, ai, logger }) =>

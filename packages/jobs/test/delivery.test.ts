@@ -370,6 +370,67 @@ describe('digest delivery', () => {
   });
 });
 
+describe('readers in one batch', () => {
+  it('get the same digests as the same readers delivered one at a time', async () => {
+    // Five profiles; each reader has a twin with the same vector. The first of each pair is due at 08:00
+    // in Shanghai (one run takes them all in one batch), the twin at 09:00, 10:00, ... (one per run).
+    const profiles = [
+      [1, 0, 0],
+      [0.9, 0.2, 0],
+      [0.6, 0.6, 0.1],
+      [0, 0.1, 1],
+      [0.95, 0.3, 0],
+    ];
+    const deliveries = new DeliveryRepository(database.db, new StoredSecrets(secret));
+    const schedule = (hour: number) => ({
+      frequency: 'daily' as const,
+      weekday: 1,
+      hour,
+      timeZone: 'Asia/Shanghai',
+      emailEnabled: true,
+      paperFilters: { threshold: 0.3, excluded_jcr: [], date_filter: ['不限'] },
+      newsFilters: { threshold: 0.3, date_filter: ['不限'] },
+    });
+    const pairs = [];
+    for (const [index, vector] of profiles.entries()) {
+      const batched = await makeReader(`batched-${index}@example.org`);
+      const single = await makeReader(`single-${index}@example.org`);
+      for (const reader of [batched, single]) {
+        await new VectorRepository(database.db).setUserVector(reader.id, model.id, vector);
+      }
+      await deliveries.saveSchedule(batched.id, schedule(8));
+      await deliveries.saveSchedule(single.id, schedule(9 + index));
+      pairs.push({ batched, single });
+    }
+
+    const dayTen = shanghaiEight().getTime() + 8 * 24 * HOUR;
+    const before = sink.messages.length;
+    clock = new Date(dayTen + 5 * 60_000);
+    const batch = await deliverDueDigests(deps);
+    // The five, and Alice (due at 08:00 in Shanghai too).
+    expect(batch).toMatchObject({ readers: 6, failed: 0 });
+    for (const index of profiles.keys()) {
+      clock = new Date(dayTen + (1 + index) * HOUR + 5 * 60_000);
+      expect(await deliverDueDigests(deps)).toMatchObject({ readers: 1, mailed: 1, failed: 0 });
+    }
+
+    // The same mail but for the address and the unsubscribe token.
+    const sent = sink.messages.slice(before);
+    const digestOf = (address: string) => {
+      const mails = sent.filter((mail) => mail.to.includes(address));
+      expect(mails).toHaveLength(1);
+      const mail = mails[0];
+      const anonymous = (text: string) => text.replaceAll(address, '<reader>').replace(/token=[^\s"'&<>]+/g, 'token=');
+      return { subject: mail?.subject, text: anonymous(mail?.text ?? ''), html: anonymous(mail?.html ?? '') };
+    };
+    for (const { batched, single } of pairs) {
+      const digest = digestOf(batched.email);
+      expect(digest.text).toMatch(/推荐理由：/);
+      expect(digest).toEqual(digestOf(single.email));
+    }
+  });
+});
+
 /** The zone's UTC offset on that day, as "+01:00". */
 function offsetOf(timeZone: string, day: Date): string {
   const name =

@@ -508,10 +508,8 @@ describe("in the reader's order, without what the reader may not be shown", () =
       keywords,
       mail: settings,
       logger: pino({ level: 'silent' }),
-      ranking: async (userId) => {
-        const user = await users.findById(userId);
-        return user ? pipeline.alertRanking(user) : undefined;
-      },
+      users,
+      ranking: (user) => pipeline.alertRanking(user),
     });
     const reader = await makeUser('ordered@example.org', { vector: [1, 0, 0], summary: 'Catalysis for chemistry.' });
     await database.db.execute(

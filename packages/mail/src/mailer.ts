@@ -52,11 +52,20 @@ export function createMailer(options: {
 const CHECK_CACHE_MS = 60_000;
 
 /**
+ * Connections kept open to the mail server: the hourly digests and alerts send thousands of mails, and
+ * a new connection per mail (TCP, greeting, EHLO, STARTTLS) cost more than the mail itself
+ * (docs/benchmarks.md, bench:delivery). A connection idle for 10 s is closed (the server and an hourly
+ * worker hold none in between).
+ */
+const SMTP_POOL = { pool: true, maxConnections: 4, maxMessages: 500, idleTimeout: 10_000 };
+
+/**
  * smtps:// connects with TLS; smtp:// upgrades with STARTTLS when the server offers it. Timeouts keep a
  * hung mail server from holding a registration request open.
  */
 function createSmtpMailer(smtpUrl: string, from: string, tlsRejectUnauthorized: boolean): Mailer {
   const transporter: Transporter = nodemailer.createTransport({
+    ...SMTP_POOL,
     url: smtpUrl,
     tls: { rejectUnauthorized: tlsRejectUnauthorized },
     connectionTimeout: 10_000,

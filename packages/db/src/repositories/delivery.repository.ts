@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { deliverySettings } from '../schema';
 import { isSealed, type StoredSecrets } from '../stored-secrets';
@@ -34,8 +34,27 @@ export interface DeliveryClaim {
   email: string;
 }
 
-/** The key deliveredAmong and recordDelivered answer with. */
-export const deliveredItemKey = (item: DeliveredItemKey) => `${item.kind}:${item.id}`;
+/** An item's key within one reader's channel. */
+const deliveredItemKey = (item: DeliveredItemKey) => `${item.kind}:${item.id}`;
+
+/** The key deliveredAmong and recordDelivered answer with: the reader, the channel and the item. */
+export const deliveryKey = (userId: string, channel: DeliveryChannel, item: DeliveredItemKey) =>
+  `${userId}|${channel}|${deliveredItemKey(item)}`;
+
+/** Items of one reader on one channel (deliveredAmong, recordDelivered: several readers in one statement). */
+export interface ReaderChannelItems {
+  userId: string;
+  channel: DeliveryChannel;
+  items: DeliveredItemKey[];
+}
+
+/** One row per reader, channel and item, as jsonb_to_recordset reads it. */
+const itemRecords = (entries: readonly ReaderChannelItems[]) =>
+  JSON.stringify(
+    entries.flatMap((entry) =>
+      entry.items.map((item) => ({ user_id: entry.userId, channel: entry.channel, kind: item.kind, id: item.id })),
+    ),
+  );
 
 /** Only accounts that can sign in get deliveries: verified, with a password, not disabled (as alert mails). */
 const deliverableUser = sql`u.is_email_verified AND u.password_hash IS NOT NULL AND u.disabled_at IS NULL`;
@@ -81,7 +100,23 @@ export class DeliveryRepository {
    */
   async findSettings(userId: string): Promise<DeliverySettingsRow | undefined> {
     const [row] = await this.db.select().from(deliverySettings).where(eq(deliverySettings.userId, userId)).limit(1);
-    if (!row?.webhookUrl) return row;
+    return row && this.opened(row);
+  }
+
+  /** findSettings for several readers in one statement (a delivery batch); readers without settings are left out. */
+  private async findSettingsOf(userIds: readonly string[]): Promise<DeliverySettingsRow[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db
+      .select()
+      .from(deliverySettings)
+      .where(inArray(deliverySettings.userId, [...userIds]));
+    return Promise.all(rows.map((row) => this.opened(row)));
+  }
+
+  /** The row with its webhook opened (and sealed at rest when it was stored in clear), as findSettings says. */
+  private async opened(row: DeliverySettingsRow): Promise<DeliverySettingsRow> {
+    if (!row.webhookUrl) return row;
+    const { userId } = row;
     const url = this.openStored(row.webhookUrl, 'webhook_url', userId);
     const secret = row.webhookSecret === null ? null : this.openStored(row.webhookSecret, 'webhook_secret', userId);
     if (url === undefined || secret === undefined) return { ...row, webhookUrl: null, webhookSecret: null };
@@ -208,57 +243,85 @@ export class DeliveryRepository {
   }
 
   /**
-   * Takes a reader's slot: one conditional update, so of two runs (or workers) only one gets it.
-   * Undefined when another took it first.
+   * Takes the readers' slots: one conditional update for all of them, so of two runs (or workers) only
+   * one gets each reader. Readers another run took first are left out of the answer.
    */
-  async claimSlot(userId: string, slot: Date): Promise<DeliveryClaim | undefined> {
-    const result = await this.db.execute<{ previous: string | null; email: string }>(
-      sql`UPDATE radar.delivery_settings d SET last_slot_at = ${slot.toISOString()}::timestamptz
-          FROM (SELECT user_id, last_slot_at AS previous FROM radar.delivery_settings WHERE user_id = ${userId} FOR UPDATE) p,
+  async claimSlots(due: readonly { userId: string; slot: Date }[]): Promise<DeliveryClaim[]> {
+    if (due.length === 0) return [];
+    const slots = JSON.stringify(due.map((entry) => ({ user_id: entry.userId, slot: entry.slot.toISOString() })));
+    // The subquery locks the rows (in a stable order, so two runs over the same readers cannot deadlock)
+    // and reads the previous slot, which RETURNING alone would give as the new value.
+    const result = await this.db.execute<{ user_id: string; slot: string; previous: string | null; email: string }>(
+      sql`UPDATE radar.delivery_settings d SET last_slot_at = p.slot
+          FROM (SELECT s.user_id, s.last_slot_at AS previous, x.slot
+                FROM radar.delivery_settings s
+                JOIN jsonb_to_recordset(${slots}::jsonb) AS x(user_id uuid, slot timestamptz) ON x.user_id = s.user_id
+                ORDER BY s.user_id
+                FOR UPDATE OF s) p,
                radar.users u
-          WHERE d.user_id = ${userId} AND p.user_id = d.user_id AND u.id = d.user_id
-            AND (d.last_slot_at IS NULL OR d.last_slot_at < ${slot.toISOString()}::timestamptz)
-          RETURNING to_char(p.previous AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS previous, u.email`,
+          WHERE d.user_id = p.user_id AND u.id = d.user_id
+            AND (d.last_slot_at IS NULL OR d.last_slot_at < p.slot)
+          RETURNING d.user_id::text AS user_id,
+                    to_char(p.slot AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS slot,
+                    to_char(p.previous AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS previous, u.email`,
     );
-    const claimed = result.rows[0];
-    if (!claimed) return undefined;
-    const settings = await this.findSettings(userId);
-    if (!settings) return undefined;
-    return {
-      settings,
-      slot,
-      previousSlot: claimed.previous ? new Date(claimed.previous) : null,
-      email: claimed.email,
-    };
-  }
-
-  /** Which of these items were already delivered to the reader on the channel. */
-  async deliveredAmong(userId: string, channel: DeliveryChannel, items: DeliveredItemKey[]): Promise<Set<string>> {
-    if (items.length === 0) return new Set();
-    const keys = JSON.stringify(items.map((item) => ({ kind: item.kind, id: item.id })));
-    const result = await this.db.execute<{ item_kind: string; item_id: string }>(
-      sql`SELECT i.item_kind, i.item_id::text AS item_id
-          FROM radar.delivered_items i
-          JOIN jsonb_to_recordset(${keys}::jsonb) AS x(kind text, id bigint) ON x.kind = i.item_kind AND x.id = i.item_id
-          WHERE i.user_id = ${userId} AND i.channel = ${channel}`,
+    const settings = new Map(
+      (await this.findSettingsOf(result.rows.map((row) => row.user_id))).map((row) => [row.userId, row]),
     );
-    return new Set(result.rows.map((row) => `${row.item_kind}:${row.item_id}`));
+    return result.rows.flatMap((claimed) => {
+      const row = settings.get(claimed.user_id);
+      if (!row) return [];
+      return [
+        {
+          settings: row,
+          slot: new Date(claimed.slot),
+          previousSlot: claimed.previous ? new Date(claimed.previous) : null,
+          email: claimed.email,
+        },
+      ];
+    });
   }
 
   /**
-   * Records items as delivered on the channel; returns the keys this call recorded (an item another run
-   * recorded meanwhile is left out: the primary key keeps each item to one delivery per channel).
+   * Which of these items were already delivered, for several readers and channels in one statement:
+   * the keys (deliveryKey) of those delivered.
    */
-  async recordDelivered(userId: string, channel: DeliveryChannel, items: DeliveredItemKey[]): Promise<Set<string>> {
-    if (items.length === 0) return new Set();
-    const keys = JSON.stringify(items.map((item) => ({ kind: item.kind, id: item.id })));
-    const result = await this.db.execute<{ item_kind: string; item_id: string }>(
-      sql`INSERT INTO radar.delivered_items (user_id, channel, item_kind, item_id)
-          SELECT ${userId}::uuid, ${channel}, x.kind, x.id FROM jsonb_to_recordset(${keys}::jsonb) AS x(kind text, id bigint)
-          ON CONFLICT DO NOTHING
-          RETURNING item_kind, item_id::text AS item_id`,
+  async deliveredAmong(entries: readonly ReaderChannelItems[]): Promise<Set<string>> {
+    if (entries.every((entry) => entry.items.length === 0)) return new Set();
+    const result = await this.db.execute<{
+      user_id: string;
+      channel: DeliveryChannel;
+      item_kind: string;
+      item_id: string;
+    }>(
+      sql`SELECT i.user_id::text AS user_id, i.channel, i.item_kind, i.item_id::text AS item_id
+          FROM radar.delivered_items i
+          JOIN jsonb_to_recordset(${itemRecords(entries)}::jsonb) AS x(user_id uuid, channel text, kind text, id bigint)
+            ON x.user_id = i.user_id AND x.channel = i.channel AND x.kind = i.item_kind AND x.id = i.item_id`,
     );
-    return new Set(result.rows.map((row) => `${row.item_kind}:${row.item_id}`));
+    return new Set(result.rows.map((row) => `${row.user_id}|${row.channel}|${row.item_kind}:${row.item_id}`));
+  }
+
+  /**
+   * Records items as delivered, for several readers and channels in one multi-row insert; returns the
+   * keys (deliveryKey) this call recorded (an item another run recorded meanwhile is left out: the
+   * primary key keeps each item to one delivery per reader and channel).
+   */
+  async recordDelivered(entries: readonly ReaderChannelItems[]): Promise<Set<string>> {
+    if (entries.every((entry) => entry.items.length === 0)) return new Set();
+    const result = await this.db.execute<{
+      user_id: string;
+      channel: DeliveryChannel;
+      item_kind: string;
+      item_id: string;
+    }>(
+      sql`INSERT INTO radar.delivered_items (user_id, channel, item_kind, item_id)
+          SELECT x.user_id, x.channel, x.kind, x.id
+          FROM jsonb_to_recordset(${itemRecords(entries)}::jsonb) AS x(user_id uuid, channel text, kind text, id bigint)
+          ON CONFLICT DO NOTHING
+          RETURNING user_id::text AS user_id, channel, item_kind, item_id::text AS item_id`,
+    );
+    return new Set(result.rows.map((row) => `${row.user_id}|${row.channel}|${row.item_kind}:${row.item_id}`));
   }
 
   /** Undoes recordDelivered for a send that failed, so the items can go in the next digest. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { type AuthorIdentity, followedAuthors } from '../schema';
 import { listablePublicPaper, notJudgedPaper, paperVisibleTo } from './reader-eligibility';
@@ -88,6 +88,16 @@ function followLookupKeys(follow: Pick<FollowedAuthorRow, 'nameKey' | 'orcid' | 
  */
 export class FollowedAuthorRepository {
   constructor(private readonly db: Database) {}
+
+  /** Which of these readers follow anyone (one statement for a batch; the others need no look-up of papers). */
+  async followersAmong(userIds: readonly string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectDistinct({ userId: followedAuthors.userId })
+      .from(followedAuthors)
+      .where(inArray(followedAuthors.userId, [...userIds]));
+    return new Set(rows.map((row) => row.userId));
+  }
 
   async list(userId: string): Promise<FollowedAuthorRow[]> {
     return this.db

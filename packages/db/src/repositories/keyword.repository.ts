@@ -450,21 +450,19 @@ export class KeywordRepository {
       // The reader's learned order (the pipeline's, as /papers orders), else similarity then recency.
       const ordered = ranking ? orderRows(candidates.rows, ranking.order) : candidates.rows;
       const listed = ordered.slice(0, Math.max(0, rules.maxPapers));
-      let recorded = new Set<string>();
-      if (listed.length) {
-        const deliveries = JSON.stringify(listed.map((row) => ({ paper_id: row.id, keyword_id: row.keyword_id })));
-        const inserted = await tx.execute<{ paper_id: string }>(
-          sql`INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id, keyword_id)
-              SELECT ${userId}::uuid, x.paper_id, x.keyword_id
-              FROM jsonb_to_recordset(${deliveries}::jsonb) AS x(paper_id bigint, keyword_id bigint)
-              ON CONFLICT DO NOTHING
-              RETURNING paper_id::text AS paper_id`,
-        );
-        recorded = new Set(inserted.rows.map((row) => row.paper_id));
-      }
-      await tx.execute(
-        sql`UPDATE radar.user_keywords SET last_alerted_at = now() WHERE id = ANY(${keywordIds}::bigint[])`,
+      // The deliveries and the keywords' new last_alerted_at in one statement (one round trip).
+      const deliveries = JSON.stringify(listed.map((row) => ({ paper_id: row.id, keyword_id: row.keyword_id })));
+      const inserted = await tx.execute<{ paper_id: string }>(
+        sql`WITH alerted AS (
+              UPDATE radar.user_keywords SET last_alerted_at = now() WHERE id = ANY(${keywordIds}::bigint[])
+            )
+            INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id, keyword_id)
+            SELECT ${userId}::uuid, x.paper_id, x.keyword_id
+            FROM jsonb_to_recordset(${deliveries}::jsonb) AS x(paper_id bigint, keyword_id bigint)
+            ON CONFLICT DO NOTHING
+            RETURNING paper_id::text AS paper_id`,
       );
+      const recorded = new Set(inserted.rows.map((row) => row.paper_id));
       return {
         userId,
         email: first.email,

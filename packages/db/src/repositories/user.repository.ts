@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { emailVerificationCodes, passwordResetTokens, users } from '../schema';
 import { USER_CHANGES_CHANNEL } from '../user-change-listener';
@@ -80,6 +80,15 @@ export class UserRepository {
   async findById(id: string): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
     return row;
+  }
+
+  /** The users of these ids that exist, in no particular order (a batch job reads its readers at once). */
+  async findManyByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(users)
+      .where(inArray(users.id, [...ids]));
   }
 
   async findByEmail(email: string): Promise<UserRow | undefined> {

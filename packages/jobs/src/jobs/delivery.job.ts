@@ -4,7 +4,8 @@ import {
   type DeliveryChannel,
   type DeliveryClaim,
   type DeliveryRepository,
-  deliveredItemKey,
+  deliveryKey,
+  type ReaderChannelItems,
   type UserRepository,
   type UserRow,
 } from '@radar/db';
@@ -14,6 +15,7 @@ import {
   type DigestFilters,
   type DigestItem,
   noPublishedPreprints,
+  type PublishedPreprintNotice,
   type PublishedPreprintsProvider,
   type RecommendationPipeline,
 } from '@radar/recommend';
@@ -25,6 +27,7 @@ import {
   type DeliveryPaperFilters,
 } from '@radar/shared';
 import type { Logger } from 'pino';
+import { forEachInFlight } from '../in-flight';
 import { type DigestContent, digestMail, digestRobotMessage } from './delivery-digest-mail';
 import type { KeywordAlertMailSettings } from './keyword-alerts.job';
 
@@ -34,8 +37,8 @@ import type { KeywordAlertMailSettings } from './keyword-alerts.job';
  * with their saved /papers and /news filters, that were never delivered to them on that channel: by
  * mail (with a one-click unsubscribe link) and to their robot webhook.
  *
- * At most once per item, reader and channel: a run takes the reader's slot with one conditional update
- * (a second run or worker finds it taken), and each channel records its items in delivered_items
+ * At most once per item, reader and channel: a run takes a batch of readers' slots with one conditional
+ * update (a second run or worker finds them taken), and each channel records its items in delivered_items
  * (primary key: reader, channel, item) before sending. A send that fails releases its items, so they
  * can go in the next digest; the slot itself is not retried (the reader gets one message per period).
  */
@@ -43,6 +46,14 @@ import type { KeywordAlertMailSettings } from './keyword-alerts.job';
 /** Slots older than this are skipped (a worker down for a day does not send yesterday's digest at noon). */
 const GRACE_HOURS = 3;
 const READERS_PER_RUN = 500;
+/**
+ * Readers taken together: their slots, accounts and delivered items are read and written in a few
+ * statements per batch rather than per reader. A crash mid-batch loses the batch's slots for this
+ * period (never sends twice), as it lost one reader's before.
+ */
+const READERS_PER_BATCH = 50;
+/** Readers whose ranking or mail is under way at once: the pipeline's statements overlap the mail's waits. */
+const READERS_IN_FLIGHT = 4;
 
 export interface DeliveryRunResult {
   outcome: 'success' | 'skipped';
@@ -57,7 +68,7 @@ export interface DeliveryRunResult {
 
 export interface DeliveryDeps {
   deliveries: DeliveryRepository;
-  users: Pick<UserRepository, 'findById'>;
+  users: Pick<UserRepository, 'findManyByIds'>;
   /** The ranking pipeline of /papers and /news, for a reader's time zone (their windows count its days). */
   pipelineFor: (timeZone: string) => RecommendationPipeline;
   /** Mailer, web address and link secret; without them no mail goes out (webhooks still do). */
@@ -83,84 +94,152 @@ function filtersOf(claim: DeliveryClaim): DigestFilters {
 
 const keyOf = (item: DigestItem): DeliveredItemKey => ({ kind: item.kind, id: item.id });
 
-/** The first `limit` items not yet delivered on the channel. */
-function undelivered(items: DigestItem[], delivered: Set<string>, limit: number): DigestItem[] {
-  return items.filter((item) => !delivered.has(deliveredItemKey(keyOf(item)))).slice(0, limit);
-}
+type Outcome = Omit<DeliveryRunResult, 'outcome' | 'reason'>;
+const addOutcome = (total: Outcome, part: Outcome) => {
+  total.readers += part.readers;
+  total.mailed += part.mailed;
+  total.pushed += part.pushed;
+  total.failed += part.failed;
+};
 
 /** One run over the readers whose slot has come. Safe to run twice, or in two workers at once. */
 export async function deliverDueDigests(deps: DeliveryDeps): Promise<DeliveryRunResult> {
   const now = deps.now?.() ?? new Date();
   const result: DeliveryRunResult = { outcome: 'success', readers: 0, mailed: 0, pushed: 0, failed: 0 };
   const tokens = deps.mail ? new MailLinkTokens(deps.mail.linkSecret) : undefined;
-  for (const due of await deps.deliveries.listDue(now, GRACE_HOURS, READERS_PER_RUN)) {
-    const claim = await deps.deliveries.claimSlot(due.userId, due.slot);
-    if (!claim) continue;
-    result.readers++;
-    const user = await deps.users.findById(due.userId);
-    if (!user) continue;
-    const outcome = await deliverToReader(deps, claim, user, tokens).catch((error: Error) => {
-      deps.logger?.warn({ userId: user.id, err: error.message }, 'delivery failed for a reader');
-      return { mailed: 0, pushed: 0, failed: 1 };
-    });
-    result.mailed += outcome.mailed;
-    result.pushed += outcome.pushed;
-    result.failed += outcome.failed;
+  const due = await deps.deliveries.listDue(now, GRACE_HOURS, READERS_PER_RUN);
+  for (let offset = 0; offset < due.length; offset += READERS_PER_BATCH) {
+    addOutcome(result, await deliverBatch(deps, due.slice(offset, offset + READERS_PER_BATCH), tokens));
   }
   return result;
 }
 
-async function deliverToReader(
-  deps: DeliveryDeps,
-  claim: DeliveryClaim,
-  user: UserRow,
-  tokens: MailLinkTokens | undefined,
-): Promise<{ mailed: number; pushed: number; failed: number }> {
+/** A reader of a batch: their claim, account and channels, then their ranking and their picks per channel. */
+interface BatchReader {
+  claim: DeliveryClaim;
+  user: UserRow;
+  channels: DeliveryChannel[];
+  ranked?: { papers: DigestItem[]; news: DigestItem[] };
+  publishedPreprints: PublishedPreprintNotice[];
+  picks: Map<DeliveryChannel, { papers: DigestItem[]; news: DigestItem[] }>;
+}
+
+function channelsOf(deps: DeliveryDeps, claim: DeliveryClaim, user: UserRow): DeliveryChannel[] {
   const { settings } = claim;
-  const frequency = settings.frequency === 'weekly' ? 'weekly' : 'daily';
   if (settings.webhookPlatform && !settings.webhookUrl) {
     // Sealed under another server secret (JWT_SECRET changed) or this worker has none: the reader has to
     // paste the address again. Never the stored value in the log.
     deps.logger?.warn({ userId: user.id }, 'robot webhook cannot be read with this server secret; not pushed');
   }
-  const channels: DeliveryChannel[] = [
+  return [
     ...(settings.emailEnabled && deps.mail ? (['email'] as const) : []),
     ...(settings.webhookUrl && settings.webhookPlatform ? (['webhook'] as const) : []),
   ];
-  const outcome = { mailed: 0, pushed: 0, failed: 0 };
-  if (channels.length === 0) return outcome;
-  const ranked = await collectDigestItems(
-    { pipeline: deps.pipelineFor(settings.timeZone), logger: deps.logger },
-    user,
-    filtersOf(claim),
+}
+
+async function deliverBatch(
+  deps: DeliveryDeps,
+  due: { userId: string; slot: Date }[],
+  tokens: MailLinkTokens | undefined,
+): Promise<Outcome> {
+  const outcome: Outcome = { readers: 0, mailed: 0, pushed: 0, failed: 0 };
+  const claims = await deps.deliveries.claimSlots(due);
+  outcome.readers = claims.length;
+  if (claims.length === 0) return outcome;
+  const users = new Map(
+    (await deps.users.findManyByIds(claims.map((claim) => claim.settings.userId))).map((user) => [user.id, user]),
   );
-  const publishedPreprints = await (deps.publishedPreprints ?? noPublishedPreprints)(user.id, claim.previousSlot);
+  const readers: BatchReader[] = claims.flatMap((claim) => {
+    const user = users.get(claim.settings.userId);
+    if (!user) return [];
+    const channels = channelsOf(deps, claim, user);
+    return channels.length ? [{ claim, user, channels, publishedPreprints: [], picks: new Map() }] : [];
+  });
 
-  // Each channel's picks, recorded before anything is sent.
-  const picks = new Map<DeliveryChannel, { papers: DigestItem[]; news: DigestItem[] }>();
-  for (const channel of channels) {
-    const delivered = await deps.deliveries.deliveredAmong(
-      user.id,
-      channel,
-      [...ranked.papers, ...ranked.news].map(keyOf),
-    );
-    const papers = undelivered(ranked.papers, delivered, DELIVERY_LIMITS.digestPapers);
-    const news = undelivered(ranked.news, delivered, DELIVERY_LIMITS.digestNews);
-    if (papers.length + news.length + publishedPreprints.length === 0) continue;
-    const recorded = await deps.deliveries.recordDelivered(user.id, channel, [...papers, ...news].map(keyOf));
-    const isRecorded = (item: DigestItem) => recorded.has(deliveredItemKey(keyOf(item)));
-    picks.set(channel, { papers: papers.filter(isRecorded), news: news.filter(isRecorded) });
+  await forEachInFlight(readers, READERS_IN_FLIGHT, async (reader) => {
+    try {
+      reader.ranked = await collectDigestItems(
+        { pipeline: deps.pipelineFor(reader.claim.settings.timeZone), logger: deps.logger },
+        reader.user,
+        filtersOf(reader.claim),
+      );
+      reader.publishedPreprints = await (deps.publishedPreprints ?? noPublishedPreprints)(
+        reader.user.id,
+        reader.claim.previousSlot,
+      );
+    } catch (error) {
+      reader.ranked = undefined;
+      outcome.failed++;
+      deps.logger?.warn({ userId: reader.user.id, err: (error as Error).message }, 'delivery failed for a reader');
+    }
+  });
+  const ranked = readers.filter((reader) => reader.ranked);
+  if (ranked.length === 0) return outcome;
+
+  try {
+    await pickUndelivered(deps, ranked);
+  } catch (error) {
+    outcome.failed += ranked.length;
+    deps.logger?.warn({ readers: ranked.length, err: (error as Error).message }, 'delivery failed for a batch');
+    return outcome;
   }
-  if (picks.size === 0) return outcome;
-
   const summaries = await summariesOf(
     deps,
-    [...picks.values()].flatMap((pick) => pick.papers),
+    ranked.flatMap((reader) => [...reader.picks.values()].flatMap((pick) => pick.papers)),
   );
+  await forEachInFlight(ranked, READERS_IN_FLIGHT, async (reader) => {
+    addOutcome(outcome, await sendToReader(deps, reader, summaries, tokens));
+  });
+  return outcome;
+}
+
+/**
+ * Each reader's picks per channel: the first items of their ranking not yet delivered on the channel,
+ * recorded as delivered before anything is sent (two statements for the whole batch).
+ */
+async function pickUndelivered(deps: DeliveryDeps, readers: BatchReader[]): Promise<void> {
+  const candidates = readers.flatMap((reader) =>
+    reader.channels.map((channel) => ({
+      userId: reader.user.id,
+      channel,
+      items: [...(reader.ranked?.papers ?? []), ...(reader.ranked?.news ?? [])].map(keyOf),
+    })),
+  );
+  const delivered = await deps.deliveries.deliveredAmong(candidates);
+  const picked: ReaderChannelItems[] = [];
+  for (const reader of readers) {
+    for (const channel of reader.channels) {
+      const isNew = (item: DigestItem) => !delivered.has(deliveryKey(reader.user.id, channel, keyOf(item)));
+      const papers = (reader.ranked?.papers ?? []).filter(isNew).slice(0, DELIVERY_LIMITS.digestPapers);
+      const news = (reader.ranked?.news ?? []).filter(isNew).slice(0, DELIVERY_LIMITS.digestNews);
+      if (papers.length + news.length + reader.publishedPreprints.length === 0) continue;
+      reader.picks.set(channel, { papers, news });
+      picked.push({ userId: reader.user.id, channel, items: [...papers, ...news].map(keyOf) });
+    }
+  }
+  const recorded = await deps.deliveries.recordDelivered(picked);
+  for (const reader of readers) {
+    for (const [channel, pick] of reader.picks) {
+      const isRecorded = (item: DigestItem) => recorded.has(deliveryKey(reader.user.id, channel, keyOf(item)));
+      reader.picks.set(channel, { papers: pick.papers.filter(isRecorded), news: pick.news.filter(isRecorded) });
+    }
+  }
+}
+
+async function sendToReader(
+  deps: DeliveryDeps,
+  reader: BatchReader,
+  summaries: Map<number, string>,
+  tokens: MailLinkTokens | undefined,
+): Promise<Outcome> {
+  const { claim, user, publishedPreprints } = reader;
+  const { settings } = claim;
+  const frequency = settings.frequency === 'weekly' ? 'weekly' : 'daily';
+  const outcome: Outcome = { readers: 0, mailed: 0, pushed: 0, failed: 0 };
   const withSummary = (item: DigestItem): DigestItem => ({ ...item, summary: summaries.get(item.id) ?? item.summary });
   const webBaseUrl = deps.mail?.webBaseUrl() ?? '';
 
-  for (const [channel, pick] of picks) {
+  for (const [channel, pick] of reader.picks) {
     const content: DigestContent = {
       frequency,
       papers: pick.papers.map(withSummary),

@@ -5,11 +5,14 @@ import type {
   AlertWindowRules,
   FollowedAuthorRepository,
   KeywordRepository,
+  UserRepository,
+  UserRow,
 } from '@radar/db';
 import { MAIL_LINK_PURPOSES, type Mailer, MailLinkTokens } from '@radar/mail';
 import { findFollowedAuthorPapers, keywordAlertReasons, type MatchedAuthorPaper } from '@radar/recommend';
 import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
 import type { Logger } from 'pino';
+import { forEachInFlight } from '../in-flight';
 import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
 
 /**
@@ -45,6 +48,10 @@ const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number; maxAuthorPa
   /** Users handled per run; the rest are due at the next run (longest waiting first). */
   usersPerRun: 500,
 };
+/** Users whose followed authors are looked up in one statement. */
+const USERS_PER_BATCH = 50;
+/** Users whose claim or mail is under way at once (each claim is its own transaction). */
+const USERS_IN_FLIGHT = 4;
 
 /**
  * Papers by followed authors for a user's digest: stored within the longest look-back and never mailed
@@ -124,6 +131,8 @@ async function sendKeywordAlerts(deps: {
   embeddings?: Pick<EmbeddingModels, 'termWeighting'>;
   /** The reader's learned order (RecommendationPipeline.alertRanking); without it, similarity then recency. */
   ranking?: AlertRankingOf | undefined;
+  /** The readers' accounts, read per batch for their learned order. */
+  users?: Pick<UserRepository, 'findManyByIds'> | undefined;
 }): Promise<KeywordAlertRunResult> {
   const rules = deps.rules ?? KEYWORD_ALERT_RULES;
   const tokens = new MailLinkTokens(deps.mail.linkSecret);
@@ -137,56 +146,70 @@ async function sendKeywordAlerts(deps: {
     return modelWeighting;
   };
   const result: KeywordAlertRunResult = { outcome: 'success', users: 0, mailed: 0, papers: 0, failed: 0 };
-  for (const userId of await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun)) {
-    const byAuthors = await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date());
-    const ranking = await deps.ranking?.(userId).catch((error: Error) => {
-      deps.logger?.warn({ userId, err: error.message }, 'learned order unavailable; alert in similarity order');
-      return undefined;
-    });
-    const claim = await deps.keywords.claimAlertDigest(userId, rules, {
-      authorPaperIds: byAuthors.map((paper) => paper.paperId),
-      ranking,
-    });
-    if (!claim) continue; // another worker has this user, or nothing is due any more
-    result.users++;
-    if (claim.papers.length === 0 && claim.authorPapers.length === 0) continue;
-    const mail = keywordAlertMail({
-      to: claim.email,
-      authorPapers: authorMailPapers(claim, byAuthors),
-      papers: await withSharedTerms(claim, activeWeighting, deps.logger),
-      moreCount: claim.moreCount,
-      webBaseUrl: deps.mail.webBaseUrl(),
-      unsubscribeUrl: unsubscribeUrl(deps.mail, tokens.sign(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, userId)),
-    });
-    try {
-      await deps.mail.mailer.send(mail);
-      result.mailed++;
-      result.papers += claim.papers.length + claim.authorPapers.length;
-    } catch (error) {
-      result.failed++;
-      // The user id, never the address (SMTP refusals quote it) or the link (it carries the unsubscribe token).
-      const { code, responseCode, message } = error as Error & { code?: string; responseCode?: number };
-      deps.logger?.warn(
-        { userId, code, responseCode, err: String(message).replace(/\S+@\S+/g, '[address]') },
-        'keyword alert mail not sent; retried next run',
-      );
-      await deps.keywords
-        .releaseAlertDigest(claim)
-        .catch((releaseError: Error) =>
-          deps.logger?.error({ userId, err: releaseError.message }, 'keyword alert claim not released'),
+  const due = await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun);
+  for (let offset = 0; offset < due.length; offset += USERS_PER_BATCH) {
+    const batch = due.slice(offset, offset + USERS_PER_BATCH);
+    // One statement for the batch: most readers follow nobody and need no look-up of authors' papers.
+    const followers = (await deps.followedAuthors?.followersAmong(batch)) ?? new Set<string>();
+    const accounts = new Map(
+      deps.ranking && deps.users ? (await deps.users.findManyByIds(batch)).map((user) => [user.id, user]) : [],
+    );
+    await forEachInFlight(batch, USERS_IN_FLIGHT, async (userId) => {
+      const byAuthors = followers.has(userId)
+        ? await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date())
+        : [];
+      const account = accounts.get(userId);
+      const ranking = await (account && deps.ranking?.(account))?.catch((error: Error) => {
+        deps.logger?.warn({ userId, err: error.message }, 'learned order unavailable; alert in similarity order');
+        return undefined;
+      });
+      const claim = await deps.keywords.claimAlertDigest(userId, rules, {
+        authorPaperIds: byAuthors.map((paper) => paper.paperId),
+        ranking,
+      });
+      if (!claim) return; // another worker has this user, or nothing is due any more
+      result.users++;
+      if (claim.papers.length === 0 && claim.authorPapers.length === 0) return;
+      const mail = keywordAlertMail({
+        to: claim.email,
+        authorPapers: authorMailPapers(claim, byAuthors),
+        papers: await withSharedTerms(claim, activeWeighting, deps.logger),
+        moreCount: claim.moreCount,
+        webBaseUrl: deps.mail.webBaseUrl(),
+        unsubscribeUrl: unsubscribeUrl(deps.mail, tokens.sign(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, userId)),
+      });
+      try {
+        await deps.mail.mailer.send(mail);
+        result.mailed++;
+        result.papers += claim.papers.length + claim.authorPapers.length;
+      } catch (error) {
+        result.failed++;
+        // The user id, never the address (SMTP refusals quote it) or the link (it carries the unsubscribe token).
+        const { code, responseCode, message } = error as Error & { code?: string; responseCode?: number };
+        deps.logger?.warn(
+          { userId, code, responseCode, err: String(message).replace(/\S+@\S+/g, '[address]') },
+          'keyword alert mail not sent; retried next run',
         );
-    }
+        await deps.keywords
+          .releaseAlertDigest(claim)
+          .catch((releaseError: Error) =>
+            deps.logger?.error({ userId, err: releaseError.message }, 'keyword alert claim not released'),
+          );
+      }
+    });
   }
   return result;
 }
 
-/** A reader's alert ordering by id (undefined: no profile, or the reader is gone). */
-export type AlertRankingOf = (userId: string) => Promise<AlertRanking | undefined>;
+/** A reader's alert ordering (undefined: no profile). */
+export type AlertRankingOf = (user: UserRow) => Promise<AlertRanking | undefined>;
 
 export function createKeywordAlertsProcessor(deps: {
   keywords: KeywordRepository;
   /** The reader's learned order, as /papers orders (RecommendationPipeline.alertRanking). */
   ranking?: AlertRankingOf;
+  /** The readers' accounts the learned order needs (read per batch); no learned order without them. */
+  users?: Pick<UserRepository, 'findManyByIds'>;
   /** Without it digests list keyword matches only. */
   followedAuthors?: FollowedAuthorRepository;
   mail: KeywordAlertMailSettings | undefined;
@@ -207,6 +230,7 @@ export function createKeywordAlertsProcessor(deps: {
       logger: deps.logger,
       embeddings: deps.embeddings,
       ranking: deps.ranking,
+      users: deps.users,
     });
     if (result.mailed || result.failed) deps.logger?.info(result, 'keyword alerts sent');
     return result;

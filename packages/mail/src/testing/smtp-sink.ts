@@ -17,9 +17,17 @@ export interface ReceivedMail {
  */
 export class SmtpSink {
   readonly messages: ReceivedMail[] = [];
+  /** Mails received, kept or not. */
+  received = 0;
   private server: SMTPServer | undefined;
   private waiters: (() => void)[] = [];
   port = 0;
+
+  /**
+   * `keepMessages: false` only counts what arrives (a benchmark receiving thousands of mails would
+   * otherwise hold them all, parsed, in memory).
+   */
+  constructor(private readonly options: { keepMessages?: boolean } = {}) {}
 
   async start(): Promise<this> {
     this.server = new SMTPServer({
@@ -30,6 +38,11 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', async () => {
+          this.received++;
+          if (this.options.keepMessages === false) {
+            callback();
+            return;
+          }
           const parsed = await PostalMime.parse(Buffer.concat(chunks));
           this.messages.push({
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
