@@ -57,6 +57,8 @@ export interface EmbeddingModelsOptions {
   /** At most this many of the newest documents are used for a fit. */
   fitSampleSize?: number;
   reembedBatchSize?: number;
+  /** Rows to embed from which a re-embedding builds the vector indexes after (BULK_REEMBED_ROWS). */
+  bulkReembedRows?: number;
 }
 
 /** radar.ingest_rejects source of items the re-embedding could not embed. */
@@ -95,6 +97,7 @@ export class EmbeddingModels {
   private readonly refitGrowthFactor: number;
   private readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
+  private readonly bulkReembedRows: number;
   /** What every paper, news item and profile is embedded from (English gists, glosses, or as written). */
   readonly texts: CrossLingualTexts;
 
@@ -116,6 +119,7 @@ export class EmbeddingModels {
     this.refitGrowthFactor = options.refitGrowthFactor ?? 1.5;
     this.fitSampleSize = options.fitSampleSize ?? 20_000;
     this.reembedBatchSize = options.reembedBatchSize ?? 128;
+    this.bulkReembedRows = options.bulkReembedRows ?? BULK_REEMBED_ROWS;
   }
 
   get configuredProvider(): string {
@@ -378,7 +382,7 @@ export class EmbeddingModels {
       const documents = stale.papers + stale.news;
       if (
         !deferred.has(model.id) &&
-        documents >= BULK_REEMBED_ROWS &&
+        documents >= this.bulkReembedRows &&
         documents * 2 >= (await this.vectors.corpusSize())
       ) {
         await this.models.dropIndexes(model);
