@@ -225,15 +225,15 @@ export class ContentStore {
     };
     const ready: { index: number; paper: IncomingPaper; draft: PaperDraft }[] = [];
     for (const [index, draft] of drafts.entries()) {
-      const normalized = this.normalizePaper(draft);
-      if ('reason' in normalized) {
-        results[index] = {
-          status: 'fulfilled',
-          value: { outcome: 'rejected', reason: normalized.reason, detail: normalized.detail },
-        };
-        continue;
-      }
       try {
+        const normalized = this.normalizePaper(draft);
+        if ('reason' in normalized) {
+          results[index] = {
+            status: 'fulfilled',
+            value: { outcome: 'rejected', reason: normalized.reason, detail: normalized.detail },
+          };
+          continue;
+        }
         await this.resolveJournal(normalized.paper, normalized.venue);
         ready.push({ index, paper: normalized.paper, draft });
       } catch (reason) {
