@@ -57,10 +57,18 @@ export interface EmbeddingModelsOptions {
   /** At most this many of the newest documents are used for a fit. */
   fitSampleSize?: number;
   reembedBatchSize?: number;
+  /** Rows to embed from which a re-embedding builds the vector indexes after (BULK_REEMBED_ROWS). */
+  bulkReembedRows?: number;
 }
 
 /** radar.ingest_rejects source of items the re-embedding could not embed. */
 const REEMBED_REJECT_SOURCE = 'reembed';
+/**
+ * Papers and news items to embed from which a re-embedding drops the model's HNSW indexes and builds
+ * them after: updating the graph row by row cost 24 s for 4,850 rows where writing them unindexed and
+ * building the index took 3.8 s (PostgreSQL, docs/benchmarks.md); below this the difference is small.
+ */
+const BULK_REEMBED_ROWS = 2_000;
 
 /** Whether the built-in model should be (re)fitted now, and why (or why not). */
 export interface RefitDecision {
@@ -89,6 +97,7 @@ export class EmbeddingModels {
   private readonly refitGrowthFactor: number;
   private readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
+  private readonly bulkReembedRows: number;
   /** What every paper, news item and profile is embedded from (English gists, glosses, or as written). */
   readonly texts: CrossLingualTexts;
 
@@ -110,6 +119,7 @@ export class EmbeddingModels {
     this.refitGrowthFactor = options.refitGrowthFactor ?? 1.5;
     this.fitSampleSize = options.fitSampleSize ?? 20_000;
     this.reembedBatchSize = options.reembedBatchSize ?? 128;
+    this.bulkReembedRows = options.bulkReembedRows ?? BULK_REEMBED_ROWS;
   }
 
   get configuredProvider(): string {
@@ -343,11 +353,41 @@ export class EmbeddingModels {
     await this.vectors.clearVectorsOfEmptyProfiles();
     const embedded: Record<VectorTarget, number> = { users: 0, papers: 0, news: 0 };
     const failed: Record<VectorTarget, number> = { users: 0, papers: 0, news: 0 };
+    // Models whose vector indexes this call dropped: built again before it returns, however it ends.
+    const deferred = new Map<number, EmbeddingModelRow>();
+    try {
+      return await this.reembedRounds(embedded, failed, deferred, options);
+    } finally {
+      for (const model of deferred.values()) await this.models.ensureIndexes(model);
+    }
+  }
+
+  private async reembedRounds(
+    embedded: Record<VectorTarget, number>,
+    failed: Record<VectorTarget, number>,
+    deferred: Map<number, EmbeddingModelRow>,
+    options: { onProgress?: (progress: ReembedProgress) => Promise<void> | void; signal?: AbortSignal },
+  ): Promise<{
+    model: EmbeddingModelRow;
+    embedded: Record<VectorTarget, number>;
+    failed: Record<VectorTarget, number>;
+  }> {
     for (let round = 0; ; round++) {
       const provider = await this.active();
       const model = await this.activeModel();
       const start = { ...embedded };
       const stale = await this.vectors.countStale(provider.modelId);
+      // Many rows to embed, at least as many as are already on the model (a refit, a bulk import):
+      // the HNSW indexes are built once at the end instead of updated row by row (docs/decisions.md).
+      const documents = stale.papers + stale.news;
+      if (
+        !deferred.has(model.id) &&
+        documents >= this.bulkReembedRows &&
+        documents * 2 >= (await this.vectors.corpusSize())
+      ) {
+        await this.models.dropIndexes(model);
+        deferred.set(model.id, model);
+      }
       let switched = false;
       let failedThisRound = 0;
       for (const target of VECTOR_TARGETS) {

@@ -3,6 +3,7 @@ import {
   createAiRepositories,
   EmbedderStateRepository,
   EmbeddingRepository,
+  embeddingIndexName,
   PaperRepository,
   sql,
   UserRepository,
@@ -30,6 +31,8 @@ const manager = (config = builtinConfig) =>
     repositories: createAiRepositories(database.db),
     minFitDocuments: 200,
     reembedBatchSize: 50,
+    // A re-embedding of 100 rows or more (every one below) builds the HNSW indexes after its vectors.
+    bulkReembedRows: 100,
   });
 
 beforeAll(async () => {
@@ -100,6 +103,18 @@ describe('embedding models', () => {
     expect(progress.filter((p) => p.target === 'papers').map((p) => p.done)).toEqual([50, 100, 150, 200, 240]);
     expect((await models.countPending()).pending).toEqual({ users: 0, papers: 0, news: 0 });
     expect(await models.countRecommendable()).toBe(240);
+    // Its vector indexes were dropped for the bulk and built again over every row (an index updated row
+    // by row keeps the row count of its creation, when the table had no row of this model).
+    const built = await database.db.execute<{ rows: number }>(
+      sql`SELECT reltuples::int AS rows FROM pg_class WHERE oid = to_regclass(${`radar.${embeddingIndexName('papers', active?.id ?? 0)}`})`,
+    );
+    expect(built.rows[0]?.rows).toBe(240);
+    const indexes = await database.db.execute<{ indexname: string }>(
+      sql`SELECT indexname FROM pg_indexes WHERE schemaname = 'radar' AND indexname LIKE ${`%_m${active?.id}_hnsw`}`,
+    );
+    expect(indexes.rows.map((row) => row.indexname).sort()).toEqual(
+      [embeddingIndexName('news_items', active?.id ?? 0), embeddingIndexName('papers', active?.id ?? 0)].sort(),
+    );
 
     // Idempotent: nothing left to do, nothing rewritten.
     expect((await models.reembedStale()).embedded).toEqual({ users: 0, papers: 0, news: 0 });

@@ -61,6 +61,29 @@ const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === UNIQUE_VIOLATION ||
   (error as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION;
 
+/** As many candidates as findDedupeCandidates gives one paper. */
+const MAX_CANDIDATES = 20;
+
+const dedupeDois = (paper: IncomingPaper) =>
+  [paper.doi, ...paper.relatedDois].filter((value): value is string => Boolean(value));
+
+/** The keys a paper is looked up by (findDedupeCandidates), as one set of strings. */
+const probeKeys = (paper: IncomingPaper): string[] => [
+  ...dedupeDois(paper).map((doi) => `doi:${doi}`),
+  ...(paper.arxivId ? [`arxiv:${paper.arxivId}`] : []),
+  ...(paper.urlNormalized ? [`url:${paper.urlNormalized}`] : []),
+  ...(paper.titleAuthorKey ? [`key:${paper.titleAuthorKey}`] : []),
+];
+
+/** The keys that find a stored row (the conditions of findDedupeCandidates), in probeKeys' form. */
+const storedKeys = (row: PaperFields): string[] => [
+  ...(row.doi ? [`doi:${row.doi.toLowerCase()}`] : []),
+  ...(row.sourceIds.preprintDoi ? [`doi:${row.sourceIds.preprintDoi.toLowerCase()}`] : []),
+  ...(row.arxivId ? [`arxiv:${row.arxivId}`] : []),
+  ...(row.urlNormalized ? [`url:${row.urlNormalized}`] : []),
+  ...(row.titleAuthorKey ? [`key:${row.titleAuthorKey}`] : []),
+];
+
 function cleanUrl(value: string | undefined): string | undefined {
   const url = parseHttpUrl(value);
   return url && url.toString().length <= LIMITS.url ? url.toString() : undefined;
@@ -179,7 +202,112 @@ export class ContentStore {
   async storePaper(draft: PaperDraft): Promise<StoreOutcome> {
     const normalized = this.normalizePaper(draft);
     if ('reason' in normalized) return { outcome: 'rejected', reason: normalized.reason, detail: normalized.detail };
-    const { paper, venue } = normalized;
+    await this.resolveJournal(normalized.paper, normalized.venue);
+    return this.upsertOnce(normalized.paper, draft);
+  }
+
+  /**
+   * Stores many drafts with the rules of storePaper, in fewer round trips: one dedupe lookup for all
+   * of them, and the papers that match nothing stored and nothing earlier in the list inserted in one
+   * statement. A paper sharing a key with one written earlier in the list, or matching a stored row
+   * that an earlier one changed, is stored after them through storePaper's own lookup, so the list
+   * ends as it would one draft at a time. Outcomes are in the order of `drafts`; an item that fails
+   * is `rejected` there with its error and never takes the others with it.
+   */
+  async storePapers(drafts: readonly PaperDraft[]): Promise<PromiseSettledResult<StoreOutcome>[]> {
+    const results: PromiseSettledResult<StoreOutcome>[] = new Array(drafts.length);
+    const settle = async (index: number, store: () => Promise<StoreOutcome>) => {
+      try {
+        results[index] = { status: 'fulfilled', value: await store() };
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
+      }
+    };
+    const ready: { index: number; paper: IncomingPaper; draft: PaperDraft }[] = [];
+    for (const [index, draft] of drafts.entries()) {
+      try {
+        const normalized = this.normalizePaper(draft);
+        if ('reason' in normalized) {
+          results[index] = {
+            status: 'fulfilled',
+            value: { outcome: 'rejected', reason: normalized.reason, detail: normalized.detail },
+          };
+          continue;
+        }
+        await this.resolveJournal(normalized.paper, normalized.venue);
+        ready.push({ index, paper: normalized.paper, draft });
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
+      }
+    }
+
+    let stored: PaperFields[];
+    try {
+      stored = await this.papers.findDedupeCandidatesOfMany({
+        dois: [...new Set(ready.flatMap(({ paper }) => dedupeDois(paper)))],
+        arxivIds: [...new Set(ready.flatMap(({ paper }) => (paper.arxivId ? [paper.arxivId] : [])))],
+        urlsNormalized: [...new Set(ready.flatMap(({ paper }) => (paper.urlNormalized ? [paper.urlNormalized] : [])))],
+        titleAuthorKeys: [
+          ...new Set(ready.flatMap(({ paper }) => (paper.titleAuthorKey ? [paper.titleAuthorKey] : []))),
+        ],
+      });
+    } catch {
+      // The lookup itself failed: each paper is tried alone, so the failure is told item by item.
+      for (const { index, paper, draft } of ready) await settle(index, () => this.upsertOnce(paper, draft));
+      return results;
+    }
+    const byKey = new Map<string, PaperFields[]>();
+    for (const row of stored) {
+      for (const key of storedKeys(row)) {
+        const rows = byKey.get(key);
+        if (rows) rows.push(row);
+        else byKey.set(key, [row]);
+      }
+    }
+
+    // Keys of the papers written so far from this list, and the stored rows they changed.
+    const written = new Set<string>();
+    const touched = new Set<number>();
+    let inserts: typeof ready = [];
+    const flushInserts = async () => {
+      const batch = inserts;
+      inserts = [];
+      if (batch.length === 0) return;
+      try {
+        const ids = await this.papers.insertMany(batch.map(({ paper }) => this.newPaperRow(paper)));
+        // No other row has these keys (the lookup found none), so there are no duplicates to link.
+        batch.forEach(({ index }, position) => {
+          results[index] = { status: 'fulfilled', value: { outcome: 'added', id: ids[position] as number } };
+        });
+      } catch {
+        // Another run stored one of them meanwhile, or one row is refused: each is stored alone.
+        for (const { index, paper, draft } of batch) await settle(index, () => this.upsertOnce(paper, draft));
+      }
+    };
+
+    for (const item of ready) {
+      const { index, paper, draft } = item;
+      const probes = probeKeys(paper);
+      const candidateById = new Map<number, PaperFields>();
+      for (const key of probes) for (const row of byKey.get(key) ?? []) candidateById.set(row.id, row);
+      const candidates = [...candidateById.values()].sort((a, b) => a.id - b.id).slice(0, MAX_CANDIDATES);
+      const isStale = probes.some((key) => written.has(key)) || candidates.some((row) => touched.has(row.id));
+      for (const key of probes) written.add(key);
+      if (!isStale && candidates.length === 0 && !this.options.privateTo && !draft.updateOnly) {
+        inserts.push(item);
+        continue;
+      }
+      if (isStale) await flushInserts();
+      await settle(index, () => this.upsertOnce(paper, draft, isStale ? undefined : candidates));
+      const result = results[index];
+      if (result?.status === 'fulfilled' && 'id' in result.value) touched.add(result.value.id);
+      for (const row of candidates) touched.add(row.id);
+    }
+    await flushInserts();
+    return results;
+  }
+
+  private async resolveJournal(paper: IncomingPaper, venue: JournalRef | undefined): Promise<void> {
     const journal = await this.journals.resolve(venue);
     if (journal) {
       paper.journalId = journal.id;
@@ -190,22 +318,32 @@ export class ContentStore {
         paper.journalIsPreprintServer = false;
       }
     }
+  }
+
+  /** upsertPaper, looked up again once when another run stored the same paper between lookup and write. */
+  private async upsertOnce(paper: IncomingPaper, draft: PaperDraft, candidates?: PaperFields[]): Promise<StoreOutcome> {
     try {
-      return await this.upsertPaper(paper, draft);
+      return await this.upsertPaper(paper, draft, candidates);
     } catch (error) {
-      // Another run stored the same paper between our lookup and write: look again, once.
       if (!isUniqueViolation(error)) throw error;
       return this.upsertPaper(paper, draft);
     }
   }
 
-  private async upsertPaper(paper: IncomingPaper, draft: PaperDraft): Promise<StoreOutcome> {
-    const candidates = await this.papers.findDedupeCandidates({
-      dois: [paper.doi, ...paper.relatedDois].filter((value): value is string => Boolean(value)),
-      arxivId: paper.arxivId,
-      urlNormalized: paper.urlNormalized,
-      titleAuthorKey: paper.titleAuthorKey,
-    });
+  /** Finds the paper among stored ones (or among `prefetched`, a lookup's answer) and inserts or merges. */
+  private async upsertPaper(
+    paper: IncomingPaper,
+    draft: PaperDraft,
+    prefetched?: PaperFields[],
+  ): Promise<StoreOutcome> {
+    const candidates =
+      prefetched ??
+      (await this.papers.findDedupeCandidates({
+        dois: dedupeDois(paper),
+        arxivId: paper.arxivId,
+        urlNormalized: paper.urlNormalized,
+        titleAuthorKey: paper.titleAuthorKey,
+      }));
     const uploader = this.options.privateTo;
     // Of two rows matching by the same key, a public record first, then the uploader's own upload.
     const rank = (row: PaperFields) => (row.privateTo === null ? 0 : row.privateTo === uploader ? 1 : 2);

@@ -1,6 +1,6 @@
 import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
-import { ContentStore, type ContentStoreRepositories } from './content-store';
+import { ContentStore, type ContentStoreRepositories, type StoreOutcome } from './content-store';
 import { type IngestEntry, TransientSourceError } from './types';
 
 export interface IngestCounts {
@@ -41,6 +41,11 @@ export interface IngestProgress extends IngestCounts {
 
 /** Most reject/warning rows one run writes; the counts in the summary stay complete. */
 const MAX_RECORDS_PER_RUN = 500;
+/**
+ * Papers stored together (one dedupe lookup and one insert for those new). 1,000 keeps one insert under
+ * PostgreSQL's 65,535 parameters (about 20 a row) and a chunk's rows in memory small.
+ */
+const PAPER_CHUNK_SIZE = 1_000;
 /** Item failures in a row that mean the store itself is failing, not the items. */
 const MAX_CONSECUTIVE_ITEM_ERRORS = 5;
 
@@ -56,6 +61,8 @@ export interface ConsumeOptions {
   onProgress?: ((progress: IngestProgress) => void) | undefined;
   /** Updated by adapters that learn the size of the source. */
   total?: { value: number | undefined };
+  /** Papers stored together (PAPER_CHUNK_SIZE); 1 stores them one at a time. */
+  chunkSize?: number | undefined;
 }
 
 /** What consumeEntries stores through and records its rejects in. */
@@ -104,6 +111,73 @@ export async function consumeEntries<R>(
   let consecutiveErrors = 0;
   let result: R | undefined;
   let failure: unknown;
+  let isStoreFailing = false;
+  /** Counts one stored item's outcome; true when the store itself is failing (the run stops). */
+  const account = (entry: IngestEntry & { type: 'paper' | 'news' }, settled: PromiseSettledResult<StoreOutcome>) => {
+    const key = entry.draft.key;
+    if (settled.status === 'rejected') {
+      const error = settled.reason as Error;
+      counts.rejected++;
+      bump(summary.rejectedReasons, 'could not be stored');
+      record({ severity: 'rejected', itemKey: key, reason: 'could not be stored', detail: error.message });
+      if (++consecutiveErrors < MAX_CONSECUTIVE_ITEM_ERRORS) return false;
+      failure ??= new TransientSourceError(
+        `${MAX_CONSECUTIVE_ITEM_ERRORS} items in a row could not be stored; last error: ${error.message}`,
+      );
+      isStoreFailing = true;
+      return true;
+    }
+    const outcome = settled.value;
+    consecutiveErrors = 0;
+    switch (outcome.outcome) {
+      case 'added':
+        counts.added++;
+        (entry.type === 'paper' ? summary.newPaperIds : summary.newNewsIds).push(outcome.id);
+        for (const note of entry.draft.notes) {
+          bump(summary.notes, note);
+          record({ severity: 'warning', itemKey: key, reason: note });
+        }
+        break;
+      case 'updated':
+        counts.updated++;
+        if (outcome.textChanged) {
+          (entry.type === 'paper' ? summary.changedPaperIds : summary.changedNewsIds).push(outcome.id);
+        }
+        break;
+      case 'unchanged':
+        counts.unchanged++;
+        counts.skipped++;
+        bump(summary.skippedReasons, 'already stored, nothing new');
+        break;
+      case 'skipped':
+        counts.skipped++;
+        bump(summary.skippedReasons, outcome.reason);
+        break;
+      case 'rejected':
+        counts.rejected++;
+        bump(summary.rejectedReasons, outcome.reason);
+        record({ severity: 'rejected', itemKey: key, reason: outcome.reason, detail: outcome.detail });
+        break;
+    }
+    return false;
+  };
+
+  // Papers are stored a chunk at a time (ContentStore.storePapers: one lookup, one insert for the new).
+  let papers: (IngestEntry & { type: 'paper' })[] = [];
+  /** Stores the papers read so far; true when the store is failing. */
+  const storePapers = async () => {
+    const chunk = papers;
+    papers = [];
+    if (chunk.length === 0) return false;
+    const outcomes = await store.storePapers(chunk.map((entry) => entry.draft));
+    let isFailing = false;
+    chunk.forEach((entry, index) => {
+      if (account(entry, outcomes[index] as PromiseSettledResult<StoreOutcome>)) isFailing = true;
+    });
+    progress();
+    return isFailing;
+  };
+
   try {
     for (;;) {
       let next: IteratorResult<IngestEntry, R>;
@@ -132,62 +206,30 @@ export async function consumeEntries<R>(
       } else if (entry.type === 'skip') {
         counts.skipped++;
         bump(summary.skippedReasons, entry.reason);
+      } else if (entry.type === 'paper') {
+        papers.push(entry);
+        if (papers.length < (options.chunkSize ?? PAPER_CHUNK_SIZE)) continue;
+        if (await storePapers()) {
+          await entries.return(undefined as R).catch(() => {});
+          break;
+        }
+        continue;
       } else {
-        const key = entry.draft.key;
+        let settled: PromiseSettledResult<StoreOutcome>;
         try {
-          const outcome =
-            entry.type === 'paper' ? await store.storePaper(entry.draft) : await store.storeNews(entry.draft);
-          consecutiveErrors = 0;
-          switch (outcome.outcome) {
-            case 'added':
-              counts.added++;
-              (entry.type === 'paper' ? summary.newPaperIds : summary.newNewsIds).push(outcome.id);
-              for (const note of entry.draft.notes) {
-                bump(summary.notes, note);
-                record({ severity: 'warning', itemKey: key, reason: note });
-              }
-              break;
-            case 'updated':
-              counts.updated++;
-              if (outcome.textChanged) {
-                (entry.type === 'paper' ? summary.changedPaperIds : summary.changedNewsIds).push(outcome.id);
-              }
-              break;
-            case 'unchanged':
-              counts.unchanged++;
-              counts.skipped++;
-              bump(summary.skippedReasons, 'already stored, nothing new');
-              break;
-            case 'skipped':
-              counts.skipped++;
-              bump(summary.skippedReasons, outcome.reason);
-              break;
-            case 'rejected':
-              counts.rejected++;
-              bump(summary.rejectedReasons, outcome.reason);
-              record({ severity: 'rejected', itemKey: key, reason: outcome.reason, detail: outcome.detail });
-              break;
-          }
-        } catch (error) {
-          counts.rejected++;
-          bump(summary.rejectedReasons, 'could not be stored');
-          record({
-            severity: 'rejected',
-            itemKey: key,
-            reason: 'could not be stored',
-            detail: (error as Error).message,
-          });
-          if (++consecutiveErrors >= MAX_CONSECUTIVE_ITEM_ERRORS) {
-            failure = new TransientSourceError(
-              `${MAX_CONSECUTIVE_ITEM_ERRORS} items in a row could not be stored; last error: ${(error as Error).message}`,
-            );
-            await entries.return(undefined as R).catch(() => {});
-            break;
-          }
+          settled = { status: 'fulfilled', value: await store.storeNews(entry.draft) };
+        } catch (reason) {
+          settled = { status: 'rejected', reason };
+        }
+        if (account(entry, settled)) {
+          await entries.return(undefined as R).catch(() => {});
+          break;
         }
       }
       progress();
     }
+    // What was read before the end (or before the source failed) is stored too.
+    if (!isStoreFailing) await storePapers();
   } finally {
     summary.durationMs = Date.now() - started;
     await states

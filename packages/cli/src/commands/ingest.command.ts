@@ -78,16 +78,19 @@ async function withProducers<T>(
 function progressBar(label: string) {
   const bar = new cliProgress.SingleBar(
     {
-      format: `${label} [{bar}] {value}/{total} | added {added} · updated {updated} · skipped {skipped} · rejected {rejected}`,
+      format: `${label} [{bar}] {value}/{total} | {rate} a second | added {added} · updated {updated} · skipped {skipped} · rejected {rejected}`,
       hideCursor: true,
     },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
+  const startedAt = performance.now();
   return {
     update(progress: IngestProgress) {
       const total = Math.max(progress.total ?? 0, progress.seen);
+      const seconds = (performance.now() - startedAt) / 1000;
       const payload = {
+        rate: seconds > 0 ? Math.round(progress.seen / seconds) : 0,
         added: progress.added,
         updated: progress.updated,
         skipped: progress.skipped,
@@ -113,12 +116,14 @@ const reasons = (counts: Record<string, number>) =>
     .map(([reason, count]) => `${reason}: ${count}`)
     .join('; ');
 
+const perSecond = (count: number, ms: number) => (ms > 0 ? Math.round((count * 1000) / ms) : count);
+
 function printSummary(summary: IngestSummary, out: Out): void {
   const { counts } = summary;
   const skipped = counts.skipped ? ` (${reasons(summary.skippedReasons)})` : '';
   const rejected = counts.rejected ? ` (${reasons(summary.rejectedReasons)})` : '';
   out(
-    `${summary.source}: added ${counts.added}, updated ${counts.updated}, skipped ${counts.skipped}${skipped}, rejected ${counts.rejected}${rejected} in ${(summary.durationMs / 1000).toFixed(1)} s`,
+    `${summary.source}: added ${counts.added}, updated ${counts.updated}, skipped ${counts.skipped}${skipped}, rejected ${counts.rejected}${rejected} in ${(summary.durationMs / 1000).toFixed(1)} s (${perSecond(counts.seen, summary.durationMs)} a second)`,
   );
   if (Object.keys(summary.notes).length) out(`  stored with notes: ${reasons(summary.notes)}`);
   for (const warning of summary.warnings.slice(0, 10)) out(`  warning: ${warning}`);

@@ -62,18 +62,20 @@ export async function runReembed(
   }
 
   const bar = new cliProgress.SingleBar(
-    { format: 're-embedding [{bar}] {percentage}% | {value}/{total} | {target}', hideCursor: true },
+    { format: 're-embedding [{bar}] {percentage}% | {value}/{total} | {rate} a second | {target}', hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   const done: Record<ReembedProgress['target'], number> = { users: 0, papers: 0, news: 0 };
-  bar.start(total, 0, { target: 'users' });
+  bar.start(total, 0, { target: 'users', rate: 0 });
   const started = Date.now();
   try {
     const result = await models.reembedStale({
       onProgress: (progress) => {
         done[progress.target] = progress.done;
         bar.setTotal(Math.max(total, done.users + done.papers + done.news));
-        bar.update(done.users + done.papers + done.news, { target: progress.target });
+        const count = done.users + done.papers + done.news;
+        const seconds = (Date.now() - started) / 1000;
+        bar.update(count, { target: progress.target, rate: seconds > 0 ? Math.round(count / seconds) : 0 });
       },
     });
     bar.stop();

@@ -79,6 +79,18 @@ export class EmbeddingRepository {
     }
   }
 
+  /**
+   * Drops one model's vector indexes: a bulk re-embedding writes its vectors without updating an HNSW
+   * graph row by row, and ensureIndexes builds them again afterwards (several times faster in total).
+   * Searches of that model read its rows without the index meanwhile (exact, slower).
+   */
+  async dropIndexes(model: Pick<EmbeddingModelRow, 'id'>): Promise<void> {
+    const id = Math.trunc(model.id);
+    for (const table of SEARCHABLE_TABLES) {
+      await this.db.execute(sql.raw(`DROP INDEX IF EXISTS radar.${embeddingIndexName(table, id)}`));
+    }
+  }
+
   async getActiveModel(): Promise<EmbeddingModelRow | undefined> {
     const [row] = await this.db.select().from(embeddingModels).where(eq(embeddingModels.isActive, true));
     return row;

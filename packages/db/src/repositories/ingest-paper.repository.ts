@@ -39,6 +39,14 @@ export interface DedupeKeys {
   titleAuthorKey?: string | undefined;
 }
 
+/** The keys of many papers at once (bulk ingest: one lookup per chunk of a file). */
+export interface DedupeKeySets {
+  dois: string[];
+  arxivIds: string[];
+  urlsNormalized: string[];
+  titleAuthorKeys: string[];
+}
+
 export interface SummaryCandidate {
   id: number;
   title: string;
@@ -71,6 +79,39 @@ export class IngestPaperRepository {
         .orderBy(sql`${papers.id} + 0`)
         .limit(20)
     );
+  }
+
+  /**
+   * Every paper sharing any key of any paper of a chunk, in id order: the union of what
+   * findDedupeCandidates answers for each of them (the caller picks each paper's candidates from it).
+   */
+  async findDedupeCandidatesOfMany(keys: DedupeKeySets): Promise<PaperFields[]> {
+    const conditions = [
+      keys.dois.length ? inArray(sql`lower(${papers.doi})`, keys.dois) : undefined,
+      keys.dois.length ? inArray(sql`lower(${papers.sourceIds}->>'preprintDoi')`, keys.dois) : undefined,
+      keys.arxivIds.length ? inArray(papers.arxivId, keys.arxivIds) : undefined,
+      keys.urlsNormalized.length ? inArray(papers.urlNormalized, keys.urlsNormalized) : undefined,
+      keys.titleAuthorKeys.length ? inArray(papers.titleAuthorKey, keys.titleAuthorKeys) : undefined,
+    ].filter((condition) => condition !== undefined);
+    if (conditions.length === 0) return [];
+    return this.db
+      .select(PAPER_FIELDS)
+      .from(papers)
+      .where(or(...conditions))
+      .orderBy(asc(papers.id));
+  }
+
+  /**
+   * Inserts rows in one statement; returns their ids in the order of `rows` (PostgreSQL returns the
+   * rows of an INSERT ... VALUES in the order of its VALUES list). A unique key held by another row
+   * fails the whole statement, and nothing of it is stored.
+   */
+  async insertMany(rows: NewPaperRow[]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const created = await this.db.insert(papers).values(rows).returning({ id: papers.id });
+    if (created.length !== rows.length)
+      throw new Error(`paper insert returned ${created.length} of ${rows.length} rows`);
+    return created.map((row) => row.id);
   }
 
   async insert(row: NewPaperRow): Promise<number> {
