@@ -159,5 +159,10 @@ export const keywordAlertDeliveries = radar.table(
     keywordId: bigint('keyword_id', { mode: 'number' }).references(() => userKeywords.id, { onDelete: 'set null' }),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.paperId] }), index('keyword_alert_deliveries_sent_idx').on(t.sentAt)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.paperId] }),
+    index('keyword_alert_deliveries_sent_idx').on(t.sentAt),
+    // Migration 0033: removing a keyword sets its rows' keyword_id to NULL.
+    index('keyword_alert_deliveries_keyword_idx').on(t.keywordId).where(sql`${t.keywordId} IS NOT NULL`),
+  ],
 );
