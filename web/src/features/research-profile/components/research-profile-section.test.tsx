@@ -2,12 +2,10 @@
 import type { ResearchConfirmResponse, TaskStatusResponse, UserResponse } from '@radar/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { learningStatus, newUser, testUser } from '@/testing/api-fixtures';
+import { newUser, testUser } from '@/testing/api-fixtures';
 import { renderApp, useFakeApi } from '@/testing/render-app';
 
 const CONFIRM = '/api/auth/research-direction/confirm/';
-const LEARNING = '/api/auth/recommendations/learning/';
-const LEARNING_RESET = '/api/auth/recommendations/learning/reset/';
 
 describe('/my', () => {
   const api = useFakeApi();
@@ -45,43 +43,6 @@ describe('/my', () => {
       research_summary_en: user.research_summary_en,
       research_fields: ['computer-science', 'physics-astronomy'],
     });
-  });
-
-  it('lists the followed authors with how each is recognised, and unfollows one (when the server offers it)', async () => {
-    api.on('GET', '/api/config/', {
-      body: { support_email: null, time_zone: 'Asia/Shanghai', features: ['followed_authors'] },
-    });
-    const author = (id: string, name: string, extra: Record<string, unknown>) => ({
-      id,
-      name,
-      affiliation: null,
-      orcid: null,
-      openalex_id: null,
-      is_name_only: false,
-      paper_id: '1',
-      created_at: '2026-11-27T08:00:00Z',
-      ...extra,
-    });
-    let followed = [
-      author('1', 'Guoqiang Zhong', { orcid: '0000-0002-2952-6642', affiliation: 'Ocean University of China' }),
-      author('2', 'Wei Zhang', { is_name_only: true }),
-    ];
-    const list = () => ({ body: { success: true, followed_authors: followed, max_followed_authors: 50 } });
-    api.on('GET', '/api/auth/followed-authors/', list);
-    api.on('DELETE', '/api/auth/followed-authors/:id/', (_request, { id }) => {
-      followed = followed.filter((entry) => entry.id !== id);
-      return list();
-    });
-    const { user: events } = renderApp(api, '/my', { user: testUser() });
-
-    const section = within(await screen.findByTestId('followed-authors-section'));
-    expect(await section.findByText('已关注 2 / 50 位')).toBeTruthy();
-    expect(section.getByText('ORCID 0000-0002-2952-6642 · Ocean University of China')).toBeTruthy();
-    expect(section.getByText('仅按姓名识别，可能包含同名作者的论文')).toBeTruthy();
-    await events.click(section.getAllByRole('button', { name: '取消关注' })[1] as HTMLElement);
-    expect(await screen.findByText('已取消关注 Wei Zhang')).toBeTruthy();
-    expect(api.requestsTo('DELETE', '/api/auth/followed-authors/:id/')[0]?.path).toBe('/api/auth/followed-authors/2/');
-    await waitFor(() => expect(section.getAllByTestId('followed-author')).toHaveLength(1));
   });
 
   it('stays signed in when the account refresh after a save fails on the server (only a 401 logs out)', async () => {
@@ -127,37 +88,6 @@ describe('/my', () => {
 
     await events.click(guide.getByRole('button', { name: '立即完善' }));
     expect(await screen.findByRole('dialog', { name: 'AI 生成研究信息' })).toBeTruthy();
-  });
-
-  it('says how many signals adjust the recommendations and resets them to the research direction', async () => {
-    api.on('GET', LEARNING, { body: learningStatus({ signal_count: 3, liked_count: 2, dismissed_count: 1 }) });
-    const { user: events } = renderApp(api, '/my', { user: testUser() });
-
-    const section = within(await screen.findByRole('region', { name: '个性化推荐' }));
-    expect(await section.findByText('推荐已根据你的 3 次收藏/评分/不感兴趣调整')).toBeTruthy();
-    expect(section.getByText('标记为“不感兴趣”的条目仍不会再出现')).toBeTruthy();
-
-    api.on('POST', LEARNING_RESET, { body: learningStatus({ reset_at: '2026-11-23T08:00:00.000Z' }) });
-    await events.click(section.getByRole('button', { name: '恢复为仅按研究方向推荐' }));
-
-    expect(await screen.findByText('已恢复为仅按研究方向推荐')).toBeTruthy();
-    expect(section.getByText('推荐目前仅根据你的研究方向')).toBeTruthy();
-    expect(section.queryByRole('button', { name: '恢复为仅按研究方向推荐' })).toBeNull();
-    expect(api.requestsTo('POST', LEARNING_RESET)).toHaveLength(1);
-  });
-
-  it('says the recommendations follow the research direction alone while nothing was learned', async () => {
-    api.on('GET', LEARNING, { body: learningStatus() });
-    renderApp(api, '/my', { user: testUser() });
-    expect(await screen.findByText('推荐目前仅根据你的研究方向')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: '恢复为仅按研究方向推荐' })).toBeNull();
-  });
-
-  it('shows no learning status without a research summary', async () => {
-    renderApp(api, '/my', { user: newUser() });
-    expect(await screen.findByText('还没有研究信息：粘贴研究主页的文字，AI 帮你生成。')).toBeTruthy();
-    expect(screen.queryByRole('region', { name: '个性化推荐' })).toBeNull();
-    expect(api.requestsTo('GET', LEARNING)).toHaveLength(0);
   });
 
   it('generates research info with the AI dialog: input with a counter, analysing, success', async () => {
