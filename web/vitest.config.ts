@@ -10,7 +10,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const IN_POSTGRES_MODE = [
   'src/app/spec-only-answers.test.tsx',
   'src/features/auth/pages/auth-pages.test.tsx',
-  'src/features/account/pages/account-page.test.tsx',
+  'src/features/research-profile/components/research-profile-section.test.tsx',
   'src/features/paper-recommendations/pages/papers-page.test.tsx',
   'src/features/news-recommendations/pages/news-page.test.tsx',
   'src/features/contact/pages/contact-page.test.tsx',
