@@ -10,7 +10,6 @@ import {
   text,
   timestamp,
   uniqueIndex,
-  uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
 import { ownerColumn, ownerKeyColumn } from './users';

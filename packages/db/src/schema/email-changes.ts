@@ -1,6 +1,6 @@
-import { integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integer, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, radar } from './columns';
-import { ownerKeyColumn, users } from './users';
+import { ownerKeyColumn } from './users';
 
 /**
  * A signed-in user's request to move the account to another address, waiting for the code mailed to

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, radar, updatedAt } from './columns';
 import { papers } from './content';
 import { ownerColumn } from './users';
