@@ -24,6 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runRadarCommand } from '../packages/cli/src/radar-command';
 import { openDatabase, sql } from '../packages/db/src';
+import { seededRandom } from '../packages/shared/src';
 
 const TARGET_PER_SECOND = 1_000;
 
@@ -45,19 +46,8 @@ if (modes.includes('postgres') && !args['database-url']) {
 
 // ---------------------------------------------------------------------------------------------- the file
 
-/** mulberry32: the same file on every machine for one N. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 // Each work is made from its own seed, so a line repeating work i repeats it exactly.
-let random = seeded(35);
+let random = seededRandom(35);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
 const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
 
@@ -121,7 +111,7 @@ function invertedIndex(words: string[]): Record<string, number[]> {
 
 /** Work i, the same on every call; `longer` adds a sentence to its abstract (a corrected record). */
 function work(i: number, longer = false) {
-  random = seeded(1_000_003 + i);
+  random = seededRandom(1_000_003 + i);
   const field = pick(FIELDS);
   const venue = pick(VENUES);
   const day = new Date(Date.UTC(2025, 0, 1) + between(0, 364) * 86_400_000).toISOString().slice(0, 10);
@@ -167,7 +157,7 @@ function work(i: number, longer = false) {
 
 async function writeFile(file: string): Promise<{ unique: number; updates: number; repeats: number }> {
   const out = fs.createWriteStream(file);
-  const lines = seeded(35);
+  const lines = seededRandom(35);
   let unique = 0;
   let updates = 0;
   let repeats = 0;

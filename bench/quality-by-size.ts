@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { HashingEmbeddingProvider } from '../packages/ai/src/builtin/builtin-embedders';
 import { fitLsaModel, LsaEmbedder } from '../packages/ai/src/builtin/lsa-model';
-import { seededRandom } from '../packages/ai/src/builtin/truncated-svd';
 import {
   denseCosinePrecision,
   type LabelledDocument,
@@ -19,6 +18,7 @@ import {
   tfidfBaselinePrecision,
 } from '../packages/ai/src/testing/labelled-set';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
+import { seededRandom } from '../packages/shared/src';
 
 const sizes = (process.argv[2] ?? '50,100,200,400,800').split(',').map(Number);
 const dimensions = (process.argv[3] ?? '16,32,48,64,96,128').split(',').map(Number);

@@ -1,3 +1,4 @@
+import { seededRandom } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmbeddingModelRow,
@@ -23,17 +24,6 @@ let search: NewsSearchRepository;
 async function bigrams(text: string): Promise<string[]> {
   const result = await database.pool.query<{ out: string }>('SELECT radar.cjk_bigrams($1) AS out', [text]);
   return (result.rows[0]?.out ?? '').split(/\s+/).filter(Boolean);
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 beforeAll(async () => {
@@ -200,7 +190,7 @@ describe("news keyword search: a Chinese keyword's English", () => {
 describe('nearest news', () => {
   const DIMENSION = 16;
   let model: EmbeddingModelRow;
-  const rand = random(7);
+  const rand = seededRandom(7);
   const topics = Array.from({ length: 4 }, () => Array.from({ length: DIMENSION }, () => rand() * 2 - 1));
   const near = (topic: number[], spread: number) => topic.map((value) => value + (rand() * 2 - 1) * spread);
 

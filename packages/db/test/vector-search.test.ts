@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { seededRandom } from '@radar/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,20 +22,9 @@ import { MIGRATIONS_DIR } from '../src/migrate';
 import { papers as papersTable } from '../src/schema';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const DIMENSION = 32;
 const PAPER_COUNT = 800;
-const rand = random(42);
+const rand = seededRandom(42);
 
 /** Papers cluster around a few topics, like real embeddings do. */
 const topics = Array.from({ length: 8 }, () => Array.from({ length: DIMENSION }, () => rand() * 2 - 1));

@@ -27,4 +27,5 @@ export * from './learning';
 export * from './limits';
 export * from './queues';
 export * from './research-fields';
+export * from './seeded-random';
 export * from './user-agent';

@@ -1,3 +1,4 @@
+import { seededRandom } from '@radar/shared';
 import type { SparseVector } from './tfidf';
 
 /**
@@ -21,18 +22,6 @@ export interface TruncatedSvd {
   singularValues: Float64Array;
   rank: number;
   terms: number;
-}
-
-/** Small, seedable PRNG (mulberry32): the same corpus and seed give the same model. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function gaussian(random: () => number): number {

@@ -1,4 +1,4 @@
-import { RECOMMENDATION_PAGING } from '@radar/shared';
+import { RECOMMENDATION_PAGING, seededRandom } from '@radar/shared';
 import { learnedProfileVector } from '../learning/profile-learning';
 import {
   CLASSIFIER_MIN_SIGNALS,
@@ -152,7 +152,7 @@ export function simulateMultiInterestReaders(
   const ratedPerRound = options.ratedPerRound ?? shown;
   const categories = [...new Set(labels)].sort();
   const byCategory = new Map(categories.map((c) => [c, labels.flatMap((l, i) => (l === c ? [i] : []))]));
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const drawn = Array.from({ length: readers }, () => {
     const count = categories.length <= 2 ? categories.length : random() < 0.5 ? 2 : 3;
     const chosen = shuffle([...categories], random).slice(0, count);
@@ -251,17 +251,6 @@ function visitList(list: readonly number[], seen: ReadonlySet<number>, shown: nu
     unseen.push(...fresh.slice(0, shown - unseen.length));
   }
   return { unseen, pages, unseenOnFirstPage };
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 function shuffle<T>(items: T[], random: () => number): T[] {

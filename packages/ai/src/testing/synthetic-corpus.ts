@@ -1,4 +1,4 @@
-import { seededRandom } from '../builtin/truncated-svd';
+import { seededRandom } from '@radar/shared';
 
 /**
  * Paper-like texts on four topics, generated deterministically, for tests that need a corpus of a few

@@ -1,4 +1,4 @@
-import { RESEARCH_FIELDS, type ResearchFieldId } from '@radar/shared';
+import { RESEARCH_FIELDS, type ResearchFieldId, seededRandom } from '@radar/shared';
 import { toDateString } from '../dates';
 import type { NewsDraft, PaperDraft } from '../types';
 import { DEMO_AUTHORS, DEMO_VOCABULARY, type FieldVocabulary } from './demo-vocabulary';
@@ -30,17 +30,6 @@ export interface DemoCorpus {
   journals: DemoJournal[];
   papers: PaperDraft[];
   news: NewsDraft[];
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -81,7 +70,7 @@ function authorsFor(next: () => number): string[] {
 }
 
 export function generateDemoCorpus(today: Date = new Date()): DemoCorpus {
-  const next = random(20_260_101);
+  const next = seededRandom(20_260_101);
   const journals: DemoJournal[] = [];
   const papers: PaperDraft[] = [];
   const news: NewsDraft[] = [];

@@ -71,18 +71,20 @@ async function contactRows() {
 
 beforeAll(async () => {
   sink = await new SmtpSink().start();
-  runtime = await startTestRuntime({ env: { SMTP_URL: sink.url, FEEDBACK_TO: OPS } });
+  // The apps stand for instances sharing one database: their limits count there, also in embedded mode
+  // (where one process would otherwise count in memory).
+  runtime = await startTestRuntime({ env: { SMTP_URL: sink.url, FEEDBACK_TO: OPS }, countersInDatabase: true });
   const { parts } = runtime;
   supportApp = await composeApp(
     {
       ...parts,
       config: { ...parts.config, feedbackTo: undefined, supportEmail: SUPPORT, timeZone: 'Europe/Berlin' },
     },
-    { webDistDir: '' },
+    { webDistDir: '', countersInDatabase: true },
   );
   unmailedApp = await composeApp(
     { ...parts, config: { ...parts.config, feedbackTo: undefined, supportEmail: undefined } },
-    { webDistDir: '' },
+    { webDistDir: '', countersInDatabase: true },
   );
   feedbackRows = new FeedbackRepository(runtime.database.db);
 });

@@ -76,7 +76,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
   const refusingUrl = `smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`;
 
-  runtime = await startTestRuntime({ env: { SMTP_URL: sink.url, FEEDBACK_TO: `${OPS},${LEAD}` } });
+  // The apps stand for instances sharing one database: their limits count there, also in embedded mode.
+  runtime = await startTestRuntime({
+    env: { SMTP_URL: sink.url, FEEDBACK_TO: `${OPS},${LEAD}` },
+    countersInDatabase: true,
+  });
   const { parts } = runtime;
   const refusingMailer = createMailer({
     smtpUrl: refusingUrl,
@@ -84,8 +88,11 @@ beforeAll(async () => {
     outboxDir: path.join(runtime.dataDir, 'outbox'),
   });
   closeRefusingMailer = () => refusingMailer.close();
-  refusingApp = await composeApp({ ...parts, mailer: refusingMailer }, { webDistDir: '' });
-  storeOnlyApp = await composeApp({ ...parts, config: { ...parts.config, feedbackTo: undefined } }, { webDistDir: '' });
+  refusingApp = await composeApp({ ...parts, mailer: refusingMailer }, { webDistDir: '', countersInDatabase: true });
+  storeOnlyApp = await composeApp(
+    { ...parts, config: { ...parts.config, feedbackTo: undefined } },
+    { webDistDir: '', countersInDatabase: true },
+  );
 
   const account = await new UserRepository(runtime.database.db).create({
     email: 'Researcher@Example.org',

@@ -1,0 +1,14 @@
+/**
+ * Small, seedable pseudo-random numbers in [0, 1) (mulberry32): the same seed gives the same sequence on
+ * every machine, so a fitted model, the demo corpus, a benchmark's data and a test's failure repeat.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
