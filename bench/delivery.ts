@@ -47,6 +47,7 @@ import { createMailer } from '../packages/mail/src';
 import { ContentSources, createRecommendationPipelines } from '../packages/recommend/src';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger } from '../server/src';
+import { positiveInt } from './lib/cli-args';
 import { INSERT_BATCH, insertSyntheticPapers, syntheticSpace, vectorLiteral } from './synthetic-corpus';
 
 const { values: args } = parseArgs({
@@ -60,14 +61,6 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-const positiveInt = (name: string, value: string | undefined): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) {
-    process.stderr.write(`--${name} must be a positive integer, got ${value}\n`);
-    process.exit(2);
-  }
-  return parsed;
-};
 const READERS = positiveInt('readers', args.readers);
 const PAPERS = positiveInt('papers', args.papers);
 const DIM = positiveInt('dim', args.dim);

@@ -30,6 +30,7 @@ import { createTestDatabase } from '../packages/db/src/testing';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger, type Runtime, startRuntime } from '../server/src';
 import { GENEROUS_AUTH_RATE_LIMITS } from '../server/test/test-runtime';
+import { positiveInt } from './lib/cli-args';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,14 +45,6 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-const positiveInt = (name: string, value: string | undefined): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) {
-    process.stderr.write(`--${name} must be a positive integer, got ${value}\n`);
-    process.exit(2);
-  }
-  return parsed;
-};
 const CLIENTS = positiveInt('clients', args.clients);
 const DURATION_S = positiveInt('duration', args.duration);
 const INTERVAL_MS = positiveInt('interval-ms', args['interval-ms']);

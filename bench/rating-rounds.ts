@@ -44,6 +44,7 @@ import { API_PATHS } from '../packages/shared/src';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger, startRuntime } from '../server/src';
 import { GENEROUS_AUTH_RATE_LIMITS } from '../server/test/test-runtime';
+import { positiveInt } from './lib/cli-args';
 
 const { values: args, positionals } = parseArgs({
   options: {
@@ -56,14 +57,6 @@ const { values: args, positionals } = parseArgs({
   allowPositionals: true,
   strict: true,
 });
-const positiveInt = (name: string, value: string | undefined, max = Number.MAX_SAFE_INTEGER): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max) {
-    process.stderr.write(`--${name} must be an integer from 1 to ${max}, got ${value}\n`);
-    process.exit(2);
-  }
-  return parsed;
-};
 const READERS = positiveInt('readers', args.readers, 200);
 const ROUNDS = positiveInt('rounds', args.rounds, 20);
 const TOP_K = positiveInt('top-k', args['top-k'], 50);

@@ -53,6 +53,7 @@ import {
 import { DATE_FILTERS, windowFirstDay } from '../packages/shared/src';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger, startRuntime } from '../server/src';
+import { positiveInt } from './lib/cli-args';
 import { insertSyntheticPapers, syntheticSpace } from './synthetic-corpus';
 
 const { values: args } = parseArgs({
@@ -74,14 +75,6 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-const positiveInt = (name: string, value: string | undefined): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) {
-    process.stderr.write(`--${name} must be a positive integer, got ${value}\n`);
-    process.exit(2);
-  }
-  return parsed;
-};
 const N = positiveInt('n', args.n);
 const DIM = positiveInt('dim', args.dim);
 const K = positiveInt('k', args.k);

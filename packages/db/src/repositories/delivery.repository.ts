@@ -41,6 +41,16 @@ const deliveredItemKey = (item: DeliveredItemKey) => `${item.kind}:${item.id}`;
 export const deliveryKey = (userId: string, channel: DeliveryChannel, item: DeliveredItemKey) =>
   `${userId}|${channel}|${deliveredItemKey(item)}`;
 
+/** Rows of radar.delivered_items as the keys deliveredAmong and recordDelivered answer with. */
+const deliveryKeysOf = (rows: readonly DeliveredRow[]) =>
+  new Set(
+    rows.map((row) =>
+      deliveryKey(row.user_id, row.channel, { kind: row.item_kind as DeliveredItemKind, id: Number(row.item_id) }),
+    ),
+  );
+
+type DeliveredRow = { user_id: string; channel: DeliveryChannel; item_kind: string; item_id: string };
+
 /** Items of one reader on one channel (deliveredAmong, recordDelivered: several readers in one statement). */
 export interface ReaderChannelItems {
   userId: string;
@@ -288,18 +298,13 @@ export class DeliveryRepository {
    */
   async deliveredAmong(entries: readonly ReaderChannelItems[]): Promise<Set<string>> {
     if (entries.every((entry) => entry.items.length === 0)) return new Set();
-    const result = await this.db.execute<{
-      user_id: string;
-      channel: DeliveryChannel;
-      item_kind: string;
-      item_id: string;
-    }>(
+    const result = await this.db.execute<DeliveredRow>(
       sql`SELECT i.user_id::text AS user_id, i.channel, i.item_kind, i.item_id::text AS item_id
           FROM radar.delivered_items i
           JOIN jsonb_to_recordset(${itemRecords(entries)}::jsonb) AS x(user_id uuid, channel text, kind text, id bigint)
             ON x.user_id = i.user_id AND x.channel = i.channel AND x.kind = i.item_kind AND x.id = i.item_id`,
     );
-    return new Set(result.rows.map((row) => `${row.user_id}|${row.channel}|${row.item_kind}:${row.item_id}`));
+    return deliveryKeysOf(result.rows);
   }
 
   /**
@@ -309,19 +314,14 @@ export class DeliveryRepository {
    */
   async recordDelivered(entries: readonly ReaderChannelItems[]): Promise<Set<string>> {
     if (entries.every((entry) => entry.items.length === 0)) return new Set();
-    const result = await this.db.execute<{
-      user_id: string;
-      channel: DeliveryChannel;
-      item_kind: string;
-      item_id: string;
-    }>(
+    const result = await this.db.execute<DeliveredRow>(
       sql`INSERT INTO radar.delivered_items (user_id, channel, item_kind, item_id)
           SELECT x.user_id, x.channel, x.kind, x.id
           FROM jsonb_to_recordset(${itemRecords(entries)}::jsonb) AS x(user_id uuid, channel text, kind text, id bigint)
           ON CONFLICT DO NOTHING
           RETURNING user_id::text AS user_id, channel, item_kind, item_id::text AS item_id`,
     );
-    return new Set(result.rows.map((row) => `${row.user_id}|${row.channel}|${row.item_kind}:${row.item_id}`));
+    return deliveryKeysOf(result.rows);
   }
 
   /** Undoes recordDelivered for a send that failed, so the items can go in the next digest. */
