@@ -175,7 +175,8 @@ async function writeFile(file: string): Promise<{ unique: number; updates: numbe
     } else {
       record = work(unique++);
     }
-    if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    if (!out.write(`${JSON.stringify(record)}\n`))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return { unique, updates, repeats };
