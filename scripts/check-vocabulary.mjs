@@ -42,7 +42,7 @@ function bannedWords() {
       .split('|')
       .slice(1, 4)
       .map((cell) => cell.trim());
-    if (word) banned.set(word.replace(/`/g, '').toLowerCase(), instead.replace(/`/g, ''));
+    if (word) banned.set(word.replace(/`/g, '').toLowerCase().trim(), instead.replace(/`/g, ''));
     // Only the identifiers in code spans; the rest of the cell says why they are allowed.
     for (const [, name] of allowed.matchAll(/`([^`]+)`/g)) allowedIdentifiers.add(name);
   }
@@ -58,10 +58,24 @@ const wordsOf = (name) =>
     .filter(Boolean)
     .map((word) => word.toLowerCase());
 
-/** A banned word with its plural or verb endings: favourite, favourites, favourited, favouriting. */
+/**
+ * The banned entry an identifier's words contain, if any. An entry is a word with its plural or verb endings
+ * (favourite, favourites, favourited, favouriting) or a phrase of several words in a row whose last word takes
+ * the endings ("research info" matches `hasResearchInfo` and `research-info-section`, not `researchFields`).
+ */
 function matcher(banned) {
-  const stems = [...banned.keys()];
-  return (word) => stems.find((stem) => word === stem || new RegExp(`^${stem}(s|es|d|ed|ing)$`).test(word));
+  const entries = [...banned.keys()].map((entry) => {
+    const words = entry.split(/\s+/);
+    const last = words.pop();
+    return { entry, words, last: new RegExp(`^${last}(s|es|d|ed|ing)?$`) };
+  });
+  return (identifierWords) =>
+    entries.find(({ words, last }) =>
+      identifierWords.some(
+        (word, at) =>
+          at >= words.length && last.test(word) && words.every((w, i) => identifierWords[at - words.length + i] === w),
+      ),
+    )?.entry;
 }
 
 function* sourceFiles(dir) {
@@ -79,7 +93,7 @@ const findings = [];
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 
 for (const file of sourceFiles(root)) {
-  const fileWord = wordsOf(path.basename(file).replace(SOURCE, '')).map(bannedStem).find(Boolean);
+  const fileWord = bannedStem(wordsOf(path.basename(file).replace(SOURCE, '')));
   if (fileWord) findings.push(`${rel(file)}:1: ${fileWord} -> ${banned.get(fileWord)}: file name`);
   const text = fs.readFileSync(file, 'utf8');
   const kind = /\.[jt]sx$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
@@ -88,7 +102,7 @@ for (const file of sourceFiles(root)) {
   const visit = (node) => {
     if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && !allowedIdentifiers.has(node.text)) {
       const name = node.text;
-      const stem = wordsOf(name).map(bannedStem).find(Boolean);
+      const stem = bannedStem(wordsOf(name));
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
       if (stem && !seen.has(`${line}:${name}`)) {
         seen.add(`${line}:${name}`);

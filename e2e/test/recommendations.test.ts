@@ -534,26 +534,26 @@ describe('learning from the reader and reasons (issue 13)', () => {
 
     // Not interested: the card goes at once, the snackbar offers the undo.
     const dismissedId = allIds[0] ?? '';
-    const notInterestedPath = apiPath(API_PATHS.paperNotInterested, { id: dismissedId });
-    const dismissed = await responseTo(page, 'POST', notInterestedPath, () =>
-      firstCard.getByRole('button', { name: LEARNING_TEXTS.notInterested }).click(),
+    const dismissPath = apiPath(API_PATHS.paperDismiss, { id: dismissedId });
+    const dismissed = await responseTo(page, 'POST', dismissPath, () =>
+      firstCard.getByRole('button', { name: LEARNING_TEXTS.dismiss }).click(),
     );
     expect(await dismissed.json()).toEqual({ success: true, id: dismissedId, not_interested: true });
     await cardOf(page, dismissedId).waitFor({ state: 'detached' });
     expect(await cardIds(page)).toEqual(allIds.slice(1));
     const notice = page.getByTestId('papers-notice');
-    await notice.getByText(LEARNING_TEXTS.notInterestedDone).waitFor();
+    await notice.getByText(LEARNING_TEXTS.dismissDone).waitFor();
 
     // 撤销 puts it back in its place, on the server too.
-    const undone = await responseTo(page, 'DELETE', notInterestedPath, () =>
+    const undone = await responseTo(page, 'DELETE', dismissPath, () =>
       notice.getByRole('button', { name: LEARNING_TEXTS.undo }).click(),
     );
     expect(await undone.json()).toEqual({ success: true, id: dismissedId, not_interested: false });
     await expect.poll(() => cardIds(page)).toEqual(allIds);
 
     // Marked again, it stays away after a reload.
-    await responseTo(page, 'POST', notInterestedPath, () =>
-      cardOf(page, dismissedId).getByRole('button', { name: LEARNING_TEXTS.notInterested }).click(),
+    await responseTo(page, 'POST', dismissPath, () =>
+      cardOf(page, dismissedId).getByRole('button', { name: LEARNING_TEXTS.dismiss }).click(),
     );
     await cardOf(page, dismissedId).waitFor({ state: 'detached' });
     const reloaded = await responseTo(page, 'GET', PAPERS_PATH, () => page.reload());

@@ -51,8 +51,8 @@ import type { RecommendationStatsService } from './features/recommendations/reco
 import { ownWorksRoutes } from './features/research-profile/own-works.route';
 import type { OwnWorksService } from './features/research-profile/own-works.service';
 import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
-import { researchDirectionRoutes } from './features/research-profile/research-direction.route';
-import type { ResearchDirectionService } from './features/research-profile/research-direction.service';
+import { researchProfileRoutes } from './features/research-profile/research-profile.route';
+import type { ResearchProfileService } from './features/research-profile/research-profile.service';
 import { vectorRoutes } from './features/research-profile/vector.route';
 import { healthRoutes } from './features/system/health.route';
 import type { HealthService } from './features/system/health.service';
@@ -82,7 +82,7 @@ export interface AppServices {
   selfService: AccountSelfService;
   /** Moving the account to another address, confirmed by a code mailed there. */
   emailChange: EmailChangeService;
-  research: ResearchDirectionService;
+  research: ResearchProfileService;
   /** Seeding the profile from the reader's own works (ORCID, OpenAlex, a library file). */
   ownWorks: OwnWorksService;
   profileEmbedding: ProfileEmbeddingService;
@@ -217,7 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: services.authRateLimits,
   });
   await app.register(sessionRoutes, { sessions: services.sessions, auth: services.auth });
-  await app.register(researchDirectionRoutes, { research: services.research });
+  await app.register(researchProfileRoutes, { research: services.research });
   await app.register(ownWorksRoutes, { ownWorks: services.ownWorks });
   await app.register(vectorRoutes, { profileEmbedding: services.profileEmbedding });
   await app.register(recommendationStatsRoutes, { recommendationStats: services.recommendationStats });

@@ -74,7 +74,7 @@ export const errors = {
   resetTokenInvalid: () => new AppError(400, 'RESET_TOKEN_INVALID'),
 
   // Recommendations: the pages branch on `error_type` and show `details`.
-  researchDirectionNotSet: (details: string = RESEARCH_DIRECTION_NOT_SET.details) =>
+  researchProfileNotSet: (details: string = RESEARCH_DIRECTION_NOT_SET.details) =>
     new AppError(400, 'RESEARCH_DIRECTION_NOT_SET', RESEARCH_DIRECTION_NOT_SET.error, {
       success: false,
       error: RESEARCH_DIRECTION_NOT_SET.error,

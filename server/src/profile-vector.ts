@@ -9,8 +9,8 @@ import { errors } from './errors';
 export function profileVectorError(problem: ProfileVectorProblem): Error {
   if (problem === 'unavailable') return errors.unavailable('推荐服务暂时不可用，请稍后重试');
   return problem === 'pending'
-    ? errors.researchDirectionNotSet(RESEARCH_DIRECTION_NOT_SET.detailsVectorPending)
-    : errors.researchDirectionNotSet();
+    ? errors.researchProfileNotSet(RESEARCH_DIRECTION_NOT_SET.detailsVectorPending)
+    : errors.researchProfileNotSet();
 }
 
 /**

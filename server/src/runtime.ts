@@ -70,7 +70,7 @@ import { PaperRecommendationService } from './features/recommendations/paper-rec
 import { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
 import { OwnWorksService } from './features/research-profile/own-works.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
-import { ResearchDirectionService } from './features/research-profile/research-direction.service';
+import { ResearchProfileService } from './features/research-profile/research-profile.service';
 import { HealthService } from './features/system/health.service';
 import { publicConfigOf } from './features/system/public-config.presenter';
 import { closeHttpServer } from './http-shutdown';
@@ -315,7 +315,7 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
       timeZone: config.timeZone,
       now: options.clock,
     }),
-    research: new ResearchDirectionService({
+    research: new ResearchProfileService({
       tasks: new AsyncTaskRepository(database.db),
       users: userRepository,
       ai,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 /**
- * The research-analysis queue is fair between users (research-direction.service.ts, fairJobPriority):
+ * The research-analysis queue is fair between users (research-profile.service.ts, fairJobPriority):
  * with a slow LLM, one account's many queued analyses must not keep another user's first analysis
  * waiting behind all of them. Through the real queue (Redis when REDIS_URL is set, else BullMQ's
  * PostgreSQL backend) and the in-process worker, with a fake LLM server that answers only when the test

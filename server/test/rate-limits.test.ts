@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp, createLogger } from '../src';
 import { DEFAULT_AUTH_RATE_LIMITS } from '../src/features/accounts/account-rate-limits';
-import { RESEARCH_CONFIRM_LIMIT } from '../src/features/research-profile/research-direction.route';
+import { RESEARCH_CONFIRM_LIMIT } from '../src/features/research-profile/research-profile.route';
 import { createRateLimitStore, InProcessRateLimitStore, type RateLimitStore } from '../src/plugins/rate-limit-store';
 import { PasswordHasher } from '../src/security/password-hasher';
 import { resetLinkFrom, SmtpSink } from './smtp-sink';

@@ -10,8 +10,8 @@ export const LEARNING_TEXTS = {
   reset: '恢复为仅按研究方向推荐',
   resetDone: '已恢复为仅按研究方向推荐',
   dismissedStayHidden: '标记为“不感兴趣”的条目仍不会再出现',
-  notInterested: '不感兴趣',
-  notInterestedDone: '已标记为不感兴趣，不会再推荐',
+  dismiss: '不感兴趣',
+  dismissDone: '已标记为不感兴趣，不会再推荐',
   undo: '撤销',
   /** 👍 and 👎 (issue 23): what a rating asks of the ranking, as the buttons' names. */
   rateUp: '更多此类',

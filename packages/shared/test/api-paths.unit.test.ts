@@ -10,7 +10,7 @@ describe('apiPath', () => {
 
   it('encodes each value as one path segment', () => {
     expect(apiPath(API_PATHS.removeKeyword, { id: 'a/b c?d#e%' })).toBe('/user-keywords/a%2Fb%20c%3Fd%23e%25/remove/');
-    expect(apiPath(API_PATHS.newsNotInterested, { id: '../x' })).toBe('/api/news/..%2Fx/not-interested/');
+    expect(apiPath(API_PATHS.newsDismiss, { id: '../x' })).toBe('/api/news/..%2Fx/not-interested/');
   });
 });
 

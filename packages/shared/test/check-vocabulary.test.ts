@@ -22,6 +22,7 @@ beforeAll(async () => {
       '| word | use instead | allowed | why |',
       '| --- | --- | --- | --- |',
       '| favourite | favorite | `favourites` (a stored value) | the API says favorite |',
+      '| not interested | dismiss | `not_interested` (a wire field) | one name for 不感兴趣 |',
       '',
     ].join('\n'),
   );
@@ -37,6 +38,14 @@ beforeAll(async () => {
     ].join('\n'),
   );
   await scratch.write('server/src/ok.ts', 'export const favoriteCount = (favorites: number[]) => favorites.length;\n');
+  // A phrase: its words in a row, the last with endings; one of its words alone is free.
+  await scratch.write(
+    'server/src/not-interested.ts',
+    [
+      'export const markNotInterested = (isInterested: boolean, notUsed: number) => ({ not_interested: true, isInterested, notUsed });',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -51,11 +60,13 @@ describe('check-vocabulary', () => {
     const { code, lines } = await check(scratch.root);
     expect(code).toBe(1);
     expect(lines).toEqual([
+      'server/src/not-interested.ts:1: not interested -> dismiss: file name',
+      'server/src/not-interested.ts:1: not interested -> dismiss: markNotInterested',
       'web/src/favourite-button.tsx:1: favourite -> favorite: file name',
       'web/src/favourite-button.tsx:3: favourite -> favorite: toggleFavourite',
       'web/src/favourite-button.tsx:3: favourite -> favorite: isFavourited',
       'web/src/favourite-button.tsx:4: favourite -> favorite: isFavourited',
-      '4 identifiers or file names with a word docs/vocabulary.md replaces',
+      '6 identifiers or file names with a word docs/vocabulary.md replaces',
     ]);
   });
 

@@ -1,8 +1,8 @@
 import {
   API_PATHS,
   apiPath,
+  type DismissResponse,
   type LearningStatusResponse,
-  type NotInterestedResponse,
   type RatingResponse,
   type RatingThresholdResponse,
 } from '@radar/shared';
@@ -23,17 +23,17 @@ export const RECOMMENDATION_QUERY_KEYS = {
 
 export const LEARNING_STATUS_QUERY_KEY = ['learning', 'status'] as const;
 
-const notInterestedPath = (kind: RecommendationKind, id: string) =>
-  apiPath(kind === 'paper' ? API_PATHS.paperNotInterested : API_PATHS.newsNotInterested, { id });
+const dismissPath = (kind: RecommendationKind, id: string) =>
+  apiPath(kind === 'paper' ? API_PATHS.paperDismiss : API_PATHS.newsDismiss, { id });
 
 /** POST .../not-interested/: the item is no longer recommended and counts as a signal. */
-export function markNotInterested(kind: RecommendationKind, id: string): Promise<NotInterestedResponse> {
-  return api.post<NotInterestedResponse>(notInterestedPath(kind, id));
+export function dismiss(kind: RecommendationKind, id: string): Promise<DismissResponse> {
+  return api.post<DismissResponse>(dismissPath(kind, id));
 }
 
 /** DELETE .../not-interested/: undoes the mark. */
-export function unmarkNotInterested(kind: RecommendationKind, id: string): Promise<NotInterestedResponse> {
-  return api.delete<NotInterestedResponse>(notInterestedPath(kind, id));
+export function undoDismiss(kind: RecommendationKind, id: string): Promise<DismissResponse> {
+  return api.delete<DismissResponse>(dismissPath(kind, id));
 }
 
 /** GET /api/auth/recommendations/learning/: how many signals shape the recommendations. */

@@ -9,7 +9,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { type PaperLinkFields, paperHref } from '@/lib/paper-display';
 import { type PaperStatePatch, patchPaperInAnswer } from '@/lib/paper-state';
 import { useBusyIds } from './use-busy-ids';
-import { type ActionNotice, useNotInterested } from './use-not-interested';
+import { type ActionNotice, useDismiss } from './use-dismiss';
 import { useRating } from './use-rating';
 
 /** The snackbar texts of the card actions (the spec gives none; these are ours). */
@@ -91,7 +91,7 @@ function useToggleMutation<Field extends Toggle>(
  * shows it, takes the server's answer when it comes, or flips back on failure; the library (which lists
  * exactly the favourited and saved papers) refetches after each change. Share copies the link the
  * server answers to the clipboard, or opens ShareLinkDialog with it when the browser refuses. 'Not
- * interested' (recommendations only) is useNotInterested's. `notice` is the line for the page's
+ * interested' (recommendations only) is useDismiss's. `notice` is the line for the page's
  * snackbar (PaperActionFeedback shows both).
  */
 export function usePaperActions() {
@@ -104,7 +104,7 @@ export function usePaperActions() {
   const toggleOptions = { queryClient, setBusy, setNotice };
   const favorite = useToggleMutation('is_favorited', toggleFavorite, toggleOptions);
   const save = useToggleMutation('is_saved', toggleSave, toggleOptions);
-  const notInterested = useNotInterested('paper', { setBusy, setNotice: setNoticeState });
+  const dismiss = useDismiss('paper', { setBusy, setNotice: setNoticeState });
   const rate = useRating('paper', { setBusy, setNotice });
 
   const share = useMutation({
@@ -173,7 +173,7 @@ export function usePaperActions() {
     share: (paper: PaperRef) => share.mutate(paper),
     recordRead: (paper: PaperRef, progress: number) => read.mutate({ paper, progress }),
     /** On recommendations only: hides the paper from them (undo from the snackbar). */
-    notInterested,
+    dismiss,
     /** 👍 / 👎 (toggles; the card shows them when the paper carries `rating`). */
     rate,
     isBusy,

@@ -192,7 +192,7 @@ export function testKeyword(overrides: Partial<Keyword> = {}): Keyword {
 }
 
 /** The 400 of the recommendation calls without an English research summary. */
-export function researchDirectionNotSetError() {
+export function researchProfileNotSetError() {
   return {
     status: 400,
     body: {

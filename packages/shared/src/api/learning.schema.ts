@@ -171,10 +171,10 @@ export const learningStatusResponseSchema = z.object({
 export type LearningStatusResponse = z.infer<typeof learningStatusResponseSchema>;
 
 /** POST and DELETE /articles/{id}/not-interested/ and /api/news/{id}/not-interested/. */
-export const notInterestedResponseSchema = z.object({
+export const dismissResponseSchema = z.object({
   success: z.literal(true),
   id: z.string(),
   /** The new state: true after POST (hidden from recommendations), false after DELETE (undo). */
   not_interested: z.boolean(),
 });
-export type NotInterestedResponse = z.infer<typeof notInterestedResponseSchema>;
+export type DismissResponse = z.infer<typeof dismissResponseSchema>;

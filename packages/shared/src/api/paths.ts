@@ -64,13 +64,13 @@ export const API_PATHS = {
   recommendationStats: '/api/auth/recommendations/stats/',
   learningStatus: '/api/auth/recommendations/learning/',
   learningReset: '/api/auth/recommendations/learning/reset/',
-  paperNotInterested: '/articles/:id/not-interested/',
+  paperDismiss: '/articles/:id/not-interested/',
   paperRating: '/articles/:id/rating/',
   ratingThreshold: '/api/auth/recommendations/rating-threshold/',
 
   // News: recommendations and search
   newsRecommendations: '/api/news/recommendations/',
-  newsNotInterested: '/api/news/:id/not-interested/',
+  newsDismiss: '/api/news/:id/not-interested/',
   newsRating: '/api/news/:id/rating/',
   newsSearch: '/api/news/search/',
 

@@ -2,8 +2,8 @@ import {
   API_PATHS,
   apiErrorSchema,
   articleIdParamsSchema,
+  dismissResponseSchema,
   learningStatusResponseSchema,
-  notInterestedResponseSchema,
   ratingRequestSchema,
   ratingResponseSchema,
   ratingThresholdResponseSchema,
@@ -22,8 +22,8 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
   const actionLimit = articleActionLimit(app);
 
   const targets: { target: DismissTarget; path: string; tag: string; what: string }[] = [
-    { target: 'paper', path: API_PATHS.paperNotInterested, tag: 'articles', what: 'paper' },
-    { target: 'news', path: API_PATHS.newsNotInterested, tag: 'news', what: 'news item' },
+    { target: 'paper', path: API_PATHS.paperDismiss, tag: 'articles', what: 'paper' },
+    { target: 'news', path: API_PATHS.newsDismiss, tag: 'news', what: 'news item' },
   ];
   for (const { target, path, tag, what } of targets) {
     for (const [method, dismissed] of [
@@ -42,10 +42,9 @@ export const learningRoutes: FastifyPluginAsyncZod<{ learning: LearningService }
             ? `Mark the ${what} 'not interested': it is never recommended again and the ranking learns from it`
             : `Undo 'not interested' on the ${what}`,
           params: articleIdParamsSchema,
-          response: { 200: notInterestedResponseSchema, ...actionErrors },
+          response: { 200: dismissResponseSchema, ...actionErrors },
         },
-        handler: async (request) =>
-          learning.setNotInterested(requireUser(request), target, request.params.id, dismissed),
+        handler: async (request) => learning.setDismissed(requireUser(request), target, request.params.id, dismissed),
       });
     }
   }

@@ -1,12 +1,7 @@
 import type { EmbeddingModelRow, LearningRepository, LearningState, UserRow } from '@radar/db';
 import { type JobQueue, requestProfileRelearn } from '@radar/jobs';
 import { isLearnedProfileBehind, suggestThreshold } from '@radar/recommend';
-import type {
-  LearningStatusResponse,
-  NotInterestedResponse,
-  RatingResponse,
-  RatingThresholdResponse,
-} from '@radar/shared';
+import type { DismissResponse, LearningStatusResponse, RatingResponse, RatingThresholdResponse } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
 
@@ -69,12 +64,12 @@ export class LearningService {
   }
 
   /** POST (dismissed) and DELETE (undo) /articles/{id}/not-interested/ and /api/news/{id}/not-interested/. */
-  async setNotInterested(
+  async setDismissed(
     user: UserRow,
     target: DismissTarget,
     rawId: string,
     dismissed: boolean,
-  ): Promise<NotInterestedResponse> {
+  ): Promise<DismissResponse> {
     if (!ITEM_ID.test(rawId)) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
     const id = Number(rawId);
     const state =

@@ -45,7 +45,7 @@ export class ProfileEmbeddingService {
 
   /** POST /api/auth/vector/update/. */
   async update(user: UserRow): Promise<VectorUpdateResponse> {
-    if (!user.researchSummaryEn.trim()) throw errors.researchDirectionNotSet();
+    if (!user.researchSummaryEn.trim()) throw errors.researchProfileNotSet();
     let model: Awaited<ReturnType<AiServices['embeddings']['activeModel']>>;
     try {
       await this.deps.ai.embeddings.embedProfile(user);

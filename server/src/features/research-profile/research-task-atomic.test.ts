@@ -3,7 +3,7 @@ import { AsyncTaskRepository, sql, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResearchDirectionService } from './research-direction.service';
+import { ResearchProfileService } from './research-profile.service';
 
 /**
  * Submitting an analysis writes two rows: the user's research_description and the task. A failure of
@@ -25,7 +25,7 @@ describe('submitting a research-direction analysis', () => {
     const users = new UserRepository(database.db);
     const tasks = new AsyncTaskRepository(database.db);
     const user = await users.create({ email: 'atomic@example.org', researchDescription: 'before' });
-    const research = new ResearchDirectionService({
+    const research = new ResearchProfileService({
       users,
       tasks,
       // Not reached: the write fails before any analysis or queueing.

@@ -1,7 +1,7 @@
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
 import { LEARNING_TEXTS } from '@radar/shared';
-import type { ActionNotice } from '@/hooks/use-not-interested';
+import type { ActionNotice } from '@/hooks/use-dismiss';
 
 /** Longer with an undo button, so there is time to reach it. */
 const HIDE_AFTER_MS = { plain: 4000, withUndo: 8000 } as const;

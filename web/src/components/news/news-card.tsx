@@ -1,4 +1,4 @@
-import NotInterestedIcon from '@mui/icons-material/NotInterested';
+import DismissIcon from '@mui/icons-material/NotInterested';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -54,7 +54,7 @@ type NewsCardProps = {
   titleMaxLength?: number;
   titleComponent?: ElementType;
   /** 'Not interested' (recommendations only); the button appears only with it. */
-  onNotInterested?: (item: NewsCardItem) => void;
+  onDismiss?: (item: NewsCardItem) => void;
   /** 👍 (1) or 👎 (-1) clicked; the buttons appear when the item carries `rating`. */
   onRate?: (item: NewsCardItem, pressed: 1 | -1) => void;
   /** Disables the button while a request for this item is under way. */
@@ -73,7 +73,7 @@ export function NewsCard({
   contentMaxLength = NEWS_CONTENT_MAX_LENGTH,
   titleMaxLength,
   titleComponent = 'h3',
-  onNotInterested,
+  onDismiss,
   onRate,
   isBusy = false,
   now,
@@ -119,7 +119,7 @@ export function NewsCard({
               sx={{ flexShrink: 0 }}
             />
           ) : null}
-          {onNotInterested || (onRate && item.rating !== undefined) ? (
+          {onDismiss || (onRate && item.rating !== undefined) ? (
             <Box sx={{ flexShrink: 0, mt: -0.5, mr: -1, display: 'flex' }}>
               {onRate && item.rating !== undefined ? (
                 <RatingButtons
@@ -130,13 +130,13 @@ export function NewsCard({
                   onRate={(pressed) => onRate(item, pressed)}
                 />
               ) : null}
-              {onNotInterested ? (
+              {onDismiss ? (
                 <ActionIconButton
-                  label={LEARNING_TEXTS.notInterested}
+                  label={LEARNING_TEXTS.dismiss}
                   disabled={isBusy}
                   testId="news-not-interested"
-                  onClick={() => onNotInterested(item)}
-                  icon={<NotInterestedIcon fontSize="small" />}
+                  onClick={() => onDismiss(item)}
+                  icon={<DismissIcon fontSize="small" />}
                   size="small"
                 />
               ) : null}

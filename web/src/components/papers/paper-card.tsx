@@ -2,7 +2,7 @@ import BookmarkIcon from '@mui/icons-material/Bookmark';
 import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
 import FavoriteIcon from '@mui/icons-material/Favorite';
 import FavoriteBorderIcon from '@mui/icons-material/FavoriteBorder';
-import NotInterestedIcon from '@mui/icons-material/NotInterested';
+import DismissIcon from '@mui/icons-material/NotInterested';
 import ShareOutlinedIcon from '@mui/icons-material/ShareOutlined';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -89,7 +89,7 @@ type PaperCardProps = {
   onToggleSave?: (paper: PaperCardPaper) => void;
   onShare?: (paper: PaperCardPaper) => void;
   /** 'Not interested' (recommendations only). */
-  onNotInterested?: (paper: PaperCardPaper) => void;
+  onDismiss?: (paper: PaperCardPaper) => void;
   /** 导出 (BibTeX, RIS, CSL-JSON); given only when the server exports citation files. */
   onExport?: (paper: PaperCardPaper, format: CitationFormat) => void;
   /** 👍 (1) or 👎 (-1) clicked; the buttons appear when the paper carries `rating`. */
@@ -123,7 +123,7 @@ export function PaperCard({
   onToggleFavorite,
   onToggleSave,
   onShare,
-  onNotInterested,
+  onDismiss,
   onExport,
   onRate,
   authorFollow,
@@ -138,7 +138,7 @@ export function PaperCard({
   const abstract = paper.abstract?.trim() ?? '';
   const summary = paper.llm_summary?.trim() ?? '';
   const canRate = Boolean(onRate) && paper.rating !== undefined;
-  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onNotInterested || onExport || canRate);
+  const hasActions = Boolean(onToggleFavorite || onToggleSave || onShare || onDismiss || onExport || canRate);
   const publishedVersion = paper.published_version?.journal.trim() ? paper.published_version : null;
   const reason = paper.reason?.text.trim() ?? '';
   const interestName = paper.interest?.name.trim() ?? '';
@@ -330,13 +330,13 @@ export function PaperCard({
                 onSelect={(format) => onExport(paper, format)}
               />
             ) : null}
-            {onNotInterested ? (
+            {onDismiss ? (
               <ActionIconButton
-                label={LEARNING_TEXTS.notInterested}
+                label={LEARNING_TEXTS.dismiss}
                 disabled={isBusy}
                 testId="paper-not-interested"
-                onClick={() => onNotInterested(paper)}
-                icon={<NotInterestedIcon />}
+                onClick={() => onDismiss(paper)}
+                icon={<DismissIcon />}
               />
             ) : null}
           </Box>

@@ -10,7 +10,7 @@ const LIST_SX = { listStyle: 'none', m: 0, p: 0 } as const;
  */
 export function NewsCardList<I extends NewsCardItem>(props: {
   items: readonly I[];
-  onNotInterested: (item: NewsCardItem) => void;
+  onDismiss: (item: NewsCardItem) => void;
   onRate: (item: NewsCardItem, pressed: 1 | -1) => void;
   isBusy: (id: string) => boolean;
 }) {
@@ -25,12 +25,7 @@ export function NewsCardList<I extends NewsCardItem>(props: {
     >
       {shown.map((item) => (
         <li key={item.id}>
-          <NewsCard
-            item={item}
-            onNotInterested={props.onNotInterested}
-            onRate={props.onRate}
-            isBusy={props.isBusy(item.id)}
-          />
+          <NewsCard item={item} onDismiss={props.onDismiss} onRate={props.onRate} isBusy={props.isBusy(item.id)} />
         </li>
       ))}
     </Stack>

@@ -4,7 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import {
   newsRecommendations,
-  researchDirectionNotSetError,
+  researchProfileNotSetError,
   testFreshness,
   testNews,
   testReason,
@@ -13,7 +13,7 @@ import {
 import { renderApp, useFakeApi } from '@/testing/render-app';
 
 const RECOMMENDATIONS = '/api/news/recommendations/';
-const NOT_INTERESTED = '/api/news/:id/not-interested/';
+const DISMISS = '/api/news/:id/not-interested/';
 
 /** The titles of the cards on screen, in order (without the link's 'opens in a new tab' note). */
 const cardTitles = () =>
@@ -100,7 +100,7 @@ describe('/news', () => {
   });
 
   it('shows a missing research direction as an information banner leading to /my', async () => {
-    api.on('GET', RECOMMENDATIONS, researchDirectionNotSetError());
+    api.on('GET', RECOMMENDATIONS, researchProfileNotSetError());
     renderApp(api, '/news', { user: testUser() });
 
     const banner = await screen.findByRole('alert');
@@ -150,8 +150,8 @@ describe('/news', () => {
 
   it("'not interested' takes the item out; 撤销 puts it back in its place", async () => {
     api.on('GET', RECOMMENDATIONS, { body: threeNews() });
-    api.on('POST', NOT_INTERESTED, (_request, { id = '' }) => ({ body: { success: true, id, not_interested: true } }));
-    api.on('DELETE', NOT_INTERESTED, (_request, { id = '' }) => ({
+    api.on('POST', DISMISS, (_request, { id = '' }) => ({ body: { success: true, id, not_interested: true } }));
+    api.on('DELETE', DISMISS, (_request, { id = '' }) => ({
       body: { success: true, id, not_interested: false },
     }));
     const { user } = renderApp(api, '/news', { user: testUser() });
@@ -162,20 +162,18 @@ describe('/news', () => {
     await waitFor(() => expect(cardTitles()).toEqual(['第一条新闻', '第二条新闻']));
     expect(screen.getByRole('heading', { level: 2, name: '共 2 条推荐新闻' })).toBeTruthy();
     expect(await screen.findByText('已标记为不感兴趣，不会再推荐')).toBeTruthy();
-    expect(api.requestsTo('POST', NOT_INTERESTED).map((request) => request.path)).toEqual([
-      '/api/news/n3/not-interested/',
-    ]);
+    expect(api.requestsTo('POST', DISMISS).map((request) => request.path)).toEqual(['/api/news/n3/not-interested/']);
 
     await user.click(screen.getByRole('button', { name: '撤销' }));
     expect(cardTitles()).toEqual(['第一条新闻', '第二条新闻', '第三条新闻']);
-    await waitFor(() => expect(api.requestsTo('DELETE', NOT_INTERESTED)).toHaveLength(1));
+    await waitFor(() => expect(api.requestsTo('DELETE', DISMISS)).toHaveLength(1));
     expect(screen.getByRole('heading', { level: 2, name: '共 3 条推荐新闻' })).toBeTruthy();
   });
 
   it('takes the item out again and shows the error when the undo fails', async () => {
     api.on('GET', RECOMMENDATIONS, { body: threeNews() });
-    api.on('POST', NOT_INTERESTED, (_request, { id = '' }) => ({ body: { success: true, id, not_interested: true } }));
-    api.on('DELETE', NOT_INTERESTED, { status: 500, body: { code: 'INTERNAL_ERROR', message: 'boom' } });
+    api.on('POST', DISMISS, (_request, { id = '' }) => ({ body: { success: true, id, not_interested: true } }));
+    api.on('DELETE', DISMISS, { status: 500, body: { code: 'INTERNAL_ERROR', message: 'boom' } });
     const { user } = renderApp(api, '/news', { user: testUser() });
 
     const first = (await screen.findAllByRole('article'))[0] as HTMLElement;

@@ -22,7 +22,7 @@ import { IncludeRatedChip } from '@/components/recommendations/include-rated-chi
 import { LoadMoreFooter } from '@/components/recommendations/load-more-footer';
 import { paths } from '@/config/paths';
 import { useBusyIds } from '@/hooks/use-busy-ids';
-import { type ActionNotice, useNotInterested } from '@/hooks/use-not-interested';
+import { type ActionNotice, useDismiss } from '@/hooks/use-dismiss';
 import { useRating } from '@/hooks/use-rating';
 import { useNewsRecommendations } from '../api/get-news-recommendations';
 import { NewsCardList } from '../components/news-card-list';
@@ -51,7 +51,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   const { data, error, isError, isFetching } = news.query;
   const { setBusy, isBusy } = useBusyIds();
   const [notice, setNotice] = useState<ActionNotice | null>(null);
-  const notInterested = useNotInterested('news', { setBusy, setNotice });
+  const dismiss = useDismiss('news', { setBusy, setNotice });
   const rate = useRating('news', { setBusy, setNotice: (message) => setNotice({ message }) });
 
   const apply = () => {
@@ -144,7 +144,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           </Typography>
           {freshness}
         </Stack>
-        <NewsCardList items={news.items} onNotInterested={notInterested} onRate={rate} isBusy={isBusy} />
+        <NewsCardList items={news.items} onDismiss={dismiss} onRate={rate} isBusy={isBusy} />
         <LoadMoreFooter
           state={news.moreState}
           isLoading={news.isLoadingMore}

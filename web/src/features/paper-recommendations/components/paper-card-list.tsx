@@ -42,7 +42,7 @@ export function PaperCardList<P extends PaperCardPaper>({
             onToggleSave={actions.toggleSave}
             onShare={actions.share}
             onExport={actions.exportCitation}
-            onNotInterested={canDismiss ? actions.notInterested : undefined}
+            onDismiss={canDismiss ? actions.dismiss : undefined}
             onRate={actions.rate}
             authorFollow={actions.authorFollow}
             isBusy={actions.isBusy(paper.id)}

@@ -6,7 +6,7 @@ import {
   learningStatus,
   paperRecommendations,
   recommendedPaper,
-  researchDirectionNotSetError,
+  researchProfileNotSetError,
   testFreshness,
   testPaper,
   testReason,
@@ -15,7 +15,7 @@ import {
 import { renderApp, useFakeApi } from '@/testing/render-app';
 
 const RECOMMENDATIONS = '/api/auth/recommendations/papers/';
-const NOT_INTERESTED = '/articles/:id/not-interested/';
+const DISMISS = '/articles/:id/not-interested/';
 const LEARNING = '/api/auth/recommendations/learning/';
 const RATING = '/articles/:id/rating/';
 
@@ -155,7 +155,7 @@ describe('/papers', () => {
   });
 
   it('shows the missing research direction at once, without retries', async () => {
-    api.on('GET', RECOMMENDATIONS, researchDirectionNotSetError());
+    api.on('GET', RECOMMENDATIONS, researchProfileNotSetError());
     renderApp(api, '/papers', { user: testUser() });
 
     const banner = await screen.findByRole('alert');
@@ -197,11 +197,11 @@ describe('/papers', () => {
     const answered = new Promise<void>((resolve) => {
       answer = resolve;
     });
-    api.on('POST', NOT_INTERESTED, async (_request, { id = '' }) => {
+    api.on('POST', DISMISS, async (_request, { id = '' }) => {
       await answered;
       return { body: { success: true, id, not_interested: true } };
     });
-    api.on('DELETE', NOT_INTERESTED, (_request, { id = '' }) => ({
+    api.on('DELETE', DISMISS, (_request, { id = '' }) => ({
       body: { success: true, id, not_interested: false },
     }));
     const { user } = renderApp(api, '/papers', { user: testUser() });
@@ -214,15 +214,13 @@ describe('/papers', () => {
     expect(screen.getByRole('heading', { level: 2, name: '为你推荐 2 篇论文' })).toBeTruthy();
     answer();
     expect(await screen.findByText('已标记为不感兴趣，不会再推荐')).toBeTruthy();
-    expect(api.requestsTo('POST', NOT_INTERESTED).map((request) => request.path)).toEqual([
-      '/articles/p2/not-interested/',
-    ]);
+    expect(api.requestsTo('POST', DISMISS).map((request) => request.path)).toEqual(['/articles/p2/not-interested/']);
 
     await user.click(screen.getByRole('button', { name: '撤销' }));
     expect(cardTitles()).toEqual(['First paper', 'Second paper', 'Third paper']);
     expect(screen.getByRole('heading', { level: 2, name: '为你推荐 3 篇论文' })).toBeTruthy();
     await waitFor(() =>
-      expect(api.requestsTo('DELETE', NOT_INTERESTED).map((request) => request.path)).toEqual([
+      expect(api.requestsTo('DELETE', DISMISS).map((request) => request.path)).toEqual([
         '/articles/p2/not-interested/',
       ]),
     );
@@ -232,7 +230,7 @@ describe('/papers', () => {
 
   it("puts the card back and shows the error when 'not interested' fails", async () => {
     api.on('GET', RECOMMENDATIONS, { body: threePapers() });
-    api.on('POST', NOT_INTERESTED, {
+    api.on('POST', DISMISS, {
       status: 500,
       body: { code: 'INTERNAL_ERROR', message: '服务器内部错误，请稍后重试' },
     });
@@ -731,7 +729,7 @@ describe('/papers', () => {
       return { body: learningStatus() };
     });
     api.on('GET', RECOMMENDATIONS, { body: threePapers() });
-    api.on('POST', NOT_INTERESTED, (_request, { id = '' }) => {
+    api.on('POST', DISMISS, (_request, { id = '' }) => {
       signals += 1;
       return { body: { success: true, id, not_interested: true } };
     });

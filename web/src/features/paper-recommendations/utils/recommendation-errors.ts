@@ -18,7 +18,7 @@ export class RecommendationServiceFailure extends Error {
   }
 }
 
-function isResearchDirectionNotSet(error: unknown): boolean {
+function isResearchProfileNotSet(error: unknown): boolean {
   if (!isApiError(error)) return false;
   return error.code === 'RESEARCH_DIRECTION_NOT_SET' || error.body?.error_type === RESEARCH_DIRECTION_NOT_SET.errorType;
 }
@@ -31,7 +31,7 @@ function isResearchDirectionNotSet(error: unknown): boolean {
  */
 export function shouldRetryRecommendation(failureCount: number, error: unknown): boolean {
   if (failureCount >= RECOMMENDATION_ATTEMPTS - 1) return false;
-  if (isResearchDirectionNotSet(error)) return false;
+  if (isResearchProfileNotSet(error)) return false;
   if (isApiError(error)) {
     if (error.code === 'ABORTED') return false;
     if (error.status !== null && error.status >= 400 && error.status < 500) return false;
@@ -54,7 +54,7 @@ export type RecommendationErrorView = {
 /** What the page shows for a failed load ("Paper recommendations" messages). */
 export function describeRecommendationError(error: unknown): RecommendationErrorView {
   const { errors } = PAPERS_STRINGS;
-  if (isResearchDirectionNotSet(error) && isApiError(error)) {
+  if (isResearchProfileNotSet(error) && isApiError(error)) {
     // The message comes from details; without them, the spec's hint stands in.
     const details = error.body?.details;
     return {

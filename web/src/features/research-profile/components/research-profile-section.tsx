@@ -2,10 +2,10 @@ import type { UserResponse } from '@radar/shared';
 import { useEffect, useState } from 'react';
 import { useResearchGuide } from '../hooks/use-research-guide';
 import { cacheResearchProfile } from '../utils/research-cache';
-import { hasResearchInfo } from '../utils/research-fields';
+import { hasResearchProfile } from '../utils/research-fields';
 import { ResearchDialog } from './research-dialog';
 import { ResearchGuideDialog } from './research-guide-dialog';
-import { ResearchInfoSection } from './research-info-section';
+import { ResearchSummarySection } from './research-summary-section';
 
 type ResearchProfileSectionProps = {
   user: UserResponse;
@@ -20,7 +20,7 @@ type ResearchProfileSectionProps = {
  * where this sits in the page only places the section.
  */
 export function ResearchProfileSection({ user, onSaved, onNotify }: ResearchProfileSectionProps) {
-  const isEmpty = !hasResearchInfo(user);
+  const isEmpty = !hasResearchProfile(user);
   const guide = useResearchGuide(!isEmpty);
   const [isDialogOpen, setIsDialogOpen] = useState(false);
 
@@ -33,7 +33,7 @@ export function ResearchProfileSection({ user, onSaved, onNotify }: ResearchProf
 
   return (
     <>
-      <ResearchInfoSection
+      <ResearchSummarySection
         user={user}
         isEmpty={isEmpty}
         onGenerate={openDialog}

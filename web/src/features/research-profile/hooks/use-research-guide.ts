@@ -5,17 +5,17 @@ import { dismissGuideForever, GUIDE_DELAY_MS, shouldOfferGuide, snoozeGuide } fr
  * The first-visit guide: opens 500 ms after the page loads when the profile has no
  * research info and the guide was not dismissed; closes by itself once research info exists.
  */
-export function useResearchGuide(hasResearchInfo: boolean) {
+export function useResearchGuide(hasResearchProfile: boolean) {
   const [isOpen, setIsOpen] = useState(false);
 
   useEffect(() => {
-    if (!shouldOfferGuide(hasResearchInfo)) {
+    if (!shouldOfferGuide(hasResearchProfile)) {
       setIsOpen(false);
       return;
     }
     const timer = setTimeout(() => setIsOpen(true), GUIDE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [hasResearchInfo]);
+  }, [hasResearchProfile]);
 
   return {
     isOpen,

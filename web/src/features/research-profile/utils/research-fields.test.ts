@@ -2,7 +2,7 @@ import { RESEARCH_FIELDS } from '@radar/shared';
 import { describe, expect, it } from 'vitest';
 import { RESEARCH_STRINGS } from '../strings';
 import {
-  hasResearchInfo,
+  hasResearchProfile,
   parseStoredResearchFields,
   researchFieldLabel,
   sortFieldIds,
@@ -57,10 +57,10 @@ describe('researchFieldLabel', () => {
   });
 });
 
-describe('hasResearchInfo', () => {
+describe('hasResearchProfile', () => {
   it('is true with an English research direction or with fields, false with neither', () => {
-    expect(hasResearchInfo({ research_summary_en: 'Robust learning.', research_fields: '' })).toBe(true);
-    expect(hasResearchInfo({ research_summary_en: '', research_fields: 'biology' })).toBe(true);
-    expect(hasResearchInfo({ research_summary_en: '  \n', research_fields: ' , ' })).toBe(false);
+    expect(hasResearchProfile({ research_summary_en: 'Robust learning.', research_fields: '' })).toBe(true);
+    expect(hasResearchProfile({ research_summary_en: '', research_fields: 'biology' })).toBe(true);
+    expect(hasResearchProfile({ research_summary_en: '  \n', research_fields: ' , ' })).toBe(false);
   });
 });

@@ -42,6 +42,6 @@ export function researchFieldLabel(idOrName: string): string {
 }
 
 /** Whether the profile has research info: an English research direction or at least one field. */
-export function hasResearchInfo(user: Pick<UserResponse, 'research_summary_en' | 'research_fields'>): boolean {
+export function hasResearchProfile(user: Pick<UserResponse, 'research_summary_en' | 'research_fields'>): boolean {
   return user.research_summary_en.trim() !== '' || user.research_fields.split(/[,，]/).some((part) => part.trim());
 }

@@ -34,6 +34,6 @@ export function dismissGuideForever({ local }: GuideStorage = getGuideStorage())
 }
 
 /** The guide is offered when the profile has no research info and it was not dismissed. */
-export function shouldOfferGuide(hasResearchInfo: boolean, storage: GuideStorage = getGuideStorage()): boolean {
-  return !hasResearchInfo && !isGuideDismissed(storage);
+export function shouldOfferGuide(hasResearchProfile: boolean, storage: GuideStorage = getGuideStorage()): boolean {
+  return !hasResearchProfile && !isGuideDismissed(storage);
 }

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
-import type { ResearchDirectionService } from './research-direction.service';
+import type { ResearchProfileService } from './research-profile.service';
 
 /** Analyses per user: each may call an LLM, which costs money and time. */
 const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };
@@ -21,7 +21,7 @@ export const RESEARCH_CONFIRM_LIMIT = { max: 30, timeWindow: '1 hour' };
 
 const guarded = { tags: ['research'], security: [{ bearerAuth: [] }] };
 
-export const researchDirectionRoutes: FastifyPluginAsyncZod<{ research: ResearchDirectionService }> = async (
+export const researchProfileRoutes: FastifyPluginAsyncZod<{ research: ResearchProfileService }> = async (
   app,
   { research },
 ) => {

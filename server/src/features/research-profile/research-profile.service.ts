@@ -49,7 +49,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Research-direction analysis as a task the owner polls, its synchronous variant,
  * and confirming the result into the profile, which recomputes the profile vector.
  */
-export class ResearchDirectionService {
+export class ResearchProfileService {
   constructor(
     private readonly deps: {
       tasks: AsyncTaskRepository;

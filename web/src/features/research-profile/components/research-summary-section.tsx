@@ -31,14 +31,14 @@ import { parseStoredResearchFields, researchFieldLabel, toggleFieldId } from '..
 const STRINGS = RESEARCH_STRINGS.research;
 
 // The server's rules for these two fields; the 21 checkboxes cannot produce an unknown id.
-const researchInfoSchema = z.object({
+const researchSummarySchema = z.object({
   research_summary_en: researchConfirmRequestSchema.shape.research_summary_en.unwrap(),
   research_fields: z.array(z.string()),
 });
-type ResearchInfoForm = { research_summary_en: string; research_fields: string[] };
-type ResearchInfoUpdate = z.output<typeof researchInfoSchema>;
+type ResearchSummaryForm = { research_summary_en: string; research_fields: string[] };
+type ResearchSummaryUpdate = z.output<typeof researchSummarySchema>;
 
-function toFormValues(user: UserResponse): ResearchInfoForm {
+function toFormValues(user: UserResponse): ResearchSummaryForm {
   return {
     research_summary_en: user.research_summary_en,
     research_fields: parseStoredResearchFields(user.research_fields).ids,
@@ -52,7 +52,7 @@ const pulse = keyframes`
   100% { box-shadow: 0 0 0 0 ${alpha(brand[600], 0)}; }
 `;
 
-type ResearchInfoSectionProps = {
+type ResearchSummarySectionProps = {
   user: UserResponse;
   /** No research info yet: the generate button pulses. */
   isEmpty: boolean;
@@ -65,17 +65,17 @@ type ResearchInfoSectionProps = {
  * Research info of /my: the English research direction and the fields as chips; in edit mode a text
  * box and the 21 field checkboxes with a counter. Cancel restores the stored values.
  */
-export function ResearchInfoSection({ user, isEmpty, onGenerate, onSaved, onNotify }: ResearchInfoSectionProps) {
+export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onNotify }: ResearchSummarySectionProps) {
   const [isEditing, setIsEditing] = useState(false);
   // Names outside the 21 fields are kept on save unless removed here.
   const [unknownFields, setUnknownFields] = useState<string[]>([]);
   const stored = parseStoredResearchFields(user.research_fields);
-  const form = useZodForm<ResearchInfoForm, ResearchInfoUpdate>({
-    schema: researchInfoSchema,
+  const form = useZodForm<ResearchSummaryForm, ResearchSummaryUpdate>({
+    schema: researchSummarySchema,
     defaultValues: toFormValues(user),
   });
   const save = useMutation({
-    mutationFn: async (values: ResearchInfoUpdate) => {
+    mutationFn: async (values: ResearchSummaryUpdate) => {
       await saveProfile({
         research_summary_en: values.research_summary_en,
         research_fields: [...values.research_fields, ...unknownFields],

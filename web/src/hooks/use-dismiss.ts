@@ -1,11 +1,6 @@
 import { LEARNING_TEXTS } from '@radar/shared';
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  LEARNING_STATUS_QUERY_KEY,
-  markNotInterested,
-  RECOMMENDATION_QUERY_KEYS,
-  unmarkNotInterested,
-} from '@/api/learning';
+import { dismiss, LEARNING_STATUS_QUERY_KEY, RECOMMENDATION_QUERY_KEYS, undoDismiss } from '@/api/learning';
 import { getErrorMessage } from '@/lib/api-client';
 import { type ListPosition, putBackInAnswer, type RecommendationKind, takeFromAnswer } from '@/lib/recommendation-list';
 
@@ -16,19 +11,19 @@ type ItemRef = { id: string };
 /** Where the item was taken out: one entry per cached list (page, settings) that showed it. */
 type Removal = Array<{ queryKey: QueryKey; position: ListPosition }>;
 
-type NotInterestedOptions = {
+type DismissOptions = {
   setBusy: (id: string, busy: boolean) => void;
   setNotice: (notice: ActionNotice) => void;
 };
 
 /**
- * 'Not interested' on a recommended paper or news item. Optimistic: the card leaves every cached
+ * 不感兴趣 (dismiss) on a recommended paper or news item. Optimistic: the card leaves every cached
  * recommendation list of its kind at once and comes back at the same place if the server refuses;
  * after the server's yes the snackbar offers an undo, which puts it back at once (and takes it out
  * again should the undo fail). Search results and the library are left alone: the mark only hides the
  * item from recommendations. The learning status (/my) counts the marks, so it reloads after each.
  */
-export function useNotInterested(kind: RecommendationKind, { setBusy, setNotice }: NotInterestedOptions) {
+export function useDismiss(kind: RecommendationKind, { setBusy, setNotice }: DismissOptions) {
   const queryClient = useQueryClient();
 
   const takeOut = async (id: string): Promise<Removal> => {
@@ -54,7 +49,7 @@ export function useNotInterested(kind: RecommendationKind, { setBusy, setNotice 
   const refreshLearningStatus = () => queryClient.invalidateQueries({ queryKey: LEARNING_STATUS_QUERY_KEY });
 
   const undo = useMutation<unknown, unknown, { item: ItemRef; removal: Removal }>({
-    mutationFn: ({ item }) => unmarkNotInterested(kind, item.id),
+    mutationFn: ({ item }) => undoDismiss(kind, item.id),
     onMutate: ({ removal }) => putBack(removal),
     onSuccess: () => refreshLearningStatus(),
     onError: async (error, { item }) => {
@@ -63,15 +58,15 @@ export function useNotInterested(kind: RecommendationKind, { setBusy, setNotice 
     },
   });
 
-  const dismiss = useMutation<unknown, unknown, ItemRef, Removal>({
-    mutationFn: (item) => markNotInterested(kind, item.id),
+  const dismissal = useMutation<unknown, unknown, ItemRef, Removal>({
+    mutationFn: (item) => dismiss(kind, item.id),
     onMutate: (item) => {
       setBusy(item.id, true);
       return takeOut(item.id);
     },
     onSuccess: (_answer, item, removal) => {
       setNotice({
-        message: LEARNING_TEXTS.notInterestedDone,
+        message: LEARNING_TEXTS.dismissDone,
         undo: () => undo.mutate({ item, removal: removal ?? [] }),
       });
       return refreshLearningStatus();
@@ -83,5 +78,5 @@ export function useNotInterested(kind: RecommendationKind, { setBusy, setNotice 
     onSettled: (_answer, _error, item) => setBusy(item.id, false),
   });
 
-  return (item: ItemRef) => dismiss.mutate(item);
+  return (item: ItemRef) => dismissal.mutate(item);
 }
