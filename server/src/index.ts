@@ -1,3 +1,4 @@
 export * from './app';
 export * from './logger';
 export * from './runtime';
+export * from './server-parts';

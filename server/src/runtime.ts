@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AiServices, createLlmReranker } from '@radar/ai';
+import { createLlmReranker } from '@radar/ai';
 import {
   ArticleRepository,
   AsyncTaskRepository,
@@ -26,70 +26,47 @@ import {
   SourceStateRepository,
   StoredSecrets,
   UserAdminRepository,
-  type UserChangeListener,
   UserRepository,
 } from '@radar/db';
 import { type IngestSettings, ingestSettingsFromConfig } from '@radar/ingest';
 import {
-  type AppQueue,
   createQueue,
   failInterruptedTasks,
-  forgetUserInQueues,
-  type JobQueue,
   openProcessParts,
-  type QueueConnection,
   rateLimitNamespace,
   startProcessWorker,
   type WorkerApp,
 } from '@radar/jobs';
-import { type Mailer, MailLinkTokens } from '@radar/mail';
-import type { AppMetrics } from '@radar/metrics';
 import { ContentSources, createRecommendationPipelines } from '@radar/recommend';
 import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, isEmbeddedDatabase } from '@radar/shared/server';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type AppServices, buildApp } from './app';
+import { buildApp } from './app';
+import type { ServerRepositories, SharedServices } from './feature';
+import { FEATURES } from './feature-list';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './features/accounts/account-rate-limits';
-import { AuthService } from './features/accounts/auth.service';
-import { EmailChangeService } from './features/accounts/email-change.service';
-import { AccountSelfService } from './features/accounts/self-service.service';
 import { SessionService } from './features/accounts/session.service';
-import { UserService } from './features/accounts/user.service';
-import { ArticleService } from './features/articles/article.service';
-import { DeliveryService } from './features/delivery/delivery.service';
-import { FeedbackService } from './features/feedback/feedback.service';
-import { FollowedAuthorService } from './features/followed-authors/followed-author.service';
-import { InterestService } from './features/interests/interest.service';
-import { KeywordService } from './features/keywords/keyword.service';
 import { LearningService } from './features/learning/learning.service';
-import { NewsRecommendationService } from './features/news-recommendations/news-recommendation.service';
-import { NewsSearchService } from './features/news-search/news-search.service';
-import { PaperRecommendationService } from './features/recommendations/paper-recommendation.service';
-import { RecommendationStatsService } from './features/recommendations/recommendation-stats.service';
-import { OwnWorksService } from './features/research-profile/own-works.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
-import { ResearchProfileService } from './features/research-profile/research-profile.service';
-import { HealthService } from './features/system/health.service';
-import { publicConfigOf } from './features/system/public-config.presenter';
 import { closeHttpServer } from './http-shutdown';
-import type { HttpTimeouts } from './http-timeouts';
 import { LoginLimiter } from './plugins/login-limiter';
 import { createRateLimitStore } from './plugins/rate-limit-store';
 import { createAccountCache, startUserChangeListener } from './plugins/user-cache';
 import { profileVectorError, profileVectorOf } from './profile-vector';
 import { resolveJwtSecret } from './security/jwt-secret';
-import { type Argon2Params, PasswordHasher } from './security/password-hasher';
-import { SecretCodes } from './security/secret-codes';
+import { PasswordHasher } from './security/password-hasher';
 import { SignedCookies } from './security/signed-cookies';
+import type { AppOptions, ServerParts } from './server-parts';
 import { SourceActivationRequests } from './services/source-activation';
 import { WebBaseUrl } from './web-base-url';
 
 /*
  * The server's composition root. startRuntime opens what the process connects to (database, queues,
- * mail, AI providers, the rate-limit Redis) and starts the in-process worker; composeApp builds every
- * service once from those parts and hands them to buildApp. Nothing else constructs a service.
+ * mail, AI providers, the rate-limit Redis) and starts the in-process worker; composeApp builds the
+ * repositories and the shared services once from those parts, then every feature of FEATURES
+ * (feature-list.ts; each feature's index.ts builds its own services), and hands them to buildApp.
  */
 
 const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -100,71 +77,6 @@ async function readAppVersion(): Promise<string> {
     version?: string;
   };
   return manifest.version ?? '0.0.0';
-}
-
-/** What one server process connects to, opened once by startRuntime and shared by every service. */
-export interface ServerParts {
-  config: AppConfig;
-  logger: Logger;
-  version: string;
-  /** Signs login tokens and keys the verification-code hashes. */
-  jwtSecret: string;
-  database: DatabaseHandle;
-  /**
-   * Producers: `probe` answers the health check; `maintenance` (the same queue) takes the sources sync
-   * a saved profile asks for; the others take the research-profile work.
-   */
-  queues: {
-    backend: QueueConnection['backend'];
-    probe: Pick<AppQueue<unknown>, 'getJobCounts'>;
-    maintenance: JobQueue<'maintenance'>;
-    research: JobQueue<'research-profile'>;
-    embeddings: JobQueue<'embeddings'>;
-    /** Recomputes a user's learned profile after a favourite, save, read or 'not interested'. */
-    profileLearning: JobQueue<'profile-learning'>;
-    /** Seeds a reader's profile from their own works (ORCID, OpenAlex, a library file). */
-    ownWorks: JobQueue<'own-works'>;
-  };
-  mailer: Mailer;
-  /** Where mail links point: WEB_BASE_URL, or this server's own address once it listens. */
-  webBaseUrl: WebBaseUrl;
-  /** LLM and embedding providers, shared by the HTTP routes and the in-process worker. */
-  ai: AiServices;
-  /** Rate-limit counters in Redis, shared by every instance; in PostgreSQL (`database`) when undefined. */
-  rateLimitRedis: Redis | undefined;
-  /** Key prefix of those counters in Redis. */
-  rateLimitNamespace: string;
-  workerInProcess: boolean;
-  /** Hears every process's changes to user rows; the auth guard caches rows only while it is live. */
-  userChanges: UserChangeListener | undefined;
-  /** This process's metrics (HTTP requests, and the in-process worker's jobs and queues), served by main.ts. */
-  metrics: AppMetrics;
-  /** Content sources and ingestion (ingestSettingsFromConfig), as the in-process worker has them. */
-  ingest: IngestSettings;
-}
-
-/** What the HTTP app is built with; tests pass other values, production leaves every one out. */
-export interface AppOptions {
-  /** The built web app; '' serves none. Defaults to web/dist. */
-  webDistDir?: string | undefined;
-  /** Tests relax or tighten the limits; production uses DEFAULT_AUTH_RATE_LIMITS. */
-  authRateLimits?: Partial<AuthRateLimits>;
-  /** Waits before a failed login's answer (login-limiter.ts); tests record the delay instead. */
-  loginFailureDelay?: (ms: number) => Promise<unknown>;
-  /** Waits before a quota refusal answered from memory (user-quotas.ts); tests record it instead. */
-  quotaRefusalPause?: (ms: number) => Promise<unknown>;
-  /** The clock of expiry rules; tests move it. */
-  clock?: () => Date;
-  /**
-   * Count rate limits in the database in embedded mode too, as instances sharing a PostgreSQL database
-   * do: for tests that run two server instances (or a restart) on one embedded database, which only
-   * tests do (one process per data directory).
-   */
-  countersInDatabase?: boolean;
-  /** Tests shorten the HTTP timeouts; production uses DEFAULT_HTTP_TIMEOUTS. */
-  httpTimeouts?: Partial<HttpTimeouts>;
-  /** argon2id cost and how many hashes run at once; production uses ARGON2_PARAMS and one per core. */
-  passwordHashing?: { params?: Argon2Params; concurrency?: number };
 }
 
 export interface RuntimeOptions extends AppOptions {
@@ -200,12 +112,37 @@ export interface Runtime {
   startWorker(): Promise<void>;
 }
 
-/** Every service, once, from the process's parts. */
-function createServices(parts: ServerParts, options: AppOptions): AppServices {
+/** Every repository the features take, once per app (FeatureDeps hands each feature the ones it declared). */
+function createRepositories(database: DatabaseHandle, jwtSecret: string): ServerRepositories {
+  const { db } = database;
+  return {
+    users: new UserRepository(db),
+    authRecords: new AuthRecordRepository(db),
+    emailChanges: new EmailChangeRepository(db),
+    userAdmin: new UserAdminRepository(db),
+    tasks: new AsyncTaskRepository(db),
+    articles: new ArticleRepository(db),
+    feedback: new FeedbackRepository(db),
+    keywords: new KeywordRepository(db),
+    // Robot webhooks are sealed at rest under a key derived from the server secret (StoredSecrets).
+    deliveries: new DeliveryRepository(db, new StoredSecrets(jwtSecret)),
+    interests: new InterestRepository(db),
+    followedAuthors: new FollowedAuthorRepository(db),
+    papers: new PaperRepository(db),
+    news: new NewsSearchRepository(db),
+    health: new HealthRepository(database.pool),
+  };
+}
+
+/** The services several features (or the app's plugins) share, once per app, before the features. */
+function createSharedServices(
+  parts: ServerParts,
+  options: AppOptions,
+  { users, papers, news }: ServerRepositories,
+): SharedServices {
   const { config, logger, database, ai } = parts;
-  const userRepository = new UserRepository(database.db);
   const sessionRepository = new SessionRepository(database.db);
-  const userCache = createAccountCache(userRepository, sessionRepository, parts.userChanges, options.clock);
+  const userCache = createAccountCache(users, sessionRepository, parts.userChanges, options.clock);
   const sessions = new SessionService({ sessions: sessionRepository, accounts: userCache, logger, now: options.clock });
   // Every limiter counts in one store that every server instance sees (Redis or PostgreSQL), so limits
   // hold across instances; an unreachable store refuses limited requests (503). An embedded database has
@@ -227,179 +164,56 @@ function createServices(parts: ServerParts, options: AppOptions): AppServices {
     options.loginFailureDelay,
     options.clock,
   );
-  const profileEmbedding = new ProfileEmbeddingService({
-    ai,
-    users: userRepository,
-    embeddingsQueue: parts.queues.embeddings,
-    logger,
-  });
-  const learningRepository = new LearningRepository(database.db);
   const learning = new LearningService({
-    learning: learningRepository,
+    learning: new LearningRepository(database.db),
     queue: parts.queues.profileLearning,
     activeModelId: () =>
       ai.embeddings.activeModel().then(
         (model) => model.id,
         () => undefined,
       ),
-    profileVector: (user) => profileVectorOf({ ai, users: userRepository, logger }, user),
+    profileVector: (user) => profileVectorOf({ ai, users, logger }, user),
     logger,
   });
-  const keywordRepository = new KeywordRepository(database.db);
-  const diagnostics = new RecommendationDiagnosticsRepository(database.db);
-  const sourceRequests = new SourceActivationRequests({ queue: parts.queues.maintenance, logger });
-  const contentSources = new ContentSources({
-    settings: parts.ingest,
-    readerFields: new ReaderFieldsRepository(database.db),
-    states: new SourceStateRepository(database.db),
-    now: options.clock,
-  });
-  const hasher = new PasswordHasher(options.passwordHashing?.concurrency, options.passwordHashing?.params);
-  const selfService = new AccountSelfService({
-    admin: new UserAdminRepository(database.db),
-    hasher,
-    userCache,
-    forgetTraces: async (userId) => {
-      await rateLimitStore.deleteMentioningOutsideDatabase(userId);
-      await forgetUserInQueues(parts.queues.backend, parts.queues, userId);
-    },
-    logger,
-    now: options.clock,
-    timeZone: config.timeZone,
-  });
-  const paperRepository = new PaperRepository(database.db);
-  const followedAuthorRepository = new FollowedAuthorRepository(database.db);
-  const newsSearchRepository = new NewsSearchRepository(database.db);
-  const recommendationRepository = new RecommendationRepository(database.db);
   const pipelines = createRecommendationPipelines({
     embeddings: ai.embeddings,
-    recommendations: recommendationRepository,
-    papers: paperRepository,
-    news: newsSearchRepository,
-    diagnostics,
-    contentSources,
-    profile: { embeddings: ai.embeddings, users: userRepository, error: profileVectorError },
+    recommendations: new RecommendationRepository(database.db),
+    papers,
+    news,
+    diagnostics: new RecommendationDiagnosticsRepository(database.db),
+    contentSources: new ContentSources({
+      settings: parts.ingest,
+      readerFields: new ReaderFieldsRepository(database.db),
+      states: new SourceStateRepository(database.db),
+      now: options.clock,
+    }),
+    profile: { embeddings: ai.embeddings, users, error: profileVectorError },
     requestRelearn: (userId) => learning.requestRelearnFromRead(userId),
     logger,
     llmRerank: createLlmReranker(config, ai.languageModel, logger),
     now: options.clock,
   });
-  const pipeline = pipelines(config.timeZone);
   return {
-    auth: new AuthService({
-      users: userRepository,
-      authRecords: new AuthRecordRepository(database.db),
-      hasher,
-      codes: new SecretCodes(parts.jwtSecret),
-      mailer: parts.mailer,
-      webBaseUrl: parts.webBaseUrl.current,
-      logger,
-      now: options.clock,
-      loginLimiter,
-      userCache,
-      sessions,
-      timeZone: config.timeZone,
-    }),
-    sessions,
-    users: new UserService(userRepository, sourceRequests, profileEmbedding),
-    selfService,
-    emailChange: new EmailChangeService({
-      changes: new EmailChangeRepository(database.db),
-      users: userRepository,
-      selfService,
-      codes: new SecretCodes(parts.jwtSecret),
-      mailer: parts.mailer,
-      userCache,
-      webBaseUrl: parts.webBaseUrl.current,
-      logger,
-      timeZone: config.timeZone,
-      now: options.clock,
-    }),
-    research: new ResearchProfileService({
-      tasks: new AsyncTaskRepository(database.db),
-      users: userRepository,
-      ai,
-      researchQueue: parts.queues.research,
-      profileEmbedding,
-      sources: sourceRequests,
-      syncTimeoutMs: config.llm.timeoutMs,
-      logger,
-    }),
-    ownWorks: new OwnWorksService({
-      tasks: new AsyncTaskRepository(database.db),
-      queue: parts.queues.ownWorks,
-      hasOpenAlexKey: Boolean(config.ingest.openAlexApiKey),
-      logger,
-    }),
-    profileEmbedding,
-    recommendationStats: new RecommendationStatsService({ ai, logger }),
-    articles: new ArticleService(new ArticleRepository(database.db), (userId) => learning.requestRelearn(userId), {
-      now: options.clock,
-      timeZone: config.timeZone,
-    }),
-    feedback: new FeedbackService({
-      feedback: new FeedbackRepository(database.db),
-      mailer: parts.mailer,
-      feedbackTo: config.feedbackTo,
-      supportEmail: config.supportEmail,
-      logger,
-      now: options.clock,
-    }),
-    paperRecommendations: new PaperRecommendationService({
-      ai,
-      papers: paperRepository,
-      users: userRepository,
-      pipeline,
-      logger,
-    }),
-    newsRecommendations: new NewsRecommendationService({ pipeline }),
-    newsSearch: new NewsSearchService({ ai, news: newsSearchRepository, logger, timeZone: config.timeZone }),
-    keywords: new KeywordService({
-      keywords: keywordRepository,
-      linkTokens: new MailLinkTokens(parts.jwtSecret),
-      logger,
-    }),
-    delivery: new DeliveryService({
-      // Robot webhooks are sealed at rest under a key derived from the server secret (StoredSecrets).
-      deliveries: new DeliveryRepository(database.db, new StoredSecrets(parts.jwtSecret)),
-      users: userRepository,
-      pipelineFor: pipelines,
-      linkTokens: new MailLinkTokens(parts.jwtSecret),
-      webBaseUrl: parts.webBaseUrl.current,
-      webhookTestOrigin: config.webhookTestOrigin,
-      logger,
-      now: options.clock,
-    }),
-    learning,
-    interests: new InterestService({
-      interests: new InterestRepository(database.db),
-      ai,
-      logger,
-      requestRelearn: (userId) => learning.requestRelearn(userId),
-    }),
-    followedAuthors: new FollowedAuthorService({ followedAuthors: followedAuthorRepository }),
-    health: new HealthService({
-      version: parts.version,
-      databaseMode: database.mode,
-      health: new HealthRepository(database.pool),
-      probeQueue: parts.queues.probe,
-      queueBackend: parts.queues.backend,
-      workerInProcess: parts.workerInProcess,
-      mailer: parts.mailer,
-    }),
-    publicConfig: publicConfigOf(config),
     userCache,
+    sessions,
     rateLimitStore,
-    quotaRefusalPause: options.quotaRefusalPause,
+    authRateLimits,
     loginLimiter,
     cookies,
-    authRateLimits,
+    hasher: new PasswordHasher(options.passwordHashing?.concurrency, options.passwordHashing?.params),
+    profileEmbedding: new ProfileEmbeddingService({ ai, users, embeddingsQueue: parts.queues.embeddings, logger }),
+    learning,
+    sourceRequests: new SourceActivationRequests({ queue: parts.queues.maintenance, logger }),
+    pipelines,
+    pipeline: pipelines(config.timeZone),
   };
 }
 
-/** The HTTP app over the given parts: its services, built here, then buildApp. */
+/** The HTTP app over the given parts: the shared services, then every feature (FEATURES), then buildApp. */
 export async function composeApp(parts: ServerParts, options: AppOptions = {}): Promise<FastifyInstance> {
-  const services = createServices(parts, options);
+  const repositories = createRepositories(parts.database, parts.jwtSecret);
+  const shared = createSharedServices(parts, options, repositories);
+  const features = FEATURES.map((feature) => feature.build({ parts, options, shared, repositories }));
   const app = await buildApp({
     config: parts.config,
     version: parts.version,
@@ -407,21 +221,14 @@ export async function composeApp(parts: ServerParts, options: AppOptions = {}): 
     jwtSecret: parts.jwtSecret,
     webDistDir: options.webDistDir === undefined ? DEFAULT_WEB_DIST_DIR : options.webDistDir,
     httpTimeouts: options.httpTimeouts,
-    services,
+    services: { ...shared, quotaRefusalPause: options.quotaRefusalPause },
+    features,
     metrics: parts.metrics,
   });
   // The limiters' store closes with the app, after its in-flight requests.
-  app.addHook('onClose', () => services.rateLimitStore.close());
-  app.addHook('onClose', () => services.userCache.close());
-  // Chinese keywords followed before keywords were glossed get their English once, after the server
-  // listens (alerts and reasons match it from then on); a failure is retried at the next start.
-  app.addHook('onListen', async () => {
-    void services.keywords.glossFollowedKeywords().then(
-      (glossed) => glossed > 0 && parts.logger.info({ glossed }, 'glossed Chinese keywords followed before glossing'),
-      (error: Error) =>
-        parts.logger.warn({ err: error.message }, 'Chinese keywords not glossed; retried at the next start'),
-    );
-  });
+  app.addHook('onClose', () => shared.rateLimitStore.close());
+  app.addHook('onClose', () => shared.userCache.close());
+  for (const { onListen } of features) if (onListen) app.addHook('onListen', onListen);
   return app;
 }
 
