@@ -118,3 +118,13 @@ async function isQueued(queue: JobQueue<'ingest'>, dedupId: string): Promise<boo
   const state = await queue.getJobState(jobId);
   return !['completed', 'failed', 'unknown'].includes(state);
 }
+
+/** Logs a sync that changed something (the periodic one upserts the same schedules every time: no news). */
+export function logSourcesSync(logger: Logger, sync: ActiveSourcesSync, atStart = false): void {
+  if ((atStart && sync.scheduled.length) || sync.removed.length || sync.firstRuns.length) {
+    logger.info(
+      { sources: sync.origin, scheduled: sync.scheduled, removed: sync.removed, firstRuns: sync.firstRuns },
+      'content sources scheduled',
+    );
+  }
+}

@@ -3,9 +3,10 @@ import type { IngestRepositories } from '@radar/db';
 import { embedContent } from '@radar/ingest';
 import type { ContentEmbedJob } from '@radar/shared';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
 
 /** Queue `content-embed`: new papers and news items get vectors (the rules are in @radar/ingest's content-embed). */
-export function createContentEmbedProcessor(deps: {
+function createContentEmbedProcessor(deps: {
   repositories: Pick<IngestRepositories, 'embeddingModels' | 'vectors' | 'sourceStates' | 'gists'>;
   /** Asked per job: the active model can change between jobs (a refit activates a new version). */
   embedder: (() => Promise<EmbeddingProvider | undefined>) | undefined;
@@ -18,3 +19,14 @@ export function createContentEmbedProcessor(deps: {
     return embedContent(deps.repositories, embedder, job.data, { logger: deps.logger, texts: deps.texts });
   };
 }
+
+export const contentEmbedJob = defineJob({
+  queue: 'content-embed',
+  processor: ({ repositories, content, logger }) =>
+    createContentEmbedProcessor({
+      repositories: repositories.ingest,
+      embedder: content.embedder,
+      texts: content.texts,
+      logger,
+    }),
+});

@@ -9,6 +9,7 @@ import {
   type UserRepository,
   type UserRow,
 } from '@radar/db';
+import { summarizePapers } from '@radar/ingest';
 import { MAIL_LINK_PURPOSES, MailLinkTokens, type RobotPlatform, sendRobotDigest } from '@radar/mail';
 import {
   collectDigestItems,
@@ -28,6 +29,7 @@ import {
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { forEachInFlight } from '../in-flight';
+import { defineJob } from '../job-definition';
 import { type DigestContent, digestMail, digestRobotMessage } from './delivery-digest-mail';
 import type { KeywordAlertMailSettings } from './keyword-alerts.job';
 
@@ -328,3 +330,27 @@ export function publishedPreprintsOf(
     }));
   };
 }
+
+export const deliveryJob = defineJob({
+  queue: 'delivery',
+  processor: ({ repositories, content, ingest, mail, publishedPreprints, pipelines, logger }) => {
+    const { llm } = content;
+    return createDeliveryProcessor({
+      deliveries: repositories.deliveries,
+      users: repositories.users,
+      pipelineFor: pipelines,
+      mail,
+      summarizePapers: llm
+        ? async (ids) => {
+            await summarizePapers(repositories.ingest, llm, { ids }, { language: ingest.summaryLanguage, logger });
+          }
+        : undefined,
+      publishedPreprints: publishedPreprints ?? publishedPreprintsOf(repositories.articles),
+      logger,
+    });
+  },
+  // One run at a time per process; runs in other processes skip the readers this one took.
+  concurrency: 1,
+  // Hourly, a few minutes past the hour: the readers whose chosen hour (in their zone) has come.
+  schedules: [{ id: 'deliver-digests', pattern: '3 * * * *', data: {} }],
+});

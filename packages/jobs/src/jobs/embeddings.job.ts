@@ -3,6 +3,7 @@ import type { UserRepository } from '@radar/db';
 import type { EmbeddingsJob } from '@radar/shared';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
 import type { JobQueue } from '../queue-connection';
 
 /** Runs `maintain` at most once at a time per queue backend (BullMQ deduplication id). */
@@ -38,7 +39,7 @@ export async function requestRefitIfDue(
  * touches rows whose vector is missing or from another model, batch by batch, so a retried or
  * interrupted job continues where the last one stopped and never duplicates anything.
  */
-export function createEmbeddingsProcessor(deps: {
+function createEmbeddingsProcessor(deps: {
   users: UserRepository;
   embeddings: EmbeddingModels;
   logger?: Logger | undefined;
@@ -100,3 +101,15 @@ export function createEmbeddingsProcessor(deps: {
     }
   };
 }
+
+export const embeddingsJob = defineJob({
+  queue: 'embeddings',
+  processor: ({ repositories, ai, logger }) =>
+    createEmbeddingsProcessor({ users: repositories.users, embeddings: ai.embeddings, logger }),
+  // A model refit is CPU-heavy and exclusive: never two side by side in one worker.
+  concurrency: 1,
+  // Hourly: refit the built-in model when the corpus grew, re-embed stale vectors.
+  schedules: [{ id: 'maintain-embeddings', pattern: '41 * * * *', data: { task: 'maintain' } }],
+  // Also once at start, so a changed EMBEDDING_MODEL takes effect now rather than at the next hour.
+  atStart: ({ queue }) => requestEmbeddingsMaintenance(queue('embeddings')),
+});

@@ -14,6 +14,8 @@ import type { AppMetrics } from '@radar/metrics';
 import type { IngestJob } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
+import { requestRefitIfDue } from './embeddings.job';
 
 /** A source failing this long (no success in between) is logged at warn, once per failing spell. */
 const SOURCE_FAILING_WARN_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -123,3 +125,22 @@ export function createIngestProcessor(deps: {
     }
   };
 }
+
+export const ingestJob = defineJob({
+  queue: 'ingest',
+  processor: ({ repositories, ingest, enqueue, ai, queue, logger, metrics }) =>
+    createIngestProcessor({
+      repositories: repositories.ingest,
+      states: repositories.sourceStates,
+      settings: ingest,
+      enqueue,
+      metrics,
+      // A run that stored content refits the built-in model right away when due (not at the next hour).
+      requestRefit: () => requestRefitIfDue(ai.embeddings, queue('embeddings')),
+      logger,
+    }),
+  // One source at a time per process: politeness towards the hosts, and runs are I/O-bound anyway.
+  concurrency: 1,
+  // A failing source is logged by its ingest job (warn once a day of failures), not at every attempt.
+  failureLogLevel: 'info',
+});

@@ -3,6 +3,7 @@ import { type IngestSettings, PermanentSourceError, refreshOpenAlexTiers, refres
 import type { JournalTiersJob } from '@radar/shared';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
 
 /**
  * Journal tiers with no operator step: the SCImago export when no current SCImago tiers are stored, and
@@ -35,3 +36,41 @@ export function createJournalTiersProcessor(deps: {
     }
   };
 }
+
+/**
+ * The automatic journal tier sources (scheduled runs, so only with INGEST_ENABLED). Each run checks what is
+ * stored and skips when nothing is due, so a weekly SCImago check fetches the export about once a year,
+ * and the daily OpenAlex run looks up only journals new since the last one.
+ */
+const TIER_SCHEDULES = [
+  { id: 'refresh-scimago-tiers', pattern: '13 4 * * 1', data: { system: 'scimago' } }, // Mondays at 04:13
+  // Daily at 04:43, after the night's ingest runs.
+  { id: 'refresh-openalex-tiers', pattern: '43 4 * * *', data: { system: 'openalex' } },
+] as const;
+
+export const journalTiersJob = defineJob({
+  queue: 'journal-tiers',
+  processor: ({ repositories, ingest, logger }) =>
+    createJournalTiersProcessor({ repositories: repositories.ingest, settings: ingest, logger }),
+  // One tier refresh at a time: SCImago's import and the OpenAlex quartiles write the same journals.
+  concurrency: 1,
+  // Scheduled only when switched on, so not in `schedules`.
+  atStart: async ({ ingest, queue }) => {
+    const tierQueue = queue('journal-tiers');
+    if (!(ingest.enabled && ingest.tiers.auto)) {
+      // Switched off: the schedules an earlier start registered go too (their queued runs skip).
+      for (const schedule of TIER_SCHEDULES) await tierQueue.removeJobScheduler(schedule.id);
+      return;
+    }
+    for (const schedule of TIER_SCHEDULES) {
+      await tierQueue.upsertJobScheduler(
+        schedule.id,
+        { pattern: schedule.pattern },
+        { name: schedule.id, data: schedule.data },
+      );
+      // Once soon after start too (SCImago first: OpenAlex fills only what it lacks); a run with nothing
+      // due skips at once, so restarts cost a database query each.
+      await tierQueue.add(`${schedule.id}-at-start`, schedule.data, { delay: ingest.tiers.startDelayMs });
+    }
+  },
+});

@@ -13,6 +13,7 @@ import { findFollowedAuthorPapers, keywordAlertReasons, type MatchedAuthorPaper 
 import { API_PATHS, type KeywordAlertsJob } from '@radar/shared';
 import type { Logger } from 'pino';
 import { forEachInFlight } from '../in-flight';
+import { defineJob } from '../job-definition';
 import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from './keyword-alert-mail';
 
 /**
@@ -236,3 +237,24 @@ export function createKeywordAlertsProcessor(deps: {
     return result;
   };
 }
+
+export const keywordAlertsJob = defineJob({
+  queue: 'keyword-alerts',
+  processor: ({ repositories, mail, ai, pipelines, logger }) => {
+    // The alert's order uses no publication window, so no zone matters.
+    const pipeline = pipelines('UTC');
+    return createKeywordAlertsProcessor({
+      keywords: repositories.keywords,
+      followedAuthors: repositories.followedAuthors,
+      mail,
+      logger,
+      embeddings: ai.embeddings,
+      users: repositories.users,
+      ranking: (user) => pipeline.alertRanking(user),
+    });
+  },
+  // One run at a time per process; runs in other processes skip the users this one holds.
+  concurrency: 1,
+  // Hourly: digests of users whose daily or weekly keyword alerts are due.
+  schedules: [{ id: 'send-keyword-alerts', pattern: '7 * * * *', data: {} }],
+});

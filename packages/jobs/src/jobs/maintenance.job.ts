@@ -3,6 +3,8 @@ import type { AsyncTaskRepository, AuthRecordRepository, SessionRepository, User
 import { OWN_WORKS_TASK_KIND } from '@radar/ingest';
 import { LIMITS, type MaintenanceJob } from '@radar/shared';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
+import { logSourcesSync, syncActiveSources } from '../source-schedules';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -130,3 +132,34 @@ export function createMaintenanceProcessor(
     }
   };
 }
+
+/** Housekeeping, on four schedules; saving a profile also asks it for the sources sync at once. */
+export const maintenanceJob = defineJob({
+  queue: 'maintenance',
+  processor: ({ repositories, queue, ingest, logger }) =>
+    createMaintenanceProcessor(repositories, {
+      taskJobs: { research: queue('research-profile'), ownWorks: queue('own-works') },
+      syncSources: async () => {
+        const sync = await syncActiveSources({
+          repositories: repositories.ingest,
+          states: repositories.sourceStates,
+          settings: ingest,
+          queue: queue('ingest'),
+          logger,
+        });
+        logSourcesSync(logger, sync);
+        return sync;
+      },
+      logger,
+    }),
+  schedules: [
+    { id: 'purge-expired-auth-records', pattern: '17 3 * * *', data: { task: 'purge-expired-auth-records' } }, // daily at 03:17
+    // Hourly: registrations nobody verified within the pending window, placeholders.
+    { id: 'purge-stale-unverified-accounts', pattern: '47 * * * *', data: { task: 'purge-stale-unverified-accounts' } },
+    // Research and own-works tasks a dead process left unfinished.
+    { id: 'fail-interrupted-tasks', pattern: '*/5 * * * *', data: { task: 'fail-interrupted-tasks' } },
+    // Content sources follow their readers: a field a profile no longer names (an account disabled or
+    // deleted) switches its catalogue sources off here; saving a profile asks for this sync at once.
+    { id: 'sync-sources', pattern: '*/10 * * * *', data: { task: 'sync-sources' } },
+  ],
+});

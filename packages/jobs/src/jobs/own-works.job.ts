@@ -4,9 +4,11 @@ import { type EnqueueJob, type IngestSettings, OwnWorksTaskFailedError, runOwnWo
 import type { OwnWorksJob } from '@radar/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
+import { requestProfileRelearn } from './profile-learning.job';
 
 /** Queue `own-works`: one attempt at seeding a reader's profile from their works (rules in @radar/ingest's own-works). */
-export function createOwnWorksProcessor(deps: {
+function createOwnWorksProcessor(deps: {
   /** Where the works are stored as papers. */
   repositories: Pick<IngestRepositories, 'ingestPapers' | 'news' | 'journals'>;
   tasks: AsyncTaskRepository;
@@ -29,3 +31,20 @@ export function createOwnWorksProcessor(deps: {
     }
   };
 }
+
+export const ownWorksJob = defineJob({
+  queue: 'own-works',
+  processor: ({ repositories, ingest, enqueue, ai, queue, logger }) =>
+    createOwnWorksProcessor({
+      repositories: repositories.ingest,
+      tasks: repositories.tasks,
+      ownWorks: repositories.ownWorks,
+      extractor: ai.researchExtractor,
+      settings: ingest,
+      enqueue,
+      afterMarked: async (userId) => {
+        await requestProfileRelearn(queue('profile-learning'), userId);
+      },
+      logger,
+    }),
+});

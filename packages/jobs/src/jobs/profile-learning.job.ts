@@ -12,6 +12,7 @@ import {
 import type { LearningRepository, LearningState, UserRepository } from '@radar/db';
 import type { ProfileLearningJob } from '@radar/shared';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
 import type { JobQueue } from '../queue-connection';
 
 export type ProfileLearningOutcome =
@@ -111,7 +112,7 @@ async function fitClassifier(
 }
 
 /** Queue `profile-learning`: learnProfile for the payload's user. */
-export function createProfileLearningProcessor(deps: {
+function createProfileLearningProcessor(deps: {
   learning: LearningRepository;
   users: UserRepository;
   embeddings: AiServices['embeddings'];
@@ -139,3 +140,14 @@ export function requestProfileRelearn(queue: JobQueue<'profile-learning'>, userI
       )
     : queue.add('learn-profile', { userId }, { deduplication: { id } });
 }
+
+export const profileLearningJob = defineJob({
+  queue: 'profile-learning',
+  processor: ({ repositories, ai, logger }) =>
+    createProfileLearningProcessor({
+      learning: repositories.learning,
+      users: repositories.users,
+      embeddings: ai.embeddings,
+      logger,
+    }),
+});

@@ -10,6 +10,7 @@ import {
 import type { AppMetrics } from '@radar/metrics';
 import type { ReaderQueriesJob } from '@radar/shared';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
 
 /**
  * The per-reader OpenAlex queries (queue `reader-queries`, hourly): the readers whose daily query is
@@ -56,3 +57,19 @@ export function createReaderQueriesProcessor(deps: {
     return report;
   };
 }
+
+export const readerQueriesJob = defineJob({
+  queue: 'reader-queries',
+  processor: ({ repositories, ingest, enqueue, ai, metrics, logger }) =>
+    createReaderQueriesProcessor({
+      repositories: repositories.ingest,
+      settings: ingest,
+      enqueue,
+      embeddings: ai.embeddings,
+      metrics,
+      logger,
+    }),
+  concurrency: 1,
+  // Hourly: readers whose daily OpenAlex query is due (only with OPENALEX_API_KEY).
+  schedules: [{ id: 'query-openalex-for-readers', pattern: '13 * * * *', data: {} }],
+});

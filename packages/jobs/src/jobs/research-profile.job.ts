@@ -3,9 +3,10 @@ import type { AsyncTaskRepository } from '@radar/db';
 import type { ResearchProfileJob } from '@radar/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
+import { defineJob } from '../job-definition';
 
 /** Queue `research-profile`: one attempt at a research-direction task (the rules are in @radar/ai's research-task). */
-export function createResearchProfileProcessor(deps: {
+function createResearchProfileProcessor(deps: {
   tasks: AsyncTaskRepository;
   extractor: ResearchProfileExtractor;
   logger?: Logger | undefined;
@@ -30,3 +31,9 @@ export function createResearchProfileProcessor(deps: {
     }
   };
 }
+
+export const researchProfileJob = defineJob({
+  queue: 'research-profile',
+  processor: ({ repositories, ai, logger }) =>
+    createResearchProfileProcessor({ tasks: repositories.tasks, extractor: ai.researchExtractor, logger }),
+});
