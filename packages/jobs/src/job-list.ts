@@ -14,7 +14,8 @@ import { researchProfileJob } from './jobs/research-profile.job';
 
 /**
  * One job per queue, each with its processor, limits and schedules (src/jobs/<queue>.job.ts); start-up
- * refuses a queue with none or two. A new queue is its job file plus one line here.
+ * refuses a queue with none or two. In QUEUE_NAMES' order: workers start, schedules register and the
+ * metrics list queues in it. A new queue is its job file plus one line here.
  */
 export const JOBS: readonly AnyJobDefinition[] = [
   maintenanceJob,
@@ -25,8 +26,8 @@ export const JOBS: readonly AnyJobDefinition[] = [
   paperSummaryJob,
   keywordAlertsJob,
   profileLearningJob,
-  deliveryJob,
   journalTiersJob,
   readerQueriesJob,
+  deliveryJob,
   ownWorksJob,
 ];
