@@ -20,12 +20,13 @@ import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from
  * alert-enabled keywords are due (daily: last alert about 24 h ago; weekly: about 7 days; never
  * alerted: now) and sends each one digest of the new papers matching any of those keywords.
  *
- * Delivery is at most once per paper and user. For each user, one transaction locks the due keywords
- * (SKIP LOCKED: a second worker skips that user), records the listed papers in
- * keyword_alert_deliveries and moves last_alerted_at on; the mail is sent after it commits. A send
- * that fails undoes the claim (KeywordRepository.releaseAlertDigest), so the next run retries. A crash
- * between the commit and the send loses that digest rather than ever mailing a paper twice: holding
- * the transaction open during the SMTP exchange would close that gap, but in embedded mode an open
+ * Delivery is at most once per paper and user. Users are taken in batches of 50: for a batch, one
+ * transaction (KeywordRepository.claimAlertDigests, four round trips) locks the due keywords (SKIP
+ * LOCKED: a second worker skips them), records each user's listed papers in keyword_alert_deliveries
+ * and moves last_alerted_at on; the mails are sent after it commits. A send that fails undoes that
+ * user's claim (KeywordRepository.releaseAlertDigest), so the next run retries. A crash between the
+ * commit and the sends loses the batch's digests rather than ever mailing a paper twice: holding the
+ * transaction open during the SMTP exchanges would close that gap, but in embedded mode an open
  * transaction holds the whole database (one PGlite session) for as long as the mail server takes.
  *
  * Each paper's reason is built as a recommendation's is (@radar/recommend, keywordAlertReasons): its
@@ -48,9 +49,12 @@ const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number; maxAuthorPa
   /** Users handled per run; the rest are due at the next run (longest waiting first). */
   usersPerRun: 500,
 };
-/** Users whose followed authors are looked up in one statement. */
+/**
+ * Users taken together: their followers, accounts and claim (keywords, candidates, deliveries) are read
+ * and written in a few statements per batch rather than per user.
+ */
 const USERS_PER_BATCH = 50;
-/** Users whose claim or mail is under way at once (each claim is its own transaction). */
+/** Users whose learned order, authors' papers or mail is under way at once (the pipeline's statements overlap the mail's waits). */
 const USERS_IN_FLIGHT = 4;
 
 /**
@@ -149,30 +153,46 @@ async function sendKeywordAlerts(deps: {
   const due = await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun);
   for (let offset = 0; offset < due.length; offset += USERS_PER_BATCH) {
     const batch = due.slice(offset, offset + USERS_PER_BATCH);
-    // One statement for the batch: most readers follow nobody and need no look-up of authors' papers.
+    // One statement each for the batch: most readers follow nobody and need no look-up of authors' papers.
     const followers = (await deps.followedAuthors?.followersAmong(batch)) ?? new Set<string>();
     const accounts = new Map(
       deps.ranking && deps.users ? (await deps.users.findManyByIds(batch)).map((user) => [user.id, user]) : [],
     );
-    await forEachInFlight(batch, USERS_IN_FLIGHT, async (userId) => {
-      const byAuthors = followers.has(userId)
-        ? await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date())
-        : [];
+    // What each reader's digest adds and how it is ordered, before the batch's claim: the claim's
+    // transaction holds their keywords, and in embedded mode the whole database, only for its statements.
+    const readers = batch.map((userId) => ({
+      userId,
+      byAuthors: [] as MatchedAuthorPaper[],
+      ranking: undefined as AlertRanking | undefined,
+    }));
+    await forEachInFlight(readers, USERS_IN_FLIGHT, async (reader) => {
+      const { userId } = reader;
+      if (followers.has(userId)) {
+        reader.byAuthors = await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date());
+      }
       const account = accounts.get(userId);
-      const ranking = await (account && deps.ranking?.(account))?.catch((error: Error) => {
+      reader.ranking = await (account && deps.ranking?.(account))?.catch((error: Error) => {
         deps.logger?.warn({ userId, err: error.message }, 'learned order unavailable; alert in similarity order');
         return undefined;
       });
-      const claim = await deps.keywords.claimAlertDigest(userId, rules, {
-        authorPaperIds: byAuthors.map((paper) => paper.paperId),
-        ranking,
-      });
-      if (!claim) return; // another worker has this user, or nothing is due any more
-      result.users++;
+    });
+    const claims = await deps.keywords.claimAlertDigests(
+      readers.map((reader) => ({
+        userId: reader.userId,
+        authorPaperIds: reader.byAuthors.map((paper) => paper.paperId),
+        ranking: reader.ranking,
+      })),
+      rules,
+    );
+    // Readers another worker holds, or with nothing due any more, have no claim.
+    result.users += claims.length;
+    const byAuthorsOf = new Map(readers.map((reader) => [reader.userId, reader.byAuthors]));
+    await forEachInFlight(claims, USERS_IN_FLIGHT, async (claim) => {
       if (claim.papers.length === 0 && claim.authorPapers.length === 0) return;
+      const { userId } = claim;
       const mail = keywordAlertMail({
         to: claim.email,
-        authorPapers: authorMailPapers(claim, byAuthors),
+        authorPapers: authorMailPapers(claim, byAuthorsOf.get(userId) ?? []),
         papers: await withSharedTerms(claim, activeWeighting, deps.logger),
         moreCount: claim.moreCount,
         webBaseUrl: deps.mail.webBaseUrl(),
