@@ -167,7 +167,11 @@ async function orderedProcessor(deps: { followedAuthors?: FollowedAuthorReposito
 }
 
 /** A paper with its authors: a plain name, or an identity (OpenAlex id, affiliation) as sources give them. */
-async function addPaperBy(title: string, authors: (string | { name: string })[], vector?: number[]) {
+async function addPaperBy(
+  title: string,
+  authors: (string | { name: string; openalexId?: string; affiliation?: string })[],
+  vector?: number[],
+) {
   const id = await addPaper(title, { vector });
   const names = authors.map((author) => (typeof author === 'string' ? author : author.name));
   const identities = authors.some((author) => typeof author !== 'string')
@@ -465,13 +469,12 @@ describe('keyword alerts', () => {
   it("lists a followed author's new papers first, each once, whether or not they match a keyword", async () => {
     const reader = await makeUser('follower@example.org');
     await follow(reader.id, 'zebrafish regeneration');
-    const byAuthors = (title: string, authors: (string | { name: string })[]) => addPaperBy(title, authors);
     const yu = { name: 'Hui Yu', openalexId: 'A5006580423', affiliation: 'University of Portsmouth' };
-    const origin = await byAuthors('Facial expression synthesis', [yu]);
-    await byAuthors('Zebrafish regeneration: a keyword match by someone else', ['Lena Fischer']);
-    await byAuthors('Zebrafish regeneration of the heart', ['Lena Fischer', yu]);
+    const origin = await addPaperBy('Facial expression synthesis', [yu]);
+    await addPaperBy('Zebrafish regeneration: a keyword match by someone else', ['Lena Fischer']);
+    await addPaperBy('Zebrafish regeneration of the heart', ['Lena Fischer', yu]);
     // A namesake at another institution, and a paper older than the longest look-back: neither is listed.
-    await byAuthors('Soil microbes', [{ name: 'Hui Yu', affiliation: 'Zhejiang University, Hangzhou' }]);
+    await addPaperBy('Soil microbes', [{ name: 'Hui Yu', affiliation: 'Zhejiang University, Hangzhou' }]);
     await database.db.execute(
       sql`UPDATE radar.papers SET created_at = now() - interval '30 days' WHERE id = ${origin}`,
     );
@@ -481,7 +484,7 @@ describe('keyword alerts', () => {
       50,
     );
     expect('created' in followed).toBe(true);
-    await byAuthors('Cardiac repair in adult fish', ['H. Yu', yu]);
+    await addPaperBy('Cardiac repair in adult fish', ['H. Yu', yu]);
 
     const withAuthors = createKeywordAlertsProcessor({
       keywords,
@@ -503,7 +506,7 @@ describe('keyword alerts', () => {
     expect(first.html).toContain('关注的作者：Hui Yu');
 
     // The next digest lists only what is new since.
-    await byAuthors('Zebrafish fins, by the same author', [yu]);
+    await addPaperBy('Zebrafish fins, by the same author', [yu]);
     await setLastAlerted(reader.id, '25 hours');
     expect(await withAuthors({ data: {} })).toMatchObject({ mailed: 1 });
     const second = sink.mailsTo('follower@example.org')[1];

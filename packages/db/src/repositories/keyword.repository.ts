@@ -88,7 +88,7 @@ export interface AlertClaim {
   keywords: { id: number; name: string; previousAlertedAt: string | null }[];
   papers: AlertPaper[];
   /**
-   * Papers by followed authors the caller asked to include (claimAlertDigest's `authorPaperIds`), in
+   * Papers by followed authors the caller asked to include (AlertClaimRequest's `authorPaperIds`), in
    * that order, recorded in the same deliveries (each reaches the user once, whether by keyword or author).
    */
   authorPapers: AlertAuthorPaper[];
@@ -466,16 +466,6 @@ export class KeywordRepository {
           LIMIT ${Math.max(1, Math.trunc(limit))}`,
     );
     return result.rows.map((row) => row.user_id);
-  }
-
-  /** claimAlertDigests for one reader. */
-  async claimAlertDigest(
-    userId: string,
-    rules: AlertWindowRules,
-    options: Omit<AlertClaimRequest, 'userId'> = {},
-  ): Promise<AlertClaim | undefined> {
-    const [claim] = await this.claimAlertDigests([{ userId, ...options }], rules);
-    return claim;
   }
 
   /**
