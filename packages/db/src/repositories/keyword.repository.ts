@@ -512,7 +512,11 @@ export class KeywordRepository {
             FOR UPDATE OF k SKIP LOCKED`,
       );
       const keywordsOf = new Map<string, typeof locked.rows>();
-      for (const row of locked.rows) keywordsOf.set(row.user_id, [...(keywordsOf.get(row.user_id) ?? []), row]);
+      for (const row of locked.rows) {
+        const rows = keywordsOf.get(row.user_id);
+        if (rows) rows.push(row);
+        else keywordsOf.set(row.user_id, [row]);
+      }
       const claimed = asked.filter((reader) => keywordsOf.has(reader.userId));
       if (claimed.length === 0) return [];
 
