@@ -408,7 +408,7 @@ log(
 log(`mails received by the SMTP sink: ${received} (digests ${digests.sent} + alerts ${alerts.sent})`);
 log(
   `time in calls, summed over the readers in flight: ranking (pipeline) ${(busy.ranking / 1000).toFixed(0)} s, ` +
-    `SMTP sends ${(busy.mail / 1000).toFixed(0)} s, of ${totalSeconds.toFixed(0)} s; keyword alert claims (one batch at a time) ` +
+    `SMTP sends ${(busy.mail / 1000).toFixed(0)} s, of ${totalSeconds.toFixed(0)} s; keyword alert claims (summed over the batches in flight) ` +
     `${(busy.alertClaims / 1000).toFixed(0)} s of the alerts' ${alerts.seconds.toFixed(0)} s`,
 );
 log(`peak RSS of the benchmark process (jobs, pipeline, mailer; the sink runs apart): ${peakRssMb.toFixed(0)} MB`);
