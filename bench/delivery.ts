@@ -261,7 +261,7 @@ const mailer = createMailer({
   outboxDir: path.join(dataDir, 'outbox'),
 });
 /** Where the time goes: milliseconds spent in each kind of call, summed over the readers in flight. */
-const busy = { ranking: 0, mail: 0 };
+const busy = { ranking: 0, mail: 0, alertClaims: 0 };
 async function timed<T>(kind: keyof typeof busy, work: Promise<T>): Promise<T> {
   const started = stamp();
   try {
@@ -321,8 +321,12 @@ const deliver = createDeliveryProcessor({
   logger,
 });
 const alertPipeline = pipelines('UTC');
+/** The keyword repository, its batch claims timed (one transaction per batch of readers). */
+const keywords = new KeywordRepository(jobs.db);
+const claimAlertDigests = keywords.claimAlertDigests.bind(keywords);
+keywords.claimAlertDigests = (...input) => timed('alertClaims', claimAlertDigests(...input));
 const alert = createKeywordAlertsProcessor({
-  keywords: new KeywordRepository(jobs.db),
+  keywords,
   followedAuthors: new FollowedAuthorRepository(jobs.db),
   mail,
   logger,
@@ -404,7 +408,8 @@ log(
 log(`mails received by the SMTP sink: ${received} (digests ${digests.sent} + alerts ${alerts.sent})`);
 log(
   `time in calls, summed over the readers in flight: ranking (pipeline) ${(busy.ranking / 1000).toFixed(0)} s, ` +
-    `SMTP sends ${(busy.mail / 1000).toFixed(0)} s, of ${totalSeconds.toFixed(0)} s`,
+    `SMTP sends ${(busy.mail / 1000).toFixed(0)} s, of ${totalSeconds.toFixed(0)} s; keyword alert claims (summed over the batches in flight) ` +
+    `${(busy.alertClaims / 1000).toFixed(0)} s of the alerts' ${alerts.seconds.toFixed(0)} s`,
 );
 log(`peak RSS of the benchmark process (jobs, pipeline, mailer; the sink runs apart): ${peakRssMb.toFixed(0)} MB`);
 

@@ -2,17 +2,13 @@
  * The "interests" part of `pnpm bench:quality`: simulated readers with 2-3 interests (categories of the
  * labelled set), five rounds of ratings; precision@20 per round and each interest's share of the top 20,
  * for Rocchio over one profile and Rocchio with interests (INTEREST_METHODS in
- * packages/recommend/src/interests-benchmark.ts, where a classifier ranking the summary's list is one
+ * bench/lib/interests-benchmark.ts, where a classifier ranking the summary's list is one
  * more entry). Then whether a calibrated score predicts a 👍 better than the raw cosine
  * (measureLikeCalibration). The built-in model is fitted on the set, as bench:quality does.
  */
 import { fitLsaModel, LsaEmbedder, lsaDimensionFor } from '../packages/ai/src/builtin/lsa-model';
 import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
-import {
-  INTEREST_METHODS,
-  type InterestSimulationResult,
-  simulateInterestReaders,
-} from '../packages/recommend/src/interests-benchmark';
+import { INTEREST_METHODS, type InterestSimulationResult, simulateInterestReaders } from './lib/interests-benchmark';
 import { type CalibrationResult, measureLikeCalibration } from './lib/like-calibration';
 
 export async function runInterestBenchmark(

@@ -107,6 +107,8 @@ if (
   writeStamp(SERVER_BUILD, { inputs, fingerprint: fingerprint(inputs) });
 }
 
-// The server runs in this process (no second Node process holding its own memory at rest).
-process.setSourceMapsEnabled(true);
+// The server runs in this process (no second Node process holding its own memory at rest). Source maps
+// stay off: with them on, Node keeps every loaded file's map (ours and the npm packages' with their
+// sources) and decodes ours at the first logged stack, 20-30 MB of heap at rest (docs/benchmarks.md).
+// A stack then names lines of the bundle; `NODE_OPTIONS=--enable-source-maps pnpm start` maps them back.
 await import(pathToFileURL(path.join(SERVER_BUILD, 'server.js')).href);

@@ -83,3 +83,15 @@ export const errors = {
     }),
   mailDeliveryFailed: () => new AppError(503, 'MAIL_DELIVERY_FAILED'),
 };
+
+/** Row ids are identity numbers: beyond 15 digits none exists yet, and a JS number holds them exactly. */
+const ROW_ID = /^[1-9]\d{0,14}$/;
+
+/**
+ * A row id from a request path. Anything that cannot be one names nothing and is answered like an
+ * unknown id (404 with `notFoundMessage`), never 400: ids are not for guessing.
+ */
+export function parseRowId(raw: string, notFoundMessage: string): number {
+  if (!ROW_ID.test(raw)) throw errors.notFound(notFoundMessage);
+  return Number(raw);
+}

@@ -57,6 +57,14 @@ function normaliseEmail(value: string): string {
 
 const clip = (value: string, max: number) => value.replace(/\s+/g, ' ').trim().slice(0, max);
 
+/** The contact fields of a profile, however they were extracted: one line each, within the form's lengths. */
+const contactFields = (found: { name: string; email: string; institution: string; position: string }) => ({
+  name: clip(found.name, 100),
+  email: normaliseEmail(found.email),
+  institution: clip(found.institution, 200),
+  position: clip(found.position, 100),
+});
+
 /** Field names to ids where known (kept as given otherwise), without duplicates. */
 function normaliseFields(names: string[]): string[] {
   const out: string[] = [];
@@ -101,10 +109,7 @@ export class LlmResearchProfileExtractor implements ResearchProfileExtractor {
     });
     await options.onProgress?.(90);
     return {
-      name: clip(answer.name, 100),
-      email: normaliseEmail(answer.email),
-      institution: clip(answer.institution, 200),
-      position: clip(answer.position, 100),
+      ...contactFields(answer),
       research_fields: normaliseFields(answer.research_fields),
       research_summary_en: answer.research_summary_en.trim(),
       source: 'llm',
@@ -123,10 +128,7 @@ export class OfflineResearchProfileExtractor implements ResearchProfileExtractor
     const extracted = extractResearchProfileOffline(text);
     await options.onProgress?.(90);
     return {
-      name: clip(extracted.name, 100),
-      email: normaliseEmail(extracted.email),
-      institution: clip(extracted.institution, 200),
-      position: clip(extracted.position, 100),
+      ...contactFields(extracted),
       research_fields: extracted.researchFields,
       research_summary_en: extracted.researchSummaryEn,
       ...(extracted.researchSummaryOrigin ? { research_direction_origin: extracted.researchSummaryOrigin } : {}),

@@ -21,6 +21,13 @@ import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from '@electric-
  * build are per session. Upstream relies on timing for this (PGlite answers within microtasks, so a
  * connection's batch usually completes before another socket's data is read; we could not make it
  * fail in a stress test); here it holds by construction.
+ *
+ * Named prepared statements belong to the session too, so every connection shares them: node-postgres
+ * parses a named statement once per connection, and the second connection's Parse of the same name would
+ * fail with "already exists". The queue answers a Parse that repeats a statement the session already
+ * holds (same name, text and parameter types) with ParseComplete itself, without running it, so
+ * repositories can name their hot statements and PostgreSQL keeps their plans (repositories/one-trip.ts,
+ * runNamed). A Close of a named statement forgets it; nothing of ours sends SQL DEALLOCATE.
  */
 
 type QueryQueue = PGLiteSocketHandlerOptions['queryQueue'];
@@ -36,6 +43,10 @@ interface QueuedMessage {
 const NOTIFICATION_RESPONSE = 'A'.charCodeAt(0);
 const SYNC = 'S'.charCodeAt(0);
 const SIMPLE_QUERY = 'Q'.charCodeAt(0);
+const PARSE = 'P'.charCodeAt(0);
+const CLOSE = 'C'.charCodeAt(0);
+const PARSE_COMPLETE = '1'.charCodeAt(0);
+const PARSE_COMPLETE_MESSAGE = Buffer.from([PARSE_COMPLETE, 0, 0, 0, 4]);
 /** Extended-query messages: the session belongs to the sender until its Sync. */
 const EXTENDED_QUERY_MESSAGES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((letter) => letter.charCodeAt(0)));
 const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4]);
@@ -66,8 +77,24 @@ class MessageFramer {
   }
 }
 
+/**
+ * The name of a named statement a Parse creates, with the rest of its body (text and parameter types), or
+ * of one a Close ('S') removes; undefined for the unnamed statement and anything else.
+ */
+function namedStatementOf(message: Uint8Array): { name: string; body: Buffer } | undefined {
+  const type = message[0];
+  if (type !== PARSE && !(type === CLOSE && message[5] === 'S'.charCodeAt(0))) return undefined;
+  const start = type === PARSE ? 5 : 6;
+  const end = message.indexOf(0, start);
+  if (end <= start) return undefined;
+  const bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  return { name: bytes.toString('utf8', start, end), body: bytes.subarray(end + 1) };
+}
+
 class BroadcastingQueryQueue {
   private queue: QueuedMessage[] = [];
+  /** The session's named statements, by name: the body of the Parse that made each. */
+  private readonly namedStatements = new Map<string, Buffer>();
   private processing = false;
   /** The connection whose extended query or transaction is in progress; only it may run. */
   private ownerHandlerId: number | null = null;
@@ -106,6 +133,15 @@ class BroadcastingQueryQueue {
     try {
       for (let item = this.nextMessage(); item; item = this.nextMessage()) {
         const current = item;
+        const named = namedStatementOf(current.message);
+        if (named && current.message[0] === PARSE && this.namedStatements.get(named.name)?.equals(named.body)) {
+          // Another connection parsed this very statement: the session has it already.
+          current.onData(PARSE_COMPLETE_MESSAGE);
+          this.updateOwner(current.handlerId, PARSE);
+          current.resolve(PARSE_COMPLETE_MESSAGE.length);
+          continue;
+        }
+        let parsed = false;
         const framer = new MessageFramer();
         // The answer goes out in writes of up to ANSWER_WRITE_BYTES: the connection handler writes each
         // chunk it is given to the socket, and a write per backend message (one per row) took about twice
@@ -129,6 +165,7 @@ class BroadcastingQueryQueue {
                   answer.push(message);
                   answerBytes += message.length;
                   if (message[0] === NOTIFICATION_RESPONSE) this.broadcast(message, current.handlerId);
+                  else if (message[0] === PARSE_COMPLETE) parsed = true;
                 }
                 if (answerBytes >= ANSWER_WRITE_BYTES) flush();
               },
@@ -147,6 +184,9 @@ class BroadcastingQueryQueue {
           current.reject(error);
           continue;
         }
+        if (named && current.message[0] === PARSE && parsed)
+          this.namedStatements.set(named.name, Buffer.from(named.body));
+        else if (named && current.message[0] === CLOSE) this.namedStatements.delete(named.name);
         this.updateOwner(current.handlerId, current.message[0]);
         current.resolve(bytes);
       }

@@ -84,7 +84,7 @@ describe(`duplicate papers in lists (${process.env.TEST_DATABASE_URL ? 'PostgreS
   );
 
   it('alerts the paper once, as its journal record', async () => {
-    const claim = await new KeywordRepository(database.db).claimAlertDigest(userId, {
+    const [claim] = await new KeywordRepository(database.db).claimAlertDigests([{ userId }], {
       dueSlackMinutes: 30,
       firstLookbackDays: 7,
       maxLookbackDays: 30,

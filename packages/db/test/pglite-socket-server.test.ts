@@ -54,6 +54,32 @@ describe('embedded socket server', () => {
     await Promise.all(runs);
   });
 
+  it('lets every connection use a named statement of the shared session, parsed once', async () => {
+    const connections = await Promise.all([connect(), connect(), connect()]);
+    const named = (client: pg.Client, n: number) =>
+      client.query<{ doubled: number }>({
+        name: 'socket-test-double',
+        text: 'SELECT $1::int * 2 AS doubled',
+        values: [n],
+      });
+    // Each connection's first use sends a Parse of the same name; the session already holds it after the first.
+    const results = await Promise.all(connections.map((client, index) => named(client, index + 1)));
+    expect(results.map((result) => result.rows[0]?.doubled)).toEqual([2, 4, 6]);
+    expect((await named(connections[2] as pg.Client, 21)).rows[0]?.doubled).toBe(42);
+    const [{ count }] = (
+      await (connections[0] as pg.Client).query<{ count: string }>(
+        "SELECT count(*) FROM pg_prepared_statements WHERE name = 'socket-test-double'",
+      )
+    ).rows as [{ count: string }];
+    expect(count).toBe('1');
+    // The same name with another text is still refused, as PostgreSQL refuses it.
+    const other = await connect();
+    await expect(
+      other.query({ name: 'socket-test-double', text: 'SELECT $1::int * 3 AS tripled', values: [1] }),
+    ).rejects.toThrow(/already exists/);
+    expect((await other.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one).toBe(1);
+  });
+
   it('runs a transaction without statements of other connections in between', async () => {
     const [a, b] = await Promise.all([connect(), connect()]);
     await a.query('CREATE TABLE IF NOT EXISTS public.tx_probe (n int)');

@@ -58,7 +58,7 @@ describe('UserAdminRepository', () => {
     expect(await keywords.listUsersDueForAlerts(RULES, 100)).toContain(user.id);
     await admin.disable(user.id);
     expect(await keywords.listUsersDueForAlerts(RULES, 100)).not.toContain(user.id);
-    expect(await keywords.claimAlertDigest(user.id, RULES)).toBeUndefined();
+    expect(await keywords.claimAlertDigests([{ userId: user.id }], RULES)).toEqual([]);
     await admin.enable(user.id);
     expect(await keywords.listUsersDueForAlerts(RULES, 100)).toContain(user.id);
   });

@@ -1,26 +1,25 @@
 import { type AppConfig, loadConfig } from '@radar/shared/server';
 
+/** The configuration's ingest section (AppConfig), documented there. */
+type IngestConfig = AppConfig['ingest'];
+
 /** What ingestion needs from the configuration; tests build it directly with faster timings. */
-export interface IngestSettings {
-  /** Scheduled runs on or off; manual runs (`pnpm radar ingest`) work either way. */
-  enabled: boolean;
-  sourcesFile: string;
-  sourcesJson?: string | undefined;
-  disabledSources: string[];
-  openAlexApiKey?: string | undefined;
-  /** OpenAlex's API address for the per-reader queries (a local server in tests). */
-  openAlexBaseUrl: string;
-  /** Most OpenAlex calls the per-reader queries make in a day (UTC); 0 switches them off. */
-  openAlexReaderQueriesPerDay: number;
-  crossrefMailto?: string | undefined;
-  /** ORCID's public API (own works of a reader); a local server in tests. */
-  orcidBaseUrl: string;
-  /** Crossref's REST API, asked by DOI for the abstracts a reader's own works lack; a local server in tests. */
-  crossrefBaseUrl: string;
-  arxivMinIntervalMs: number;
-  httpTimeoutMs: number;
-  maxItemsPerRun: number;
-  maxFeedBytes: number;
+export interface IngestSettings
+  extends Pick<
+      IngestConfig,
+      | 'enabled'
+      | 'sourcesFile'
+      | 'disabledSources'
+      | 'openAlexBaseUrl'
+      | 'openAlexReaderQueriesPerDay'
+      | 'orcidBaseUrl'
+      | 'crossrefBaseUrl'
+      | 'arxivMinIntervalMs'
+      | 'httpTimeoutMs'
+      | 'maxItemsPerRun'
+      | 'maxFeedBytes'
+    >,
+    Partial<Pick<IngestConfig, 'sourcesJson' | 'openAlexApiKey' | 'crossrefMailto'>> {
   userAgent: string;
   /** Language of llm_summary (zh, en, ...). */
   summaryLanguage: string;

@@ -134,6 +134,56 @@ const setLastAlerted = (userId: string, ago: string) =>
     sql`UPDATE radar.user_keywords SET last_alerted_at = now() - ${ago}::interval WHERE user_id = ${userId}`,
   );
 
+/** The job with the reader's learned order, as the worker wires it (the test model made active). */
+async function orderedProcessor(deps: { followedAuthors?: FollowedAuthorRepository } = {}) {
+  const embeddingModels = new EmbeddingRepository(database.db);
+  await embeddingModels.activateModel(modelId);
+  const model = await embeddingModels.getActiveModel();
+  if (!model) throw new Error('model missing');
+  // The pipeline as the worker builds it (createRecommendationPipelines), its parts on this database.
+  const pipeline = createRecommendationPipelines({
+    embeddings: { termWeighting: async () => undefined },
+    recommendations: new RecommendationRepository(database.db),
+    papers: new PaperRepository(database.db),
+    news: new NewsSearchRepository(database.db),
+    diagnostics: new RecommendationDiagnosticsRepository(database.db),
+    contentSources: { setupOf: async () => ({ state: 'unreadable' }) },
+    profile: {
+      embeddings: { activeModel: async () => model, isCurrent: () => true, embedProfile: async () => ({}) as never },
+      users,
+      error: (problem) => new Error(problem),
+    },
+    requestRelearn: async () => {},
+    logger: pino({ level: 'silent' }),
+  })('UTC');
+  return createKeywordAlertsProcessor({
+    keywords,
+    mail: settings,
+    logger: pino({ level: 'silent' }),
+    users,
+    ranking: (user) => pipeline.alertRanking(user),
+    ...deps,
+  });
+}
+
+/** A paper with its authors: a plain name, or an identity (OpenAlex id, affiliation) as sources give them. */
+async function addPaperBy(
+  title: string,
+  authors: (string | { name: string; openalexId?: string; affiliation?: string })[],
+  vector?: number[],
+) {
+  const id = await addPaper(title, { vector });
+  const names = authors.map((author) => (typeof author === 'string' ? author : author.name));
+  const identities = authors.some((author) => typeof author !== 'string')
+    ? authors.map((author) => (typeof author === 'string' ? { name: author } : author))
+    : null;
+  await database.db.execute(sql`
+    UPDATE radar.papers SET authors = ${JSON.stringify(names)}::jsonb,
+           author_identities = ${identities ? JSON.stringify(identities) : null}::jsonb
+    WHERE id = ${id}`);
+  return id;
+}
+
 /** Titles listed in a digest, in order (the lines "1. ..." of the text part). */
 const listedTitles = (mail: ReceivedMail) => [...mail.text.matchAll(/^\d+\. (.+)$/gm)].map((match) => match[1]);
 
@@ -419,24 +469,12 @@ describe('keyword alerts', () => {
   it("lists a followed author's new papers first, each once, whether or not they match a keyword", async () => {
     const reader = await makeUser('follower@example.org');
     await follow(reader.id, 'zebrafish regeneration');
-    const byAuthors = async (title: string, authors: unknown[]) => {
-      const id = await addPaper(title);
-      const names = authors.map((author) => (typeof author === 'string' ? author : (author as { name: string }).name));
-      const identities = authors.some((author) => typeof author !== 'string')
-        ? authors.map((author) => (typeof author === 'string' ? { name: author } : author))
-        : null;
-      await database.db.execute(sql`
-        UPDATE radar.papers SET authors = ${JSON.stringify(names)}::jsonb,
-               author_identities = ${identities ? JSON.stringify(identities) : null}::jsonb
-        WHERE id = ${id}`);
-      return id;
-    };
     const yu = { name: 'Hui Yu', openalexId: 'A5006580423', affiliation: 'University of Portsmouth' };
-    const origin = await byAuthors('Facial expression synthesis', [yu]);
-    await byAuthors('Zebrafish regeneration: a keyword match by someone else', ['Lena Fischer']);
-    await byAuthors('Zebrafish regeneration of the heart', ['Lena Fischer', yu]);
+    const origin = await addPaperBy('Facial expression synthesis', [yu]);
+    await addPaperBy('Zebrafish regeneration: a keyword match by someone else', ['Lena Fischer']);
+    await addPaperBy('Zebrafish regeneration of the heart', ['Lena Fischer', yu]);
     // A namesake at another institution, and a paper older than the longest look-back: neither is listed.
-    await byAuthors('Soil microbes', [{ name: 'Hui Yu', affiliation: 'Zhejiang University, Hangzhou' }]);
+    await addPaperBy('Soil microbes', [{ name: 'Hui Yu', affiliation: 'Zhejiang University, Hangzhou' }]);
     await database.db.execute(
       sql`UPDATE radar.papers SET created_at = now() - interval '30 days' WHERE id = ${origin}`,
     );
@@ -446,7 +484,7 @@ describe('keyword alerts', () => {
       50,
     );
     expect('created' in followed).toBe(true);
-    await byAuthors('Cardiac repair in adult fish', ['H. Yu', yu]);
+    await addPaperBy('Cardiac repair in adult fish', ['H. Yu', yu]);
 
     const withAuthors = createKeywordAlertsProcessor({
       keywords,
@@ -468,7 +506,7 @@ describe('keyword alerts', () => {
     expect(first.html).toContain('关注的作者：Hui Yu');
 
     // The next digest lists only what is new since.
-    await byAuthors('Zebrafish fins, by the same author', [yu]);
+    await addPaperBy('Zebrafish fins, by the same author', [yu]);
     await setLastAlerted(reader.id, '25 hours');
     expect(await withAuthors({ data: {} })).toMatchObject({ mailed: 1 });
     const second = sink.mailsTo('follower@example.org')[1];
@@ -484,33 +522,7 @@ describe('keyword alerts', () => {
 
 describe("in the reader's order, without what the reader may not be shown", () => {
   it('orders as /papers does (the field rule here) and leaves out judged papers and another reader’s upload', async () => {
-    const embeddingModels = new EmbeddingRepository(database.db);
-    await embeddingModels.activateModel(modelId);
-    const model = await embeddingModels.getActiveModel();
-    if (!model) throw new Error('model missing');
-    // The pipeline as the worker builds it (createRecommendationPipelines), its parts on this database.
-    const pipeline = createRecommendationPipelines({
-      embeddings: { termWeighting: async () => undefined },
-      recommendations: new RecommendationRepository(database.db),
-      papers: new PaperRepository(database.db),
-      news: new NewsSearchRepository(database.db),
-      diagnostics: new RecommendationDiagnosticsRepository(database.db),
-      contentSources: { setupOf: async () => ({ state: 'unreadable' }) },
-      profile: {
-        embeddings: { activeModel: async () => model, isCurrent: () => true, embedProfile: async () => ({}) as never },
-        users,
-        error: (problem) => new Error(problem),
-      },
-      requestRelearn: async () => {},
-      logger: pino({ level: 'silent' }),
-    })('UTC');
-    const processor = createKeywordAlertsProcessor({
-      keywords,
-      mail: settings,
-      logger: pino({ level: 'silent' }),
-      users,
-      ranking: (user) => pipeline.alertRanking(user),
-    });
+    const processor = await orderedProcessor();
     const reader = await makeUser('ordered@example.org', { vector: [1, 0, 0], summary: 'Catalysis for chemistry.' });
     await database.db.execute(
       sql`UPDATE radar.users SET research_fields = '{chemistry}' WHERE id = ${reader.id}::uuid`,
@@ -604,5 +616,104 @@ describe('through the queue, with two workers', () => {
         'Sparse attention kernels on GPUs',
       ]);
     }
+  });
+});
+
+describe('readers in one batch', () => {
+  it('get the same mails as the same readers alerted one at a time', async () => {
+    const yu = { name: 'Mei Lin', openalexId: 'A5011122233', affiliation: 'University of Leeds' };
+    const origin = await addPaperBy('Perovskite grain boundaries', [yu], [0.5, 0.5, 0.7]);
+    await database.db.execute(
+      sql`UPDATE radar.papers SET created_at = now() - interval '30 days' WHERE id = ${origin}`,
+    );
+    const dismissed = await addPaper('Perovskite solar cell stability outdoors', { vector: [0, 0, 1] });
+    // Five readers, each with a twin (same profile, summary, keywords, judgements and follows): one run
+    // takes the five in one batch, then each twin is alerted alone.
+    const readers = [
+      { vector: [1, 0, 0], summary: 'Perovskite solar cell efficiency.', keywords: [['perovskite solar cell', []]] },
+      {
+        vector: [0.6, 0.8, 0],
+        summary: 'Tandem cells and perovskite passivation.',
+        keywords: [
+          ['perovskite solar cell', ['review']],
+          ['tandem cell', []],
+        ],
+      },
+      { vector: [0, 1, 0], summary: '', keywords: [['tandem cell', []]] },
+      {
+        vector: [0, 0, 1],
+        summary: 'Stability of solar cells.',
+        keywords: [['perovskite solar cell', []]],
+        dismiss: true,
+      },
+      { vector: [0.5, 0.5, 0.7], summary: 'Grain boundaries.', keywords: [['perovskite', []]], follow: true },
+    ] as const;
+    const makeReader = async (email: string, reader: (typeof readers)[number]) => {
+      const user = await makeUser(email, { vector: [...reader.vector], summary: reader.summary });
+      for (const [name, negative] of reader.keywords) await follow(user.id, name, { negative: [...negative] });
+      if ('dismiss' in reader) {
+        await database.db.execute(sql`
+          INSERT INTO radar.user_article_states (user_id, paper_id, dismissed_at) VALUES (${user.id}::uuid, ${dismissed}::bigint, now())`);
+      }
+      if ('follow' in reader) {
+        const followed = await new FollowedAuthorRepository(database.db).create(
+          user.id,
+          { ...yu, paperId: Number(origin) },
+          50,
+        );
+        expect('created' in followed).toBe(true);
+      }
+      return user;
+    };
+    const pairs = [];
+    for (const [index, reader] of readers.entries()) {
+      const batched = await makeReader(`batch-alert-${index}@example.org`, reader);
+      const single = await makeReader(`single-alert-${index}@example.org`, reader);
+      // The twins wait until the batch is done.
+      await database.db.execute(sql`UPDATE radar.user_keywords SET alert_enabled = false WHERE user_id = ${single.id}`);
+      pairs.push({ batched, single });
+    }
+    await addPaper('Perovskite solar cell passivation layers', { vector: [1, 0, 0] });
+    await addPaper('Perovskite solar cell review of passivation', { vector: [0.6, 0.8, 0] });
+    await addPaper('Monolithic tandem cell with a perovskite top cell', { vector: [0.7, 0.7, 0] });
+    await addPaper('Tandem cell current matching', { vector: [0, 1, 0] });
+    await addPaperBy('Perovskite grain growth by Lin', [yu], [0.5, 0.5, 0.7]);
+
+    const processor = await orderedProcessor({ followedAuthors: new FollowedAuthorRepository(database.db) });
+    const before = sink.messages.length;
+    const { result: batch, texts } = await database.roundTrips.recordTexts(() => processor({ data: {} }));
+    expect(batch).toMatchObject({ users: 5, mailed: 5, failed: 0 });
+    // The five readers' keywords locked in one statement and their candidates found in one message.
+    expect(texts.filter((text) => text.includes('FOR UPDATE OF k SKIP LOCKED'))).toHaveLength(1);
+    const candidateMessages = texts.filter((text) => text.includes('WITH compiled AS MATERIALIZED'));
+    expect(candidateMessages).toHaveLength(1);
+    expect(candidateMessages[0]?.split('WITH compiled AS MATERIALIZED')).toHaveLength(1 + 5);
+    for (const { single } of pairs) {
+      await database.db.execute(sql`UPDATE radar.user_keywords SET alert_enabled = true WHERE user_id = ${single.id}`);
+      expect(await processor({ data: {} })).toMatchObject({ users: 1, mailed: 1, failed: 0 });
+    }
+
+    // The same mail but for the address and the unsubscribe token.
+    const sent = sink.messages.slice(before);
+    const mailOf = (address: string) => {
+      const mails = sent.filter((mail) => mail.to.includes(address));
+      expect(mails, address).toHaveLength(1);
+      const mail = mails[0];
+      const anonymous = (text: string) => text.replaceAll(address, '<reader>').replace(/token=[^\s"'&<>]+/g, 'token=');
+      return { subject: mail?.subject, text: anonymous(mail?.text ?? ''), html: anonymous(mail?.html ?? '') };
+    };
+    const listed = [];
+    for (const { batched, single } of pairs) {
+      const mail = mailOf(batched.email);
+      expect(mail).toEqual(mailOf(single.email));
+      listed.push(listedTitles(sent.find((entry) => entry.to.includes(batched.email)) as ReceivedMail));
+    }
+    // Each reader's own rules held in the batch: the negative term, the dismissed paper, the followed author first.
+    expect(listed[1]).not.toContain('Perovskite solar cell review of passivation');
+    expect(listed[0]).toContain('Perovskite solar cell review of passivation');
+    expect(listed[3]).not.toContain('Perovskite solar cell stability outdoors');
+    expect(listed[0]).toContain('Perovskite solar cell stability outdoors');
+    expect(listed[4]?.[0]).toBe('Perovskite grain growth by Lin');
+    expect(mailOf(pairs[4]?.batched.email ?? '').text).toContain('关注的作者：Mei Lin');
   });
 });

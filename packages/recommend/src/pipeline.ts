@@ -91,7 +91,7 @@ export const PIPELINE_OPTIONS: Record<PipelineChannel, PipelineOptions> = {
     explainsEmpty: true,
   },
   news: { candidates: 'nearest to the research summary', reorders: true, likedReasons: false, explainsEmpty: true },
-  // Keyword alerts select in the database (KeywordRepository.claimAlertDigest: the keyword match without
+  // Keyword alerts select in the database (KeywordRepository.claimAlertDigests: the keyword match without
   // its negative terms, never mailed before, what the reader may be shown) and are ordered here as
   // /papers is (alertRanking); the pipeline gives their reasons.
   'keyword-alerts': {
@@ -831,7 +831,7 @@ export class RecommendationPipeline {
 
 /**
  * Keyword alerts' step 5, usable without the rest of the pipeline (the worker has no HTTP-side
- * dependencies): each digest paper's reason, with the keyword that selected it (claimAlertDigest
+ * dependencies): each digest paper's reason, with the keyword that selected it (claimAlertDigests
  * matched it, and none of its negative terms, with matchesKeyword).
  */
 export function keywordAlertReasons(

@@ -190,7 +190,7 @@ describe('news recommendations', () => {
 
 describe('keyword alerts', () => {
   it('list what the recommendation reasons call a match, and give the same kind of reason', async () => {
-    const claim = await new KeywordRepository(database.db).claimAlertDigest(reader.id, {
+    const [claim] = await new KeywordRepository(database.db).claimAlertDigests([{ userId: reader.id }], {
       dueSlackMinutes: 15,
       firstLookbackDays: 7,
       maxLookbackDays: 8,

@@ -37,18 +37,13 @@ function sharedChineseTerms(profileText: string, documentText: string, weighting
  * item, whatever their languages: the profile terms the item contains (sharedProfileTerms) when both
  * are in the same language, else the Chinese side's terms whose English the other side contains,
  * shown in both languages (an English summary and a Chinese news item, or an interest typed in Chinese
- * and an English paper).
+ * and an English paper). Takes sharedProfileTerms' arguments (`excluding` applies to the same-language case).
  */
-export function sharedTermsInAnyLanguage(
-  profileText: string,
-  documentText: string,
-  weighting: TermWeighting,
-  limit = 3,
-  options: { excluding?: string } = {},
-): string[] {
+export function sharedTermsInAnyLanguage(...args: Parameters<typeof sharedProfileTerms>): string[] {
+  const [profileText, documentText, weighting, limit = 3] = args;
   const chineseProfile = isChineseText(profileText);
   const chineseDocument = isChineseText(documentText);
   if (chineseDocument && !chineseProfile) return sharedChineseTerms(profileText, documentText, weighting, limit);
   if (chineseProfile && !chineseDocument) return sharedChineseTerms(documentText, profileText, weighting, limit);
-  return sharedProfileTerms(profileText, documentText, weighting, limit, options);
+  return sharedProfileTerms(...args);
 }

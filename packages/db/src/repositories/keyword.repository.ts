@@ -1,8 +1,9 @@
-import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { userKeywords } from '../schema';
 import { compiledKeywords, keywordPhraseQuery, matchesKeyword } from './keyword-match';
 import { rowColumnsOf } from './nearest-search';
+import { runInOneTrip } from './one-trip';
 import {
   type CandidateScoring,
   candidateColumns,
@@ -87,7 +88,7 @@ export interface AlertClaim {
   keywords: { id: number; name: string; previousAlertedAt: string | null }[];
   papers: AlertPaper[];
   /**
-   * Papers by followed authors the caller asked to include (claimAlertDigest's `authorPaperIds`), in
+   * Papers by followed authors the caller asked to include (AlertClaimRequest's `authorPaperIds`), in
    * that order, recorded in the same deliveries (each reaches the user once, whether by keyword or author).
    */
   authorPapers: AlertAuthorPaper[];
@@ -155,6 +156,101 @@ type AlertPaperColumns = {
   /** To the reader's profile; null when the paper has no vector of the profile's model. */
   similarity: number | null;
 };
+
+/** A reader whose due keywords a claim takes, with what their digest adds and how it orders them. */
+export interface AlertClaimRequest {
+  userId: string;
+  /** Papers by followed authors to list first, in this order (recorded with the digest, each once). */
+  authorPaperIds?: readonly number[] | undefined;
+  /** The reader's learned order; without it, similarity then recency. */
+  ranking?: AlertRanking | undefined;
+}
+
+type AlertCandidateRow = AlertPaperColumns & { keyword_id: string; keyword: string };
+type AuthorPaperRow = AlertPaperColumns & { user_id: string };
+
+/** A paper as a digest lists it, from its statement's columns. */
+const alertPaperOf = (row: AlertPaperColumns): AlertAuthorPaper => ({
+  id: Number(row.id),
+  title: row.title,
+  abstract: row.abstract,
+  url: row.url,
+  doi: row.doi,
+  journalName: row.journal_name,
+  publishedAt: row.published_at,
+  similarity: row.similarity === null ? null : Number(row.similarity),
+});
+
+/** The recorded papers by followed authors, in the order the caller asked for them. */
+function authorPapersOf(asked: readonly number[], rows: readonly AuthorPaperRow[]): AlertAuthorPaper[] {
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return asked.flatMap((id) => {
+    const row = byId.get(Math.trunc(id));
+    return row ? [alertPaperOf(row)] : [];
+  });
+}
+
+/**
+ * Records papers by followed authors as delivered to their readers (unless they were) and reads the
+ * ones recorded for the mail, with their similarity to each reader's profile.
+ */
+function recordAuthorPapersStatement(papers: readonly { user_id: string; paper_id: number }[]): SQL {
+  return sql`WITH recorded AS (
+      INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id)
+      SELECT DISTINCT x.user_id, p.id
+      FROM jsonb_to_recordset(${JSON.stringify(papers)}::jsonb) AS x(user_id uuid, paper_id bigint)
+      JOIN radar.papers p ON p.id = x.paper_id
+      ON CONFLICT DO NOTHING
+      RETURNING user_id, paper_id
+    )
+    SELECT r.user_id::text AS user_id, p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name,
+           p.published_at::text AS published_at,
+           CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
+                THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
+    FROM recorded r JOIN radar.papers p ON p.id = r.paper_id JOIN radar.users u ON u.id = r.user_id`;
+}
+
+/**
+ * One reader's candidates for their digest: the papers matching their claimed keywords since each
+ * keyword's last alert, that they may be shown and never had by mail, most similar first (capped).
+ */
+function alertCandidatesStatement(
+  userId: string,
+  keywordIds: readonly string[],
+  rules: AlertWindowRules,
+  ranking: AlertRanking | undefined,
+): SQL {
+  const ids = `{${keywordIds.map((id) => Math.trunc(Number(id))).join(',')}}`;
+  return sql`WITH compiled AS MATERIALIZED (${compiledKeywords(sql`k.id = ANY(${ids}::bigint[])`)}),
+    kw AS (
+      SELECT c.id, c.name, c.q, c.negatives,
+             greatest(now() - make_interval(days => ${rules.maxLookbackDays}),
+                      coalesce(k.last_alerted_at - make_interval(mins => ${rules.overlapMinutes}),
+                               now() - make_interval(days => ${rules.firstLookbackDays}))) AS since
+      FROM compiled c JOIN radar.user_keywords k ON k.id = c.id
+    ),
+    matches AS (
+      SELECT DISTINCT ON (p.id) p.id, kw.id AS keyword_id, kw.name AS keyword
+      FROM kw JOIN radar.papers p ON p.search_vector @@ kw.q AND p.created_at >= kw.since
+      WHERE ${matchesKeyword(sql`p.search_vector`, sql`kw`)}
+        -- What the reader may be shown (reader-eligibility.ts): public canonical papers they have
+        -- not judged (不感兴趣, 👎, 👍) and did not write.
+        AND ${listablePublicPaper(sql.raw('p'))}
+        AND ${notJudgedPaper(sql.raw('p'), userId)}
+        AND NOT EXISTS (
+          SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId}::uuid AND d.paper_id = p.id)
+      ORDER BY p.id, ts_rank_cd(p.search_vector, kw.q) DESC, kw.id
+    )
+    SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
+           m.keyword_id::text AS keyword_id, m.keyword,
+           CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
+                THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
+           ${ranking ? sql`, ${sql.join(candidateColumns('paper', ranking.scoring, ranking.dimension), sql`, `)}` : sql``}
+    FROM matches m JOIN radar.papers p ON p.id = m.id JOIN radar.users u ON u.id = ${userId}::uuid
+    JOIN radar.papers item ON item.id = m.id
+    ORDER BY similarity DESC NULLS LAST, p.created_at DESC, p.id DESC
+    LIMIT ${ALERT_CANDIDATE_CAP}`;
+}
 
 /**
  * The keywords users follow (radar.user_keywords), the terms suggested to them, and the bookkeeping of
@@ -373,160 +469,135 @@ export class KeywordRepository {
   }
 
   /**
-   * Takes one user's due keywords, finds the papers created since each keyword's last alert that
-   * match it (as a phrase) and none of its negative terms and were never mailed to this user, ranks
-   * them by similarity to the profile vector (newest first without one), and records the first
-   * `maxPapers` as delivered while setting the keywords' last_alerted_at, in one transaction.
-   * Returns undefined when nothing was due (or another worker holds the keywords right now: they are
-   * locked with SKIP LOCKED, so two workers never take the same user at once); a claim without papers
-   * when nothing new matched (last_alerted_at still moves on).
+   * Takes the due keywords of a group of readers, finds for each reader the papers created since each
+   * keyword's last alert that match it (as a phrase) and none of its negative terms and were never
+   * mailed to them, ranks them (their learned order, else by similarity to the profile vector, newest
+   * first without one), and records each reader's first `maxPapers` as delivered while setting the
+   * keywords' last_alerted_at, in one transaction of four round trips for the whole group: BEGIN; lock
+   * the due keywords; the followed authors' papers and every reader's candidates in one message
+   * (runInOneTrip); the deliveries and last_alerted_at in one statement; COMMIT.
+   *
+   * Returns a claim per reader whose keywords it took, in the order asked; none for a reader with nothing
+   * due (or whose keywords another worker holds right now: they are locked with SKIP LOCKED, so two
+   * workers never take the same keyword at once); a claim without papers when nothing new matched
+   * (last_alerted_at still moves on).
    *
    * A paper matching several keywords is listed once, under the keyword it matches best. A paper
-   * another worker recorded for this user meanwhile is dropped here (ON CONFLICT on the primary key),
-   * so each paper reaches a user at most once.
+   * another worker recorded for a reader meanwhile is dropped here (ON CONFLICT on the primary key),
+   * so each paper reaches a reader at most once. Each reader's candidates are their own statement, as
+   * they were when each reader was claimed alone: the reader's judgements and learned scoring are part
+   * of its text, and each is planned with its own keywords.
    */
-  async claimAlertDigest(
-    userId: string,
-    rules: AlertWindowRules,
-    options: { authorPaperIds?: readonly number[]; ranking?: AlertRanking | undefined } = {},
-  ): Promise<AlertClaim | undefined> {
-    const { ranking } = options;
+  async claimAlertDigests(readers: readonly AlertClaimRequest[], rules: AlertWindowRules): Promise<AlertClaim[]> {
+    const asked = [...new Map(readers.map((reader) => [reader.userId, reader])).values()];
+    if (asked.length === 0) return [];
     return this.db.transaction(async (tx) => {
       const locked = await tx.execute<{
         id: string;
+        user_id: string;
         name: string;
         previous: string | null;
         email: string;
         research_summary_en: string;
         claimed_at: string;
       }>(
-        sql`SELECT k.id::text AS id, k.name, ${exactTime(sql`k.last_alerted_at`)} AS previous, u.email,
-                   u.research_summary_en, ${exactTime(sql`now()`)} AS claimed_at
+        sql`SELECT k.id::text AS id, k.user_id::text AS user_id, k.name, ${exactTime(sql`k.last_alerted_at`)} AS previous,
+                   u.email, u.research_summary_en, ${exactTime(sql`now()`)} AS claimed_at
             FROM radar.user_keywords k JOIN radar.users u ON u.id = k.user_id
-            WHERE k.user_id = ${userId} AND ${dueCondition(rules)} AND ${mailableUser}
-            ORDER BY k.id
+            WHERE k.user_id IN (${sql.join(
+              asked.map((reader) => sql`${reader.userId}::uuid`),
+              sql`, `,
+            )}) AND ${dueCondition(rules)} AND ${mailableUser}
+            ORDER BY k.user_id, k.id
             FOR UPDATE OF k SKIP LOCKED`,
       );
-      const first = locked.rows[0];
-      if (!first) return undefined;
-      const keywordIds = `{${locked.rows.map((row) => row.id).join(',')}}`;
+      const keywordsOf = new Map<string, typeof locked.rows>();
+      for (const row of locked.rows) {
+        const rows = keywordsOf.get(row.user_id);
+        if (rows) rows.push(row);
+        else keywordsOf.set(row.user_id, [row]);
+      }
+      const claimed = asked.filter((reader) => keywordsOf.has(reader.userId));
+      if (claimed.length === 0) return [];
 
-      // Papers by followed authors first: recorded here, so the keyword matches below leave them out.
-      const authorPapers = options.authorPaperIds?.length
-        ? await this.recordAuthorPapers(tx, userId, options.authorPaperIds)
-        : [];
-
-      const candidates = await tx.execute<AlertPaperColumns & { keyword_id: string; keyword: string }>(
-        sql`WITH compiled AS MATERIALIZED (${compiledKeywords(sql`k.id = ANY(${keywordIds}::bigint[])`)}),
-            kw AS (
-              SELECT c.id, c.name, c.q, c.negatives,
-                     greatest(now() - make_interval(days => ${rules.maxLookbackDays}),
-                              coalesce(k.last_alerted_at - make_interval(mins => ${rules.overlapMinutes}),
-                                       now() - make_interval(days => ${rules.firstLookbackDays}))) AS since
-              FROM compiled c JOIN radar.user_keywords k ON k.id = c.id
-            ),
-            matches AS (
-              SELECT DISTINCT ON (p.id) p.id, kw.id AS keyword_id, kw.name AS keyword
-              FROM kw JOIN radar.papers p ON p.search_vector @@ kw.q AND p.created_at >= kw.since
-              WHERE ${matchesKeyword(sql`p.search_vector`, sql`kw`)}
-                -- What the reader may be shown (reader-eligibility.ts): public canonical papers they have
-                -- not judged (不感兴趣, 👎, 👍) and did not write.
-                AND ${listablePublicPaper(sql.raw('p'))}
-                AND ${notJudgedPaper(sql.raw('p'), userId)}
-                AND NOT EXISTS (
-                  SELECT 1 FROM radar.keyword_alert_deliveries d WHERE d.user_id = ${userId} AND d.paper_id = p.id)
-              ORDER BY p.id, ts_rank_cd(p.search_vector, kw.q) DESC, kw.id
-            )
-            SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
-                   m.keyword_id::text AS keyword_id, m.keyword,
-                   CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
-                        THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
-                   ${ranking ? sql`, ${sql.join(candidateColumns('paper', ranking.scoring, ranking.dimension), sql`, `)}` : sql``}
-            FROM matches m JOIN radar.papers p ON p.id = m.id JOIN radar.users u ON u.id = ${userId}
-            JOIN radar.papers item ON item.id = m.id
-            ORDER BY similarity DESC NULLS LAST, p.created_at DESC, p.id DESC
-            LIMIT ${ALERT_CANDIDATE_CAP}`,
+      // Papers by followed authors first: recorded by the message's first statement, so the keyword
+      // matches after it leave them out.
+      const authorPapers = claimed.flatMap((reader) =>
+        (reader.authorPaperIds ?? []).map((paperId) => ({ user_id: reader.userId, paper_id: Math.trunc(paperId) })),
       );
+      const candidateStatements = claimed.map((reader) =>
+        alertCandidatesStatement(
+          reader.userId,
+          (keywordsOf.get(reader.userId) ?? []).map((row) => row.id),
+          rules,
+          reader.ranking,
+        ),
+      );
+      const results = await runInOneTrip(tx, [
+        ...(authorPapers.length ? [recordAuthorPapersStatement(authorPapers)] : []),
+        ...candidateStatements,
+      ]);
+      const recordedByAuthors = authorPapers.length ? (results.shift() as AuthorPaperRow[]) : [];
+      const candidatesOf = new Map(
+        claimed.map((reader, index) => [reader.userId, (results[index] ?? []) as AlertCandidateRow[]]),
+      );
+
       // The reader's learned order (the pipeline's, as /papers orders), else similarity then recency.
-      const ordered = ranking ? orderRows(candidates.rows, ranking.order) : candidates.rows;
-      const listed = ordered.slice(0, Math.max(0, rules.maxPapers));
-      // The deliveries and the keywords' new last_alerted_at in one statement (one round trip).
-      const deliveries = JSON.stringify(listed.map((row) => ({ paper_id: row.id, keyword_id: row.keyword_id })));
-      const inserted = await tx.execute<{ paper_id: string }>(
+      const listedOf = new Map(
+        claimed.map((reader) => {
+          const candidates = candidatesOf.get(reader.userId) ?? [];
+          const ordered = reader.ranking ? orderRows(candidates, reader.ranking.order) : candidates;
+          return [reader.userId, ordered.slice(0, Math.max(0, rules.maxPapers))];
+        }),
+      );
+      // Every reader's deliveries and their keywords' new last_alerted_at in one statement (one round trip).
+      const deliveries = JSON.stringify(
+        claimed.flatMap((reader) =>
+          (listedOf.get(reader.userId) ?? []).map((row) => ({
+            user_id: reader.userId,
+            paper_id: row.id,
+            keyword_id: row.keyword_id,
+          })),
+        ),
+      );
+      const keywordIds = `{${locked.rows.map((row) => row.id).join(',')}}`;
+      const inserted = await tx.execute<{ user_id: string; paper_id: string }>(
         sql`WITH alerted AS (
               UPDATE radar.user_keywords SET last_alerted_at = now() WHERE id = ANY(${keywordIds}::bigint[])
             )
             INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id, keyword_id)
-            SELECT ${userId}::uuid, x.paper_id, x.keyword_id
-            FROM jsonb_to_recordset(${deliveries}::jsonb) AS x(paper_id bigint, keyword_id bigint)
+            SELECT x.user_id, x.paper_id, x.keyword_id
+            FROM jsonb_to_recordset(${deliveries}::jsonb) AS x(user_id uuid, paper_id bigint, keyword_id bigint)
             ON CONFLICT DO NOTHING
-            RETURNING paper_id::text AS paper_id`,
+            RETURNING user_id::text AS user_id, paper_id::text AS paper_id`,
       );
-      const recorded = new Set(inserted.rows.map((row) => row.paper_id));
-      return {
-        userId,
-        email: first.email,
-        researchSummaryEn: first.research_summary_en,
-        claimedAt: first.claimed_at,
-        keywords: locked.rows.map((row) => ({ id: Number(row.id), name: row.name, previousAlertedAt: row.previous })),
-        papers: listed
-          .filter((row) => recorded.has(row.id))
-          .map((row) => ({
-            id: Number(row.id),
-            title: row.title,
-            abstract: row.abstract,
-            url: row.url,
-            doi: row.doi,
-            journalName: row.journal_name,
-            publishedAt: row.published_at,
-            keywordId: Number(row.keyword_id),
-            keyword: row.keyword,
-            similarity: row.similarity === null ? null : Number(row.similarity),
-          })),
-        authorPapers,
-        moreCount: Math.max(0, candidates.rows.length - listed.length),
-      };
-    });
-  }
+      const recorded = new Set(inserted.rows.map((row) => `${row.user_id}|${row.paper_id}`));
 
-  /** Records papers by followed authors as delivered (unless they were) and reads them for the mail. */
-  private async recordAuthorPapers(
-    tx: Pick<Database, 'execute'>,
-    userId: string,
-    paperIds: readonly number[],
-  ): Promise<AlertAuthorPaper[]> {
-    const ids = `{${paperIds.map((id) => Math.trunc(id)).join(',')}}`;
-    const inserted = await tx.execute<{ paper_id: string }>(
-      sql`INSERT INTO radar.keyword_alert_deliveries (user_id, paper_id)
-          SELECT ${userId}::uuid, p.id FROM radar.papers p WHERE p.id = ANY(${ids}::bigint[])
-          ON CONFLICT DO NOTHING
-          RETURNING paper_id::text AS paper_id`,
-    );
-    const recorded = inserted.rows.map((row) => row.paper_id);
-    if (recorded.length === 0) return [];
-    const rows = await tx.execute<AlertPaperColumns>(
-      sql`SELECT p.id::text AS id, p.title, p.abstract, p.url, p.doi, p.journal_name, p.published_at::text AS published_at,
-                 CASE WHEN p.embedding_model_id = u.profile_embedding_model_id
-                      THEN 1 - (p.embedding <=> u.profile_embedding) END AS similarity
-          FROM radar.papers p JOIN radar.users u ON u.id = ${userId}
-          WHERE p.id = ANY(${`{${recorded.join(',')}}`}::bigint[])`,
-    );
-    const byId = new Map(rows.rows.map((row) => [Number(row.id), row]));
-    return paperIds.flatMap((id) => {
-      const row = byId.get(id);
-      if (!row) return [];
-      return [
-        {
-          id,
-          title: row.title,
-          abstract: row.abstract,
-          url: row.url,
-          doi: row.doi,
-          journalName: row.journal_name,
-          publishedAt: row.published_at,
-          similarity: row.similarity === null ? null : Number(row.similarity),
-        },
-      ];
+      return claimed.map((reader): AlertClaim => {
+        const { userId } = reader;
+        const keywords = keywordsOf.get(userId) ?? [];
+        const first = keywords[0] as (typeof keywords)[number];
+        const listed = listedOf.get(userId) ?? [];
+        return {
+          userId,
+          email: first.email,
+          researchSummaryEn: first.research_summary_en,
+          claimedAt: first.claimed_at,
+          keywords: keywords.map((row) => ({ id: Number(row.id), name: row.name, previousAlertedAt: row.previous })),
+          papers: listed
+            .filter((row) => recorded.has(`${userId}|${row.id}`))
+            .map((row) => ({
+              ...alertPaperOf(row),
+              keywordId: Number(row.keyword_id),
+              keyword: row.keyword,
+            })),
+          authorPapers: authorPapersOf(
+            reader.authorPaperIds ?? [],
+            recordedByAuthors.filter((row) => row.user_id === userId),
+          ),
+          moreCount: Math.max(0, (candidatesOf.get(userId) ?? []).length - listed.length),
+        };
+      });
     });
   }
 

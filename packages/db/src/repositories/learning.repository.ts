@@ -91,6 +91,26 @@ const DISMISSED = sql`((s.dismissed_at IS NOT NULL AND ${sinceReset('s.dismissed
 /** When a signal of state row `s` was given: its rating's time, else its last change. */
 const SIGNAL_AT = sql`coalesce(s.rated_at, s.dismissed_at, s.updated_at)`;
 
+/**
+ * The vectors of `modelId` (null for another model) of the reader's newest MAX_SIGNALS_PER_KIND papers
+ * and newest MAX_SIGNALS_PER_KIND news items of a kind of signal: each side's condition on its state
+ * row `s` and item (`p`, `n`), and its order.
+ */
+const signalVectorsQuery = (userId: string, modelId: number, where: { paper: SQL; news: SQL }) =>
+  sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
+        FROM radar.user_article_states s
+        JOIN radar.users u ON u.id = s.user_id
+        JOIN radar.papers p ON p.id = s.paper_id
+        WHERE s.user_id = ${userId}::uuid AND ${where.paper}
+        LIMIT ${MAX_SIGNALS_PER_KIND})
+      UNION ALL
+      (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector
+        FROM radar.user_news_states s
+        JOIN radar.users u ON u.id = s.user_id
+        JOIN radar.news_items n ON n.id = s.news_item_id
+        WHERE s.user_id = ${userId}::uuid AND ${where.news}
+        LIMIT ${MAX_SIGNALS_PER_KIND})`;
+
 const vectorsOf = (rows: { vector: string | null }[]) =>
   rows.flatMap((row) => (row.vector === null ? [] : [parseVectorText(row.vector)]));
 
@@ -309,36 +329,16 @@ export class LearningRepository {
    */
   async signals(userId: string, modelId: number): Promise<LearningSignals> {
     const liked = await this.db.execute<{ vector: string | null }>(
-      sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
-            FROM radar.user_article_states s
-            JOIN radar.users u ON u.id = s.user_id
-            JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND ${LIKED}
-            ORDER BY s.updated_at DESC, p.id DESC
-            LIMIT ${MAX_SIGNALS_PER_KIND})
-          UNION ALL
-          (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector
-            FROM radar.user_news_states s
-            JOIN radar.users u ON u.id = s.user_id
-            JOIN radar.news_items n ON n.id = s.news_item_id
-            WHERE s.user_id = ${userId}::uuid AND ${LIKED_NEWS}
-            ORDER BY s.rated_at DESC, n.id DESC
-            LIMIT ${MAX_SIGNALS_PER_KIND})`,
+      signalVectorsQuery(userId, modelId, {
+        paper: sql`${LIKED} ORDER BY s.updated_at DESC, p.id DESC`,
+        news: sql`${LIKED_NEWS} ORDER BY s.rated_at DESC, n.id DESC`,
+      }),
     );
     const dismissed = await this.db.execute<{ vector: string | null }>(
-      sql`(SELECT CASE WHEN p.embedding_model_id = ${modelId} THEN p.embedding::text END AS vector
-            FROM radar.user_article_states s
-            JOIN radar.users u ON u.id = s.user_id
-            JOIN radar.papers p ON p.id = s.paper_id
-            WHERE s.user_id = ${userId}::uuid AND ${DISMISSED}
-            ORDER BY ${SIGNAL_AT} DESC LIMIT ${MAX_SIGNALS_PER_KIND})
-          UNION ALL
-          (SELECT CASE WHEN n.embedding_model_id = ${modelId} THEN n.embedding::text END AS vector
-            FROM radar.user_news_states s
-            JOIN radar.users u ON u.id = s.user_id
-            JOIN radar.news_items n ON n.id = s.news_item_id
-            WHERE s.user_id = ${userId}::uuid AND ${DISMISSED}
-            ORDER BY ${SIGNAL_AT} DESC LIMIT ${MAX_SIGNALS_PER_KIND})`,
+      signalVectorsQuery(userId, modelId, {
+        paper: sql`${DISMISSED} ORDER BY ${SIGNAL_AT} DESC`,
+        news: sql`${DISMISSED} ORDER BY ${SIGNAL_AT} DESC`,
+      }),
     );
     return { liked: vectorsOf(liked.rows), dismissed: vectorsOf(dismissed.rows) };
   }

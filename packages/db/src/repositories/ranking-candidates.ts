@@ -5,7 +5,7 @@ import type { ItemKind } from './reader-eligibility';
  * The candidates of a recommendation's step 2 (papers, news, a keyword alert's papers), typed: what
  * the search's statement computes per candidate besides its similarity, and how its rows read back.
  * The statements that send these columns: PaperRepository.recommendWith, NewsSearchRepository.nearestWith
- * and KeywordRepository.claimAlertDigest.
+ * and KeywordRepository.claimAlertDigests.
  */
 
 /** How the reader's learning scores each candidate (@radar/recommend orders by it in step 3). */

@@ -22,7 +22,7 @@ import {
   toClosestLiked,
   toLearningState,
 } from './learning.repository';
-import { runInOneTrip } from './one-trip';
+import { runInOneTrip, runNamed } from './one-trip';
 import type { PaperView } from './paper.repository';
 import { toDate } from './raw-values';
 import { type ItemKind, type JudgedItemOptions, judgedItemsQuery } from './reader-eligibility';
@@ -66,7 +66,8 @@ export class RecommendationRepository {
     // The reader's judged items and own works (reader-eligibility.ts), read in the context statement so
     // leaving them out costs no round trip of its own.
     const excluded = judgedItemsQuery(kind, userId, options);
-    const result = await this.db.execute<{
+    // Named: its planning cost four times its run (runNamed), and every request sends it.
+    const rows = await runNamed<{
       model: Record<string, unknown> | string | null;
       learning: LearningStateRow | string | null;
       learned: string | null;
@@ -75,6 +76,8 @@ export class RecommendationRepository {
       classifier: { weights: string; bias: number; signalCount: number } | string | null;
       follows: unknown;
     }>(
+      this.db,
+      'recommendation-context',
       sql`WITH active AS (SELECT * FROM radar.embedding_models WHERE is_active)
           SELECT
             (SELECT json_build_object('id', a.id, 'provider', a.provider, 'name', a.name, 'version', a.version,
@@ -90,7 +93,7 @@ export class RecommendationRepository {
               WHERE c.user_id = ${userId}::uuid AND c.embedding_model_id = (SELECT id FROM active)) AS classifier,
             ${kind === 'paper' ? followsQuery(userId) : sql`'[]'::json`} AS follows`,
     );
-    const row = result.rows[0];
+    const row = rows[0];
     const json = <T>(value: T | string | null | undefined): T | null =>
       value === null || value === undefined ? null : typeof value === 'string' ? (JSON.parse(value) as T) : value;
     const model = json(row?.model);
@@ -160,8 +163,7 @@ export class RecommendationRepository {
     }
     // One statement for both lists (a paper in both is read once).
     const list = [...new Set([...ids, ...sectionIds])].map((id) => Math.trunc(id)).join(',');
-    const [viewRows = [], likedRows = []] = await runInOneTrip(this.db, [
-      sql`WITH keywords AS MATERIALIZED (${compiledKeywords(sql`k.user_id = ${userId}::uuid`)})
+    const cardsStatement = sql`WITH keywords AS MATERIALIZED (${compiledKeywords(sql`k.user_id = ${userId}::uuid`)})
           SELECT p.id, p.title, p.authors, p.abstract, p.journal_name AS "journalName", p.jcr_tier AS "jcrTier",
             (SELECT j.tier_system FROM radar.journals j WHERE j.id = p.journal_id AND p.jcr_tier IS NOT NULL) AS "jcrSystem",
             (SELECT j.tier_year FROM radar.journals j WHERE j.id = p.journal_id AND p.jcr_tier IS NOT NULL) AS "jcrYear",
@@ -177,9 +179,13 @@ export class RecommendationRepository {
             ${bestMatchingKeyword(sql`p.search_vector`, sql`keywords`)} AS "matchedKeyword"
           FROM radar.papers p
           LEFT JOIN radar.user_article_states s ON s.paper_id = p.id AND s.user_id = ${userId}::uuid
-          WHERE p.id = ANY(string_to_array(${list}, ',')::bigint[])`,
-      ...(closestLikedOf && ids.length ? [closestLikedQuery(userId, closestLikedOf.modelId, ids)] : []),
-    ]);
+          WHERE p.id = ANY(string_to_array(${list}, ',')::bigint[])`;
+    // Alone (a reader with nothing liked yet), the statement is named: its planning costs several times
+    // its run (runNamed). With the closest liked papers both go in one message, planned each time.
+    const [viewRows = [], likedRows = []] =
+      closestLikedOf && ids.length
+        ? await runInOneTrip(this.db, [cardsStatement, closestLikedQuery(userId, closestLikedOf.modelId, ids)])
+        : [await runNamed(this.db, 'recommendation-cards', cardsStatement)];
     const matchedKeywords = new Map<number, string>();
     const byId = new Map(
       viewRows.map(({ matchedKeyword, ...row }) => {

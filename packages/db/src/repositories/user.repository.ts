@@ -29,6 +29,17 @@ BEGIN
 END;
 `;
 
+/** The triggers behind UserChangeListener: each table's trigger and the function it runs. */
+const NOTIFY_TRIGGERS = [
+  { table: 'users', trigger: 'users_notify_changed', fn: 'notify_user_changed', body: NOTIFY_FUNCTION_BODY },
+  {
+    table: 'sessions',
+    trigger: 'sessions_notify_changed',
+    fn: 'notify_session_changed',
+    body: NOTIFY_SESSION_FUNCTION_BODY,
+  },
+];
+
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
@@ -40,40 +51,35 @@ export class UserRepository {
    * trigger are already in place nothing is locked or replaced.
    */
   async ensureChangeNotifications(): Promise<void> {
+    // Each trigger in place, on its table, running its function with today's body.
+    const installed = sql.join(
+      NOTIFY_TRIGGERS.map(
+        ({ table, trigger, fn, body }) => sql`EXISTS (
+          SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+          WHERE t.tgrelid = ${sql.raw(`'radar.${table}'`)}::regclass AND t.tgname = ${sql.raw(`'${trigger}'`)}
+            AND p.oid = to_regprocedure(${sql.raw(`'radar.${fn}()'`)}) AND p.prosrc = ${body}
+        )`,
+      ),
+      sql` AND `,
+    );
     const isInstalled = async (db: Pick<Database, 'execute'>) => {
-      const { rows } = await db.execute<{ installed: boolean }>(sql`
-        SELECT EXISTS (
-          SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
-          WHERE t.tgrelid = 'radar.users'::regclass AND t.tgname = 'users_notify_changed'
-            AND p.oid = to_regprocedure('radar.notify_user_changed()') AND p.prosrc = ${NOTIFY_FUNCTION_BODY}
-        ) AND EXISTS (
-          SELECT 1 FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
-          WHERE t.tgrelid = 'radar.sessions'::regclass AND t.tgname = 'sessions_notify_changed'
-            AND p.oid = to_regprocedure('radar.notify_session_changed()')
-            AND p.prosrc = ${NOTIFY_SESSION_FUNCTION_BODY}
-        ) AS installed`);
+      const { rows } = await db.execute<{ installed: boolean }>(sql`SELECT ${installed} AS installed`);
       return rows[0]?.installed === true;
     };
     if (await isInstalled(this.db)) return;
     await this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('radar.users_notify_changed'))`);
       if (await isInstalled(tx)) return;
-      await tx.execute(
-        sql.raw(`CREATE OR REPLACE FUNCTION radar.notify_user_changed() RETURNS trigger LANGUAGE plpgsql
-          AS $radar$${NOTIFY_FUNCTION_BODY}$radar$`),
-      );
-      await tx.execute(
-        sql.raw(`CREATE OR REPLACE TRIGGER users_notify_changed AFTER UPDATE OR DELETE ON radar.users
-          FOR EACH ROW EXECUTE FUNCTION radar.notify_user_changed()`),
-      );
-      await tx.execute(
-        sql.raw(`CREATE OR REPLACE FUNCTION radar.notify_session_changed() RETURNS trigger LANGUAGE plpgsql
-          AS $radar$${NOTIFY_SESSION_FUNCTION_BODY}$radar$`),
-      );
-      await tx.execute(
-        sql.raw(`CREATE OR REPLACE TRIGGER sessions_notify_changed AFTER UPDATE OR DELETE ON radar.sessions
-          FOR EACH ROW EXECUTE FUNCTION radar.notify_session_changed()`),
-      );
+      for (const { table, trigger, fn, body } of NOTIFY_TRIGGERS) {
+        await tx.execute(
+          sql.raw(`CREATE OR REPLACE FUNCTION radar.${fn}() RETURNS trigger LANGUAGE plpgsql
+            AS $radar$${body}$radar$`),
+        );
+        await tx.execute(
+          sql.raw(`CREATE OR REPLACE TRIGGER ${trigger} AFTER UPDATE OR DELETE ON radar.${table}
+            FOR EACH ROW EXECUTE FUNCTION radar.${fn}()`),
+        );
+      }
     });
   }
 

@@ -70,6 +70,21 @@ export interface AuthorIdentity {
   affiliation?: string | undefined;
 }
 
+/**
+ * The columns papers and news items share for their embedding: the vector, the model it is of, and
+ * the English gist of a Chinese item that is embedded in place of its own text (GistRepository).
+ */
+const embeddedItemColumns = () => ({
+  embedding: vector('embedding'),
+  embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
+  /** An LLM's English gist of a Chinese item: the text it is embedded from. */
+  englishGist: text('english_gist'),
+  /** Key of the text the gist was made from; a gist of another text is not used. */
+  englishGistSource: text('english_gist_source'),
+  /** When the gist was made: the daily limit counts these. */
+  englishGistAt: timestamp('english_gist_at', { withTimezone: true }),
+});
+
 export const papers = radar.table(
   'papers',
   {
@@ -136,14 +151,7 @@ export const papers = radar.table(
      * the rule is applied in reader-eligibility.ts.
      */
     privateTo: uuid('private_to').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
-    embedding: vector('embedding'),
-    embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
-    /** An LLM's English gist of a Chinese item: the text it is embedded from (GistRepository). */
-    englishGist: text('english_gist'),
-    /** Key of the text the gist was made from; a gist of another text is not used. */
-    englishGistSource: text('english_gist_source'),
-    /** When the gist was made: the daily limit counts these. */
-    englishGistAt: timestamp('english_gist_at', { withTimezone: true }),
+    ...embeddedItemColumns(),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('english', radar.cjk_bigrams(coalesce(title, ''))), 'A') || setweight(to_tsvector('english', radar.cjk_bigrams(coalesce(abstract, ''))), 'B') || setweight(to_tsvector('simple', radar.cjk_bigrams(coalesce(journal_name, ''))), 'C')`,
     ),
@@ -199,14 +207,7 @@ export const newsItems = radar.table(
     isDemo: boolean('is_demo').notNull().default(false),
     /** Research field ids its source declared; empty: unknown, never demoted. */
     researchFields: text('research_fields').array().notNull().default(sql`'{}'::text[]`),
-    embedding: vector('embedding'),
-    embeddingModelId: integer('embedding_model_id').references(() => embeddingModels.id, { onDelete: 'set null' }),
-    /** An LLM's English gist of a Chinese item: the text it is embedded from (GistRepository). */
-    englishGist: text('english_gist'),
-    /** Key of the text the gist was made from; a gist of another text is not used. */
-    englishGistSource: text('english_gist_source'),
-    /** When the gist was made: the daily limit counts these. */
-    englishGistAt: timestamp('english_gist_at', { withTimezone: true }),
+    ...embeddedItemColumns(),
     // 'simple' rather than a language stemmer: news is Chinese and English mixed. Chinese has no spaces,
     // so radar.cjk_bigrams (migration 0005) first splits CJK runs into overlapping bigrams, as Lucene's
     // CJK analyzer does; queries go through the same function (phrase of bigrams).

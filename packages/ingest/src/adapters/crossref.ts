@@ -5,7 +5,7 @@ import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
 import type { SourceConfigOf } from '../sources-config';
 import { abstractText, inlineText, toPlainText } from '../text';
 import { type IngestEntry, type PaperDraft, PermanentSourceError } from '../types';
-import { type FileReadOptions, fetchJsonPage, type SourceRun, type SourceRunContext } from './context';
+import { type FileReadOptions, fetchCursorPages, type SourceRun, type SourceRunContext } from './context';
 import { windowStart } from './openalex';
 
 /**
@@ -156,36 +156,30 @@ const hyphenated = (issn: string) => `${issn.slice(0, 4)}-${issn.slice(4)}`;
 
 export async function* fetchCrossref(source: SourceConfigOf<'crossref'>, ctx: SourceRunContext): SourceRun {
   const from = windowStart(source, ctx);
-  let stored = 0;
-  let total = 0;
+  const run = { stored: 0, total: 0 };
   const failures: string[] = [];
   for (const issn of source.issns) {
-    let cursor: string | undefined = '*';
     try {
-      while (cursor && stored < ctx.maxItems) {
-        const url = new URL(`${source.baseUrl.replace(/\/+$/, '')}/journals/${hyphenated(issn)}/works`);
-        url.searchParams.set('filter', `from-pub-date:${from}${source.requireAbstract ? ',has-abstract:true' : ''}`);
-        url.searchParams.set('sort', 'published');
-        url.searchParams.set('order', 'desc');
-        url.searchParams.set('rows', String(Math.min(source.rows, ctx.maxItems - stored)));
-        url.searchParams.set('cursor', cursor);
-        if (ctx.settings.crossrefMailto) url.searchParams.set('mailto', ctx.settings.crossrefMailto);
-        const { document, items: pageItems } = yield* fetchJsonPage(ctx, {
-          url,
-          politeness: POLITENESS,
-          label: 'a Crossref',
-          read: readCrossref,
-          maxItems: ctx.maxItems - stored,
-          counts: (entry) => entry.type === 'paper' || entry.type === 'skip',
-        });
-        const message = isRecord(document) && isRecord(document.message) ? document.message : {};
-        if (cursor === '*' && typeof message['total-results'] === 'number') {
-          total += message['total-results'];
-          ctx.reportTotal(Math.min(total, ctx.maxItems));
-        }
-        stored += pageItems;
-        cursor = pageItems > 0 ? asString(message['next-cursor']) : undefined;
-      }
+      yield* fetchCursorPages(ctx, run, {
+        address: `${source.baseUrl.replace(/\/+$/, '')}/journals/${hyphenated(issn)}/works`,
+        params: (cursor, rows) => ({
+          filter: `from-pub-date:${from}${source.requireAbstract ? ',has-abstract:true' : ''}`,
+          sort: 'published',
+          order: 'desc',
+          rows: String(rows),
+          cursor,
+          mailto: ctx.settings.crossrefMailto,
+        }),
+        pageSize: source.rows,
+        politeness: POLITENESS,
+        label: 'a Crossref',
+        read: readCrossref,
+        counts: (entry) => entry.type === 'paper' || entry.type === 'skip',
+        pageInfo: (document) => {
+          const message = isRecord(document) && isRecord(document.message) ? document.message : {};
+          return { total: message['total-results'], nextCursor: asString(message['next-cursor']) };
+        },
+      });
     } catch (error) {
       // One wrong ISSN (404) must not hide the others; it is reported, and fails the run only alone.
       if (!(error instanceof PermanentSourceError) || source.issns.length === 1) throw error;

@@ -6,7 +6,7 @@ import { openAlexTopicFields } from '../research-field-evidence';
 import type { SourceConfigOf } from '../sources-config';
 import { inlineText, toPlainText } from '../text';
 import type { IngestEntry, PaperDraft } from '../types';
-import { type FileReadOptions, fetchJsonPage, type SourceRun, type SourceRunContext } from './context';
+import { type FileReadOptions, fetchCursorPages, type SourceRun, type SourceRunContext } from './context';
 
 /**
  * OpenAlex works: filtered by journal ISSN, topic or concept and publication date, paged with cursors.
@@ -166,8 +166,7 @@ export function windowStart(source: { lookbackDays: number }, ctx: SourceRunCont
 
 export async function* fetchOpenAlex(source: SourceConfigOf<'openalex'>, ctx: SourceRunContext): SourceRun {
   const from = windowStart(source, ctx);
-  let stored = 0;
-  let total = 0;
+  const run = { stored: 0, total: 0 };
   // Long ISSN lists are split into several queries (OpenAlex caps OR-ed values).
   for (const issns of chunked(source.issns, MAX_OR_VALUES)) {
     const filters = [`from_publication_date:${from}`];
@@ -176,31 +175,26 @@ export async function* fetchOpenAlex(source: SourceConfigOf<'openalex'>, ctx: So
     if (source.concepts.length) filters.push(`concepts.id:${source.concepts.map(shortId).join('|')}`);
     if (source.filter?.trim()) filters.push(source.filter.trim());
 
-    let cursor: string | undefined = '*';
-    while (cursor && stored < ctx.maxItems) {
-      const url = new URL(`${source.baseUrl.replace(/\/+$/, '')}/works`);
-      url.searchParams.set('filter', filters.join(','));
-      if (source.search?.trim()) url.searchParams.set('search', source.search.trim());
-      url.searchParams.set('sort', source.sort);
-      url.searchParams.set('per-page', String(Math.min(source.perPage, ctx.maxItems - stored)));
-      url.searchParams.set('cursor', cursor);
-      if (ctx.settings.openAlexApiKey) url.searchParams.set('api_key', ctx.settings.openAlexApiKey);
-      const { document, items: pageItems } = yield* fetchJsonPage(ctx, {
-        url,
-        politeness: POLITENESS,
-        label: 'an OpenAlex',
-        read: readOpenAlex,
-        maxItems: ctx.maxItems - stored,
-        counts: (entry) => entry.type === 'paper',
-      });
-      const meta = isRecord(document) && isRecord(document.meta) ? document.meta : {};
-      if (cursor === '*' && typeof meta.count === 'number') {
-        total += meta.count;
-        ctx.reportTotal(Math.min(total, ctx.maxItems));
-      }
-      stored += pageItems;
-      cursor = pageItems > 0 ? asString(meta.next_cursor) : undefined;
-    }
+    yield* fetchCursorPages(ctx, run, {
+      address: `${source.baseUrl.replace(/\/+$/, '')}/works`,
+      params: (cursor, rows) => ({
+        filter: filters.join(','),
+        search: source.search?.trim(),
+        sort: source.sort,
+        'per-page': String(rows),
+        cursor,
+        api_key: ctx.settings.openAlexApiKey,
+      }),
+      pageSize: source.perPage,
+      politeness: POLITENESS,
+      label: 'an OpenAlex',
+      read: readOpenAlex,
+      counts: (entry) => entry.type === 'paper',
+      pageInfo: (document) => {
+        const meta = isRecord(document) && isRecord(document.meta) ? document.meta : {};
+        return { total: meta.count, nextCursor: asString(meta.next_cursor) };
+      },
+    });
   }
   return { lastSuccessDate: toDateString(ctx.now), from };
 }

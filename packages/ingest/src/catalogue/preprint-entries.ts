@@ -10,114 +10,45 @@ import { type SourceConfig, sourceConfigSchema } from '../sources-config';
 
 const entry = (value: Record<string, unknown>): SourceConfig => sourceConfigSchema.parse({ kind: 'biorxiv', ...value });
 
+/** A server's categories as entries of their own: the name's suffix, the categories, the fields they belong to. */
+type CategoryRow = [suffix: string, categories: string[], fields: string[]];
+
+const BIORXIV_CATEGORIES: CategoryRow[] = [
+  ['bioinformatics', ['bioinformatics', 'systems biology'], ['biology', 'computer-science']],
+  ['neuroscience', ['neuroscience', 'animal behavior and cognition'], ['biology', 'psychology']],
+  ['ecology', ['ecology', 'evolutionary biology', 'zoology'], ['biology', 'environmental-ecology']],
+  ['plant', ['plant biology'], ['biology', 'agricultural-forestry']],
+  ['biochemistry', ['biochemistry'], ['biology', 'chemistry']],
+  ['biophysics', ['biophysics'], ['biology', 'physics-astronomy']],
+  ['bioengineering', ['bioengineering', 'synthetic biology'], ['biology', 'engineering-technology']],
+  ['biomedical', ['cancer biology', 'immunology', 'pathology', 'pharmacology and toxicology'], ['biology', 'medicine']],
+  ['paleontology', ['paleontology'], ['biology', 'earth-sciences']],
+  ['scicomm', ['scientific communication and education'], ['education', 'multidisciplinary']],
+];
+
+const MEDRXIV_CATEGORIES: CategoryRow[] = [
+  ['psychiatry', ['psychiatry and clinical psychology', 'addiction medicine'], ['medicine', 'psychology']],
+  [
+    'health-economics',
+    ['health economics', 'health policy', 'health systems and quality improvement'],
+    ['medicine', 'economics', 'management'],
+  ],
+  ['health-informatics', ['health informatics'], ['medicine', 'computer-science']],
+  ['environmental-health', ['occupational and environmental health'], ['medicine', 'environmental-ecology']],
+  ['public-health', ['public and global health'], ['medicine', 'sociology']],
+  ['medical-education', ['medical education'], ['medicine', 'education']],
+  ['medical-ethics', ['medical ethics'], ['medicine', 'philosophy']],
+];
+
+const categoryEntries = (server: 'biorxiv' | 'medrxiv', rows: CategoryRow[]) =>
+  rows.map(([suffix, categories, fields]) => entry({ name: `${server}-${suffix}`, server, categories, fields }));
+
 export const PREPRINT_CATALOGUE_ENTRIES: SourceConfig[] = [
   // Whole servers.
   entry({ name: 'medrxiv', server: 'medrxiv', fields: ['medicine'] }),
   entry({ name: 'biorxiv', server: 'biorxiv', fields: ['biology'] }),
 
-  // bioRxiv categories that belong to other fields too.
-  entry({
-    name: 'biorxiv-bioinformatics',
-    server: 'biorxiv',
-    categories: ['bioinformatics', 'systems biology'],
-    fields: ['biology', 'computer-science'],
-  }),
-  entry({
-    name: 'biorxiv-neuroscience',
-    server: 'biorxiv',
-    categories: ['neuroscience', 'animal behavior and cognition'],
-    fields: ['biology', 'psychology'],
-  }),
-  entry({
-    name: 'biorxiv-ecology',
-    server: 'biorxiv',
-    categories: ['ecology', 'evolutionary biology', 'zoology'],
-    fields: ['biology', 'environmental-ecology'],
-  }),
-  entry({
-    name: 'biorxiv-plant',
-    server: 'biorxiv',
-    categories: ['plant biology'],
-    fields: ['biology', 'agricultural-forestry'],
-  }),
-  entry({
-    name: 'biorxiv-biochemistry',
-    server: 'biorxiv',
-    categories: ['biochemistry'],
-    fields: ['biology', 'chemistry'],
-  }),
-  entry({
-    name: 'biorxiv-biophysics',
-    server: 'biorxiv',
-    categories: ['biophysics'],
-    fields: ['biology', 'physics-astronomy'],
-  }),
-  entry({
-    name: 'biorxiv-bioengineering',
-    server: 'biorxiv',
-    categories: ['bioengineering', 'synthetic biology'],
-    fields: ['biology', 'engineering-technology'],
-  }),
-  entry({
-    name: 'biorxiv-biomedical',
-    server: 'biorxiv',
-    categories: ['cancer biology', 'immunology', 'pathology', 'pharmacology and toxicology'],
-    fields: ['biology', 'medicine'],
-  }),
-  entry({
-    name: 'biorxiv-paleontology',
-    server: 'biorxiv',
-    categories: ['paleontology'],
-    fields: ['biology', 'earth-sciences'],
-  }),
-  entry({
-    name: 'biorxiv-scicomm',
-    server: 'biorxiv',
-    categories: ['scientific communication and education'],
-    fields: ['education', 'multidisciplinary'],
-  }),
-
-  // medRxiv categories that belong to other fields too.
-  entry({
-    name: 'medrxiv-psychiatry',
-    server: 'medrxiv',
-    categories: ['psychiatry and clinical psychology', 'addiction medicine'],
-    fields: ['medicine', 'psychology'],
-  }),
-  entry({
-    name: 'medrxiv-health-economics',
-    server: 'medrxiv',
-    categories: ['health economics', 'health policy', 'health systems and quality improvement'],
-    fields: ['medicine', 'economics', 'management'],
-  }),
-  entry({
-    name: 'medrxiv-health-informatics',
-    server: 'medrxiv',
-    categories: ['health informatics'],
-    fields: ['medicine', 'computer-science'],
-  }),
-  entry({
-    name: 'medrxiv-environmental-health',
-    server: 'medrxiv',
-    categories: ['occupational and environmental health'],
-    fields: ['medicine', 'environmental-ecology'],
-  }),
-  entry({
-    name: 'medrxiv-public-health',
-    server: 'medrxiv',
-    categories: ['public and global health'],
-    fields: ['medicine', 'sociology'],
-  }),
-  entry({
-    name: 'medrxiv-medical-education',
-    server: 'medrxiv',
-    categories: ['medical education'],
-    fields: ['medicine', 'education'],
-  }),
-  entry({
-    name: 'medrxiv-medical-ethics',
-    server: 'medrxiv',
-    categories: ['medical ethics'],
-    fields: ['medicine', 'philosophy'],
-  }),
+  // bioRxiv and medRxiv categories that belong to other fields too.
+  ...categoryEntries('biorxiv', BIORXIV_CATEGORIES),
+  ...categoryEntries('medrxiv', MEDRXIV_CATEGORIES),
 ];

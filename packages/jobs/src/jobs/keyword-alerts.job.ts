@@ -21,12 +21,13 @@ import { type AlertMailAuthorPaper, type AlertMailPaper, keywordAlertMail } from
  * alert-enabled keywords are due (daily: last alert about 24 h ago; weekly: about 7 days; never
  * alerted: now) and sends each one digest of the new papers matching any of those keywords.
  *
- * Delivery is at most once per paper and user. For each user, one transaction locks the due keywords
- * (SKIP LOCKED: a second worker skips that user), records the listed papers in
- * keyword_alert_deliveries and moves last_alerted_at on; the mail is sent after it commits. A send
- * that fails undoes the claim (KeywordRepository.releaseAlertDigest), so the next run retries. A crash
- * between the commit and the send loses that digest rather than ever mailing a paper twice: holding
- * the transaction open during the SMTP exchange would close that gap, but in embedded mode an open
+ * Delivery is at most once per paper and user. Users are taken in batches of 20, four batches at a
+ * time: for a batch, one transaction (KeywordRepository.claimAlertDigests, four round trips) locks the
+ * due keywords (SKIP LOCKED: a second worker skips them), records each user's listed papers in
+ * keyword_alert_deliveries and moves last_alerted_at on; the mails are sent after it commits. A send that fails undoes that
+ * user's claim (KeywordRepository.releaseAlertDigest), so the next run retries. A crash between the
+ * commit and the sends loses the batch's digests rather than ever mailing a paper twice: holding the
+ * transaction open during the SMTP exchanges would close that gap, but in embedded mode an open
  * transaction holds the whole database (one PGlite session) for as long as the mail server takes.
  *
  * Each paper's reason is built as a recommendation's is (@radar/recommend, keywordAlertReasons): its
@@ -49,10 +50,17 @@ const KEYWORD_ALERT_RULES: AlertWindowRules & { usersPerRun: number; maxAuthorPa
   /** Users handled per run; the rest are due at the next run (longest waiting first). */
   usersPerRun: 500,
 };
-/** Users whose followed authors are looked up in one statement. */
-const USERS_PER_BATCH = 50;
-/** Users whose claim or mail is under way at once (each claim is its own transaction). */
-const USERS_IN_FLIGHT = 4;
+/**
+ * Users taken together: their followers, accounts and claim (keywords, candidates, deliveries) are read
+ * and written in a few statements per batch rather than per user.
+ */
+const USERS_PER_BATCH = 20;
+/**
+ * Batches under way at once, each on its own connection: one batch's claim (its readers' candidate
+ * searches, one after another in one message) overlaps another's learned orders and mails, and the
+ * database works on up to this many searches at a time, as it did when each user was claimed alone.
+ */
+const BATCHES_IN_FLIGHT = 4;
 
 /**
  * Papers by followed authors for a user's digest: stored within the longest look-back and never mailed
@@ -148,14 +156,19 @@ async function sendKeywordAlerts(deps: {
   };
   const result: KeywordAlertRunResult = { outcome: 'success', users: 0, mailed: 0, papers: 0, failed: 0 };
   const due = await deps.keywords.listUsersDueForAlerts(rules, rules.usersPerRun);
-  for (let offset = 0; offset < due.length; offset += USERS_PER_BATCH) {
-    const batch = due.slice(offset, offset + USERS_PER_BATCH);
-    // One statement for the batch: most readers follow nobody and need no look-up of authors' papers.
+  const batches = Array.from({ length: Math.ceil(due.length / USERS_PER_BATCH) }, (_, index) =>
+    due.slice(index * USERS_PER_BATCH, (index + 1) * USERS_PER_BATCH),
+  );
+  await forEachInFlight(batches, BATCHES_IN_FLIGHT, async (batch) => {
+    // One statement each for the batch: most readers follow nobody and need no look-up of authors' papers.
     const followers = (await deps.followedAuthors?.followersAmong(batch)) ?? new Set<string>();
     const accounts = new Map(
       deps.ranking && deps.users ? (await deps.users.findManyByIds(batch)).map((user) => [user.id, user]) : [],
     );
-    await forEachInFlight(batch, USERS_IN_FLIGHT, async (userId) => {
+    // What each reader's digest adds and how it is ordered, before the batch's claim: the claim's
+    // transaction holds their keywords, and in embedded mode the whole database, only for its statements.
+    const readers: { userId: string; byAuthors: MatchedAuthorPaper[]; ranking: AlertRanking | undefined }[] = [];
+    for (const userId of batch) {
       const byAuthors = followers.has(userId)
         ? await followedAuthorPapersFor(deps.followedAuthors, userId, rules, new Date())
         : [];
@@ -164,16 +177,25 @@ async function sendKeywordAlerts(deps: {
         deps.logger?.warn({ userId, err: error.message }, 'learned order unavailable; alert in similarity order');
         return undefined;
       });
-      const claim = await deps.keywords.claimAlertDigest(userId, rules, {
-        authorPaperIds: byAuthors.map((paper) => paper.paperId),
-        ranking,
-      });
-      if (!claim) return; // another worker has this user, or nothing is due any more
-      result.users++;
-      if (claim.papers.length === 0 && claim.authorPapers.length === 0) return;
+      readers.push({ userId, byAuthors, ranking });
+    }
+    const claims = await deps.keywords.claimAlertDigests(
+      readers.map((reader) => ({
+        userId: reader.userId,
+        authorPaperIds: reader.byAuthors.map((paper) => paper.paperId),
+        ranking: reader.ranking,
+      })),
+      rules,
+    );
+    // Readers another worker holds, or with nothing due any more, have no claim.
+    result.users += claims.length;
+    const byAuthorsOf = new Map(readers.map((reader) => [reader.userId, reader.byAuthors]));
+    for (const claim of claims) {
+      if (claim.papers.length === 0 && claim.authorPapers.length === 0) continue;
+      const { userId } = claim;
       const mail = keywordAlertMail({
         to: claim.email,
-        authorPapers: authorMailPapers(claim, byAuthors),
+        authorPapers: authorMailPapers(claim, byAuthorsOf.get(userId) ?? []),
         papers: await withSharedTerms(claim, activeWeighting, deps.logger),
         moreCount: claim.moreCount,
         webBaseUrl: deps.mail.webBaseUrl(),
@@ -197,8 +219,8 @@ async function sendKeywordAlerts(deps: {
             deps.logger?.error({ userId, err: releaseError.message }, 'keyword alert claim not released'),
           );
       }
-    });
-  }
+    }
+  });
   return result;
 }
 

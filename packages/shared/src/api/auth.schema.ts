@@ -35,6 +35,11 @@ export const loginEmailSchema = requiredText('邮箱地址', '请输入邮箱地
       .refine((value) => EMAIL_PATTERN.test(value), { message: '邮箱格式不正确' }),
   );
 
+/** A new password's confirmation must match it (a form refinement); a mismatch is reported on confirm_password. */
+export const passwordsMatch = (body: { password: string; confirm_password: string }) =>
+  body.password === body.confirm_password;
+export const PASSWORDS_DIFFER = { message: '两次输入的密码不一致', path: ['confirm_password'] };
+
 /** The strength rules every new password must meet; the common-password list is checked by the server. */
 export const newPasswordSchema = requiredText('密码', '请输入密码').pipe(
   z
@@ -168,10 +173,7 @@ export const resetPasswordRequestSchema = z
     password: newPasswordSchema,
     confirm_password: requiredText('确认密码', '请确认密码').pipe(z.string().min(1, { message: '请确认密码' })),
   })
-  .refine((body) => body.password === body.confirm_password, {
-    message: '两次输入的密码不一致',
-    path: ['confirm_password'],
-  });
+  .refine(passwordsMatch, PASSWORDS_DIFFER);
 
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 export type LoginRequest = z.infer<typeof loginRequestSchema>;

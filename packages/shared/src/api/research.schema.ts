@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countCharacters } from '../characters';
-import { boundedText, text, textOrList } from './text.schema';
-import { userResponseSchema } from './user.schema';
+import { boundedText, text } from './text.schema';
+import { researchProfileShape, userResponseSchema } from './user.schema';
 
 /**
  * Research-direction analysis, profile confirmation, profile vector and recommendation stats.
@@ -139,18 +139,7 @@ export type ResearchProcessResponse = z.infer<typeof researchProcessResponseSche
  * research_email may use the '(at)' form, which is saved as '@'.
  */
 export const researchConfirmRequestSchema = z
-  .object({
-    research_name: boundedText(100, '姓名'),
-    research_email: boundedText(254, '邮箱'),
-    research_institution: boundedText(200, '机构'),
-    research_position: boundedText(100, '职位'),
-    research_fields: textOrList(
-      text('研究领域').max(2000, { message: '研究领域过长' }),
-      z.array(text('研究领域').max(100, { message: '研究领域名称过长' })).max(30, { message: '研究领域过多' }),
-      '研究领域必须是文本或列表',
-    ),
-    research_summary_en: boundedText(5000, '英文研究摘要'),
-  })
+  .object(researchProfileShape(boundedText(254, '邮箱'), { max: 30, message: '研究领域过多' }))
   .partial();
 export type ResearchConfirmRequest = z.infer<typeof researchConfirmRequestSchema>;
 

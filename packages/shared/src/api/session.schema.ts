@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newPasswordSchema } from './auth.schema';
+import { newPasswordSchema, PASSWORDS_DIFFER, passwordsMatch } from './auth.schema';
 import { text } from './text.schema';
 
 /**
@@ -38,10 +38,7 @@ export const changePasswordRequestSchema = z
     password: newPasswordSchema,
     confirm_password: text('确认密码', { message: '请确认密码' }).min(1, { message: '请确认密码' }),
   })
-  .refine((body) => body.password === body.confirm_password, {
-    message: '两次输入的密码不一致',
-    path: ['confirm_password'],
-  });
+  .refine(passwordsMatch, PASSWORDS_DIFFER);
 
 export type Session = z.infer<typeof sessionSchema>;
 export type SessionListResponse = z.infer<typeof sessionListResponseSchema>;

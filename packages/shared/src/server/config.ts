@@ -333,6 +333,7 @@ export interface AppConfig {
     multilingual: boolean;
   };
   ingest: {
+    /** Scheduled runs on or off; manual runs (`pnpm radar ingest`) work either way. */
     enabled: boolean;
     /** Absolute path of the sources file (JSON; YAML when the `yaml` package is installed). */
     sourcesFile: string;

@@ -9,6 +9,7 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSessionId, requireUser } from '../../plugins/auth';
+import { guardedRoutes } from '../../plugins/guarded-route';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { AuthService } from './auth.service';
 import type { SessionService } from './session.service';
@@ -16,13 +17,12 @@ import type { SessionService } from './session.service';
 /** Guesses at the current password with a stolen token: a few per account, as login allows per client. */
 const PASSWORD_CHANGE_LIMIT = { max: 5, timeWindow: '15 minutes' };
 
-const guarded = { security: [{ bearerAuth: [] }] };
-
 /** Logout, the session list of /my, ending sessions, and the password change that ends the others. */
 export const sessionRoutes: FastifyPluginAsyncZod<{ sessions: SessionService; auth: AuthService }> = async (
   app,
   { sessions, auth },
 ) => {
+  const guarded = guardedRoutes(app, 'auth');
   const passwordChangeLimit = keyedRateLimit(
     app,
     PASSWORD_CHANGE_LIMIT,
@@ -31,74 +31,51 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ sessions: SessionService; au
 
   app.post(
     API_PATHS.logout,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: "Log out: ends this token's session on the server (the token is refused from then on)",
-        ...guarded,
-        response: { 200: messageResponseSchema, 401: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: "Log out: ends this token's session on the server (the token is refused from then on)",
+      response: { 200: messageResponseSchema },
+    }),
     async (request) => sessions.logout(requireUser(request), requireSessionId(request)),
   );
 
   app.get(
     API_PATHS.sessions,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'The active sessions (logins) of the signed-in user, this one first',
-        ...guarded,
-        response: { 200: sessionListResponseSchema, 401: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: 'The active sessions (logins) of the signed-in user, this one first',
+      response: { 200: sessionListResponseSchema },
+    }),
     async (request) => sessions.list(requireUser(request), requireSessionId(request)),
   );
 
   app.delete(
     API_PATHS.session,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: "End one of the user's sessions (another user's id: 404)",
-        ...guarded,
-        params: sessionIdParamsSchema,
-        response: { 200: endSessionsResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: "End one of the user's sessions (another user's id: 404)",
+      params: sessionIdParamsSchema,
+      response: { 200: endSessionsResponseSchema, 400: apiErrorSchema, 404: apiErrorSchema },
+    }),
     async (request) => sessions.end(requireUser(request), request.params.id),
   );
 
   app.post(
     API_PATHS.logoutOtherSessions,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'Log out other devices: ends every session of the user except this one',
-        ...guarded,
-        response: { 200: endSessionsResponseSchema, 401: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: 'Log out other devices: ends every session of the user except this one',
+      response: { 200: endSessionsResponseSchema },
+    }),
     async (request) => sessions.endOthers(requireUser(request), requireSessionId(request)),
   );
 
   app.post(
     API_PATHS.changePassword,
-    {
-      onRequest: app.authenticate,
-      preHandler: passwordChangeLimit,
-      schema: {
-        tags: ['auth'],
+    guarded(
+      {
         summary: 'Change the password with the current one; ends every other session and mails the owner',
-        ...guarded,
         body: changePasswordRequestSchema,
-        response: { 200: endSessionsResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: endSessionsResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { preHandler: passwordChangeLimit },
+    ),
     async (request) =>
       auth.changePassword(
         requireUser(request),

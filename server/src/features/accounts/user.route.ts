@@ -11,6 +11,7 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
+import { guardedRoutes } from '../../plugins/guarded-route';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import { presentUser } from '../../presenters/user.presenter';
 import type { AuthRateLimits } from './account-rate-limits';
@@ -25,6 +26,7 @@ export const userRoutes: FastifyPluginAsyncZod<{
   emailChange: EmailChangeService;
   limits: AuthRateLimits;
 }> = async (app, { userService, selfService, emailChange, limits }) => {
+  const guarded = guardedRoutes(app, 'auth');
   // Password guesses through a stolen token are limited per account like login guesses from one client.
   const passwordChecks = keyedRateLimit(app, limits.loginPerAccountAndClient, (request) => {
     return `password-check:${requireUser(request).id}`;
@@ -35,47 +37,36 @@ export const userRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     API_PATHS.user,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'The signed-in user with their research profile',
-        security: [{ bearerAuth: [] }],
-        response: { 200: userResponseSchema, 401: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: 'The signed-in user with their research profile',
+      response: { 200: userResponseSchema },
+    }),
     async (request) => presentUser(requireUser(request)),
   );
 
   app.patch(
     API_PATHS.user,
-    {
-      onRequest: app.authenticate,
-      config: { userQuota: 'profileUpdates' },
-      schema: {
-        tags: ['auth'],
+    guarded(
+      {
         summary: 'Update profile fields; unknown fields are ignored',
-        security: [{ bearerAuth: [] }],
         body: userUpdateSchema,
-        response: { 200: userResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: userResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { config: { userQuota: 'profileUpdates' } },
+    ),
     async (request) => presentUser(await userService.updateProfile(requireUser(request), request.body)),
   );
 
   app.post(
     API_PATHS.deleteUser,
-    {
-      onRequest: app.authenticate,
-      preHandler: passwordChecks,
-      schema: {
-        tags: ['auth'],
+    guarded(
+      {
         summary: 'Delete the signed-in account and all of its data, after the current password is typed again',
-        security: [{ bearerAuth: [] }],
         body: deleteAccountRequestSchema,
-        response: { 200: messageResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: messageResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { preHandler: passwordChecks },
+    ),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return selfService.deleteAccount(requireUser(request), request.body.password);
@@ -84,23 +75,19 @@ export const userRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     API_PATHS.changeEmail,
-    {
-      onRequest: app.authenticate,
-      preHandler: [passwordChecks, emailChangeCodes],
-      schema: {
-        tags: ['auth'],
+    guarded(
+      {
         summary:
           'Start moving the account to another address: checks the current password and mails a 6-digit code to the new address',
-        security: [{ bearerAuth: [] }],
         body: emailChangeRequestSchema,
         response: {
           200: emailChangeStartedResponseSchema,
           400: apiErrorSchema,
-          401: apiErrorSchema,
           429: apiErrorSchema,
         },
       },
-    },
+      { preHandler: [passwordChecks, emailChangeCodes] },
+    ),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return emailChange.start(requireUser(request), request.body.new_email, request.body.password);
@@ -109,23 +96,19 @@ export const userRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     API_PATHS.confirmEmailChange,
-    {
-      onRequest: app.authenticate,
-      config: { userQuota: 'profileUpdates' },
-      schema: {
-        tags: ['auth'],
+    guarded(
+      {
         summary: 'Confirm the email change with the code mailed to the new address; answers the updated user',
-        security: [{ bearerAuth: [] }],
         body: emailChangeConfirmSchema,
         response: {
           200: userResponseSchema,
           400: apiErrorSchema,
-          401: apiErrorSchema,
           409: apiErrorSchema,
           429: apiErrorSchema,
         },
       },
-    },
+      { config: { userQuota: 'profileUpdates' } },
+    ),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return presentUser(await emailChange.confirm(requireUser(request), request.body.code));

@@ -18,13 +18,12 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
+import { guardedRoutes } from '../../plugins/guarded-route';
 import { articleActionLimit, keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { ArticleService, NamedCitationFile } from './article.service';
 
 /** Library listings and single-paper exports per user (search and the library export have their own quotas). */
 const ARTICLE_LIBRARY_LIMIT = { max: 120, timeWindow: '1 minute' };
-
-const guarded = { tags: ['articles'], security: [{ bearerAuth: [] }] };
 
 /** A citation file as a download: its media type and name, never cached (it is the caller's own list). */
 const sendFile = (reply: FastifyReply, file: NamedCitationFile) =>
@@ -33,10 +32,11 @@ const sendFile = (reply: FastifyReply, file: NamedCitationFile) =>
     .header('content-type', file.contentType)
     .header('content-disposition', `attachment; filename="${file.fileName}"`)
     .send(file.body);
-const actionErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
+const actionErrors = { 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
 
 /** Article search, the library and the per-paper actions (favourite, share, read), outside /api/ where the web app requests them. */
 export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> = async (app, { articles }) => {
+  const guarded = guardedRoutes(app, 'articles');
   // Keyed by user (after authentication): the limits follow the account, not the address.
   const libraryLimit = keyedRateLimit(
     app,
@@ -47,71 +47,64 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
 
   app.get(
     API_PATHS.articleSearch,
-    {
-      onRequest: app.authenticate,
-      // Its budget and concurrency cap per reader: docs/decisions.md, "Per-user quotas".
-      config: { userQuota: 'articleSearch' },
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'Full-text search over papers: every keyword must match (AND), most relevant first, then newest',
         querystring: articleSearchQuerySchema,
-        response: { 200: articleSearchResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: articleSearchResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      {
+        // Its budget and concurrency cap per reader: docs/decisions.md, "Per-user quotas".
+        config: { userQuota: 'articleSearch' },
+      },
+    ),
     async (request) => articles.search(requireUser(request), request.query),
   );
 
   app.get(
     API_PATHS.articleLibrary,
-    {
-      onRequest: app.authenticate,
-      preHandler: libraryLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: "The caller's favourited and saved papers (list=all|favorited|saved), most recently marked first",
         querystring: articleLibraryQuerySchema,
-        response: { 200: articleLibraryResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: articleLibraryResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { preHandler: libraryLimit },
+    ),
     async (request) => articles.library(requireUser(request), request.query),
   );
 
   // Exports: the answer is the file's text (BibTeX, RIS or CSL-JSON) under its own media type.
   app.get(
     API_PATHS.articleLibraryExport,
-    {
-      onRequest: app.authenticate,
-      config: { userQuota: 'libraryExports' },
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary:
           "The caller's favourites, saved papers or both (list=all|favorited|saved) as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment; empty list, empty file)",
         querystring: articleLibraryExportQuerySchema,
-        response: { 200: citationFileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: citationFileSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { config: { userQuota: 'libraryExports' } },
+    ),
     async (request, reply) => sendFile(reply, await articles.exportLibrary(requireUser(request), request.query)),
   );
 
   app.get(
     API_PATHS.articleExport,
-    {
-      onRequest: app.authenticate,
-      preHandler: libraryLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'One paper as a citation file: format=bibtex|ris|csljson (a .bib, .ris or CSL-JSON .json attachment)',
         params: articleIdParamsSchema,
         querystring: articleExportQuerySchema,
         response: {
           200: citationFileSchema,
           400: apiErrorSchema,
-          401: apiErrorSchema,
           404: apiErrorSchema,
           429: apiErrorSchema,
         },
       },
-    },
+      { preHandler: libraryLimit },
+    ),
     async (request, reply) =>
       sendFile(reply, await articles.exportPaper(requireUser(request), request.params.id, request.query)),
   );
@@ -140,33 +133,29 @@ export const articleRoutes: FastifyPluginAsyncZod<{ articles: ArticleService }> 
   for (const action of actions) {
     app.post(
       action.path,
-      {
-        onRequest: app.authenticate,
-        preHandler: actionLimit,
-        schema: {
-          ...guarded,
+      guarded(
+        {
           summary: action.summary,
           params: articleIdParamsSchema,
           response: { 200: action.response, ...actionErrors },
         },
-      },
+        { preHandler: actionLimit },
+      ),
       async (request) => action.run(requireUser(request), request.params.id),
     );
   }
 
   app.post(
     API_PATHS.articleRead,
-    {
-      onRequest: app.authenticate,
-      preHandler: actionLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'Record reading progress (0-100); the furthest progress is kept and returned',
         params: articleIdParamsSchema,
         body: articleReadRequestSchema,
         response: { 200: articleReadResponseSchema, ...actionErrors },
       },
-    },
+      { preHandler: actionLimit },
+    ),
     async (request) => articles.recordRead(requireUser(request), request.params.id, request.body.progress),
   );
 };

@@ -13,19 +13,13 @@ import {
   type ArticleSearchResponse,
   type ArticleShareResponse,
 } from '@radar/shared';
-import { errors } from '../../errors';
+import { errors, parseRowId } from '../../errors';
 import { doiLink, presentPaper } from '../../presenters/paper.presenter';
 import { type CitationFile, writeCitationFile } from './citation-files';
 import { toCitationItems } from './paper-citation';
 
-/** Paper ids are positive bigints; beyond 15 digits none exists yet and JS numbers stay exact. */
-const PAPER_ID = /^[1-9]\d{0,14}$/;
-
 /** The paper id in a path; anything that cannot be one is a paper that does not exist (404). */
-function parsePaperId(raw: string): number {
-  if (!PAPER_ID.test(raw)) throw errors.notFound('论文不存在');
-  return Number(raw);
-}
+const parsePaperId = (raw: string): number => parseRowId(raw, '论文不存在');
 
 const paperNotFound = () => errors.notFound('论文不存在');
 

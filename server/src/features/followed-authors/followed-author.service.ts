@@ -6,10 +6,8 @@ import {
   type FollowedAuthor,
   type FollowedAuthorListResponse,
 } from '@radar/shared';
-import { errors } from '../../errors';
+import { errors, parseRowId } from '../../errors';
 
-/** Positive bigints; beyond 15 digits none exists yet and JS numbers stay exact. */
-const FOLLOW_ID = /^[1-9]\d{0,14}$/;
 const NOT_FOUND = '没有关注这位作者';
 
 /**
@@ -59,8 +57,8 @@ export class FollowedAuthorService {
 
   /** DELETE /api/auth/followed-authors/{id}/. */
   async unfollow(user: UserRow, rawId: string): Promise<FollowedAuthorListResponse> {
-    if (!FOLLOW_ID.test(rawId)) throw errors.notFound(NOT_FOUND);
-    if (!(await this.deps.followedAuthors.remove(user.id, Number(rawId)))) throw errors.notFound(NOT_FOUND);
+    if (!(await this.deps.followedAuthors.remove(user.id, parseRowId(rawId, NOT_FOUND))))
+      throw errors.notFound(NOT_FOUND);
     return this.list(user);
   }
 }

@@ -9,10 +9,8 @@ import {
   SUMMARY_INTEREST,
 } from '@radar/shared';
 import type { Logger } from 'pino';
-import { errors } from '../../errors';
+import { errors, parseRowId } from '../../errors';
 
-/** Positive bigints; beyond 15 digits none exists yet and JS numbers stay exact. */
-const INTEREST_ID = /^[1-9]\d{0,14}$/;
 const NOT_FOUND = '研究兴趣不存在';
 
 /**
@@ -142,8 +140,7 @@ export class InterestService {
   }
 
   private parseId(rawId: string): number {
-    if (!INTEREST_ID.test(rawId)) throw errors.notFound(NOT_FOUND);
-    return Number(rawId);
+    return parseRowId(rawId, NOT_FOUND);
   }
 
   private async checkFavorites(user: UserRow, paperIds: number[]): Promise<void> {

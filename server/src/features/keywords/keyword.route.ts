@@ -11,16 +11,16 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
+import { guardedRoutes } from '../../plugins/guarded-route';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { KeywordService } from './keyword.service';
 
 /** Suggestions per user: each runs a nearest-neighbour search and a corpus lookup per candidate term. */
 const KEYWORD_SUGGESTION_LIMIT = { max: 30, timeWindow: '1 minute' };
 
-const guarded = { tags: ['keywords'], security: [{ bearerAuth: [] }] };
-
 /** The keyword calls of the API (no /api prefix, as the spec writes them). */
 export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> = async (app, { keywords }) => {
+  const guarded = guardedRoutes(app, 'keywords');
   const suggestionLimit = keyedRateLimit(
     app,
     KEYWORD_SUGGESTION_LIMIT,
@@ -29,71 +29,53 @@ export const keywordRoutes: FastifyPluginAsyncZod<{ keywords: KeywordService }> 
 
   app.get(
     API_PATHS.keywords,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        ...guarded,
-        summary: "The caller's keywords with their alert settings, newest first",
-        response: { 200: keywordListResponseSchema, 401: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: "The caller's keywords with their alert settings, newest first",
+      response: { 200: keywordListResponseSchema },
+    }),
     async (request) => keywords.list(requireUser(request)),
   );
 
   app.post(
     API_PATHS.addKeyword,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        ...guarded,
-        summary: 'Follow a keyword (`{ keyword }` or `{ name }`); 409 when already followed, 400 past 50',
-        body: keywordAddRequestSchema,
-        response: { 201: keywordResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: 'Follow a keyword (`{ keyword }` or `{ name }`); 409 when already followed, 400 past 50',
+      body: keywordAddRequestSchema,
+      response: { 201: keywordResponseSchema, 400: apiErrorSchema, 409: apiErrorSchema },
+    }),
     async (request, reply) => reply.status(201).send(await keywords.add(requireUser(request), request.body)),
   );
 
   app.post(
     API_PATHS.removeKeyword,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        ...guarded,
-        summary: 'Stop following a keyword; 404 for an id that is not one of your keywords',
-        params: keywordIdParamsSchema,
-        response: { 200: keywordRemoveResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: 'Stop following a keyword; 404 for an id that is not one of your keywords',
+      params: keywordIdParamsSchema,
+      response: { 200: keywordRemoveResponseSchema, 404: apiErrorSchema },
+    }),
     async (request) => keywords.remove(requireUser(request), request.params.id),
   );
 
   app.patch(
     API_PATHS.updateKeyword,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        ...guarded,
-        summary: "A keyword's alert settings: alert_enabled, alert_frequency (daily, weekly), negative_terms",
-        params: keywordIdParamsSchema,
-        body: keywordUpdateSchema,
-        response: { 200: keywordResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: "A keyword's alert settings: alert_enabled, alert_frequency (daily, weekly), negative_terms",
+      params: keywordIdParamsSchema,
+      body: keywordUpdateSchema,
+      response: { 200: keywordResponseSchema, 400: apiErrorSchema, 404: apiErrorSchema },
+    }),
     async (request) => keywords.update(requireUser(request), request.params.id, request.body),
   );
 
   app.get(
     API_PATHS.keywordSuggestions,
-    {
-      onRequest: app.authenticate,
-      preHandler: suggestionLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'Keywords suggested from your profile and the papers nearest to it; empty without a profile',
-        response: { 200: keywordSuggestionsResponseSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: keywordSuggestionsResponseSchema, 429: apiErrorSchema },
       },
-    },
+      { preHandler: suggestionLimit },
+    ),
     async (request) => keywords.suggest(requireUser(request)),
   );
 };

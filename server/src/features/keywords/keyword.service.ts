@@ -12,12 +12,9 @@ import {
   type KeywordUpdate,
 } from '@radar/shared';
 import type { Logger } from 'pino';
-import { errors } from '../../errors';
+import { errors, parseRowId } from '../../errors';
 import { presentKeyword } from './keyword.presenter';
 import { collectCandidates, rankSuggestions, SUGGESTION_RULES } from './keyword-suggestions';
-
-/** Keyword ids are identity numbers (far below 2^53, so a JS number holds them exactly); anything else names no keyword. */
-const KEYWORD_ID = /^[1-9]\d{0,14}$/;
 
 const NOT_FOUND_MESSAGE = '关键词不存在';
 
@@ -159,10 +156,8 @@ export class KeywordService {
     return Boolean(token && this.deps.linkTokens.verify(MAIL_LINK_PURPOSES.keywordAlertUnsubscribe, token));
   }
 
-  /** Malformed ids are answered like unknown ones (404), never 400: ids are not for guessing. */
   private parseId(id: string): number {
-    if (!KEYWORD_ID.test(id)) throw errors.notFound(NOT_FOUND_MESSAGE);
-    return Number(id);
+    return parseRowId(id, NOT_FOUND_MESSAGE);
   }
 }
 

@@ -3,10 +3,7 @@ import { type JobQueue, requestProfileRelearn } from '@radar/jobs';
 import { isLearnedProfileBehind, suggestThreshold } from '@radar/recommend';
 import type { DismissResponse, LearningStatusResponse, RatingResponse, RatingThresholdResponse } from '@radar/shared';
 import type { Logger } from 'pino';
-import { errors } from '../../errors';
-
-/** Positive bigints; beyond 15 digits none exists yet and JS numbers stay exact. */
-const ITEM_ID = /^[1-9]\d{0,14}$/;
+import { errors, parseRowId } from '../../errors';
 
 export type DismissTarget = 'paper' | 'news';
 
@@ -42,8 +39,7 @@ export class LearningService {
 
   /** POST /articles/{id}/rating/ and /api/news/{id}/rating/: 1 👍, -1 👎, 0 removes the rating. */
   async setRating(user: UserRow, target: DismissTarget, rawId: string, value: 1 | -1 | 0): Promise<RatingResponse> {
-    if (!ITEM_ID.test(rawId)) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
-    const id = Number(rawId);
+    const id = parseRowId(rawId, NOT_FOUND_MESSAGE[target]);
     const rating =
       target === 'paper'
         ? await this.deps.learning.setPaperRating(user.id, id, value)
@@ -70,8 +66,7 @@ export class LearningService {
     rawId: string,
     dismissed: boolean,
   ): Promise<DismissResponse> {
-    if (!ITEM_ID.test(rawId)) throw errors.notFound(NOT_FOUND_MESSAGE[target]);
-    const id = Number(rawId);
+    const id = parseRowId(rawId, NOT_FOUND_MESSAGE[target]);
     const state =
       target === 'paper'
         ? await this.deps.learning.setPaperDismissed(user.id, id, dismissed)

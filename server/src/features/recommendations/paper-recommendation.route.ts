@@ -8,43 +8,39 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
+import { guardedRoutes } from '../../plugins/guarded-route';
 import type { PaperRecommendationService } from './paper-recommendation.service';
 
-const ERRORS = { 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema, 503: apiErrorSchema };
+const ERRORS = { 400: apiErrorSchema, 429: apiErrorSchema, 503: apiErrorSchema };
 
 export const paperRecommendationRoutes: FastifyPluginAsyncZod<{
   paperRecommendations: PaperRecommendationService;
 }> = async (app, { paperRecommendations }) => {
+  const guarded = guardedRoutes(app, 'recommendations');
   app.get(
     API_PATHS.paperRecommendations,
-    {
-      onRequest: app.authenticate,
-      config: { userQuota: 'recommendations' },
-      schema: {
-        tags: ['recommendations'],
+    guarded(
+      {
         summary:
           'Papers most similar to the research profile, filtered by publication window (widest of date_filter), excluded tiers (papers of unknown tier are kept) and a similarity threshold',
-        security: [{ bearerAuth: [] }],
         querystring: paperRecommendationQuerySchema,
         response: { 200: paperRecommendationResponseSchema, ...ERRORS },
       },
-    },
+      { config: { userQuota: 'recommendations' } },
+    ),
     async (request) => paperRecommendations.recommend(requireUser(request), request.query),
   );
 
   app.get(
     API_PATHS.paperSimilarity,
-    {
-      onRequest: app.authenticate,
-      config: { userQuota: 'similarity' },
-      schema: {
-        tags: ['recommendations'],
+    guarded(
+      {
         summary: 'Similarity to the research profile of given papers (ids=1,2,3) or of a text (text=...)',
-        security: [{ bearerAuth: [] }],
         querystring: similarityQuerySchema,
         response: { 200: similarityResponseSchema, ...ERRORS },
       },
-    },
+      { config: { userQuota: 'similarity' } },
+    ),
     async (request) => paperRecommendations.similarity(requireUser(request), request.query),
   );
 };

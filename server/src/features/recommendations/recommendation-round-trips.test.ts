@@ -321,13 +321,19 @@ describe('the statements each channel sends (SQL snapshots)', () => {
     );
     const rules = { dueSlackMinutes: 15, firstLookbackDays: 7, maxLookbackDays: 8, overlapMinutes: 60, maxPapers: 30 };
     const { texts } = await runtime.database.roundTrips.recordTexts(() =>
-      keywords.claimAlertDigest(userId, rules, {
-        ranking: {
-          scoring: { by: 'learned-profile', vector: unit(0) },
-          dimension,
-          order: (rows) => rows.map((row) => row.id),
-        },
-      }),
+      keywords.claimAlertDigests(
+        [
+          {
+            userId,
+            ranking: {
+              scoring: { by: 'learned-profile', vector: unit(0) },
+              dimension,
+              order: (rows) => rows.map((row) => row.id),
+            },
+          },
+        ],
+        rules,
+      ),
     );
     const claim = texts.map(shape).find((text) => text.includes('keyword_alert_deliveries d'));
     expect(claim).toContain('private_to IS NULL');

@@ -11,6 +11,7 @@ import {
 } from '@radar/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../plugins/auth';
+import { guardedRoutes } from '../../plugins/guarded-route';
 import { keyedRateLimit } from '../../plugins/keyed-rate-limit';
 import type { ResearchProfileService } from './research-profile.service';
 
@@ -19,12 +20,11 @@ const RESEARCH_ANALYSIS_LIMIT = { max: 20, timeWindow: '1 hour' };
 /** Profile saves per user: each writes the profile and computes its embedding (possibly a paid API call). */
 export const RESEARCH_CONFIRM_LIMIT = { max: 30, timeWindow: '1 hour' };
 
-const guarded = { tags: ['research'], security: [{ bearerAuth: [] }] };
-
 export const researchProfileRoutes: FastifyPluginAsyncZod<{ research: ResearchProfileService }> = async (
   app,
   { research },
 ) => {
+  const guarded = guardedRoutes(app, 'research');
   // Keyed by user (after authentication), so one account cannot run up the LLM bill from many addresses.
   const analysisLimit = keyedRateLimit(
     app,
@@ -39,68 +39,57 @@ export const researchProfileRoutes: FastifyPluginAsyncZod<{ research: ResearchPr
 
   app.post(
     API_PATHS.researchAnalysisAsync,
-    {
-      onRequest: app.authenticate,
-      preHandler: analysisLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'Queue an analysis of pasted homepage text; poll the task for the result',
         body: researchDescriptionRequestSchema,
-        response: { 202: taskSubmittedResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 202: taskSubmittedResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { preHandler: analysisLimit },
+    ),
     async (request, reply) =>
       reply.status(202).send(await research.submit(requireUser(request), request.body.research_description)),
   );
 
   app.post(
     API_PATHS.researchAnalysis,
-    {
-      onRequest: app.authenticate,
-      preHandler: analysisLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'Analyse pasted homepage text within this request (with a deadline)',
         body: researchDescriptionRequestSchema,
         response: {
           200: researchProcessResponseSchema,
           400: apiErrorSchema,
-          401: apiErrorSchema,
           429: apiErrorSchema,
           502: apiErrorSchema,
           504: apiErrorSchema,
         },
       },
-    },
+      { preHandler: analysisLimit },
+    ),
     async (request) => research.processNow(requireUser(request), request.body.research_description),
   );
 
   app.get(
     API_PATHS.taskStatus,
-    {
-      onRequest: app.authenticate,
-      schema: {
-        ...guarded,
-        summary: "A task's status, progress, error message and result; visible to its owner only",
-        params: taskIdParamsSchema,
-        response: { 200: taskStatusResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
-    },
+    guarded({
+      summary: "A task's status, progress, error message and result; visible to its owner only",
+      params: taskIdParamsSchema,
+      response: { 200: taskStatusResponseSchema, 404: apiErrorSchema },
+    }),
     async (request) => research.status(requireUser(request), request.params.id),
   );
 
   app.post(
     API_PATHS.researchConfirm,
-    {
-      onRequest: app.authenticate,
-      preHandler: confirmLimit,
-      schema: {
-        ...guarded,
+    guarded(
+      {
         summary: 'Save the research profile fields and recompute the profile vector',
         body: researchConfirmRequestSchema,
-        response: { 200: researchConfirmResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: { 200: researchConfirmResponseSchema, 400: apiErrorSchema, 429: apiErrorSchema },
       },
-    },
+      { preHandler: confirmLimit },
+    ),
     async (request) => research.confirm(requireUser(request), request.body),
   );
 };

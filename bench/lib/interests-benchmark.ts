@@ -6,8 +6,8 @@ import {
   RANDOM_NEGATIVES_MIN,
   RANDOM_NEGATIVES_PER_SIGNAL,
   signalsOfSummary,
-} from '@radar/ai';
-import { interleaveByQuota } from './interest-quotas';
+} from '../../packages/ai/src';
+import { interleaveByQuota } from '../../packages/recommend/src/interest-quotas';
 
 /*
  * The "interests" methods of `pnpm bench:quality` (bench/quality-interests.ts): simulated readers with
