@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 /** The Fastify API (server/) in development; in production it serves web/dist itself, same origin. */
 const API_TARGET = 'http://127.0.0.1:3000';
@@ -43,8 +45,57 @@ function precompressAssets(): Plugin {
   };
 }
 
+/**
+ * The early script (src/app/early-script.ts) as a classic script of its own, first in index.html: it
+ * sends a signed-in reader's first requests while the app's modules are still arriving (a module script,
+ * the app's entry included, runs only once every module it imports is in and compiled). Built here
+ * as one IIFE file from the same sources as the app (its own copy of the API client and the settings'
+ * readers), under a content hash like the other assets; a plain `<script src>`, so the CSP's
+ * `script-src 'self'` allows it. Not async: the parser stops for one small file, then it has run before
+ * anything else needs the main thread. In development (`vite dev`) the entry sends the requests itself.
+ */
+function earlyScript(): Plugin {
+  let base = '/';
+  let fileName = '';
+  return {
+    name: 'radar-early-script',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    async buildStart() {
+      const root = fileURLToPath(new URL('.', import.meta.url));
+      const outputs = await build({
+        configFile: false,
+        root,
+        logLevel: 'warn',
+        resolve: { tsconfigPaths: true },
+        publicDir: false,
+        build: {
+          write: false,
+          minify: true,
+          lib: { entry: path.join(root, 'src/app/early-script.ts'), formats: ['iife'], name: 'radarEarlyScript' },
+        },
+      });
+      const output = (Array.isArray(outputs) ? outputs : [outputs]).flatMap((result) =>
+        'output' in result ? result.output : [],
+      );
+      const chunk = output.find((item) => item.type === 'chunk');
+      if (chunk?.type !== 'chunk') throw new Error('the early script was not built');
+      const hash = createHash('sha256').update(chunk.code).digest('base64url').slice(0, 8);
+      fileName = `assets/early-script-${hash}.js`;
+      this.emitFile({ type: 'asset', fileName, source: chunk.code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: () =>
+        fileName ? [{ tag: 'script', attrs: { src: `${base}${fileName}` }, injectTo: 'head-prepend' as const }] : [],
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompressAssets()],
+  plugins: [react(), precompressAssets(), earlyScript()],
   resolve: { tsconfigPaths: true },
   server: {
     host: '127.0.0.1',

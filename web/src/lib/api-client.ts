@@ -132,6 +132,30 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * `error` as an ApiError of this copy of the module when another copy built it: the early script
+ * (app/early-script.ts) bundles its own client, and the app takes the answers it started. The screens
+ * then read the error as any other (`isApiError`, its status, code and body). Anything else is returned
+ * unchanged.
+ */
+export function adoptApiError(error: unknown): unknown {
+  if (isApiError(error) || !(error instanceof Error) || error.name !== 'ApiError') return error;
+  const foreign = error as Error & {
+    status: number | null;
+    code: ErrorCode | ClientErrorCode;
+    body: ApiErrorBody | null;
+    retryAfter?: string | null;
+  };
+  return new ApiError({
+    message: foreign.message,
+    status: foreign.status,
+    code: foreign.code,
+    body: foreign.body,
+    cause: foreign.cause,
+    retryAfter: foreign.retryAfter,
+  });
+}
+
 /** The text to show for any thrown value. */
 export function getErrorMessage(error: unknown): string {
   return isApiError(error) ? error.message : CLIENT_ERROR_MESSAGES.UNKNOWN_ERROR;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient } from './api-client';
+import { createApiClient, isApiError } from './api-client';
 import { createEarlyAnswers } from './early-answers';
 import { onSessionExpired, SESSION_STORAGE_KEYS } from './session';
 
@@ -83,6 +83,35 @@ describe('early answers', () => {
       await expect(answers.take('/expired')).rejects.toMatchObject({ status: 401 });
       expect(expired).toHaveBeenCalledOnce();
       expect(storage.has(SESSION_STORAGE_KEYS.token)).toBe(false);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it("takes what the early script's own copy of the client started, its errors as this copy's", async () => {
+    // Another instance of the module, as the early script bundles one (app/early-script.ts).
+    vi.resetModules();
+    const copy = await import('./api-client');
+    expect(copy.createApiClient).not.toBe(createApiClient);
+    const started = new Map();
+    const script = createEarlyAnswers(
+      copy.createApiClient({ baseUrl, onUnauthorized: () => {}, log: () => {} }),
+      started,
+    );
+    const app = createEarlyAnswers(createApiClient({ baseUrl, onUnauthorized: () => {}, log: () => {} }), started);
+    void script.start('/user');
+    void script.start('/expired').catch(() => {});
+    void app.start('/user');
+    await expect(app.take('/user')).resolves.toMatchObject({ request: 1 });
+    expect(userRequests).toBe(1);
+
+    const expired = vi.fn();
+    const unsubscribe = onSessionExpired(expired);
+    try {
+      const error = await app.take('/expired')?.catch((failure: unknown) => failure);
+      expect(isApiError(error)).toBe(true);
+      expect(error).toMatchObject({ status: 401, code: 'AUTH_EXPIRED' });
+      expect(expired).toHaveBeenCalledOnce();
     } finally {
       unsubscribe();
     }

@@ -1,20 +1,21 @@
-import { createApiClient, isApiError, type RequestOptions, toQueryString } from './api-client';
+import { adoptApiError, createApiClient, isApiError, type RequestOptions, toQueryString } from './api-client';
 import { expireSession, getToken } from './session';
 
 type ApiClient = ReturnType<typeof createApiClient>;
 type EarlyAnswer = { token: string | null; answer: Promise<unknown> };
+type EarlyAnswerMap = Map<string, EarlyAnswer>;
 
 /**
- * GET requests started before the app renders (app/early-requests), each taken once by the code that
+ * GET requests started before the app renders (app/early-script, app/early-requests), each taken once by the code that
  * would have sent the very same request (same path, query and token), which then waits for that answer
  * instead of asking again. Nothing here reads an answer: each caller reads it as it always does.
  *
  * `client` must not end the session on a 401 by itself (the app's does): the auth provider may not be
  * listening yet, and must be, to tell an expired session from a visitor who never logged in. The 401
- * ends it when the answer is taken, as the app's client would have.
+ * ends it when the answer is taken, as the app's client would have. `started` holds the requests
+ * (the app's is shared with the early script).
  */
-export function createEarlyAnswers(client: ApiClient) {
-  const started = new Map<string, EarlyAnswer>();
+export function createEarlyAnswers(client: ApiClient, started: EarlyAnswerMap = new Map()) {
   const keyOf = (path: string, query: RequestOptions['query']) => `${path}${toQueryString(query)}`;
   return {
     /** Starts GET `path` now; starting the same request again while it is untaken sends nothing. */
@@ -39,7 +40,9 @@ export function createEarlyAnswers(client: ApiClient) {
       if (!early || early.token !== getToken()) return null;
       return early.answer.then(
         (answer) => answer as T,
-        (error: unknown) => {
+        (failure: unknown) => {
+          // The early script's copy of the API client built it (app/early-script.ts).
+          const error = adoptApiError(failure);
           if (isApiError(error) && error.status === 401) expireSession();
           throw error;
         },
@@ -48,6 +51,15 @@ export function createEarlyAnswers(client: ApiClient) {
   };
 }
 
-const earlyAnswers = createEarlyAnswers(createApiClient({ onUnauthorized: () => {} }));
+/**
+ * Where the started requests are kept: on the window, so the early script (app/early-script.ts, a
+ * classic script index.html runs before the app's modules have arrived, with its own copy of this
+ * module) and the app share one list, and the app takes what the script started.
+ */
+const SHARED_KEY = '__radarEarlyAnswers';
+const shared = globalThis as typeof globalThis & { [SHARED_KEY]?: EarlyAnswerMap };
+shared[SHARED_KEY] ??= new Map();
+
+const earlyAnswers = createEarlyAnswers(createApiClient({ onUnauthorized: () => {} }), shared[SHARED_KEY]);
 export const startEarlyGet = earlyAnswers.start;
 export const takeEarlyGet = earlyAnswers.take;

@@ -1,0 +1,37 @@
+import { paths } from '@/config/paths';
+import { prefetchUser } from '@/features/auth/api/get-user';
+import { prefetchNewsRecommendations } from '@/features/news-recommendations/api/prefetch-news-recommendations';
+import { prefetchPaperRecommendations } from '@/features/paper-recommendations/api/prefetch-paper-recommendations';
+import { getToken } from '@/lib/session';
+
+/** The pages whose first screen is a list, with their first request. */
+const LIST_PAGES = [
+  { path: paths.papers.path, prefetchList: prefetchPaperRecommendations },
+  { path: paths.news.path, prefetchList: prefetchNewsRecommendations },
+];
+
+/** The list page at `pathname`, matched as the router matches: case-insensitive, a trailing slash allowed. */
+export function listPageAt(pathname: string): string | undefined {
+  const wanted = pathname.replace(/\/+$/, '').toLowerCase();
+  return LIST_PAGES.find(({ path }) => wanted === path)?.path;
+}
+
+/**
+ * The requests a signed-in reader's first screen waits for: the account (GET /api/auth/user/), and on
+ * /papers and /news, as soon as the account has a research summary, the first answer of the stored
+ * settings (without a summary those pages ask for nothing). These are the requests the app sends
+ * anyway; the auth provider and the pages take their answers over (lib/early-answers). Started twice
+ * (by the early script, then by the app's entry) they are sent once.
+ */
+export function startEarlyGets(pathname: string): void {
+  if (!getToken()) return;
+  const user = prefetchUser();
+  const page = LIST_PAGES.find(({ path }) => path === listPageAt(pathname));
+  if (!page) return;
+  user
+    .then((account) => {
+      if (account.research_summary_en.trim()) page.prefetchList();
+    })
+    // The auth provider reports a failed account load when it takes it.
+    .catch(() => {});
+}
