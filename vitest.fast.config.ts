@@ -15,6 +15,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'packages/*/test/**/*.unit.test.ts',
+            'server/src/**/*.unit.test.ts',
             'server/test/**/*.unit.test.ts',
             'worker/test/**/*.unit.test.ts',
           ],
