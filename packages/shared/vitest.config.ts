@@ -4,9 +4,13 @@ export default defineConfig({
   test: {
     name: 'shared',
     include: ['test/**/*.test.ts'],
-    // Unit tests (*.unit.test.ts) touch no database or queue: they run once, in the embedded mode.
+    // Files share worker processes (no re-import of the module graph per file): nothing in them outlives
+    // the file but loaded modules (the fast loop runs the unit tests the same way).
+    isolate: false,
+    // Unit tests (*.unit.test.ts) touch no database or queue: they run once, in the embedded mode. So do
+    // the lint scripts' tests (check-*.test.ts): they read files, and each scans the whole repository once.
     exclude: process.env.TEST_DATABASE_URL
-      ? [...configDefaults.exclude, 'test/**/*.unit.test.ts']
+      ? [...configDefaults.exclude, 'test/**/*.unit.test.ts', 'test/check-*.test.ts']
       : configDefaults.exclude,
   },
 });

@@ -38,7 +38,8 @@ const PUBLIC_API_ROUTES = [
 let runtime: TestRuntime;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // No in-process worker: nothing here runs a job, and its start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
 });
 
 afterAll(async () => {

@@ -15,7 +15,11 @@ let port: number;
 const sockets = new Set<net.Socket>();
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ httpTimeouts: { requestMs: 400, headersMs: 400, checkIntervalMs: 100 } });
+  // No in-process worker: nothing here runs a job, and its start is most of a runtime's boot.
+  runtime = await startTestRuntime({
+    env: { RUN_WORKER: 'false' },
+    httpTimeouts: { requestMs: 400, headersMs: 400, checkIntervalMs: 100 },
+  });
   await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   port = (runtime.app.server.address() as AddressInfo).port;
 });

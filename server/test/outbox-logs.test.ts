@@ -37,7 +37,9 @@ async function outboxMail(nth: number): Promise<ReceivedMail & { file: string }>
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // No in-process worker: the mails go out from the requests, nothing here runs a job, and the worker's
+  // start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
 });
 
 afterAll(async () => {

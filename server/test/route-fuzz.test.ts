@@ -27,7 +27,8 @@ let deletedUserToken: string;
 let fuzzUser: UserRow;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // No in-process worker: the fuzzed requests are answered by the app; a job they queue need not run.
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
   const users = new UserRepository(runtime.database.db);
   fuzzUser = await users.create({ email: 'fuzz@example.org', isEmailVerified: true });
   validToken = await runtime.app.signIn(fuzzUser);

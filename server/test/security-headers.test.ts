@@ -9,7 +9,9 @@ let smtp: SmtpSink;
 
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
-  runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url } });
+  // No in-process worker: the mails go out from the requests, nothing here runs a job, and the worker's
+  // start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url, RUN_WORKER: 'false' } });
 });
 
 afterAll(async () => {

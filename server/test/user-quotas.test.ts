@@ -200,11 +200,13 @@ describe('per-user quotas', () => {
   it('limit every authenticated request per user, shared by every server instance', async () => {
     const busy = await researcher();
     const pauses: number[] = [];
-    // Two instances counting in the database (embedded mode counts in its one process otherwise).
-    const first = await startTestRuntime({ shareWith: runtime, env: QUOTAS, countersInDatabase: true });
+    // Two instances counting in the database (embedded mode counts in its one process otherwise). They
+    // only answer requests: no in-process worker (`runtime` has one), whose start is most of a boot.
+    const instanceEnv = { ...QUOTAS, RUN_WORKER: 'false' };
+    const first = await startTestRuntime({ shareWith: runtime, env: instanceEnv, countersInDatabase: true });
     const second = await startTestRuntime({
       shareWith: runtime,
-      env: QUOTAS,
+      env: instanceEnv,
       countersInDatabase: true,
       quotaRefusalPause: async (ms) => {
         pauses.push(ms);

@@ -43,7 +43,9 @@ async function asOperator(change: (admin: UserAdminRepository) => Promise<unknow
 
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
-  runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url }, clock: clock.now });
+  // No in-process worker: the mails go out from the requests, nothing here runs a job, and the worker's
+  // start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url, RUN_WORKER: 'false' }, clock: clock.now });
   admin = new UserAdminRepository(runtime.database.db);
 });
 

@@ -29,7 +29,8 @@ const getUser = (authorization?: string) =>
   });
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // No in-process worker: nothing here runs a job, and its start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
   users = new UserRepository(runtime.database.db);
   user = await users.create({ email: 'Ada.Lovelace@Example.org', isEmailVerified: true });
 });

@@ -17,7 +17,9 @@ let sink: SmtpSink;
 
 beforeAll(async () => {
   sink = await new SmtpSink().start();
-  runtime = await startTestRuntime({ env: { SMTP_URL: sink.url, HOST: '127.0.0.1', PORT: '0' } });
+  // No in-process worker: the mails go out from the requests, nothing here runs a job, and the worker's
+  // start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { SMTP_URL: sink.url, HOST: '127.0.0.1', PORT: '0', RUN_WORKER: 'false' } });
   await runtime.app.listen({ port: 0, host: '127.0.0.1' });
 });
 

@@ -20,7 +20,12 @@ const register = (email: string, password: string) =>
 
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
-  runtime = await startTestRuntime({ env: { SMTP_URL: smtp.url }, passwordHashing: PRODUCTION_PASSWORD_HASHING });
+  // No in-process worker: the mails go out from the requests, nothing here runs a job, and the worker's
+  // start is most of a runtime's boot.
+  runtime = await startTestRuntime({
+    env: { SMTP_URL: smtp.url, RUN_WORKER: 'false' },
+    passwordHashing: PRODUCTION_PASSWORD_HASHING,
+  });
   // Records every password change of an account that is already verified (this test logs nobody in,
   // so no rehash at login writes one either).
   await runtime.database.db.execute(sql`CREATE TABLE radar.test_verified_hash_writes (user_id uuid, at timestamptz)`);

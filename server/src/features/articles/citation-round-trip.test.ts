@@ -77,7 +77,8 @@ function expected(paper: NewPaperRow) {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // No in-process worker: nothing here runs a job, and its start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
   const rows = await new PaperRepository(runtime.database.db).insertMany(PAPERS);
   ids.push(...rows.map((row) => String(row.id)));
   const user = await new UserRepository(runtime.database.db).create({

@@ -16,7 +16,8 @@ let journalId: string;
 const KEY = 'diffusion models for weather nowcasting|wang';
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // No in-process worker: nothing here runs a job, and its start is most of a runtime's boot.
+  runtime = await startTestRuntime({ env: { RUN_WORKER: 'false' } });
   const base = {
     title: 'Diffusion Models for Weather Nowcasting',
     authors: ['Wang Fang', 'Peter Müller'],
