@@ -9,7 +9,7 @@ import { keywordsFeature } from './features/keywords';
 import { learningFeature } from './features/learning';
 import { newsRecommendationsFeature } from './features/news-recommendations';
 import { newsSearchFeature } from './features/news-search';
-import { recommendationsFeature } from './features/recommendations';
+import { paperRecommendationsFeature } from './features/paper-recommendations';
 import { researchProfileFeature } from './features/research-profile';
 import { systemFeature } from './features/system';
 
@@ -18,7 +18,7 @@ export const FEATURES: readonly Feature[] = [
   systemFeature,
   accountsFeature,
   researchProfileFeature,
-  recommendationsFeature,
+  paperRecommendationsFeature,
   articlesFeature,
   feedbackFeature,
   newsRecommendationsFeature,

@@ -5,7 +5,7 @@ import { recommendationStatsRoutes } from './recommendation-stats.route';
 import { RecommendationStatsService } from './recommendation-stats.service';
 
 /** Paper recommendations, similar papers and the recommendation stats (the ranking is @radar/recommend). */
-export const recommendationsFeature = defineFeature({
+export const paperRecommendationsFeature = defineFeature({
   repositories: ['papers', 'users'],
   services: ({ parts, shared, repositories }) => ({
     recommendationStats: new RecommendationStatsService({ ai: parts.ai, logger: parts.logger }),
