@@ -2,6 +2,7 @@ import Alert, { type AlertColor } from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import type { EmptyExplanation } from '@radar/shared';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { EmptyState } from '@/components/feedback/empty-state';
@@ -9,7 +10,6 @@ import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status
 import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
-import type { EmptyExplanation } from '@radar/shared';
 import { EmptyExplanationBox } from './empty-explanation';
 import { LoadMoreFooter } from './load-more-footer';
 import type { RecommendationErrorView } from './recommendation-error';

@@ -11,7 +11,10 @@ describe('describeNewsError', () => {
       error_type: RESEARCH_DIRECTION_NOT_SET.errorType,
       details: RESEARCH_DIRECTION_NOT_SET.details,
     });
-    expect(describeNewsError(error)).toEqual({ kind: 'research-profile-not-set', message: RESEARCH_DIRECTION_NOT_SET.details });
+    expect(describeNewsError(error)).toEqual({
+      kind: 'research-profile-not-set',
+      message: RESEARCH_DIRECTION_NOT_SET.details,
+    });
   });
 
   it('recognises it from error_type alone, or from a message about the research direction', () => {

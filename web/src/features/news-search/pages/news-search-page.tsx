@@ -50,7 +50,13 @@ export function NewsSearchPage() {
       isEmpty={(data) => data.data.length === 0}
       renderResults={(data) => (
         <>
-          <Typography id="news-results-heading" variant="h5" component="h2" sx={{ mb: 2 }} data-testid="news-search-count">
+          <Typography
+            id="news-results-heading"
+            variant="h5"
+            component="h2"
+            sx={{ mb: 2 }}
+            data-testid="news-search-count"
+          >
             {STRINGS.resultCount(data.pagination.total_count)}
           </Typography>
           <Stack
@@ -66,7 +72,11 @@ export function NewsSearchPage() {
             ))}
           </Stack>
           {criteria && data.pagination.total_pages > 1 ? (
-            <Box component="nav" aria-label={STRINGS.pagination} sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
+            <Box
+              component="nav"
+              aria-label={STRINGS.pagination}
+              sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}
+            >
               <Pagination
                 count={data.pagination.total_pages}
                 page={Math.min(criteria.page, data.pagination.total_pages)}

@@ -32,9 +32,7 @@ describe('retry policy', () => {
   it('fails at once without a research direction', () => {
     expect(shouldRetryRecommendation(0, directionNotSet(RESEARCH_DIRECTION_NOT_SET.details))).toBe(false);
     // Recognised by error_type alone, as a backend without our codes sends it.
-    expect(shouldRetryRecommendation(0, createHttpError(400, { error_kind: 'research-profile-not-set' }))).toBe(
-      false,
-    );
+    expect(shouldRetryRecommendation(0, createHttpError(400, { error_kind: 'research-profile-not-set' }))).toBe(false);
   });
 
   it('does not repeat other 4xx answers or a cancelled request', () => {

@@ -1,5 +1,4 @@
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import ScienceOutlined from '@mui/icons-material/ScienceOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -21,9 +20,9 @@ import { saveProfile } from '@/api/save-profile';
 import { FormTextField } from '@/components/form/form-text-field';
 import { InfoRow } from '@/components/sections/info-row';
 import { SectionCard } from '@/components/sections/section-card';
+import { SectionEditButton, SectionFormFooter } from '@/components/sections/section-edit';
 import { SECTION_STRINGS } from '@/components/sections/strings';
 import { useZodForm } from '@/hooks/use-zod-form';
-import { getErrorMessage } from '@/lib/api-client';
 import { brand } from '@/theme/theme-primitives';
 import { RESEARCH_STRINGS } from '../strings';
 import { parseStoredResearchFields, researchFieldLabel, toggleFieldId } from '../utils/research-fields';
@@ -103,15 +102,7 @@ export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onN
   const actions = (
     <>
       {isEditing ? null : (
-        <Button
-          variant="outlined"
-          startIcon={<EditOutlined />}
-          onClick={startEditing}
-          data-testid="research-edit"
-          aria-label={`${SECTION_STRINGS.edit}${STRINGS.title}`}
-        >
-          {SECTION_STRINGS.edit}
-        </Button>
+        <SectionEditButton sectionTitle={STRINGS.title} onClick={startEditing} testId="research-edit" />
       )}
       <Button
         variant="contained"
@@ -233,20 +224,7 @@ export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onN
               </Box>
             ) : null}
 
-            {save.isError ? (
-              <Alert severity="error" data-testid="research-save-error">
-                {getErrorMessage(save.error)}
-              </Alert>
-            ) : null}
-
-            <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1 }}>
-              <Button color="inherit" onClick={cancel} disabled={save.isPending} data-testid="research-cancel">
-                {SECTION_STRINGS.cancel}
-              </Button>
-              <Button type="submit" variant="contained" loading={save.isPending} data-testid="research-save">
-                {SECTION_STRINGS.save}
-              </Button>
-            </Box>
+            <SectionFormFooter save={save} onCancel={cancel} testIdPrefix="research" />
           </Stack>
         </Box>
       ) : (
