@@ -17,10 +17,10 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { usePublicConfig } from '@/api/public-config';
+import { SentPanel } from '@/components/feedback/sent-panel';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
 import { ContactForm } from '../components/contact-form';
-import { ContactThanks } from '../components/contact-thanks';
 import { CONTACT_STRINGS as STRINGS } from '../strings';
 
 /** Self-service answers for the questions that usually reach the operator. */
@@ -142,8 +142,12 @@ export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
         <Card>
           <CardContent sx={{ p: { xs: 2.5, md: 4 } }}>
             {sent ? (
-              <ContactThanks
-                email={sent.email}
+              <SentPanel
+                variant="inline"
+                testIdPrefix="contact"
+                title={STRINGS.thanks.title}
+                body={STRINGS.thanks.body(sent.email)}
+                labels={STRINGS.thanks}
                 message={sent.message}
                 onHome={() => navigate(paths.home.getHref())}
                 onAgain={() => {
