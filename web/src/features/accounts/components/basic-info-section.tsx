@@ -2,15 +2,13 @@ import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import { researchConfirmRequestSchema, type UserResponse } from '@radar/shared';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { z } from 'zod';
 import { saveProfile } from '@/api/save-profile';
 import { FormTextField } from '@/components/form/form-text-field';
 import { InfoRow } from '@/components/sections/info-row';
 import { SectionCard } from '@/components/sections/section-card';
 import { SectionEditButton, SectionFormFooter } from '@/components/sections/section-edit';
-import { SECTION_STRINGS } from '@/components/sections/strings';
+import { useSectionEdit } from '@/components/sections/use-section-edit';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { ACCOUNT_STRINGS } from '../strings';
 
@@ -45,32 +43,16 @@ type BasicInfoSectionProps = {
 
 /** Basic info of /my: name, position and institution, with its own edit mode; cancel restores the stored values. */
 export function BasicInfoSection({ user, onSaved, onNotify }: BasicInfoSectionProps) {
-  const [isEditing, setIsEditing] = useState(false);
   const form = useZodForm<BasicInfoForm, BasicInfoUpdate>({
     schema: basicInfoSchema,
     defaultValues: toFormValues(user),
   });
-  const save = useMutation({
-    mutationFn: async (values: BasicInfoUpdate) => {
-      await saveProfile(values);
-      await onSaved();
-    },
-    onSuccess: () => {
-      setIsEditing(false);
-      onNotify(SECTION_STRINGS.saved);
-    },
+  const { isEditing, save, startEditing, cancel } = useSectionEdit<BasicInfoUpdate>({
+    saveValues: saveProfile,
+    onSaved,
+    onNotify,
+    resetForm: () => form.reset(toFormValues(user)),
   });
-
-  const startEditing = () => {
-    form.reset(toFormValues(user));
-    save.reset();
-    setIsEditing(true);
-  };
-  const cancel = () => {
-    form.reset(toFormValues(user));
-    save.reset();
-    setIsEditing(false);
-  };
 
   return (
     <SectionCard

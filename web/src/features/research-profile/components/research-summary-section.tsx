@@ -12,7 +12,6 @@ import Stack from '@mui/material/Stack';
 import { alpha, keyframes } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { RESEARCH_FIELDS, researchConfirmRequestSchema, type UserResponse } from '@radar/shared';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
@@ -21,7 +20,7 @@ import { FormTextField } from '@/components/form/form-text-field';
 import { InfoRow } from '@/components/sections/info-row';
 import { SectionCard } from '@/components/sections/section-card';
 import { SectionEditButton, SectionFormFooter } from '@/components/sections/section-edit';
-import { SECTION_STRINGS } from '@/components/sections/strings';
+import { useSectionEdit } from '@/components/sections/use-section-edit';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { brand } from '@/theme/theme-primitives';
 import { RESEARCH_STRINGS } from '../strings';
@@ -65,7 +64,6 @@ type ResearchSummarySectionProps = {
  * box and the 21 field checkboxes with a counter. Cancel restores the stored values.
  */
 export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onNotify }: ResearchSummarySectionProps) {
-  const [isEditing, setIsEditing] = useState(false);
   // Names outside the 21 fields are kept on save unless removed here.
   const [unknownFields, setUnknownFields] = useState<string[]>([]);
   const stored = parseStoredResearchFields(user.research_fields);
@@ -73,31 +71,19 @@ export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onN
     schema: researchSummarySchema,
     defaultValues: toFormValues(user),
   });
-  const save = useMutation({
-    mutationFn: async (values: ResearchSummaryUpdate) => {
-      await saveProfile({
+  const { isEditing, save, startEditing, cancel } = useSectionEdit<ResearchSummaryUpdate>({
+    saveValues: (values) =>
+      saveProfile({
         research_summary_en: values.research_summary_en,
         research_fields: [...values.research_fields, ...unknownFields],
-      });
-      await onSaved();
-    },
-    onSuccess: () => {
-      setIsEditing(false);
-      onNotify(SECTION_STRINGS.saved);
+      }),
+    onSaved,
+    onNotify,
+    resetForm: () => {
+      form.reset(toFormValues(user));
+      setUnknownFields(stored.unknown);
     },
   });
-
-  const startEditing = () => {
-    form.reset(toFormValues(user));
-    setUnknownFields(stored.unknown);
-    save.reset();
-    setIsEditing(true);
-  };
-  const cancel = () => {
-    form.reset(toFormValues(user));
-    save.reset();
-    setIsEditing(false);
-  };
 
   const actions = (
     <>
