@@ -151,12 +151,12 @@ export function mergeSharedParamsChange<T extends SharedParams>(params: T, chang
  * The chip 含已评价 (beyond the spec) as a settings field: present (true) only when on, so a stored object
  * without it, or with anything but true, reads as off.
  */
-export function includeRatedField(value: unknown): { includeRated?: true } {
+function includeRatedField(value: unknown): { includeRated?: true } {
   return value === true ? { includeRated: true } : {};
 }
 
 /** include_rated for a recommendation query: 'true' when on, left out otherwise (the spec's query). */
-export function includeRatedQuery(includeRated: boolean | undefined): { include_rated?: 'true' } {
+function includeRatedQuery(includeRated: boolean | undefined): { include_rated?: 'true' } {
   return includeRated ? { include_rated: 'true' } : {};
 }
 
