@@ -151,13 +151,61 @@ export function mergeSharedParamsChange<T extends SharedParams>(params: T, chang
  * The chip 含已评价 (beyond the spec) as a settings field: present (true) only when on, so a stored object
  * without it, or with anything but true, reads as off.
  */
-export function includeRatedField(value: unknown): { includeRated?: true } {
+function includeRatedField(value: unknown): { includeRated?: true } {
   return value === true ? { includeRated: true } : {};
 }
 
 /** include_rated for a recommendation query: 'true' when on, left out otherwise (the spec's query). */
-export function includeRatedQuery(includeRated: boolean | undefined): { include_rated?: 'true' } {
+function includeRatedQuery(includeRated: boolean | undefined): { include_rated?: 'true' } {
   return includeRated ? { include_rated: 'true' } : {};
+}
+
+/** The settings both pages store: the shared ones and the chip 含已评价. */
+type StoredSharedParams = SharedParams & { includeRated?: boolean };
+
+/** One page's defaults of the shared settings (its `*_RECOMMENDATION_DEFAULTS`). */
+type SharedDefaults = { topK: number; threshold: number; dateFilter: readonly DateFilterLabel[] };
+
+/**
+ * The shared settings of a stored object, each checked on its own: a missing or invalid field (edited by
+ * hand, an older version) takes its default and the others are kept.
+ */
+export function parseSharedParams(stored: Record<string, unknown>, defaults: SharedDefaults): StoredSharedParams {
+  return {
+    topK: normaliseTopK(stored.topK, defaults.topK),
+    threshold: normaliseThreshold(stored.threshold, defaults.threshold),
+    dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
+    ...includeRatedField(stored.includeRated),
+  };
+}
+
+/**
+ * The settings with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
+ * and 含已评价 present only when on.
+ */
+export function normaliseSharedParams<T extends StoredSharedParams>(params: T, defaults: SharedDefaults): T {
+  const { includeRated, ...rest } = params;
+  return {
+    ...rest,
+    topK: normaliseTopK(params.topK, defaults.topK),
+    threshold: normaliseThreshold(params.threshold, defaults.threshold),
+    ...includeRatedField(includeRated),
+  } as T;
+}
+
+/**
+ * The shared part of a recommendation query. An empty date selection is sent as an empty value (no
+ * limit), not left out, which the API would read as its default (一周内); include_rated only when on,
+ * so a backend that knows only the spec gets exactly the spec's query.
+ */
+export function sharedParamsQuery(params: StoredSharedParams, defaults: SharedDefaults) {
+  const { topK, threshold } = normaliseSharedParams(params, defaults);
+  return {
+    top_k: topK,
+    similarity_threshold: threshold,
+    date_filter: dateFilterQueryValue(params.dateFilter),
+    ...includeRatedQuery(params.includeRated),
+  };
 }
 
 /** localStorage, or null where it does not exist or is blocked (private modes, Node). */

@@ -1,11 +1,11 @@
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import { LabelledDialog } from '@/components/dialogs/labelled-dialog';
 
 type NeedLoginDialogProps = {
   open: boolean;
@@ -16,15 +16,7 @@ type NeedLoginDialogProps = {
 /** Asked when an anonymous visitor opens a screen that needs an account. */
 export function NeedLoginDialog({ open, onCancel, onLogin }: NeedLoginDialogProps) {
   return (
-    <Dialog
-      open={open}
-      onClose={onCancel}
-      maxWidth="xs"
-      fullWidth
-      aria-labelledby="need-login-title"
-      aria-describedby="need-login-description"
-      data-testid="need-login-dialog"
-    >
+    <LabelledDialog id="need-login" open={open} onClose={onCancel} maxWidth="xs" testId="need-login-dialog">
       <DialogTitle id="need-login-title" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <Box component="span" sx={{ display: 'inline-flex', color: 'primary.main' }}>
           <LockOutlined fontSize="small" />
@@ -44,6 +36,6 @@ export function NeedLoginDialog({ open, onCancel, onLogin }: NeedLoginDialogProp
           去登录
         </Button>
       </DialogActions>
-    </Dialog>
+    </LabelledDialog>
   );
 }

@@ -8,6 +8,11 @@ type SearchTabsProps = {
   current: 'papers' | 'news';
 };
 
+const SEARCH_TABS = [
+  { value: 'papers', label: '论文', href: () => paths.search.getHref() },
+  { value: 'news', label: '新闻', href: () => paths.newsSearch.getHref() },
+] as const;
+
 /** Switches between the two search screens (/search and /search/news), one menu entry for both. */
 export function SearchTabs({ current }: SearchTabsProps) {
   return (
@@ -17,22 +22,17 @@ export function SearchTabs({ current }: SearchTabsProps) {
       role="navigation"
       sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
     >
-      <Tab
-        value="papers"
-        label="论文"
-        component={RouterLink}
-        to={paths.search.getHref()}
-        aria-current={current === 'papers' ? 'page' : undefined}
-        data-testid="search-tab-papers"
-      />
-      <Tab
-        value="news"
-        label="新闻"
-        component={RouterLink}
-        to={paths.newsSearch.getHref()}
-        aria-current={current === 'news' ? 'page' : undefined}
-        data-testid="search-tab-news"
-      />
+      {SEARCH_TABS.map((tab) => (
+        <Tab
+          key={tab.value}
+          value={tab.value}
+          label={tab.label}
+          component={RouterLink}
+          to={tab.href()}
+          aria-current={current === tab.value ? 'page' : undefined}
+          data-testid={`search-tab-${tab.value}`}
+        />
+      ))}
     </Tabs>
   );
 }

@@ -33,36 +33,58 @@ export function SectionCard({ id, icon, title, description, actions, children }:
           }}
         >
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
-            <Box
-              aria-hidden
-              sx={{
-                display: 'grid',
-                placeItems: 'center',
-                flexShrink: 0,
-                width: 40,
-                height: 40,
-                borderRadius: 2,
-                color: 'primary.main',
-                bgcolor: (theme) => alpha(theme.palette.primary.main, 0.1),
-              }}
-            >
-              {icon}
-            </Box>
-            <Box sx={{ minWidth: 0 }}>
-              <Typography id={headingId} variant="h5" component="h2">
-                {title}
-              </Typography>
-              {description ? (
-                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25 }}>
-                  {description}
-                </Typography>
-              ) : null}
-            </Box>
+            <IconTile size={40}>{icon}</IconTile>
+            <SectionTitle headingId={headingId} title={title} description={description} />
           </Box>
           {actions ? <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>{actions}</Box> : null}
         </Box>
         {children}
       </CardContent>
     </Card>
+  );
+}
+
+/** An icon on a tinted square, before a section's heading. */
+export function IconTile({ size, children }: { size: number; children: ReactNode }) {
+  return (
+    <Box
+      aria-hidden
+      sx={{
+        display: 'grid',
+        placeItems: 'center',
+        flexShrink: 0,
+        width: size,
+        height: size,
+        borderRadius: 2,
+        color: 'primary.main',
+        bgcolor: (theme) => alpha(theme.palette.primary.main, 0.1),
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/** A section's heading (its id labels the section) and the line under it. */
+export function SectionTitle({
+  headingId,
+  title,
+  description,
+}: {
+  headingId: string;
+  title: string;
+  description?: string | undefined;
+}) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography id={headingId} variant="h5" component="h2">
+        {title}
+      </Typography>
+      {description ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25 }}>
+          {description}
+        </Typography>
+      ) : null}
+    </Box>
   );
 }

@@ -1,20 +1,15 @@
 import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { researchConfirmRequestSchema, type UserResponse } from '@radar/shared';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { z } from 'zod';
 import { saveProfile } from '@/api/save-profile';
 import { FormTextField } from '@/components/form/form-text-field';
 import { InfoRow } from '@/components/sections/info-row';
 import { SectionCard } from '@/components/sections/section-card';
-import { SECTION_STRINGS } from '@/components/sections/strings';
+import { SectionEditButton, SectionFormFooter } from '@/components/sections/section-edit';
+import { useSectionEdit } from '@/components/sections/use-section-edit';
 import { useZodForm } from '@/hooks/use-zod-form';
-import { getErrorMessage } from '@/lib/api-client';
 import { ACCOUNT_STRINGS } from '../strings';
 
 const STRINGS = ACCOUNT_STRINGS.basic;
@@ -48,32 +43,16 @@ type BasicInfoSectionProps = {
 
 /** Basic info of /my: name, position and institution, with its own edit mode; cancel restores the stored values. */
 export function BasicInfoSection({ user, onSaved, onNotify }: BasicInfoSectionProps) {
-  const [isEditing, setIsEditing] = useState(false);
   const form = useZodForm<BasicInfoForm, BasicInfoUpdate>({
     schema: basicInfoSchema,
     defaultValues: toFormValues(user),
   });
-  const save = useMutation({
-    mutationFn: async (values: BasicInfoUpdate) => {
-      await saveProfile(values);
-      await onSaved();
-    },
-    onSuccess: () => {
-      setIsEditing(false);
-      onNotify(SECTION_STRINGS.saved);
-    },
+  const { isEditing, save, startEditing, cancel } = useSectionEdit<BasicInfoUpdate>({
+    saveValues: saveProfile,
+    onSaved,
+    onNotify,
+    resetForm: () => form.reset(toFormValues(user)),
   });
-
-  const startEditing = () => {
-    form.reset(toFormValues(user));
-    save.reset();
-    setIsEditing(true);
-  };
-  const cancel = () => {
-    form.reset(toFormValues(user));
-    save.reset();
-    setIsEditing(false);
-  };
 
   return (
     <SectionCard
@@ -81,17 +60,7 @@ export function BasicInfoSection({ user, onSaved, onNotify }: BasicInfoSectionPr
       icon={<BadgeOutlined />}
       title={STRINGS.title}
       actions={
-        isEditing ? null : (
-          <Button
-            variant="outlined"
-            startIcon={<EditOutlined />}
-            onClick={startEditing}
-            data-testid="basic-edit"
-            aria-label={`${SECTION_STRINGS.edit}${STRINGS.title}`}
-          >
-            {SECTION_STRINGS.edit}
-          </Button>
-        )
+        isEditing ? null : <SectionEditButton sectionTitle={STRINGS.title} onClick={startEditing} testId="basic-edit" />
       }
     >
       {isEditing ? (
@@ -109,19 +78,7 @@ export function BasicInfoSection({ user, onSaved, onNotify }: BasicInfoSectionPr
                 slotProps={{ htmlInput: { 'data-testid': `basic-${item.name}-input` } }}
               />
             ))}
-            {save.isError ? (
-              <Alert severity="error" data-testid="basic-save-error">
-                {getErrorMessage(save.error)}
-              </Alert>
-            ) : null}
-            <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1 }}>
-              <Button color="inherit" onClick={cancel} disabled={save.isPending} data-testid="basic-cancel">
-                {SECTION_STRINGS.cancel}
-              </Button>
-              <Button type="submit" variant="contained" loading={save.isPending} data-testid="basic-save">
-                {SECTION_STRINGS.save}
-              </Button>
-            </Box>
+            <SectionFormFooter save={save} onCancel={cancel} testIdPrefix="basic" />
           </Stack>
         </Box>
       ) : (

@@ -1,10 +1,8 @@
 import SearchRounded from '@mui/icons-material/SearchRounded';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { ARTICLE_SEARCH_QUERY_MAX_LENGTH, splitSearchKeywords } from '@radar/shared';
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { FormTextField } from '@/components/form/form-text-field';
+import { InlineFieldForm } from '@/components/form/inline-field-form';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { ARTICLE_STRINGS } from '../strings';
 
@@ -36,32 +34,19 @@ export function ArticleSearchForm({ query, onSearch }: ArticleSearchFormProps) {
   }, [query, form.reset]);
 
   return (
-    <Box
-      component="form"
+    <InlineFieldForm
       role="search"
-      noValidate
       onSubmit={form.handleSubmit((values) => onSearch(values.q))}
-      sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5, flexDirection: { xs: 'column', sm: 'row' } }}
-    >
-      <FormTextField
-        control={form.control}
-        name="q"
-        label={STRINGS.label}
-        placeholder={STRINGS.placeholder}
-        fullWidth
-        type="search"
-        autoComplete="off"
-        slotProps={{ htmlInput: { maxLength: ARTICLE_SEARCH_QUERY_MAX_LENGTH, 'data-testid': 'article-search-input' } }}
-      />
-      <Button
-        type="submit"
-        variant="contained"
-        startIcon={<SearchRounded />}
-        data-testid="article-search-submit"
-        sx={{ flexShrink: 0, height: 56, width: { xs: '100%', sm: 'auto' }, minWidth: 112 }}
-      >
-        {STRINGS.submit}
-      </Button>
-    </Box>
+      field={{
+        control: form.control,
+        name: 'q',
+        label: STRINGS.label,
+        placeholder: STRINGS.placeholder,
+        type: 'search',
+        maxLength: ARTICLE_SEARCH_QUERY_MAX_LENGTH,
+        testId: 'article-search-input',
+      }}
+      submit={{ label: STRINGS.submit, icon: <SearchRounded />, testId: 'article-search-submit' }}
+    />
   );
 }

@@ -1,20 +1,15 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { LIMITS, splitSearchKeywords } from '@radar/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { RetryAlert } from '@/components/feedback/retry-alert';
-import { SearchTabs } from '@/components/navigation/search-tabs';
-import { Page } from '@/components/page/page';
+import { SearchPage } from '@/components/page/search-page';
 import { PaperActionFeedback } from '@/components/papers/paper-action-feedback';
 import { paths } from '@/config/paths';
 import { usePaperActions } from '@/hooks/use-paper-actions';
-import { getErrorMessage } from '@/lib/api-client';
 import { articleSearchQueryOptions } from '../api/search-articles';
 import { ArticleSearchForm } from '../components/article-search-form';
 import { PaperResults, PaperResultsSkeleton } from '../components/paper-results';
@@ -60,66 +55,51 @@ export function ArticleSearchPage({ followedKeywords }: ArticleSearchPageProps) 
   const keywords = splitSearchKeywords(q);
 
   return (
-    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle}>
-      <SearchTabs current="papers" />
-      <Card sx={{ mb: 3 }}>
-        <CardContent sx={{ p: { xs: 2, md: 3 } }}>
+    <SearchPage
+      strings={STRINGS}
+      tab="papers"
+      testIdPrefix="article"
+      form={
+        <>
           <ArticleSearchForm query={q} onSearch={(query) => goTo(query)} />
           <MyKeywords
             followedKeywords={followedKeywords}
             query={q}
             onToggle={(name) => goTo(toggleSearchKeyword(q, name))}
           />
-        </CardContent>
-      </Card>
-
-      <Box component="section" aria-labelledby="article-results-heading" data-testid="article-results">
-        {q === '' ? (
-          <Typography color="text.secondary" data-testid="article-search-start">
-            {STRINGS.start}
-          </Typography>
-        ) : search.isPending ? (
-          <PaperResultsSkeleton />
-        ) : search.isError ? (
-          <RetryAlert
-            title={STRINGS.loadFailed}
-            message={getErrorMessage(search.error)}
-            retryLabel={STRINGS.retry}
-            onRetry={() => void search.refetch()}
-            testId="article-search-error"
-          />
-        ) : search.data.results.length === 0 ? (
-          <Alert severity="info" data-testid="article-search-empty">
-            {STRINGS.noResults}
-          </Alert>
-        ) : (
-          <>
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
-              <Typography id="article-results-heading" variant="h5" component="h2" data-testid="article-search-count">
-                {STRINGS.resultCount(search.data.count)}
+        </>
+      }
+      isStarted={q !== ''}
+      search={search}
+      loading={<PaperResultsSkeleton />}
+      isEmpty={(data) => data.results.length === 0}
+      renderResults={(data) => (
+        <>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
+            <Typography id="article-results-heading" variant="h5" component="h2" data-testid="article-search-count">
+              {STRINGS.resultCount(data.count)}
+            </Typography>
+            {keywords.length > 1 ? (
+              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {STRINGS.matching}
+                {keywords.join(' + ')}
               </Typography>
-              {keywords.length > 1 ? (
-                <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                  {STRINGS.matching}
-                  {keywords.join(' + ')}
-                </Typography>
-              ) : null}
-            </Box>
-            <PaperResults
-              papers={search.data.results}
-              actions={actions}
-              page={search.data.page}
-              pageCount={pageCount(search.data.count, LIMITS.paperSearchPageSize)}
-              onPageChange={(next) => goTo(q, next)}
-              paginationLabel={STRINGS.pagination}
-              isStale={search.isPlaceholderData}
-            />
-          </>
-        )}
-      </Box>
-
+            ) : null}
+          </Box>
+          <PaperResults
+            papers={data.results}
+            actions={actions}
+            page={data.page}
+            pageCount={pageCount(data.count, LIMITS.paperSearchPageSize)}
+            onPageChange={(next) => goTo(q, next)}
+            paginationLabel={STRINGS.pagination}
+            isStale={search.isPlaceholderData}
+          />
+        </>
+      )}
+    >
       <PaperActionFeedback actions={actions} testId="article-notice" />
-    </Page>
+    </SearchPage>
   );
 }
 

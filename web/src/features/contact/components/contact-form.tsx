@@ -1,12 +1,10 @@
-import SendRounded from '@mui/icons-material/SendRounded';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { type ContactRequest, contactRequestSchema, LIMITS } from '@radar/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormTextField } from '@/components/form/form-text-field';
+import { SendFormFooter } from '@/components/form/send-form-footer';
 import { TitleDescriptionFields } from '@/components/form/title-description-fields';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { isApiError } from '@/lib/api-client';
@@ -124,28 +122,13 @@ export function ContactForm({
           </label>
         </Box>
 
-        {textMessages.length > 0 ? (
-          <Alert severity="warning" data-testid="contact-validation">
-            {textMessages.join('；')}
-          </Alert>
-        ) : null}
-        {send.isError && !isErrorOnField ? (
-          <Alert severity="error" data-testid="contact-error">
-            {describeContactError(send.error)}
-          </Alert>
-        ) : null}
-
-        <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-          <Button
-            type="submit"
-            variant="contained"
-            endIcon={<SendRounded />}
-            loading={send.isPending}
-            data-testid="contact-submit"
-          >
-            {STRINGS.submit}
-          </Button>
-        </Box>
+        <SendFormFooter
+          validationMessages={textMessages}
+          errorMessage={send.isError && !isErrorOnField ? describeContactError(send.error) : null}
+          isPending={send.isPending}
+          submitLabel={STRINGS.submit}
+          testIdPrefix="contact"
+        />
       </Stack>
     </Box>
   );

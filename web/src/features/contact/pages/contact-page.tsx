@@ -12,15 +12,15 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import { alpha } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { usePublicConfig } from '@/api/public-config';
+import { SentPanel } from '@/components/feedback/sent-panel';
 import { Page } from '@/components/page/page';
+import { IconTile } from '@/components/sections/section-card';
 import { paths } from '@/config/paths';
 import { ContactForm } from '../components/contact-form';
-import { ContactThanks } from '../components/contact-thanks';
 import { CONTACT_STRINGS as STRINGS } from '../strings';
 
 /** Self-service answers for the questions that usually reach the operator. */
@@ -72,21 +72,9 @@ export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
         <Card>
           <CardContent>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5} sx={{ alignItems: { sm: 'flex-start' } }}>
-              <Box
-                aria-hidden
-                sx={{
-                  display: 'grid',
-                  placeItems: 'center',
-                  flexShrink: 0,
-                  width: 48,
-                  height: 48,
-                  borderRadius: 2,
-                  color: 'primary.main',
-                  bgcolor: (theme) => alpha(theme.palette.primary.main, 0.1),
-                }}
-              >
+              <IconTile size={48}>
                 <SupportAgentOutlined />
-              </Box>
+              </IconTile>
               <Box sx={{ minWidth: 0 }}>
                 <Typography variant="h5" component="h2">
                   {STRINGS.channel.title}
@@ -142,8 +130,12 @@ export function ContactPage({ defaultEmail = '' }: { defaultEmail?: string }) {
         <Card>
           <CardContent sx={{ p: { xs: 2.5, md: 4 } }}>
             {sent ? (
-              <ContactThanks
-                email={sent.email}
+              <SentPanel
+                variant="inline"
+                testIdPrefix="contact"
+                title={STRINGS.thanks.title}
+                body={STRINGS.thanks.body(sent.email)}
+                labels={STRINGS.thanks}
                 message={sent.message}
                 onHome={() => navigate(paths.home.getHref())}
                 onAgain={() => {

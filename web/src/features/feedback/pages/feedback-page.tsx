@@ -1,7 +1,4 @@
-import SendRounded from '@mui/icons-material/SendRounded';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import FormControl from '@mui/material/FormControl';
@@ -15,12 +12,13 @@ import { useMutation } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
+import { SentPanel } from '@/components/feedback/sent-panel';
+import { SendFormFooter } from '@/components/form/send-form-footer';
 import { TitleDescriptionFields } from '@/components/form/title-description-fields';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { sendFeedback } from '../api/send-feedback';
-import { ThanksPanel } from '../components/thanks-panel';
 import { UserInfoBox } from '../components/user-info-box';
 import { FEEDBACK_STRINGS as STRINGS } from '../strings';
 import { buildFeedbackUserInfo, describeFeedbackError } from '../utils/feedback-payload';
@@ -79,7 +77,15 @@ export function FeedbackPage({ account }: FeedbackPageProps) {
   if (send.isSuccess) {
     return (
       <Page title={STRINGS.pageTitle} maxWidth="md">
-        <ThanksPanel onHome={() => navigate(paths.home.getHref())} onAgain={startOver} />
+        <SentPanel
+          variant="card"
+          testIdPrefix="feedback"
+          title={STRINGS.thanks.title}
+          body={STRINGS.thanks.body}
+          labels={STRINGS.thanks}
+          onHome={() => navigate(paths.home.getHref())}
+          onAgain={startOver}
+        />
       </Page>
     );
   }
@@ -128,31 +134,14 @@ export function FeedbackPage({ account }: FeedbackPageProps) {
 
               <UserInfoBox account={account} userAgent={navigator.userAgent} currentPage={window.location.href} />
 
-              {validationMessages.length > 0 ? (
-                <Alert severity="warning" data-testid="feedback-validation">
-                  {validationMessages.join('；')}
-                </Alert>
-              ) : null}
-              {send.isError ? (
-                <Alert severity="error" data-testid="feedback-error">
-                  {describeFeedbackError(send.error)}
-                </Alert>
-              ) : null}
-
-              <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-                <Button color="inherit" onClick={goBack} disabled={send.isPending} data-testid="feedback-cancel">
-                  {STRINGS.cancel}
-                </Button>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  endIcon={<SendRounded />}
-                  loading={send.isPending}
-                  data-testid="feedback-submit"
-                >
-                  {STRINGS.submit}
-                </Button>
-              </Box>
+              <SendFormFooter
+                validationMessages={validationMessages}
+                errorMessage={send.isError ? describeFeedbackError(send.error) : null}
+                isPending={send.isPending}
+                submitLabel={STRINGS.submit}
+                cancel={{ label: STRINGS.cancel, onClick: goBack }}
+                testIdPrefix="feedback"
+              />
             </Stack>
           </Box>
         </CardContent>

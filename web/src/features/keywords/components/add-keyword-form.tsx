@@ -1,9 +1,7 @@
 import AddRounded from '@mui/icons-material/AddRounded';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { KEYWORD_LIMITS, type KeywordAddRequest, keywordAddRequestSchema } from '@radar/shared';
 import { useEffect } from 'react';
-import { FormTextField } from '@/components/form/form-text-field';
+import { InlineFieldForm } from '@/components/form/inline-field-form';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { getErrorMessage } from '@/lib/api-client';
 import { useAddKeyword } from '../hooks/use-keywords';
@@ -53,32 +51,18 @@ export function AddKeywordFormCard({ onAdded, addedCount }: AddKeywordFormProps)
   });
 
   return (
-    <Box
-      component="form"
-      noValidate
+    <InlineFieldForm
       onSubmit={submit}
-      aria-label={STRINGS.title}
-      sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5, flexDirection: { xs: 'column', sm: 'row' } }}
-    >
-      <FormTextField
-        control={form.control}
-        name="keyword"
-        label={STRINGS.label}
-        placeholder={STRINGS.placeholder}
-        fullWidth
-        autoComplete="off"
-        slotProps={{ htmlInput: { maxLength: KEYWORD_LIMITS.nameMaxLength, 'data-testid': 'keyword-add-input' } }}
-      />
-      <Button
-        type="submit"
-        variant="contained"
-        startIcon={<AddRounded />}
-        loading={add.isPending}
-        data-testid="keyword-add-submit"
-        sx={{ flexShrink: 0, height: 56, width: { xs: '100%', sm: 'auto' }, minWidth: 112 }}
-      >
-        {STRINGS.submit}
-      </Button>
-    </Box>
+      ariaLabel={STRINGS.title}
+      field={{
+        control: form.control,
+        name: 'keyword',
+        label: STRINGS.label,
+        placeholder: STRINGS.placeholder,
+        maxLength: KEYWORD_LIMITS.nameMaxLength,
+        testId: 'keyword-add-input',
+      }}
+      submit={{ label: STRINGS.submit, icon: <AddRounded />, testId: 'keyword-add-submit', isPending: add.isPending }}
+    />
   );
 }

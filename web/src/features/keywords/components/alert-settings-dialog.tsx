@@ -2,7 +2,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -24,6 +23,7 @@ import {
 } from '@radar/shared';
 import { type KeyboardEvent, useEffect, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
+import { LabelledDialog } from '@/components/dialogs/labelled-dialog';
 import { useZodForm } from '@/hooks/use-zod-form';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateKeyword } from '../hooks/use-keywords';
@@ -117,13 +117,13 @@ export function AlertSettingsDialog({ keyword, onClose, onSaved }: AlertSettings
     termError ?? termsError?.message ?? (Array.isArray(termsError) ? termsError.find(Boolean)?.message : undefined);
 
   return (
-    <Dialog
+    <LabelledDialog
+      id="keyword-settings"
       open={keyword !== null}
       onClose={update.isPending ? undefined : onClose}
       maxWidth="sm"
-      fullWidth
-      aria-labelledby="keyword-settings-title"
-      data-testid="keyword-settings-dialog"
+      hasDescription={false}
+      testId="keyword-settings-dialog"
     >
       <DialogTitle id="keyword-settings-title" sx={{ overflowWrap: 'anywhere' }}>
         {shown ? STRINGS.title(shown.name) : null}
@@ -259,6 +259,6 @@ export function AlertSettingsDialog({ keyword, onClose, onSaved }: AlertSettings
           {STRINGS.save}
         </Button>
       </DialogActions>
-    </Dialog>
+    </LabelledDialog>
   );
 }

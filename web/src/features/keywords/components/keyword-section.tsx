@@ -1,8 +1,8 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { SectionTitle } from '@/components/sections/section-card';
 
 type KeywordSectionProps = {
   /** Used for the heading's id, so the section is labelled by it. */
@@ -30,16 +30,7 @@ export function KeywordSection({ id, title, description, aside, children }: Keyw
             mb: 2,
           }}
         >
-          <Box sx={{ minWidth: 0 }}>
-            <Typography id={headingId} variant="h5" component="h2">
-              {title}
-            </Typography>
-            {description ? (
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25 }}>
-                {description}
-              </Typography>
-            ) : null}
-          </Box>
+          <SectionTitle headingId={headingId} title={title} description={description} />
           {aside}
         </Box>
         {children}

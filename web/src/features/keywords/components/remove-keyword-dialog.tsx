@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { Keyword } from '@radar/shared';
 import { useEffect } from 'react';
+import { LabelledDialog } from '@/components/dialogs/labelled-dialog';
 import { getErrorMessage } from '@/lib/api-client';
 import { useRemoveKeyword } from '../hooks/use-keywords';
 import { useLastKeyword } from '../hooks/use-last-keyword';
@@ -40,14 +40,12 @@ export function RemoveKeywordDialog({ keyword, onClose, onRemoved }: RemoveKeywo
   };
 
   return (
-    <Dialog
+    <LabelledDialog
+      id="keyword-remove"
       open={keyword !== null}
       onClose={remove.isPending ? undefined : onClose}
       maxWidth="xs"
-      fullWidth
-      aria-labelledby="keyword-remove-title"
-      aria-describedby="keyword-remove-description"
-      data-testid="keyword-remove-dialog"
+      testId="keyword-remove-dialog"
     >
       <DialogTitle id="keyword-remove-title">{STRINGS.title}</DialogTitle>
       <DialogContent>
@@ -80,6 +78,6 @@ export function RemoveKeywordDialog({ keyword, onClose, onRemoved }: RemoveKeywo
           {STRINGS.confirm}
         </Button>
       </DialogActions>
-    </Dialog>
+    </LabelledDialog>
   );
 }

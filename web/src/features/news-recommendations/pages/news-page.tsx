@@ -1,29 +1,25 @@
 import NewspaperOutlined from '@mui/icons-material/NewspaperOutlined';
 import TuneRounded from '@mui/icons-material/TuneRounded';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import { ActionSnackbar } from '@/components/feedback/action-snackbar';
 import { EmptyState } from '@/components/feedback/empty-state';
-import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status';
-import { RetryAlert } from '@/components/feedback/retry-alert';
-import { Page } from '@/components/page/page';
-import { EmptyExplanationBox } from '@/components/recommendations/empty-explanation';
 import { FreshnessLine } from '@/components/recommendations/freshness-line';
 import { IncludeRatedChip } from '@/components/recommendations/include-rated-chip';
-import { LoadMoreFooter } from '@/components/recommendations/load-more-footer';
-import { paths } from '@/config/paths';
+import {
+  RecommendationEmptyState,
+  RecommendationMore,
+  RecommendationPage,
+} from '@/components/recommendations/recommendation-page';
 import { useBusyIds } from '@/hooks/use-busy-ids';
 import { type ActionNotice, useDismiss } from '@/hooks/use-dismiss';
 import { useRating } from '@/hooks/use-rating';
+import type { NewsRecommendations } from '@/lib/spec-answers';
 import { useNewsRecommendations } from '../api/get-news-recommendations';
 import { NewsCardList } from '../components/news-card-list';
 import { NewsSettingsPanel } from '../components/news-settings-panel';
@@ -48,7 +44,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   const panelId = useId();
   const news = useNewsRecommendations(settings.active, settings.page, hasResearchSummary);
-  const { data, error, isError, isFetching } = news.query;
+  const { isFetching } = news.query;
   const { setBusy, isBusy } = useBusyIds();
   const [notice, setNotice] = useState<ActionNotice | null>(null);
   const dismiss = useDismiss('news', { setBusy, setNotice });
@@ -63,49 +59,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
     if (!settings.applyChange(change) && hasResearchSummary) news.reload();
   };
 
-  const goSetUp = (
-    <Button component={RouterLink} to={paths.my.getHref()} color="inherit" size="small" data-testid="news-go-setup">
-      {STRINGS.errors.goSetUp}
-    </Button>
-  );
-
-  const renderContent = () => {
-    if (!hasResearchSummary) {
-      return (
-        <EmptyState
-          icon={<NewspaperOutlined />}
-          title={STRINGS.empty.title}
-          hint={STRINGS.empty.noSummaryHint}
-          testId="news-empty"
-        />
-      );
-    }
-    // A retry after a failure shows the loading state again (loading, then success or failure).
-    const isLoading = isFetching && (isError || !data);
-    if (isError && !isLoading) {
-      const view = describeNewsError(error);
-      if (view.kind === 'direction') {
-        return (
-          <Alert severity="info" action={goSetUp} data-testid="news-direction-error">
-            {view.message}
-          </Alert>
-        );
-      }
-      return (
-        <RetryAlert
-          title={STRINGS.errors.title}
-          message={view.message}
-          retryLabel={STRINGS.errors.retry}
-          onRetry={news.reload}
-          isRetrying={isFetching}
-          testId="news-error"
-          retryTestId="news-retry"
-        />
-      );
-    }
-    if (isLoading || !data) {
-      return <LoadingStatus label={STRINGS.result.loading} testId="news-loading" />;
-    }
+  const renderData = (data: NewsRecommendations) => {
     const total = data.pagination.total_count;
     // Not every backend says how fresh its sources are: without it the line is left out.
     const freshness = data.freshness ? (
@@ -115,22 +69,15 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
       return (
         <Stack spacing={2}>
           {freshness}
-          <EmptyState
+          <RecommendationEmptyState
             icon={<NewspaperOutlined />}
             title={STRINGS.empty.title}
-            // With nothing stored no setting helps: the explanation says what is missing instead.
-            hint={data.empty_explanation?.cause === 'no_items' ? undefined : STRINGS.empty.hint}
-            testId="news-empty"
-          >
-            {data.empty_explanation ? (
-              <EmptyExplanationBox
-                explanation={data.empty_explanation}
-                onApplyChange={applySuggestedChange}
-                isBusy={isFetching}
-                testId="news-empty-explanation"
-              />
-            ) : null}
-          </EmptyState>
+            hint={STRINGS.empty.hint}
+            explanation={data.empty_explanation}
+            onApplyChange={applySuggestedChange}
+            isBusy={isFetching}
+            testIdPrefix="news"
+          />
         </Stack>
       );
     }
@@ -145,15 +92,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           {freshness}
         </Stack>
         <NewsCardList items={news.items} onDismiss={dismiss} onRate={rate} isBusy={isBusy} />
-        <LoadMoreFooter
-          state={news.moreState}
-          isLoading={news.isLoadingMore}
-          errorMessage={news.moreError ? describeNewsError(news.moreError).message : null}
-          onLoadMore={news.loadMore}
-          onRetry={news.retryMore}
-          labels={{ ...STRINGS.more, retry: STRINGS.errors.retry }}
-          testIdPrefix="news"
-        />
+        <RecommendationMore list={news} describeError={describeNewsError} strings={STRINGS} testIdPrefix="news" />
         {total > NEWS_PAGE_SIZE ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', pt: 1 }}>
             <Pagination
@@ -175,9 +114,23 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
   };
 
   return (
-    <Page
-      title={STRINGS.pageTitle}
-      subtitle={STRINGS.pageSubtitle}
+    <RecommendationPage
+      testIdPrefix="news"
+      strings={STRINGS}
+      hasResearchSummary={hasResearchSummary}
+      query={news.query}
+      describeError={describeNewsError}
+      onRetry={news.reload}
+      profileNotSetSeverity="info"
+      loadingLabel={STRINGS.result.loading}
+      noSummaryContent={
+        <EmptyState
+          icon={<NewspaperOutlined />}
+          title={STRINGS.empty.title}
+          hint={STRINGS.empty.noSummaryHint}
+          testId="news-empty"
+        />
+      }
       actions={
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <IncludeRatedChip
@@ -201,14 +154,7 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           </Tooltip>
         </Stack>
       }
-    >
-      <Stack spacing={3}>
-        {hasResearchSummary ? null : (
-          <Alert severity="info" action={goSetUp} data-testid="news-no-summary">
-            <AlertTitle>{STRINGS.noSummary.title}</AlertTitle>
-            {STRINGS.noSummary.body}
-          </Alert>
-        )}
+      controls={
         <NewsSettingsPanel
           id={panelId}
           isOpen={isSettingsOpen}
@@ -218,12 +164,10 @@ export function NewsPage({ hasResearchSummary }: NewsPageProps) {
           onApply={apply}
           isBusy={isFetching}
         />
-        <RefreshArea isFetching={isFetching} showBar={isFetching && !!data && !isError} barTestId="news-refreshing">
-          {renderContent()}
-        </RefreshArea>
-      </Stack>
-
+      }
+      renderData={renderData}
+    >
       <ActionSnackbar notice={notice} onClose={() => setNotice(null)} testId="news-notice" />
-    </Page>
+    </RecommendationPage>
   );
 }

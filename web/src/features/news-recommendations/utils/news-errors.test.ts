@@ -11,15 +11,18 @@ describe('describeNewsError', () => {
       error_type: RESEARCH_DIRECTION_NOT_SET.errorType,
       details: RESEARCH_DIRECTION_NOT_SET.details,
     });
-    expect(describeNewsError(error)).toEqual({ kind: 'direction', message: RESEARCH_DIRECTION_NOT_SET.details });
+    expect(describeNewsError(error)).toEqual({
+      kind: 'research-profile-not-set',
+      message: RESEARCH_DIRECTION_NOT_SET.details,
+    });
   });
 
   it('recognises it from error_type alone, or from a message about the research direction', () => {
     expect(describeNewsError(createHttpError(400, { error_type: 'research_direction_not_set' })).kind).toBe(
-      'direction',
+      'research-profile-not-set',
     );
     expect(describeNewsError(createHttpError(409, { message: '研究方向尚未生成向量' }))).toEqual({
-      kind: 'direction',
+      kind: 'research-profile-not-set',
       message: '研究方向尚未生成向量',
     });
   });

@@ -1,13 +1,10 @@
 import { type DateFilterLabel, LIMITS, NEWS_RECOMMENDATION_DEFAULTS } from '@radar/shared';
 import {
-  dateFilterQueryValue,
   getLocalStorage,
-  includeRatedField,
-  includeRatedQuery,
-  normaliseThreshold,
-  normaliseTopK,
-  parseDateFilterSelection,
+  normaliseSharedParams,
+  parseSharedParams,
   readStoredObject,
+  sharedParamsQuery,
   writeStoredObject,
 } from '@/lib/recommendation-params';
 
@@ -35,28 +32,12 @@ export function defaultNewsParams(): NewsRecommendationParams {
 
 /** The stored params, each field checked on its own; a missing or invalid field takes its default. */
 export function parseNewsParams(stored: Record<string, unknown> | null): NewsRecommendationParams {
-  const defaults = defaultNewsParams();
-  if (!stored) return defaults;
-  return {
-    topK: normaliseTopK(stored.topK, defaults.topK),
-    threshold: normaliseThreshold(stored.threshold, defaults.threshold),
-    dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
-    ...includeRatedField(stored.includeRated),
-  };
+  return stored ? parseSharedParams(stored, NEWS_RECOMMENDATION_DEFAULTS) : defaultNewsParams();
 }
 
-/**
- * The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
- * and 含已评价 present only when on.
- */
+/** The params with the sliders' values on their grid, and 含已评价 present only when on. */
 export function normaliseNewsParams(params: NewsRecommendationParams): NewsRecommendationParams {
-  const { includeRated, ...rest } = params;
-  return {
-    ...rest,
-    topK: normaliseTopK(params.topK, NEWS_RECOMMENDATION_DEFAULTS.topK),
-    threshold: normaliseThreshold(params.threshold, NEWS_RECOMMENDATION_DEFAULTS.threshold),
-    ...includeRatedField(includeRated),
-  };
+  return normaliseSharedParams(params, NEWS_RECOMMENDATION_DEFAULTS);
 }
 
 export function loadNewsParams(storage: Storage | null = getLocalStorage()): NewsRecommendationParams {
@@ -67,21 +48,10 @@ export function saveNewsParams(params: NewsRecommendationParams, storage: Storag
   writeStoredObject(storage, NEWS_PARAMS_STORAGE_KEY, normaliseNewsParams(params));
 }
 
-/**
- * The query of GET /api/news/recommendations/. An empty date selection is sent as an empty value (no
- * limit), not left out, which the API would read as its default (一周内). include_rated is sent only when
- * on.
- */
+/** The query of GET /api/news/recommendations/: the shared settings (sharedParamsQuery) and the page. */
 export function toNewsRecommendationQuery(params: NewsRecommendationParams, page: number) {
-  const { topK, threshold } = normaliseNewsParams(params);
-  return {
-    top_k: topK,
-    similarity_threshold: threshold,
-    date_filter: dateFilterQueryValue(params.dateFilter),
-    page,
-    page_size: NEWS_PAGE_SIZE,
-    ...includeRatedQuery(params.includeRated),
-  };
+  const { include_rated, ...query } = sharedParamsQuery(params, NEWS_RECOMMENDATION_DEFAULTS);
+  return { ...query, page, page_size: NEWS_PAGE_SIZE, ...(include_rated ? { include_rated } : {}) };
 }
 
 /** How many pages `total` items fill; the pagination shows only when there is more than one. */

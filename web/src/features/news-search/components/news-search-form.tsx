@@ -32,6 +32,12 @@ type NewsSearchForm = {
   date_to: string;
 };
 
+/** The date range's two fields. */
+const DATE_FIELDS = [
+  { name: 'date_from', label: STRINGS.dateFrom, testId: 'news-search-date-from' },
+  { name: 'date_to', label: STRINGS.dateTo, testId: 'news-search-date-to' },
+] as const;
+
 const EMPTY_FORM: NewsSearchForm = {
   query: '',
   search_type: 'keyword',
@@ -145,26 +151,18 @@ export function NewsSearchFormCard({ criteria, onSearch, onClear }: NewsSearchFo
           }}
         />
       </Box>
-      <Box sx={{ gridColumn: { md: 'span 2' } }}>
-        <FormTextField
-          control={form.control}
-          name="date_from"
-          label={STRINGS.dateFrom}
-          type="date"
-          fullWidth
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'news-search-date-from' } }}
-        />
-      </Box>
-      <Box sx={{ gridColumn: { md: 'span 2' } }}>
-        <FormTextField
-          control={form.control}
-          name="date_to"
-          label={STRINGS.dateTo}
-          type="date"
-          fullWidth
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'news-search-date-to' } }}
-        />
-      </Box>
+      {DATE_FIELDS.map(({ name, label, testId }) => (
+        <Box key={name} sx={{ gridColumn: { md: 'span 2' } }}>
+          <FormTextField
+            control={form.control}
+            name={name}
+            label={label}
+            type="date"
+            fullWidth
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId } }}
+          />
+        </Box>
+      ))}
       <Box sx={{ gridColumn: { md: '1 / -1' }, display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
         <Button
           color="inherit"

@@ -1,7 +1,4 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -9,12 +6,9 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { RetryAlert } from '@/components/feedback/retry-alert';
-import { SearchTabs } from '@/components/navigation/search-tabs';
 import { NewsCard } from '@/components/news/news-card';
-import { Page } from '@/components/page/page';
+import { SearchPage } from '@/components/page/search-page';
 import { paths } from '@/config/paths';
-import { getErrorMessage } from '@/lib/api-client';
 import { newsSearchQueryOptions } from '../api/search-news';
 import { NewsSearchFormCard } from '../components/news-search-form';
 import { NEWS_SEARCH_STRINGS as STRINGS } from '../strings';
@@ -39,80 +33,63 @@ export function NewsSearchPage() {
   };
 
   return (
-    <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle}>
-      <SearchTabs current="news" />
-      <Card sx={{ mb: 3 }}>
-        <CardContent sx={{ p: { xs: 2, md: 3 } }}>
-          <NewsSearchFormCard criteria={criteria} onSearch={goTo} onClear={() => goTo(null)} />
-        </CardContent>
-      </Card>
-
-      <Box component="section" aria-labelledby="news-results-heading" data-testid="news-results">
-        {criteria === null ? (
-          <Typography color="text.secondary" data-testid="news-search-start">
-            {STRINGS.start}
+    <SearchPage
+      strings={STRINGS}
+      tab="news"
+      testIdPrefix="news"
+      form={<NewsSearchFormCard criteria={criteria} onSearch={goTo} onClear={() => goTo(null)} />}
+      isStarted={criteria !== null}
+      search={search}
+      loading={
+        <Stack spacing={2} aria-hidden data-testid="news-results-loading">
+          {[0, 1, 2].map((row) => (
+            <Skeleton key={row} variant="rounded" height={140} />
+          ))}
+        </Stack>
+      }
+      isEmpty={(data) => data.data.length === 0}
+      renderResults={(data) => (
+        <>
+          <Typography
+            id="news-results-heading"
+            variant="h5"
+            component="h2"
+            sx={{ mb: 2 }}
+            data-testid="news-search-count"
+          >
+            {STRINGS.resultCount(data.pagination.total_count)}
           </Typography>
-        ) : search.isPending ? (
-          <Stack spacing={2} aria-hidden data-testid="news-results-loading">
-            {[0, 1, 2].map((row) => (
-              <Skeleton key={row} variant="rounded" height={140} />
+          <Stack
+            component="ul"
+            spacing={2}
+            aria-busy={search.isPlaceholderData}
+            sx={{ listStyle: 'none', m: 0, p: 0, opacity: search.isPlaceholderData ? 0.6 : 1 }}
+          >
+            {data.data.map((item) => (
+              <li key={item.id}>
+                <NewsCard item={item} />
+              </li>
             ))}
           </Stack>
-        ) : search.isError ? (
-          <RetryAlert
-            title={STRINGS.loadFailed}
-            message={getErrorMessage(search.error)}
-            retryLabel={STRINGS.retry}
-            onRetry={() => void search.refetch()}
-            testId="news-search-error"
-          />
-        ) : search.data.data.length === 0 ? (
-          <Alert severity="info" data-testid="news-search-empty">
-            {STRINGS.noResults}
-          </Alert>
-        ) : (
-          <>
-            <Typography
-              id="news-results-heading"
-              variant="h5"
-              component="h2"
-              sx={{ mb: 2 }}
-              data-testid="news-search-count"
+          {criteria && data.pagination.total_pages > 1 ? (
+            <Box
+              component="nav"
+              aria-label={STRINGS.pagination}
+              sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}
             >
-              {STRINGS.resultCount(search.data.pagination.total_count)}
-            </Typography>
-            <Stack
-              component="ul"
-              spacing={2}
-              aria-busy={search.isPlaceholderData}
-              sx={{ listStyle: 'none', m: 0, p: 0, opacity: search.isPlaceholderData ? 0.6 : 1 }}
-            >
-              {search.data.data.map((item) => (
-                <li key={item.id}>
-                  <NewsCard item={item} />
-                </li>
-              ))}
-            </Stack>
-            {search.data.pagination.total_pages > 1 ? (
-              <Box
-                component="nav"
-                aria-label={STRINGS.pagination}
-                sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}
-              >
-                <Pagination
-                  count={search.data.pagination.total_pages}
-                  page={Math.min(criteria.page, search.data.pagination.total_pages)}
-                  onChange={(_event, page) => goTo({ ...criteria, page })}
-                  siblingCount={0}
-                  color="primary"
-                  data-testid="news-pagination"
-                />
-              </Box>
-            ) : null}
-          </>
-        )}
-      </Box>
-    </Page>
+              <Pagination
+                count={data.pagination.total_pages}
+                page={Math.min(criteria.page, data.pagination.total_pages)}
+                onChange={(_event, page) => goTo({ ...criteria, page })}
+                siblingCount={0}
+                color="primary"
+                data-testid="news-pagination"
+              />
+            </Box>
+          ) : null}
+        </>
+      )}
+    />
   );
 }
 

@@ -32,9 +32,7 @@ describe('retry policy', () => {
   it('fails at once without a research direction', () => {
     expect(shouldRetryRecommendation(0, directionNotSet(RESEARCH_DIRECTION_NOT_SET.details))).toBe(false);
     // Recognised by error_type alone, as a backend without our codes sends it.
-    expect(shouldRetryRecommendation(0, createHttpError(400, { error_type: 'research_direction_not_set' }))).toBe(
-      false,
-    );
+    expect(shouldRetryRecommendation(0, createHttpError(400, { error_kind: 'research-profile-not-set' }))).toBe(false);
   });
 
   it('does not repeat other 4xx answers or a cancelled request', () => {
@@ -55,7 +53,7 @@ describe('retry policy', () => {
 describe('describeRecommendationError', () => {
   it('research_direction_not_set: the message comes from details', () => {
     expect(describeRecommendationError(directionNotSet(RESEARCH_DIRECTION_NOT_SET.detailsVectorPending))).toEqual({
-      type: 'research_direction_not_set',
+      kind: 'research-profile-not-set',
       title: '请先设置研究方向',
       message: RESEARCH_DIRECTION_NOT_SET.detailsVectorPending,
     });
@@ -67,7 +65,7 @@ describe('describeRecommendationError', () => {
 
   it('another 400 asks to complete the research direction', () => {
     expect(describeRecommendationError(createHttpError(400, { message: 'x' }))).toEqual({
-      type: 'unknown_error',
+      kind: 'error',
       message: '请完善你的研究方向信息以获取个性化推荐',
     });
   });
@@ -77,6 +75,6 @@ describe('describeRecommendationError', () => {
     expect(describeRecommendationError(new RecommendationServiceFailure()).message).toBe('推荐服务返回失败');
     expect(describeRecommendationError(createHttpError(503, null)).message).toBe('推荐服务暂时不可用，请稍后重试');
     expect(describeRecommendationError(transport('NETWORK_ERROR')).message).toBe('推荐服务暂时不可用，请稍后重试');
-    expect(describeRecommendationError(new Error('boom')).type).toBe('unknown_error');
+    expect(describeRecommendationError(new Error('boom')).kind).toBe('error');
   });
 });

@@ -1,14 +1,11 @@
 import { type DateFilterLabel, JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '@radar/shared';
 import {
-  dateFilterQueryValue,
   getLocalStorage,
-  includeRatedField,
-  includeRatedQuery,
   mergeSharedParamsChange,
-  normaliseThreshold,
-  normaliseTopK,
-  parseDateFilterSelection,
+  normaliseSharedParams,
+  parseSharedParams,
   readStoredObject,
+  sharedParamsQuery,
   writeStoredObject,
 } from '@/lib/recommendation-params';
 
@@ -60,34 +57,15 @@ function parseTiers(value: unknown): JcrTier[] {
   return valid ? byExclusionOrder(value as JcrTier[]) : [...PAPER_RECOMMENDATION_DEFAULTS.excludedJcr];
 }
 
-/**
- * The stored params, each field checked on its own: a missing or invalid field (edited by hand, an older
- * version) takes its default and the others are kept.
- */
+/** The stored params, each field checked on its own (parseSharedParams); the tiers likewise. */
 export function parsePaperParams(stored: Record<string, unknown> | null): PaperRecommendationParams {
-  const defaults = defaultPaperParams();
-  if (!stored) return defaults;
-  return {
-    topK: normaliseTopK(stored.topK, defaults.topK),
-    threshold: normaliseThreshold(stored.threshold, defaults.threshold),
-    excludedJCR: parseTiers(stored.excludedJCR),
-    dateFilter: parseDateFilterSelection(stored.dateFilter, defaults.dateFilter),
-    ...includeRatedField(stored.includeRated),
-  };
+  if (!stored) return defaultPaperParams();
+  return { ...parseSharedParams(stored, PAPER_RECOMMENDATION_DEFAULTS), excludedJCR: parseTiers(stored.excludedJCR) };
 }
 
-/**
- * The params with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
- * and 含已评价 present only when on.
- */
+/** The params with the sliders' values on their grid, and 含已评价 present only when on. */
 export function normalisePaperParams(params: PaperRecommendationParams): PaperRecommendationParams {
-  const { includeRated, ...rest } = params;
-  return {
-    ...rest,
-    topK: normaliseTopK(params.topK, PAPER_RECOMMENDATION_DEFAULTS.topK),
-    threshold: normaliseThreshold(params.threshold, PAPER_RECOMMENDATION_DEFAULTS.threshold),
-    ...includeRatedField(includeRated),
-  };
+  return normaliseSharedParams(params, PAPER_RECOMMENDATION_DEFAULTS);
 }
 
 export function loadPaperParams(storage: Storage | null = getLocalStorage()): PaperRecommendationParams {
@@ -99,20 +77,13 @@ export function savePaperParams(params: PaperRecommendationParams, storage: Stor
 }
 
 /**
- * The query of GET /api/auth/recommendations/papers/. Empty lists are sent as empty values, not left
- * out: the API reads a missing excluded_jcr as its default (4,3) and a missing date_filter as 一周内,
- * whereas empty means no tier excluded and no date limit, which is what the page shows. include_rated
- * is sent only when on, so a backend that knows only the spec gets exactly the spec's query.
+ * The query of GET /api/auth/recommendations/papers/: the shared settings (sharedParamsQuery) and
+ * excluded_jcr, sent empty (not left out) when no tier is excluded: the API reads a missing excluded_jcr
+ * as its default (4,3).
  */
 export function toPaperRecommendationQuery(params: PaperRecommendationParams) {
-  const { topK, threshold } = normalisePaperParams(params);
-  return {
-    top_k: topK,
-    similarity_threshold: threshold,
-    excluded_jcr: byExclusionOrder(params.excludedJCR).join(','),
-    date_filter: dateFilterQueryValue(params.dateFilter),
-    ...includeRatedQuery(params.includeRated),
-  };
+  const { top_k, similarity_threshold, ...rest } = sharedParamsQuery(params, PAPER_RECOMMENDATION_DEFAULTS);
+  return { top_k, similarity_threshold, excluded_jcr: byExclusionOrder(params.excludedJCR).join(','), ...rest };
 }
 
 export function arePaperParamsEqual(a: PaperRecommendationParams, b: PaperRecommendationParams): boolean {

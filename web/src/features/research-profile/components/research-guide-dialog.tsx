@@ -1,12 +1,12 @@
 import TipsAndUpdatesOutlined from '@mui/icons-material/TipsAndUpdatesOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { alpha } from '@mui/material/styles';
+import { LabelledDialog } from '@/components/dialogs/labelled-dialog';
 import { RESEARCH_STRINGS } from '../strings';
 
 const STRINGS = RESEARCH_STRINGS.guide;
@@ -28,15 +28,7 @@ export function ResearchGuideDialog({
   onNeverRemind,
 }: ResearchGuideDialogProps) {
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      maxWidth="xs"
-      fullWidth
-      aria-labelledby="research-guide-title"
-      aria-describedby="research-guide-description"
-      data-testid="research-guide"
-    >
+    <LabelledDialog id="research-guide" open={open} onClose={onClose} maxWidth="xs" testId="research-guide">
       <Box sx={{ display: 'flex', justifyContent: 'center', pt: 3 }} aria-hidden>
         <Box
           sx={{
@@ -71,6 +63,6 @@ export function ResearchGuideDialog({
           </Button>
         </Box>
       </DialogActions>
-    </Dialog>
+    </LabelledDialog>
   );
 }

@@ -1,5 +1,4 @@
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import ScienceOutlined from '@mui/icons-material/ScienceOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -13,7 +12,6 @@ import Stack from '@mui/material/Stack';
 import { alpha, keyframes } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { RESEARCH_FIELDS, researchConfirmRequestSchema, type UserResponse } from '@radar/shared';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
@@ -21,9 +19,9 @@ import { saveProfile } from '@/api/save-profile';
 import { FormTextField } from '@/components/form/form-text-field';
 import { InfoRow } from '@/components/sections/info-row';
 import { SectionCard } from '@/components/sections/section-card';
-import { SECTION_STRINGS } from '@/components/sections/strings';
+import { SectionEditButton, SectionFormFooter } from '@/components/sections/section-edit';
+import { useSectionEdit } from '@/components/sections/use-section-edit';
 import { useZodForm } from '@/hooks/use-zod-form';
-import { getErrorMessage } from '@/lib/api-client';
 import { brand } from '@/theme/theme-primitives';
 import { RESEARCH_STRINGS } from '../strings';
 import { parseStoredResearchFields, researchFieldLabel, toggleFieldId } from '../utils/research-fields';
@@ -66,7 +64,6 @@ type ResearchSummarySectionProps = {
  * box and the 21 field checkboxes with a counter. Cancel restores the stored values.
  */
 export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onNotify }: ResearchSummarySectionProps) {
-  const [isEditing, setIsEditing] = useState(false);
   // Names outside the 21 fields are kept on save unless removed here.
   const [unknownFields, setUnknownFields] = useState<string[]>([]);
   const stored = parseStoredResearchFields(user.research_fields);
@@ -74,44 +71,24 @@ export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onN
     schema: researchSummarySchema,
     defaultValues: toFormValues(user),
   });
-  const save = useMutation({
-    mutationFn: async (values: ResearchSummaryUpdate) => {
-      await saveProfile({
+  const { isEditing, save, startEditing, cancel } = useSectionEdit<ResearchSummaryUpdate>({
+    saveValues: (values) =>
+      saveProfile({
         research_summary_en: values.research_summary_en,
         research_fields: [...values.research_fields, ...unknownFields],
-      });
-      await onSaved();
-    },
-    onSuccess: () => {
-      setIsEditing(false);
-      onNotify(SECTION_STRINGS.saved);
+      }),
+    onSaved,
+    onNotify,
+    resetForm: () => {
+      form.reset(toFormValues(user));
+      setUnknownFields(stored.unknown);
     },
   });
-
-  const startEditing = () => {
-    form.reset(toFormValues(user));
-    setUnknownFields(stored.unknown);
-    save.reset();
-    setIsEditing(true);
-  };
-  const cancel = () => {
-    form.reset(toFormValues(user));
-    save.reset();
-    setIsEditing(false);
-  };
 
   const actions = (
     <>
       {isEditing ? null : (
-        <Button
-          variant="outlined"
-          startIcon={<EditOutlined />}
-          onClick={startEditing}
-          data-testid="research-edit"
-          aria-label={`${SECTION_STRINGS.edit}${STRINGS.title}`}
-        >
-          {SECTION_STRINGS.edit}
-        </Button>
+        <SectionEditButton sectionTitle={STRINGS.title} onClick={startEditing} testId="research-edit" />
       )}
       <Button
         variant="contained"
@@ -233,20 +210,7 @@ export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onN
               </Box>
             ) : null}
 
-            {save.isError ? (
-              <Alert severity="error" data-testid="research-save-error">
-                {getErrorMessage(save.error)}
-              </Alert>
-            ) : null}
-
-            <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1 }}>
-              <Button color="inherit" onClick={cancel} disabled={save.isPending} data-testid="research-cancel">
-                {SECTION_STRINGS.cancel}
-              </Button>
-              <Button type="submit" variant="contained" loading={save.isPending} data-testid="research-save">
-                {SECTION_STRINGS.save}
-              </Button>
-            </Box>
+            <SectionFormFooter save={save} onCancel={cancel} testIdPrefix="research" />
           </Stack>
         </Box>
       ) : (
