@@ -21,7 +21,8 @@ import {
   lsaIdentity,
   serializeLsaState,
 } from './builtin/builtin-embedders';
-import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-model';
+import { fitLsaModelKeepingRows, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-model';
+import type { SparseVector } from './builtin/tfidf';
 import { CrossLingualTexts } from './cross-lingual-texts';
 import {
   MULTILINGUAL_VERSION_SUFFIX,
@@ -69,6 +70,12 @@ const REEMBED_REJECT_SOURCE = 'reembed';
  * building the index took 3.8 s (PostgreSQL, docs/benchmarks.md); below this the difference is small.
  */
 const BULK_REEMBED_ROWS = 2_000;
+/**
+ * Rows per batch of such a bulk pass with a built-in model: each batch is one read and one write
+ * whatever its size, and the model's index is being rebuilt anyway, so large batches only save round
+ * trips. A remote model keeps the usual batches: a refused batch is retried item by item.
+ */
+const BULK_REEMBED_BATCH = 1_000;
 
 /** Whether the built-in model should be (re)fitted now, and why (or why not). */
 export interface RefitDecision {
@@ -98,6 +105,8 @@ export class EmbeddingModels {
   private readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
   private readonly bulkReembedRows: number;
+  /** The model fitted last in this process, which holds its fit's tf-idf rows until a re-embedding ends. */
+  private fittedProvider: LsaEmbeddingProvider | undefined;
   /** What every paper, news item and profile is embedded from (English gists, glosses, or as written). */
   readonly texts: CrossLingualTexts;
 
@@ -306,10 +315,14 @@ export class EmbeddingModels {
       ...(await this.texts.documents('papers', ofTarget('p'))),
       ...(await this.texts.documents('news', ofTarget('n'))),
     ];
-    const state = await fitLsaModel(texts, { dimension: this.dimensionForCorpus(corpusSize) });
+    const { state, rows } = await fitLsaModelKeepingRows(texts, { dimension: this.dimensionForCorpus(corpusSize) });
     const row = await this.models.registerModel(lsaIdentity(state));
     await this.states.save(serializeLsaState(state, row.id, corpusSize));
-    const provider = new LsaEmbeddingProvider(state, { ...lsaIdentity(state) });
+    const fitRows = new Map<string, SparseVector>();
+    texts.forEach((text, index) => fitRows.set(text, rows[index] as SparseVector));
+    this.fittedProvider?.forgetFitRows();
+    const provider = new LsaEmbeddingProvider(state, { ...lsaIdentity(state) }, fitRows);
+    this.fittedProvider = provider;
     this.providers.set(row.id, Promise.resolve(withModelId(provider, row.id)));
     const previous = await this.models.getActiveModel();
     if (previous?.id !== row.id) await this.models.activateModel(row.id);
@@ -358,6 +371,7 @@ export class EmbeddingModels {
     try {
       return await this.reembedRounds(embedded, failed, deferred, options);
     } finally {
+      this.fittedProvider?.forgetFitRows();
       for (const model of deferred.values()) await this.models.ensureIndexes(model);
     }
   }
@@ -388,6 +402,10 @@ export class EmbeddingModels {
         await this.models.dropIndexes(model);
         deferred.set(model.id, model);
       }
+      const batchSize =
+        deferred.has(model.id) && model.provider === BUILTIN_PROVIDER
+          ? Math.max(this.reembedBatchSize, BULK_REEMBED_BATCH)
+          : this.reembedBatchSize;
       let switched = false;
       let failedThisRound = 0;
       for (const target of VECTOR_TARGETS) {
@@ -400,7 +418,7 @@ export class EmbeddingModels {
             target === 'users'
               ? rows.map((row) => this.texts.profile(row.body, row.title))
               : this.texts.documents(target, rows, { makeGists: true, signal: options.signal }),
-          batchSize: this.reembedBatchSize,
+          batchSize,
           rejectSource: REEMBED_REJECT_SOURCE,
           shouldStop: async () => (await this.models.getActiveModel())?.id !== provider.modelId,
           onBatch: async (done) => {
