@@ -60,6 +60,8 @@ export interface EmbeddingModelsOptions {
   reembedBatchSize?: number;
   /** Rows to embed from which a re-embedding builds the vector indexes after (BULK_REEMBED_ROWS). */
   bulkReembedRows?: number;
+  /** Rows per batch of such a re-embedding with a built-in model (BULK_REEMBED_BATCH). */
+  bulkReembedBatchSize?: number;
 }
 
 /** radar.ingest_rejects source of items the re-embedding could not embed. */
@@ -105,6 +107,7 @@ export class EmbeddingModels {
   private readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
   private readonly bulkReembedRows: number;
+  private readonly bulkReembedBatchSize: number;
   /** The model fitted last in this process, which holds its fit's tf-idf rows until a re-embedding ends. */
   private fittedProvider: LsaEmbeddingProvider | undefined;
   /** What every paper, news item and profile is embedded from (English gists, glosses, or as written). */
@@ -129,6 +132,7 @@ export class EmbeddingModels {
     this.fitSampleSize = options.fitSampleSize ?? 20_000;
     this.reembedBatchSize = options.reembedBatchSize ?? 128;
     this.bulkReembedRows = options.bulkReembedRows ?? BULK_REEMBED_ROWS;
+    this.bulkReembedBatchSize = options.bulkReembedBatchSize ?? BULK_REEMBED_BATCH;
   }
 
   get configuredProvider(): string {
@@ -404,7 +408,7 @@ export class EmbeddingModels {
       }
       const batchSize =
         deferred.has(model.id) && model.provider === BUILTIN_PROVIDER
-          ? Math.max(this.reembedBatchSize, BULK_REEMBED_BATCH)
+          ? this.bulkReembedBatchSize
           : this.reembedBatchSize;
       let switched = false;
       let failedThisRound = 0;
