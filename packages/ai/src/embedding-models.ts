@@ -322,8 +322,7 @@ export class EmbeddingModels {
     const { state, rows } = await fitLsaModelKeepingRows(texts, { dimension: this.dimensionForCorpus(corpusSize) });
     const row = await this.models.registerModel(lsaIdentity(state));
     await this.states.save(serializeLsaState(state, row.id, corpusSize));
-    const fitRows = new Map<string, SparseVector>();
-    texts.forEach((text, index) => fitRows.set(text, rows[index] as SparseVector));
+    const fitRows = new Map(texts.map((text, index) => [text, rows[index] as SparseVector]));
     this.fittedProvider?.forgetFitRows();
     const provider = new LsaEmbeddingProvider(state, { ...lsaIdentity(state) }, fitRows);
     this.fittedProvider = provider;
