@@ -46,7 +46,8 @@ export async function* readJsonRecords(
   let items = 0;
   let index = 0;
   // JSON Lines are parsed a line at a time as they are mapped, so a file of 100,000 works never holds
-  // all of its parsed records at once (docs/decisions.md, "Issue 35: bulk ingest").
+  // all of its parsed records at once (docs/decisions.md, "Issue 35: the first fit and the vectors of a
+  // bulk ingest"). The file's text itself is still read whole.
   for (const record of records ?? jsonLines(text)) {
     if ('reject' in record) {
       yield record.reject;

@@ -48,7 +48,7 @@ export type Yielder = () => Promise<void>;
  * The dense matrices of the iteration are row-major (row r of a `cols`-wide matrix at [r * cols,
  * (r + 1) * cols)): each non-zero of the sparse matrix then touches one contiguous row, and one pass
  * over the sparse rows makes a whole product, where a column at a time read the sparse matrix once per
- * column (docs/decisions.md, "Issue 35: the first fit").
+ * column (docs/decisions.md, "Issue 35: the first fit and the vectors of a bulk ingest").
  */
 
 /** rows x cols product A * M, with A sparse (rows) and M dense terms x cols, both row-major. */
