@@ -21,7 +21,8 @@ import {
   lsaIdentity,
   serializeLsaState,
 } from './builtin/builtin-embedders';
-import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-model';
+import { fitLsaModelKeepingRows, LSA_MIN_DOCUMENTS, lsaDimensionFor } from './builtin/lsa-model';
+import type { SparseVector } from './builtin/tfidf';
 import { CrossLingualTexts } from './cross-lingual-texts';
 import {
   MULTILINGUAL_VERSION_SUFFIX,
@@ -59,6 +60,8 @@ export interface EmbeddingModelsOptions {
   reembedBatchSize?: number;
   /** Rows to embed from which a re-embedding builds the vector indexes after (BULK_REEMBED_ROWS). */
   bulkReembedRows?: number;
+  /** Rows per batch of such a re-embedding with a built-in model (BULK_REEMBED_BATCH). */
+  bulkReembedBatchSize?: number;
 }
 
 /** radar.ingest_rejects source of items the re-embedding could not embed. */
@@ -69,6 +72,12 @@ const REEMBED_REJECT_SOURCE = 'reembed';
  * building the index took 3.8 s (PostgreSQL, docs/benchmarks.md); below this the difference is small.
  */
 const BULK_REEMBED_ROWS = 2_000;
+/**
+ * Rows per batch of such a bulk pass with a built-in model: each batch is one read and one write
+ * whatever its size, and the model's index is being rebuilt anyway, so large batches only save round
+ * trips. A remote model keeps the usual batches: a refused batch is retried item by item.
+ */
+const BULK_REEMBED_BATCH = 1_000;
 
 /** Whether the built-in model should be (re)fitted now, and why (or why not). */
 export interface RefitDecision {
@@ -98,6 +107,9 @@ export class EmbeddingModels {
   private readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
   private readonly bulkReembedRows: number;
+  private readonly bulkReembedBatchSize: number;
+  /** The model fitted last in this process, which holds its fit's tf-idf rows until a re-embedding ends. */
+  private fittedProvider: LsaEmbeddingProvider | undefined;
   /** What every paper, news item and profile is embedded from (English gists, glosses, or as written). */
   readonly texts: CrossLingualTexts;
 
@@ -120,6 +132,7 @@ export class EmbeddingModels {
     this.fitSampleSize = options.fitSampleSize ?? 20_000;
     this.reembedBatchSize = options.reembedBatchSize ?? 128;
     this.bulkReembedRows = options.bulkReembedRows ?? BULK_REEMBED_ROWS;
+    this.bulkReembedBatchSize = options.bulkReembedBatchSize ?? BULK_REEMBED_BATCH;
   }
 
   get configuredProvider(): string {
@@ -306,10 +319,13 @@ export class EmbeddingModels {
       ...(await this.texts.documents('papers', ofTarget('p'))),
       ...(await this.texts.documents('news', ofTarget('n'))),
     ];
-    const state = await fitLsaModel(texts, { dimension: this.dimensionForCorpus(corpusSize) });
+    const { state, rows } = await fitLsaModelKeepingRows(texts, { dimension: this.dimensionForCorpus(corpusSize) });
     const row = await this.models.registerModel(lsaIdentity(state));
     await this.states.save(serializeLsaState(state, row.id, corpusSize));
-    const provider = new LsaEmbeddingProvider(state, { ...lsaIdentity(state) });
+    const fitRows = new Map(texts.map((text, index) => [text, rows[index] as SparseVector]));
+    this.fittedProvider?.forgetFitRows();
+    const provider = new LsaEmbeddingProvider(state, { ...lsaIdentity(state) }, fitRows);
+    this.fittedProvider = provider;
     this.providers.set(row.id, Promise.resolve(withModelId(provider, row.id)));
     const previous = await this.models.getActiveModel();
     if (previous?.id !== row.id) await this.models.activateModel(row.id);
@@ -358,6 +374,7 @@ export class EmbeddingModels {
     try {
       return await this.reembedRounds(embedded, failed, deferred, options);
     } finally {
+      this.fittedProvider?.forgetFitRows();
       for (const model of deferred.values()) await this.models.ensureIndexes(model);
     }
   }
@@ -388,6 +405,10 @@ export class EmbeddingModels {
         await this.models.dropIndexes(model);
         deferred.set(model.id, model);
       }
+      const batchSize =
+        deferred.has(model.id) && model.provider === BUILTIN_PROVIDER
+          ? this.bulkReembedBatchSize
+          : this.reembedBatchSize;
       let switched = false;
       let failedThisRound = 0;
       for (const target of VECTOR_TARGETS) {
@@ -400,7 +421,7 @@ export class EmbeddingModels {
             target === 'users'
               ? rows.map((row) => this.texts.profile(row.body, row.title))
               : this.texts.documents(target, rows, { makeGists: true, signal: options.signal }),
-          batchSize: this.reembedBatchSize,
+          batchSize,
           rejectSource: REEMBED_REJECT_SOURCE,
           shouldStop: async () => (await this.models.getActiveModel())?.id !== provider.modelId,
           onBatch: async (done) => {

@@ -4,9 +4,10 @@ import { syntheticPapers, topicWords } from '@radar/ai/testing';
 import { sharedFixturesDir } from '@radar/db/testing';
 import { describe, expect, it } from 'vitest';
 import { HashingEmbeddingProvider, LsaEmbeddingProvider, lsaIdentity } from '../src/builtin/builtin-embedders';
-import { fitLsaModel, LSA_MIN_DOCUMENTS, lsaDimensionFor } from '../src/builtin/lsa-model';
+import { fitLsaModel, fitLsaModelKeepingRows, LSA_MIN_DOCUMENTS, lsaDimensionFor } from '../src/builtin/lsa-model';
 import { termCounts } from '../src/builtin/text-features';
-import { symmetricEigen } from '../src/builtin/truncated-svd';
+import type { SparseVector } from '../src/builtin/tfidf';
+import { symmetricEigen, truncatedSvd } from '../src/builtin/truncated-svd';
 import { documentEmbeddingText } from '../src/embedding-text';
 import { denseCosinePrecision, readLabelledCsv, tfidfBaselinePrecision } from '../src/testing/labelled-set';
 
@@ -34,6 +35,43 @@ describe('symmetric eigen-decomposition', () => {
   });
 });
 
+/** A sparse row from a dense one. */
+const sparseRow = (dense: number[]): SparseVector => {
+  const indices = dense.flatMap((value, index) => (value === 0 ? [] : [index]));
+  return { indices: Uint32Array.from(indices), values: Float64Array.from(indices, (index) => dense[index] as number) };
+};
+
+describe('randomized truncated SVD', () => {
+  it('finds the singular values and right singular vectors of a matrix of known spectrum', async () => {
+    // Rows e_i * s_i over 6 terms, rotated within terms 0-1: singular values 5, 4, 3, 2, 1 exactly.
+    const c = Math.cos(0.3);
+    const s = Math.sin(0.3);
+    const rows = [
+      sparseRow([5 * c, 5 * s, 0, 0, 0, 0]),
+      sparseRow([-4 * s, 4 * c, 0, 0, 0, 0]),
+      sparseRow([0, 0, 3, 0, 0, 0]),
+      sparseRow([0, 0, 0, 2, 0, 0]),
+      sparseRow([0, 0, 0, 0, 1, 0]),
+    ];
+    const svd = await truncatedSvd(rows, 6, { rank: 3, powerIterations: 3, seed: 7 });
+    expect(Array.from(svd.singularValues)).toEqual([expect.closeTo(5, 6), expect.closeTo(4, 6), expect.closeTo(3, 6)]);
+    // The first component is (cos, sin, 0, ...) up to sign.
+    const first = Array.from(svd.components.subarray(0, 6));
+    expect(Math.abs(first[0] as number)).toBeCloseTo(c, 6);
+    expect(Math.abs(first[1] as number)).toBeCloseTo(s, 6);
+  });
+
+  it('copes with more directions than the matrix has (dependent columns: a tiny corpus)', async () => {
+    // Rank 2: the third row repeats the first; the other directions must come out zero, not NaN.
+    const rows = [sparseRow([1, 1, 0, 0]), sparseRow([0, 0, 2, 0]), sparseRow([1, 1, 0, 0])];
+    const svd = await truncatedSvd(rows, 4, { rank: 3, powerIterations: 2, seed: 3 });
+    expect(svd.components.every(Number.isFinite)).toBe(true);
+    expect(svd.singularValues[0]).toBeCloseTo(2, 6);
+    expect(svd.singularValues[1]).toBeCloseTo(2, 6);
+    expect(svd.singularValues[2]).toBeCloseTo(0, 6);
+  });
+});
+
 describe('built-in LSA model', () => {
   const papers = syntheticPapers(240);
   const texts = papers.map((p) => documentEmbeddingText(p.title, p.abstract));
@@ -46,6 +84,19 @@ describe('built-in LSA model', () => {
     const [va] = await new LsaEmbeddingProvider(a).embed([texts[0] as string]);
     const [vb] = await new LsaEmbeddingProvider(b).embed([texts[0] as string]);
     expect(va).toEqual(vb);
+  });
+
+  it('embeds the texts it was fitted on from their kept tf-idf rows exactly as from the text', async () => {
+    const { state, rows } = await fitLsaModelKeepingRows(texts, { dimension: 32 });
+    expect(rows).toHaveLength(texts.length);
+    const fitRows = new Map(texts.map((text, index) => [text, rows[index] as SparseVector]));
+    const warm = new LsaEmbeddingProvider(state, lsaIdentity(state), fitRows);
+    const cold = new LsaEmbeddingProvider(state);
+    const sample = [...texts.slice(0, 20), 'A text the model was not fitted on about protein folding.'];
+    expect(await warm.embed(sample)).toEqual(await cold.embed(sample));
+    // Each kept row is used once and let go.
+    expect(fitRows.has(texts[0] as string)).toBe(false);
+    expect(fitRows.has(texts[30] as string)).toBe(true);
   });
 
   it('gives unit vectors that put same-topic texts closer than other topics', async () => {

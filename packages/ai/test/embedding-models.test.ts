@@ -33,6 +33,8 @@ const manager = (config = builtinConfig) =>
     reembedBatchSize: 50,
     // A re-embedding of 100 rows or more (every one below) builds the HNSW indexes after its vectors.
     bulkReembedRows: 100,
+    // Batches of 50 in those too, so the progress below is reported batch by batch.
+    bulkReembedBatchSize: 50,
   });
 
 beforeAll(async () => {

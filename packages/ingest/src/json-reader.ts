@@ -41,31 +41,24 @@ export async function* readJsonRecords(
     const found = options.records(document);
     if (!found) throw new PermanentSourceError('JSON of an unexpected shape: no list of works in it');
     records = found.map((value) => ({ value }));
-  } else {
-    // JSON Lines: one record per line; a broken line is rejected with its number.
-    records = [];
-    for (const [index, line] of text.split(/\r?\n/).entries()) {
-      if (!line.trim()) continue;
-      try {
-        records.push({ value: JSON.parse(line), line: index + 1 });
-      } catch (lineError) {
-        yield {
-          type: 'reject',
-          key: `line ${index + 1}`,
-          reason: 'malformed JSON',
-          detail: (lineError as Error).message,
-        };
-      }
-    }
   }
 
   let items = 0;
-  for (const [index, record] of records.entries()) {
+  let index = 0;
+  // JSON Lines are parsed a line at a time as they are mapped, so a file of 100,000 works never holds
+  // all of its parsed records at once (docs/decisions.md, "Issue 35: the first fit and the vectors of a
+  // bulk ingest"). The file's text itself is still read whole.
+  for (const record of records ?? jsonLines(text)) {
+    if ('reject' in record) {
+      yield record.reject;
+      continue;
+    }
     if (items >= options.maxItems) {
+      const more = records ? records.length - index : 1 + countLines(text, record.line as number);
       yield {
         type: 'warning',
         reason: 'item limit reached',
-        detail: `stopped after ${items} items (maxItems); ${records.length - index} more were not read`,
+        detail: `stopped after ${items} items (maxItems); ${more} more were not read`,
       };
       break;
     }
@@ -81,10 +74,48 @@ export async function* readJsonRecords(
         detail: (error as Error).message,
       };
     }
+    index++;
     if (entry.type === 'paper' || entry.type === 'news') items++;
     yield entry;
   }
   return { document };
+}
+
+type JsonLine = { value: unknown; line: number } | { reject: IngestEntry; line: number };
+
+/** The records of a JSON Lines text, one line at a time; a broken line is a reject with its number. */
+function* jsonLines(text: string): Generator<JsonLine> {
+  let line = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    line++;
+    const content = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
+    if (!content.trim()) continue;
+    try {
+      yield { value: JSON.parse(content), line };
+    } catch (lineError) {
+      yield {
+        line,
+        reject: { type: 'reject', key: `line ${line}`, reason: 'malformed JSON', detail: (lineError as Error).message },
+      };
+    }
+  }
+}
+
+/** Non-empty lines after line `after` (1-based) that are still to read when the item limit stops a file. */
+function countLines(text: string, after: number): number {
+  let count = 0;
+  let line = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    line++;
+    if (line > after && text.slice(start, end).trim()) count++;
+    start = end + 1;
+  }
+  return count;
 }
 
 /** How many of the first lines are looked at to tell JSON Lines from one document. */

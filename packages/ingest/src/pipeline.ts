@@ -178,6 +178,19 @@ export async function consumeEntries<R>(
     return isFailing;
   };
 
+  /**
+   * The chunk being stored while the next one is read: with PostgreSQL the server inserts one chunk
+   * while this process parses and maps the next. A chunk's store starts only after the previous one
+   * ended, so its duplicate lookup sees every row stored before it, as when they ran one after another.
+   */
+  let pending: Promise<boolean> | undefined;
+  /** Waits for the chunk being stored; true when the store is failing. */
+  const settlePending = async () => {
+    const chunk = pending;
+    pending = undefined;
+    return chunk ? await chunk : false;
+  };
+
   try {
     for (;;) {
       let next: IteratorResult<IngestEntry, R>;
@@ -209,12 +222,19 @@ export async function consumeEntries<R>(
       } else if (entry.type === 'paper') {
         papers.push(entry);
         if (papers.length < (options.chunkSize ?? PAPER_CHUNK_SIZE)) continue;
-        if (await storePapers()) {
+        if (await settlePending()) {
           await entries.return(undefined as R).catch(() => {});
           break;
         }
+        pending = storePapers();
+        // Observed here too, so a failure while the next chunk is read is not an unhandled rejection.
+        pending.catch(() => {});
         continue;
       } else {
+        if (await settlePending()) {
+          await entries.return(undefined as R).catch(() => {});
+          break;
+        }
         let settled: PromiseSettledResult<StoreOutcome>;
         try {
           settled = { status: 'fulfilled', value: await store.storeNews(entry.draft) };
@@ -229,8 +249,10 @@ export async function consumeEntries<R>(
       progress();
     }
     // What was read before the end (or before the source failed) is stored too.
+    await settlePending();
     if (!isStoreFailing) await storePapers();
   } finally {
+    await pending?.catch(() => {});
     summary.durationMs = Date.now() - started;
     await states
       .recordRejects(records)

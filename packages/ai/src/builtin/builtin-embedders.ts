@@ -3,6 +3,7 @@ import { normalizeVector } from '../embedding-text';
 import type { EmbeddingModelIdentity, EmbeddingProvider } from '../providers';
 import { LSA_DEFAULTS, LsaEmbedder, type LsaModelState, lsaModelFingerprint } from './lsa-model';
 import { termCounts } from './text-features';
+import type { SparseVector } from './tfidf';
 
 /**
  * The built-in embedders, which need no downloaded weights and no network:
@@ -68,19 +69,39 @@ export function lsaIdentity(state: LsaModelState): EmbeddingModelIdentity {
 export class LsaEmbeddingProvider implements EmbeddingProvider {
   readonly model: EmbeddingModelIdentity;
   private readonly embedder: LsaEmbedder;
+  /**
+   * The tf-idf vectors of the texts the model was just fitted on, by text: each is used once (the
+   * re-embedding after the fit), then let go; forgetFitRows lets go of the rest. The vector is the
+   * same as embedOne's, without tokenising the text again.
+   */
+  private fitRows: Map<string, SparseVector> | undefined;
 
-  constructor(state: LsaModelState, identity: EmbeddingModelIdentity = lsaIdentity(state)) {
+  constructor(
+    state: LsaModelState,
+    identity: EmbeddingModelIdentity = lsaIdentity(state),
+    fitRows?: Map<string, SparseVector>,
+  ) {
     this.embedder = new LsaEmbedder(state);
     this.model = identity;
+    this.fitRows = fitRows;
   }
 
   async embed(texts: string[]): Promise<number[][]> {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i++) {
       if (i > 0 && i % YIELD_EVERY === 0) await yieldToEventLoop();
-      out.push(this.embedder.embedOne(texts[i] as string));
+      const text = texts[i] as string;
+      const known = this.fitRows?.get(text);
+      if (known) {
+        this.fitRows?.delete(text);
+        out.push(this.embedder.embedSparse(known, text));
+      } else out.push(this.embedder.embedOne(text));
     }
     return out;
+  }
+
+  forgetFitRows(): void {
+    this.fitRows = undefined;
   }
 }
 

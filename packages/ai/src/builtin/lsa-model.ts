@@ -61,6 +61,18 @@ export function lsaDimensionFor(documents: number): number {
 }
 
 export async function fitLsaModel(texts: string[], options: LsaFitOptions): Promise<LsaModelState> {
+  return (await fitLsaModelKeepingRows(texts, options)).state;
+}
+
+/**
+ * fitLsaModel, also giving each text's tf-idf vector over the fitted vocabulary (`rows[i]` of
+ * `texts[i]`): the re-embedding that follows a fit embeds these texts again, and with them
+ * (LsaEmbedder.embedSparse) it skips tokenising each a second time.
+ */
+export async function fitLsaModelKeepingRows(
+  texts: string[],
+  options: LsaFitOptions,
+): Promise<{ state: LsaModelState; rows: SparseVector[] }> {
   // Every loop gives the event loop a turn now and then: in embedded mode the HTTP server shares the process.
   const pause = createYielder();
   const counts: Map<string, number>[] = [];
@@ -78,12 +90,12 @@ export async function fitLsaModel(texts: string[], options: LsaFitOptions): Prom
     pause,
   );
   const index = indexVocabulary(vocabulary);
-  const rows: SparseVector[] = [];
+  const all: SparseVector[] = [];
   for (const documentCounts of counts) {
     await pause();
-    const row = vectorizeCounts(documentCounts, vocabulary, index);
-    if (row.indices.length > 0) rows.push(row);
+    all.push(vectorizeCounts(documentCounts, vocabulary, index));
   }
+  const rows = all.filter((row) => row.indices.length > 0);
   // Millions of map entries: let them go before the long SVD, so garbage collection pauses stay short.
   counts.length = 0;
   const terms = vocabulary.terms.length;
@@ -99,7 +111,7 @@ export async function fitLsaModel(texts: string[], options: LsaFitOptions): Prom
     await pause();
     for (let t = 0; t < terms; t++) projection[t * dimension + c] = svd.components[c * terms + t] as number;
   }
-  return { vocabulary, projection, dimension, documentCount: rows.length };
+  return { state: { vocabulary, projection, dimension, documentCount: rows.length }, rows: all };
 }
 
 export class LsaEmbedder {
@@ -111,8 +123,12 @@ export class LsaEmbedder {
 
   /** A unit vector (a text-seeded direction when the text shares no term with the vocabulary). */
   embedOne(text: string): number[] {
+    return this.embedSparse(vectorizeCounts(termCounts(text), this.state.vocabulary, this.index), text);
+  }
+
+  /** embedOne of a text whose tf-idf vector over this model's vocabulary is known (fitLsaModelKeepingRows). */
+  embedSparse(sparse: SparseVector, text: string): number[] {
     const { dimension, projection } = this.state;
-    const sparse = vectorizeCounts(termCounts(text), this.state.vocabulary, this.index);
     const out = new Float64Array(dimension);
     for (let k = 0; k < sparse.indices.length; k++) {
       const offset = (sparse.indices[k] as number) * dimension;

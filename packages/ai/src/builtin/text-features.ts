@@ -22,6 +22,28 @@ const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
+/**
+ * The term of a word that is not kept as an acronym, by the word as written: a corpus repeats the same
+ * few thousand words, so each is lower-cased and stemmed once (the largest part of tokenising a text).
+ * Bounded: emptied when it reaches FOLDED_CACHE_SIZE words.
+ */
+const foldedCache = new Map<string, string | undefined>();
+const FOLDED_CACHE_SIZE = 200_000;
+
+function foldedTerm(raw: string): string | undefined {
+  const cached = foldedCache.get(raw);
+  if (cached !== undefined || foldedCache.has(raw)) return cached;
+  let term: string | undefined;
+  const lower = raw.toLowerCase();
+  if (lower.length >= 2 && !STOP_WORDS.has(lower)) {
+    const stem = stemWord(lower.replace(/-/g, ''));
+    if (stem.length >= 2 && !STOP_WORDS.has(stem)) term = stem;
+  }
+  if (foldedCache.size >= FOLDED_CACHE_SIZE) foldedCache.clear();
+  foldedCache.set(raw, term);
+  return term;
+}
+
 /** English words, case kept (to tell acronyms from words). */
 const CASED_WORD = /[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*/g;
 const HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
@@ -100,13 +122,7 @@ export function englishWords(text: string): EnglishWord[] {
       }
       if (mixedCase) term = acronym;
     }
-    if (term === undefined) {
-      const lower = raw.toLowerCase();
-      if (lower.length >= 2 && !STOP_WORDS.has(lower)) {
-        const stem = stemWord(lower.replace(/-/g, ''));
-        if (stem.length >= 2 && !STOP_WORDS.has(stem)) term = stem;
-      }
-    }
+    if (term === undefined) term = foldedTerm(raw);
     words[index] = { start, end: start + raw.length, raw, term };
   }
   return words;
@@ -115,6 +131,19 @@ export function englishWords(text: string): EnglishWord[] {
 /** Content words of a text in order (stop words and numbers dropped), as englishWords spells their terms. */
 export function contentWords(text: string): string[] {
   return englishWords(text).flatMap((word) => (word.term ? [word.term] : []));
+}
+
+const WHITESPACE = /\s/;
+
+/** Whether text[start, end) is only whitespace (what /[^\s]/ finds none in), without a slice per gap. */
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32) continue;
+    if (code > 32 && code < 128) return false;
+    if (!WHITESPACE.test(text[i] as string)) return false;
+  }
+  return true;
 }
 
 /**
@@ -128,9 +157,8 @@ export function termCounts(text: string): Map<string, number> {
   let lastEnd = -1;
   for (const word of englishWords(text)) {
     // Punctuation other than spaces between two words (a comma, a full stop) also breaks a bigram.
-    const gap = lastEnd >= 0 ? text.slice(lastEnd, word.start) : '';
+    if (lastEnd >= 0 && !isBlank(text, lastEnd, word.start)) previous = undefined;
     lastEnd = word.end;
-    if (/[^\s]/.test(gap)) previous = undefined;
     if (!word.term) {
       previous = undefined;
       continue;

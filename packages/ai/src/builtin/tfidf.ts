@@ -31,11 +31,26 @@ export async function fitVocabulary(
   }
   const n = documents.length;
   const maxDf = Math.max(options.minDf, Math.floor(options.maxDfRatio * n));
-  const candidates: [string, number][] = [];
+  // The document frequency from which the most frequent maxFeatures terms are kept, from a histogram,
+  // so only those (and the ties at that frequency) are sorted, not every term seen twice.
+  const histogram = new Uint32Array(maxDf + 2);
   let seen = 0;
+  for (const count of df.values()) {
+    if (++seen % 50_000 === 0) await pause();
+    if (count >= options.minDf && count <= maxDf) histogram[count] = (histogram[count] as number) + 1;
+  }
+  let threshold = options.minDf;
+  for (let count = maxDf, total = 0; count >= options.minDf; count--) {
+    total += histogram[count] as number;
+    if (total >= options.maxFeatures) {
+      threshold = count;
+      break;
+    }
+  }
+  const candidates: [string, number][] = [];
   for (const entry of df) {
     if (++seen % 50_000 === 0) await pause();
-    if (entry[1] >= options.minDf && entry[1] <= maxDf) candidates.push(entry);
+    if (entry[1] >= threshold && entry[1] <= maxDf) candidates.push(entry);
   }
   const kept = candidates
     // Most frequent first, ties by term, so the same corpus always gives the same vocabulary.

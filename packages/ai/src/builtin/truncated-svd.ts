@@ -44,65 +44,146 @@ export function createYielder(): () => Promise<void> {
 
 export type Yielder = () => Promise<void>;
 
-/** rows x cols product A * M, with A sparse (rows) and M dense terms x cols. */
-async function multiply(
-  rows: SparseVector[],
-  m: Float64Array,
-  terms: number,
-  cols: number,
-  pause: Yielder,
-): Promise<Float64Array> {
+/**
+ * The dense matrices of the iteration are row-major (row r of a `cols`-wide matrix at [r * cols,
+ * (r + 1) * cols)): each non-zero of the sparse matrix then touches one contiguous row, and one pass
+ * over the sparse rows makes a whole product, where a column at a time read the sparse matrix once per
+ * column (docs/decisions.md, "Issue 35: the first fit and the vectors of a bulk ingest").
+ */
+
+/** rows x cols product A * M, with A sparse (rows) and M dense terms x cols, both row-major. */
+async function multiply(rows: SparseVector[], m: Float32Array, cols: number, pause: Yielder): Promise<Float64Array> {
   const n = rows.length;
   const out = new Float64Array(n * cols);
-  for (let c = 0; c < cols; c++) {
-    await pause();
-    const offset = c * terms;
-    for (let i = 0; i < n; i++) {
-      const row = rows[i] as SparseVector;
-      let sum = 0;
-      for (let k = 0; k < row.indices.length; k++) {
-        sum += (row.values[k] as number) * (m[offset + (row.indices[k] as number)] as number);
-      }
-      out[c * n + i] = sum;
+  for (let i = 0; i < n; i++) {
+    if (i % 256 === 0) await pause();
+    const row = rows[i] as SparseVector;
+    const base = i * cols;
+    for (let k = 0; k < row.indices.length; k++) {
+      const weight = row.values[k] as number;
+      const offset = (row.indices[k] as number) * cols;
+      for (let c = 0; c < cols; c++) out[base + c] = (out[base + c] as number) + weight * (m[offset + c] as number);
     }
   }
   return out;
 }
 
-/** terms x cols product A^T * Y, with Y dense rows x cols. */
+/** A sparse documents x terms matrix by term (compressed columns): each term's documents and weights. */
+interface ByTerm {
+  starts: Uint32Array;
+  documents: Uint32Array;
+  values: Float64Array;
+}
+
+function transpose(rows: SparseVector[], terms: number): ByTerm {
+  const starts = new Uint32Array(terms + 1);
+  for (const row of rows) for (const index of row.indices) starts[index + 1] = (starts[index + 1] as number) + 1;
+  for (let t = 0; t < terms; t++) starts[t + 1] = (starts[t + 1] as number) + (starts[t] as number);
+  const next = starts.slice(0, terms);
+  const documents = new Uint32Array(starts[terms] as number);
+  const values = new Float64Array(starts[terms] as number);
+  rows.forEach((row, document) => {
+    for (let k = 0; k < row.indices.length; k++) {
+      const slot = next[row.indices[k] as number] as number;
+      next[row.indices[k] as number] = slot + 1;
+      documents[slot] = document;
+      values[slot] = row.values[k] as number;
+    }
+  });
+  return { starts, documents, values };
+}
+
+/**
+ * terms x cols product A^T * Y, with Y dense rows x cols, both row-major. By term, so each output row
+ * is summed in one place rather than scattered to from every document.
+ */
 async function multiplyTransposed(
-  rows: SparseVector[],
-  y: Float64Array,
+  byTerm: ByTerm,
+  y: Float32Array,
   terms: number,
   cols: number,
   pause: Yielder,
 ): Promise<Float64Array> {
-  const n = rows.length;
+  const { starts, documents, values } = byTerm;
   const out = new Float64Array(terms * cols);
-  for (let c = 0; c < cols; c++) {
-    await pause();
-    const offset = c * terms;
-    for (let i = 0; i < n; i++) {
-      const weight = y[c * n + i] as number;
-      if (weight === 0) continue;
-      const row = rows[i] as SparseVector;
-      for (let k = 0; k < row.indices.length; k++) {
-        const index = offset + (row.indices[k] as number);
-        out[index] = (out[index] as number) + weight * (row.values[k] as number);
-      }
+  for (let t = 0; t < terms; t++) {
+    if (t % 512 === 0) await pause();
+    const base = t * cols;
+    for (let k = starts[t] as number; k < (starts[t + 1] as number); k++) {
+      const weight = values[k] as number;
+      const offset = (documents[k] as number) * cols;
+      for (let c = 0; c < cols; c++) out[base + c] = (out[base + c] as number) + weight * (y[offset + c] as number);
     }
   }
   return out;
 }
 
-/** Orthonormalises the columns in place (modified Gram-Schmidt, applied twice for stability). */
-async function orthonormalize(matrix: Float64Array, rowCount: number, cols: number, pause: Yielder): Promise<void> {
+/** The columns' Gram matrix M^T M (cols x cols, symmetric) of a row-major rowCount x cols matrix. */
+async function gramOf(matrix: Float64Array, rowCount: number, cols: number, pause: Yielder): Promise<Float64Array> {
+  const gram = new Float64Array(cols * cols);
+  for (let r = 0; r < rowCount; r++) {
+    if (r % 256 === 0) await pause();
+    const base = r * cols;
+    for (let a = 0; a < cols; a++) {
+      const value = matrix[base + a] as number;
+      if (value === 0) continue;
+      const line = a * cols;
+      for (let b = a; b < cols; b++) gram[line + b] = (gram[line + b] as number) + value * (matrix[base + b] as number);
+    }
+  }
+  for (let a = 0; a < cols; a++) for (let b = a + 1; b < cols; b++) gram[b * cols + a] = gram[a * cols + b] as number;
+  return gram;
+}
+
+/**
+ * One Cholesky QR step in place: M := M R^-1 where R^T R = M^T M. Returns false, leaving M as it was,
+ * when M^T M is not safely positive definite (nearly dependent or zero columns), for orthonormalize's
+ * Gram-Schmidt to handle.
+ */
+async function choleskyQrStep(matrix: Float64Array, rowCount: number, cols: number, pause: Yielder): Promise<boolean> {
+  const gram = await gramOf(matrix, rowCount, cols, pause);
+  // Upper-triangular R, row-major, from the Cholesky factorisation of the Gram matrix.
+  const r = new Float64Array(cols * cols);
+  let largest = 0;
+  for (let a = 0; a < cols; a++) largest = Math.max(largest, gram[a * cols + a] as number);
+  for (let a = 0; a < cols; a++) {
+    let diagonal = gram[a * cols + a] as number;
+    for (let p = 0; p < a; p++) diagonal -= (r[p * cols + a] as number) ** 2;
+    // A pivot this small relative to the largest column loses the precision the next step needs.
+    if (!(diagonal > largest * 1e-10)) return false;
+    const pivot = Math.sqrt(diagonal);
+    r[a * cols + a] = pivot;
+    for (let b = a + 1; b < cols; b++) {
+      let sum = gram[a * cols + b] as number;
+      for (let p = 0; p < a; p++) sum -= (r[p * cols + a] as number) * (r[p * cols + b] as number);
+      r[a * cols + b] = sum / pivot;
+    }
+  }
+  // Each row x solves x R = m (forward substitution over the columns).
+  for (let row = 0; row < rowCount; row++) {
+    if (row % 256 === 0) await pause();
+    const base = row * cols;
+    for (let c = 0; c < cols; c++) {
+      let sum = matrix[base + c] as number;
+      for (let p = 0; p < c; p++) sum -= (matrix[base + p] as number) * (r[p * cols + c] as number);
+      matrix[base + c] = sum / (r[c * cols + c] as number);
+    }
+  }
+  return true;
+}
+
+/** Modified Gram-Schmidt on the columns of a row-major matrix, applied twice; dependent columns become zero. */
+async function gramSchmidt(matrix: Float64Array, rowCount: number, cols: number, pause: Yielder): Promise<void> {
+  // Column-major copy, so each column is contiguous, and back.
+  const columns = new Float64Array(rowCount * cols);
+  for (let i = 0; i < rowCount; i++)
+    for (let c = 0; c < cols; c++) columns[c * rowCount + i] = matrix[i * cols + c] as number;
   for (let pass = 0; pass < 2; pass++) {
     for (let c = 0; c < cols; c++) {
       await pause();
-      const col = matrix.subarray(c * rowCount, (c + 1) * rowCount);
+      const col = columns.subarray(c * rowCount, (c + 1) * rowCount);
       for (let p = 0; p < c; p++) {
-        const prev = matrix.subarray(p * rowCount, (p + 1) * rowCount);
+        const prev = columns.subarray(p * rowCount, (p + 1) * rowCount);
         let dot = 0;
         for (let i = 0; i < rowCount; i++) dot += (col[i] as number) * (prev[i] as number);
         for (let i = 0; i < rowCount; i++) col[i] = (col[i] as number) - dot * (prev[i] as number);
@@ -112,6 +193,30 @@ async function orthonormalize(matrix: Float64Array, rowCount: number, cols: numb
       norm = Math.sqrt(norm);
       if (norm < 1e-12) col.fill(0);
       else for (let i = 0; i < rowCount; i++) col[i] = (col[i] as number) / norm;
+    }
+  }
+  for (let i = 0; i < rowCount; i++)
+    for (let c = 0; c < cols; c++) matrix[i * cols + c] = columns[c * rowCount + i] as number;
+}
+
+/**
+ * Orthonormalises the columns of a row-major matrix in place. Cholesky QR (one Gram matrix and one
+ * triangular solve per row, both over contiguous rows) twice, which is as accurate as Gram-Schmidt
+ * twice when the columns are well conditioned; `passes` 1 is enough between power iterations, whose
+ * next product is orthonormalised again. Nearly dependent columns (a small corpus, fewer topics than
+ * directions) go to Gram-Schmidt, which zeroes what is dependent.
+ */
+async function orthonormalize(
+  matrix: Float64Array,
+  rowCount: number,
+  cols: number,
+  pause: Yielder,
+  passes = 2,
+): Promise<void> {
+  for (let pass = 0; pass < passes; pass++) {
+    if (!(await choleskyQrStep(matrix, rowCount, cols, pause))) {
+      await gramSchmidt(matrix, rowCount, cols, pause);
+      return;
     }
   }
 }
@@ -181,48 +286,44 @@ export async function truncatedSvd(
   const width = Math.min(rank + (options.oversample ?? 10), n, terms);
   const random = seededRandom(options.seed ?? 42);
 
-  const omega = new Float64Array(terms * width);
+  // Row-major terms x width: the same random numbers as column by column, in a different layout.
+  const omega = new Float32Array(terms * width);
   for (let c = 0; c < width; c++) {
     await pause();
-    for (let i = c * terms; i < (c + 1) * terms; i++) omega[i] = gaussian(random);
+    for (let t = 0; t < terms; t++) omega[t * width + c] = gaussian(random);
   }
-  let q = await multiply(rows, omega, terms, width, pause);
-  await orthonormalize(q, n, width, pause);
-  for (let iteration = 0; iteration < (options.powerIterations ?? 4); iteration++) {
-    const z = await multiplyTransposed(rows, q, terms, width, pause);
-    await orthonormalize(z, terms, width, pause);
-    q = await multiply(rows, z, terms, width, pause);
-    await orthonormalize(q, n, width, pause);
+  const byTerm = transpose(rows, terms);
+  let q = await multiply(rows, omega, width, pause);
+  await orthonormalize(q, n, width, pause, 1);
+  const iterations = options.powerIterations ?? 4;
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    // A^T Q is not orthonormalised: it spans the same columns either way, and A (A^T Q) is orthonormalised
+    // next; in double precision the conditioning this allows is far from a problem for LSA's spectra.
+    const z = await multiplyTransposed(byTerm, Float32Array.from(q), terms, width, pause);
+    q = await multiply(rows, Float32Array.from(z), width, pause);
+    await orthonormalize(q, n, width, pause, iteration === iterations - 1 ? 2 : 1);
   }
-  // B = Q^T A, kept transposed (terms x width); the SVD of B comes from the eigen-decomposition of B B^T.
-  const bt = await multiplyTransposed(rows, q, terms, width, pause);
-  const gram = new Float64Array(width * width);
-  for (let r = 0; r < width; r++) {
-    await pause();
-    const colR = bt.subarray(r * terms, (r + 1) * terms);
-    for (let c = r; c < width; c++) {
-      const colC = bt.subarray(c * terms, (c + 1) * terms);
-      let dot = 0;
-      for (let i = 0; i < terms; i++) dot += (colR[i] as number) * (colC[i] as number);
-      gram[c * width + r] = dot;
-      gram[r * width + c] = dot;
-    }
-  }
+  if (iterations === 0) await orthonormalize(q, n, width, pause, 1);
+  // B = Q^T A, kept transposed (terms x width, row-major); the SVD of B comes from the eigen-decomposition of B B^T.
+  const bt = await multiplyTransposed(byTerm, Float32Array.from(q), terms, width, pause);
+  const gram = await gramOf(bt, terms, width, pause);
   const { values, vectors } = await symmetricEigen(gram, width, pause);
 
   const components = new Float64Array(terms * rank);
   const singularValues = new Float64Array(rank);
+  const weights = new Float64Array(width);
   for (let c = 0; c < rank; c++) {
     await pause();
     const sigma = Math.sqrt(Math.max(values[c] as number, 0));
     singularValues[c] = sigma;
     if (sigma < 1e-12) continue;
+    for (let j = 0; j < width; j++) weights[j] = (vectors[c * width + j] as number) / sigma;
     const target = components.subarray(c * terms, (c + 1) * terms);
-    for (let j = 0; j < width; j++) {
-      const weight = (vectors[c * width + j] as number) / sigma;
-      if (weight === 0) continue;
-      const source = bt.subarray(j * terms, (j + 1) * terms);
-      for (let i = 0; i < terms; i++) target[i] = (target[i] as number) + weight * (source[i] as number);
+    for (let t = 0; t < terms; t++) {
+      const base = t * width;
+      let sum = 0;
+      for (let j = 0; j < width; j++) sum += (weights[j] as number) * (bt[base + j] as number);
+      target[t] = sum;
     }
   }
   return { components, singularValues, rank, terms };
