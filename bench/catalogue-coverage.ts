@@ -17,9 +17,9 @@ import path from 'node:path';
 import { createIngestRepositories, sql } from '../packages/db/src';
 import { createTestDatabase, sharedFixturesDir } from '../packages/db/src/testing';
 import { CATALOGUE_ENTRIES, OPENALEX_KEY_ENTRIES } from '../packages/ingest/src/catalogue/entries';
-import { runSource } from '../packages/ingest/src/run-source';
-import { defaultIngestSettings } from '../packages/ingest/src/settings';
-import { type SourceConfig, scheduleOf } from '../packages/ingest/src/sources-config';
+import { runSource } from '../packages/ingest/src/pipeline/run-source';
+import { defaultIngestSettings } from '../packages/ingest/src/pipeline/settings';
+import { type SourceConfig, scheduleOf } from '../packages/ingest/src/pipeline/sources-config';
 import { availableKinds, pointAtServer, startCatalogueServer } from '../packages/ingest/test/helpers/catalogue-server';
 import { RESEARCH_FIELD_IDS } from '../packages/shared/src';
 

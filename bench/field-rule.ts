@@ -21,7 +21,7 @@ import { STEM_CASE_CORPUS, STEM_CASE_READER } from '../packages/ai/src/testing/f
 import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
 import { generateDemoCorpus } from '../packages/ingest/src/demo/demo-corpus';
-import { arxivFields } from '../packages/ingest/src/research-field-evidence';
+import { arxivFields } from '../packages/ingest/src/text/research-field-evidence';
 import { fieldOrderScore, fieldStanding, OUT_OF_FIELD_FACTOR } from '../packages/recommend/src/field-rule';
 import { RESEARCH_FIELD_IDS } from '../packages/shared/src/research-fields';
 

@@ -43,7 +43,7 @@ import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { readLabelledCsv } from '../packages/ai/src/testing/labelled-set';
 import { createIngestRepositories, UserRepository } from '../packages/db/src';
 import { sharedFixturesDir } from '../packages/db/src/testing/fixtures';
-import { consumeEntries } from '../packages/ingest/src/pipeline';
+import { consumeEntries } from '../packages/ingest/src/pipeline/pipeline';
 import type { IngestEntry } from '../packages/ingest/src/types';
 import { loadConfig } from '../packages/shared/src/server';
 import { createLogger, startRuntime } from '../server/src';

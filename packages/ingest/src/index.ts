@@ -1,13 +1,7 @@
 /** What the server and the CLI use of ingestion. */
 
-export { type ContentAiProviders, contentAiProvidersFrom } from './ai-slot';
 export { catalogueEntries, loadSourceList, resolveSources } from './catalogue';
-export { embedContent } from './content-embed';
-export { NEWS_TRUNCATED_NOTE, NEWS_TRUNCATION_MARK } from './content-store';
 export { loadDemoCorpus, removeDemoContent } from './demo/load-demo';
-export { type EnqueueJob, enqueueEnrichment } from './enrichment';
-export { isPreprintServerName } from './identifiers';
-export { DatabasePolitenessLease } from './lease';
 export { parseAuthorId } from './own-works/author-ids';
 export { LibraryFileError } from './own-works/library-file';
 export { parseLibraryFileOffThread } from './own-works/library-parse-thread';
@@ -17,9 +11,14 @@ export {
   type OwnWorksTaskInput,
   runOwnWorksTask,
 } from './own-works/seed-task';
-export { summarizePapers } from './paper-summaries';
-export type { IngestProgress, IngestSummary } from './pipeline';
-export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './reader-queries';
+export { type ContentAiProviders, contentAiProvidersFrom } from './pipeline/ai-slot';
+export { embedContent } from './pipeline/content-embed';
+export { NEWS_TRUNCATED_NOTE, NEWS_TRUNCATION_MARK } from './pipeline/content-store';
+export { type EnqueueJob, enqueueEnrichment } from './pipeline/enrichment';
+export { DatabasePolitenessLease } from './pipeline/lease';
+export { summarizePapers } from './pipeline/paper-summaries';
+export type { IngestProgress, IngestSummary } from './pipeline/pipeline';
+export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './pipeline/reader-queries';
 export {
   describeError,
   importSourceFile,
@@ -27,15 +26,16 @@ export {
   runSource,
   SourceFileError,
   SourceRunError,
-} from './run-source';
+} from './pipeline/run-source';
 export {
   DEFAULT_TIER_REFRESH_SETTINGS,
   defaultIngestSettings,
   type IngestSettings,
   ingestSettingsFromConfig,
-} from './settings';
-export { describeSourceFailure, nextRetryOf } from './source-failure';
-export { fieldsOf, type SourceConfig, SourcesConfigError, scheduleOf } from './sources-config';
-export { importTierTableFile } from './tier-import';
-export { refreshOpenAlexTiers, refreshScimagoTiers } from './tier-refresh';
+} from './pipeline/settings';
+export { describeSourceFailure, nextRetryOf } from './pipeline/source-failure';
+export { fieldsOf, type SourceConfig, SourcesConfigError, scheduleOf } from './pipeline/sources-config';
+export { isPreprintServerName } from './text/identifiers';
+export { importTierTableFile } from './tiers/tier-import';
+export { refreshOpenAlexTiers, refreshScimagoTiers } from './tiers/tier-refresh';
 export { isSourceKind, PermanentSourceError, SOURCE_KINDS, type SourceKind } from './types';

@@ -7,9 +7,9 @@ import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { biorxivAbstract } from '../src/adapters/biorxiv';
 import { PREPRINT_CATALOGUE_ENTRIES } from '../src/catalogue/preprint-entries';
-import { runSource, SourceRunError } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
-import { type SourceConfigOf, sourceConfigSchema } from '../src/sources-config';
+import { runSource, SourceRunError } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
+import { type SourceConfigOf, sourceConfigSchema } from '../src/pipeline/sources-config';
 
 /**
  * The bioRxiv/medRxiv adapter through the real runSource into a real database, against a local HTTP

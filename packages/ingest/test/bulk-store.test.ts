@@ -5,8 +5,8 @@ import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSourceFile } from '../src/adapters';
-import { ContentStore, type StoreOutcome } from '../src/content-store';
-import { consumeEntries } from '../src/pipeline';
+import { ContentStore, type StoreOutcome } from '../src/pipeline/content-store';
+import { consumeEntries } from '../src/pipeline/pipeline';
 import type { IngestEntry, PaperDraft, SourceKind } from '../src/types';
 import { collect } from './helpers/collect-entries';
 

@@ -5,9 +5,9 @@ import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar
 import { RESEARCH_FIELD_IDS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_ENTRIES, CATALOGUE_JOURNALS, OPENALEX_KEY_ENTRIES } from '../src/catalogue/entries';
-import { runSource } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
-import { type SourceConfig, sourceConfigSchema } from '../src/sources-config';
+import { runSource } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
+import { type SourceConfig, sourceConfigSchema } from '../src/pipeline/sources-config';
 import type { SourceKind } from '../src/types';
 import {
   availableKinds,

@@ -2,7 +2,7 @@ import { createIngestRepositories, UserRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_ORIGIN, catalogueEntries, loadSourceList, resolveSources } from '../src/catalogue';
-import { defaultIngestSettings } from '../src/settings';
+import { defaultIngestSettings } from '../src/pipeline/settings';
 
 /** Which sources an installation has (file or catalogue) and which of them are active, on a real database. */
 

@@ -11,10 +11,10 @@ import {
 import { createIngestRepositories, EmbeddingRepository, PaperRepository, sql, VectorRepository } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedContent } from '../src/content-embed';
-import { cleanSummary, summarizePapers, summaryKey } from '../src/paper-summaries';
-import { importSourceFile } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
+import { embedContent } from '../src/pipeline/content-embed';
+import { cleanSummary, summarizePapers, summaryKey } from '../src/pipeline/paper-summaries';
+import { importSourceFile } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
 
 /** The embedding and summary jobs against a local OpenAI-compatible server (real HTTP, openai SDK). */
 

@@ -4,11 +4,11 @@ import { createIngestRepositories, EmbeddingRepository, PaperRepository, sql } f
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { RESEARCH_FIELD_IDS } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedContent } from '../src/content-embed';
 import { generateDemoCorpus } from '../src/demo/demo-corpus';
 import { loadDemoCorpus, removeDemoContent } from '../src/demo/load-demo';
-import { importSourceFile } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
+import { embedContent } from '../src/pipeline/content-embed';
+import { importSourceFile } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
 
 let database: TestDatabase;
 /** The repositories ingestion takes from its composition root; built here per call. */

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentStore } from '../src/content-store';
-import { importSourceFile } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
-import { importTierTableFile } from '../src/tier-import';
+import { ContentStore } from '../src/pipeline/content-store';
+import { importSourceFile } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
+import { importTierTableFile } from '../src/tiers/tier-import';
 import type { SourceKind } from '../src/types';
 
 /**

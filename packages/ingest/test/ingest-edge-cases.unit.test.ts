@@ -5,15 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { arxivAbstract, journalFromRef, readArxivApi } from '../src/adapters/arxiv';
 import { readCrossref } from '../src/adapters/crossref';
 import { readJournalFeed } from '../src/adapters/feeds';
+import { isJsonLines } from '../src/adapters/json-reader';
 import { mapOpenAlexWork, readOpenAlex } from '../src/adapters/openalex';
-import { splitAuthorList } from '../src/authors';
-import { isPreprintDoi } from '../src/identifiers';
-import { isJsonLines } from '../src/json-reader';
-import { payloadMismatch, sniffPayload } from '../src/sniff';
-import { abstractText, decodeEntities, truncateText } from '../src/text';
-import { parseTierTable, TierTableError } from '../src/tier-table';
+import { payloadMismatch, sniffPayload } from '../src/adapters/sniff';
+import { splitAuthorList } from '../src/text/authors';
+import { isPreprintDoi } from '../src/text/identifiers';
+import { abstractText, decodeEntities, truncateText } from '../src/text/text';
+import { parseTierTable, TierTableError } from '../src/tiers/tier-table';
+import { paperVenue } from '../src/tiers/venue';
 import type { IngestEntry, PaperDraft, SourceKind } from '../src/types';
-import { paperVenue } from '../src/venue';
 import { collect } from './helpers/collect-entries';
 
 /** Ingestion edge cases met with real feeds and files (issue 8, items 14-19), on the parsers alone. */

@@ -6,7 +6,7 @@ import { readArxivApi, readArxivRss } from '../src/adapters/arxiv';
 import { readCrossref } from '../src/adapters/crossref';
 import { readJournalFeed, readNewsFeed } from '../src/adapters/feeds';
 import { readOpenAlex, rebuildAbstract } from '../src/adapters/openalex';
-import { parseTierTable } from '../src/tier-table';
+import { parseTierTable } from '../src/tiers/tier-table';
 import { collect } from './helpers/collect-entries';
 
 /** Parsers over fixtures this project wrote in each source's real format (test/fixtures/ingest). */

@@ -6,9 +6,9 @@ import { readArxivApi, readArxivRss } from '../src/adapters/arxiv';
 import { readCrossref } from '../src/adapters/crossref';
 import { readJournalFeed, readNewsFeed } from '../src/adapters/feeds';
 import { readOpenAlex } from '../src/adapters/openalex';
-import { collectIssns, normalizeDoi } from '../src/identifiers';
-import { sniffPayload } from '../src/sniff';
-import { parseTierTable } from '../src/tier-table';
+import { sniffPayload } from '../src/adapters/sniff';
+import { collectIssns, normalizeDoi } from '../src/text/identifiers';
+import { parseTierTable } from '../src/tiers/tier-table';
 import { collect } from './helpers/collect-entries';
 
 /**

@@ -1,7 +1,8 @@
 import type { PaperFields } from '@radar/db';
 import { describe, expect, it } from 'vitest';
-import { dateFromParts, parseDateString, parseDateTime } from '../src/dates';
-import { decodeByteStream, decodeBytes } from '../src/decode';
+import { decodeByteStream, decodeBytes } from '../src/adapters/decode';
+import { type IncomingPaper, mergePaper, pickMatch } from '../src/pipeline/paper-merge';
+import { dateFromParts, parseDateString, parseDateTime } from '../src/text/dates';
 import {
   arxivIdFromDoi,
   collectIssns,
@@ -14,10 +15,9 @@ import {
   normalizeUrl,
   surnameOf,
   titleAuthorKey,
-} from '../src/identifiers';
-import { type IncomingPaper, mergePaper, pickMatch } from '../src/paper-merge';
-import { cleanInline, htmlToText, sanitizeText, toPlainText } from '../src/text';
-import { parseTier } from '../src/tier-table';
+} from '../src/text/identifiers';
+import { cleanInline, htmlToText, sanitizeText, toPlainText } from '../src/text/text';
+import { parseTier } from '../src/tiers/tier-table';
 
 describe('text', () => {
   it('turns HTML into text: scripts, styles and comments dropped, entities decoded, blocks on lines', () => {

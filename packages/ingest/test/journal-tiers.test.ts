@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importSourceFile } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
-import { importTierTableFile } from '../src/tier-import';
+import { importSourceFile } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
+import { importTierTableFile } from '../src/tiers/tier-import';
 
 /** Tier tables on a real database: import, mapping papers by ISSN then title, re-import updating papers. */
 

@@ -5,7 +5,7 @@ import {
   startOwnWorksServer,
 } from '@radar/ingest/testing/own-works';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../src/http';
+import { HttpClient } from '../src/adapters/http';
 import { parseAuthorId, parseOrcidId } from '../src/own-works/author-ids';
 import { LibraryFileError, parseLibraryFile } from '../src/own-works/library-file';
 import { parseLibraryFileOffThread } from '../src/own-works/library-parse-thread';

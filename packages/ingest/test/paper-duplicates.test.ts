@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { ArticleRepository, createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentStore } from '../src/content-store';
-import { titleAuthorKey } from '../src/identifiers';
+import { ContentStore } from '../src/pipeline/content-store';
+import { titleAuthorKey } from '../src/text/identifiers';
 import type { PaperDraft } from '../src/types';
 
 /**

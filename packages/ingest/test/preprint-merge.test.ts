@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { createIngestRepositories, PaperRepository, sql } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { importSourceFile } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
-import { importTierTableFile } from '../src/tier-import';
+import { importSourceFile } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
+import { importTierTableFile } from '../src/tiers/tier-import';
 import type { SourceKind } from '../src/types';
 
 /**

@@ -1,7 +1,7 @@
 import { createIngestRepositories, OwnWorkRepository, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentStore } from '../src/content-store';
+import { ContentStore } from '../src/pipeline/content-store';
 import type { PaperDraft } from '../src/types';
 
 /**

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { createIngestRepositories, PaperRepository, sql } from '@radar/db';
 import { createTestDatabase, sharedFixturesDir, type TestDatabase } from '@radar/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arxivFields, openAlexTopicFields, scimagoFields } from '../src/research-field-evidence';
-import { importSourceFile } from '../src/run-source';
-import { defaultIngestSettings } from '../src/settings';
-import { loadSources } from '../src/sources-config';
-import { importTierTableFile } from '../src/tier-import';
+import { importSourceFile } from '../src/pipeline/run-source';
+import { defaultIngestSettings } from '../src/pipeline/settings';
+import { loadSources } from '../src/pipeline/sources-config';
+import { arxivFields, openAlexTopicFields, scimagoFields } from '../src/text/research-field-evidence';
+import { importTierTableFile } from '../src/tiers/tier-import';
 
 /**
  * Research fields from what sources say, stored at ingest: arXiv categories, OpenAlex primary topics and

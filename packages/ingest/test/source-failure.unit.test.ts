@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSourceFailure, nextRetryOf } from '../src/source-failure';
-import type { SourceConfig } from '../src/sources-config';
+import { describeSourceFailure, nextRetryOf } from '../src/pipeline/source-failure';
+import type { SourceConfig } from '../src/pipeline/sources-config';
 
 /** What a reader is told of a failing source, and when it is tried again. */
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@radar/shared/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { DEFAULT_SCHEDULES, loadSources, SourcesConfigError, scheduleOf } from '../src/sources-config';
+import { DEFAULT_SCHEDULES, loadSources, SourcesConfigError, scheduleOf } from '../src/pipeline/sources-config';
 
 const EXAMPLE = fileURLToPath(new URL('../../../config/sources.example.yaml', import.meta.url));
 let tmp: string;

@@ -1,14 +1,14 @@
-import { daysBefore, parseDateString, parseDateTime, toDateString } from '../dates';
-import { readFeedItem } from '../feed-item';
-import { readFeedEntries } from '../feed-reader';
-import { asChunks } from '../http';
-import { extractArxivId, normalizeDoi } from '../identifiers';
-import { arxivFields } from '../research-field-evidence';
-import type { SourceConfigOf } from '../sources-config';
-import { cleanInline, cleanParagraphs } from '../text';
+import type { SourceConfigOf } from '../pipeline/sources-config';
+import { daysBefore, parseDateString, parseDateTime, toDateString } from '../text/dates';
+import { extractArxivId, normalizeDoi } from '../text/identifiers';
+import { arxivFields } from '../text/research-field-evidence';
+import { cleanInline, cleanParagraphs } from '../text/text';
 import { type IngestEntry, type JournalRef, type PaperDraft, PermanentSourceError } from '../types';
-import { childrenNamed, childText, firstChild, type XmlNode } from '../xml-feed';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
+import { readFeedItem } from './feed-item';
+import { readFeedEntries } from './feed-reader';
+import { asChunks } from './http';
+import { childrenNamed, childText, firstChild, type XmlNode } from './xml-feed';
 
 /**
  * arXiv: the query API (Atom) and the announcement RSS feeds. Both formats in use since November 2025

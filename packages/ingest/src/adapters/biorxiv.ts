@@ -1,12 +1,12 @@
-import { splitAuthorList } from '../authors';
-import { parseDateString, toDateString } from '../dates';
-import { asChunks } from '../http';
-import { normalizeDoi } from '../identifiers';
-import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
-import type { SourceConfigOf } from '../sources-config';
-import { abstractText, toPlainText } from '../text';
+import type { SourceConfigOf } from '../pipeline/sources-config';
+import { splitAuthorList } from '../text/authors';
+import { parseDateString, toDateString } from '../text/dates';
+import { normalizeDoi } from '../text/identifiers';
+import { abstractText, toPlainText } from '../text/text';
 import { type IngestEntry, type PaperDraft, PermanentSourceError, TransientSourceError } from '../types';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
+import { asChunks } from './http';
+import { asArray, asString, isRecord, readJsonRecords } from './json-reader';
 import { windowStart } from './openalex';
 
 /**

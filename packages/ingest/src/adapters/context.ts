@@ -1,6 +1,6 @@
-import { asChunks, type HttpClient, type PolitenessLease } from '../http';
-import type { IngestSettings } from '../settings';
+import type { IngestSettings } from '../pipeline/settings';
 import type { IngestEntry, SourceCursor } from '../types';
+import { asChunks, type HttpClient, type PolitenessLease } from './http';
 
 /** What a source adapter gets for one run. */
 export interface SourceRunContext {

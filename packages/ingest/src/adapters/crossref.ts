@@ -1,11 +1,11 @@
-import { crossrefAuthorIdentity, namesAndIdentities } from '../author-identities';
-import { dateFromParts, toDateString } from '../dates';
-import { arxivIdFromDoi, collectIssns, normalizeDoi } from '../identifiers';
-import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
-import type { SourceConfigOf } from '../sources-config';
-import { abstractText, inlineText, toPlainText } from '../text';
+import type { SourceConfigOf } from '../pipeline/sources-config';
+import { crossrefAuthorIdentity, namesAndIdentities } from '../text/author-identities';
+import { dateFromParts, toDateString } from '../text/dates';
+import { arxivIdFromDoi, collectIssns, normalizeDoi } from '../text/identifiers';
+import { abstractText, inlineText, toPlainText } from '../text/text';
 import { type IngestEntry, type PaperDraft, PermanentSourceError } from '../types';
 import { type FileReadOptions, fetchCursorPages, type SourceRun, type SourceRunContext } from './context';
+import { asArray, asString, isRecord, readJsonRecords } from './json-reader';
 import { windowStart } from './openalex';
 
 /**

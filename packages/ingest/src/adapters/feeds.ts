@@ -1,13 +1,13 @@
-import { parseDateString, parseDateTime } from '../dates';
-import { feedText, readFeedItem } from '../feed-item';
-import { readFeedEntries } from '../feed-reader';
-import { asChunks } from '../http';
-import { collectIssns, extractArxivId, normalizeTitle } from '../identifiers';
-import { declaredJournal, type SourceConfigOf } from '../sources-config';
-import { abstractText } from '../text';
+import { declaredJournal, type SourceConfigOf } from '../pipeline/sources-config';
+import { parseDateString, parseDateTime } from '../text/dates';
+import { collectIssns, extractArxivId, normalizeTitle } from '../text/identifiers';
+import { abstractText } from '../text/text';
 import type { IngestEntry, JournalRef } from '../types';
-import type { XmlFeedReader, XmlNode } from '../xml-feed';
 import type { FileReadOptions, SourceRun, SourceRunContext } from './context';
+import { feedText, readFeedItem } from './feed-item';
+import { readFeedEntries } from './feed-reader';
+import { asChunks } from './http';
+import type { XmlFeedReader, XmlNode } from './xml-feed';
 
 /**
  * Any RSS 2.0, RSS 1.0 (RDF) or Atom feed: a journal's (papers) or an institute's (news). Full-HTML

@@ -1,5 +1,5 @@
-import type { SourceConfig } from '../sources-config';
-import { declaredJournal } from '../sources-config';
+import type { SourceConfig } from '../pipeline/sources-config';
+import { declaredJournal } from '../pipeline/sources-config';
 import type { IngestEntry, SourceKind } from '../types';
 import { fetchArxiv, fetchArxivRss, readArxivApiFile, readArxivRssFile } from './arxiv';
 import { fetchBiorxiv, readBiorxiv } from './biorxiv';

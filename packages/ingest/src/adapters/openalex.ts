@@ -1,12 +1,12 @@
-import { namesAndIdentities, openAlexAuthorIdentity } from '../author-identities';
-import { daysBefore, parseDateString, toDateString } from '../dates';
-import { arxivIdFromDoi, collectIssns, doiFromPreprintUrl, extractArxivId, normalizeDoi } from '../identifiers';
-import { asArray, asString, isRecord, readJsonRecords } from '../json-reader';
-import { openAlexTopicFields } from '../research-field-evidence';
-import type { SourceConfigOf } from '../sources-config';
-import { inlineText, toPlainText } from '../text';
+import type { SourceConfigOf } from '../pipeline/sources-config';
+import { namesAndIdentities, openAlexAuthorIdentity } from '../text/author-identities';
+import { daysBefore, parseDateString, toDateString } from '../text/dates';
+import { arxivIdFromDoi, collectIssns, doiFromPreprintUrl, extractArxivId, normalizeDoi } from '../text/identifiers';
+import { openAlexTopicFields } from '../text/research-field-evidence';
+import { inlineText, toPlainText } from '../text/text';
 import type { IngestEntry, PaperDraft } from '../types';
 import { type FileReadOptions, fetchCursorPages, type SourceRun, type SourceRunContext } from './context';
+import { asArray, asString, isRecord, readJsonRecords } from './json-reader';
 
 /**
  * OpenAlex works: filtered by journal ISSN, topic or concept and publication date, paged with cursors.

@@ -1,6 +1,6 @@
 import type { ResearchFieldId } from '@radar/shared';
 import type { z } from 'zod';
-import { type SourceConfig, sourceConfigSchema } from '../sources-config';
+import { type SourceConfig, sourceConfigSchema } from '../pipeline/sources-config';
 import { PREPRINT_CATALOGUE_ENTRIES } from './preprint-entries';
 
 /**

@@ -1,6 +1,6 @@
 import type { IngestRepositories } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
-import type { IngestSettings } from '../settings';
+import type { IngestSettings } from '../pipeline/settings';
 import {
   fieldsOf,
   loadSources,
@@ -8,7 +8,7 @@ import {
   type SourceConfig,
   type SourceRequirement,
   SourcesConfigError,
-} from '../sources-config';
+} from '../pipeline/sources-config';
 import { CATALOGUE_ENTRIES } from './entries';
 
 /**

@@ -1,4 +1,4 @@
-import { type SourceConfig, sourceConfigSchema } from '../sources-config';
+import { type SourceConfig, sourceConfigSchema } from '../pipeline/sources-config';
 
 /**
  * bioRxiv and medRxiv in the built-in catalogue: each server whole for its own field (biology,

@@ -1,5 +1,5 @@
 import { RESEARCH_FIELDS, type ResearchFieldId, seededRandom } from '@radar/shared';
-import { toDateString } from '../dates';
+import { toDateString } from '../text/dates';
 import type { NewsDraft, PaperDraft } from '../types';
 import { DEMO_AUTHORS, DEMO_VOCABULARY, type FieldVocabulary } from './demo-vocabulary';
 

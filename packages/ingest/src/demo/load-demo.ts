@@ -1,6 +1,11 @@
 import type { IngestRepositories } from '@radar/db';
-import { type ConsumeRepositories, consumeEntries, type IngestProgress, type IngestSummary } from '../pipeline';
-import { importTierTable, type TierImportRepositories, type TierImportSummary } from '../tier-import';
+import {
+  type ConsumeRepositories,
+  consumeEntries,
+  type IngestProgress,
+  type IngestSummary,
+} from '../pipeline/pipeline';
+import { importTierTable, type TierImportRepositories, type TierImportSummary } from '../tiers/tier-import';
 import type { IngestEntry } from '../types';
 import { DEMO_SOURCE, DEMO_TIER_LABEL, type DemoCorpus, generateDemoCorpus } from './demo-corpus';
 

@@ -1,6 +1,6 @@
 import { mapCrossrefWork } from '../adapters/crossref';
+import type { HttpClient } from '../adapters/http';
 import { mapOpenAlexWork } from '../adapters/openalex';
-import type { HttpClient } from '../http';
 import type { IngestEntry, PaperDraft } from '../types';
 
 /**

@@ -1,6 +1,6 @@
 import type { CSL } from '@citation-js/core';
-import { collectIssns, extractArxivId, isPreprintServerName, normalizeDoi } from '../identifiers';
-import { cleanInline } from '../text';
+import { collectIssns, extractArxivId, isPreprintServerName, normalizeDoi } from '../text/identifiers';
+import { cleanInline } from '../text/text';
 import type { PaperDraft } from '../types';
 
 const asText = (value: unknown): string =>

@@ -1,5 +1,5 @@
+import type { HttpClient } from '../adapters/http';
 import { mapOpenAlexWork } from '../adapters/openalex';
-import type { HttpClient } from '../http';
 import type { PaperDraft } from '../types';
 
 const MAX_BYTES = 32 * 1024 * 1024;

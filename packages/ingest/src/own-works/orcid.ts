@@ -1,5 +1,5 @@
-import type { HttpClient } from '../http';
-import { normalizeDoi } from '../identifiers';
+import type { HttpClient } from '../adapters/http';
+import { normalizeDoi } from '../text/identifiers';
 import type { PaperDraft } from '../types';
 
 /**

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedFixturesDir } from '@radar/db/testing';
-import type { SourceConfig } from '../../src/sources-config';
+import type { SourceConfig } from '../../src/pipeline/sources-config';
 import type { SourceKind } from '../../src/types';
 
 /**

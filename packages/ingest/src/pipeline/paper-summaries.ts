@@ -2,7 +2,7 @@ import type { LanguageModel } from '@radar/ai';
 import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { PaperSummaryJob } from '@radar/shared';
 import type { Logger } from 'pino';
-import { cleanInline, truncateText } from './text';
+import { cleanInline, truncateText } from '../text/text';
 
 /**
  * LLM summaries of papers (queue `paper-summary`): 2-3 sentences in the configured language

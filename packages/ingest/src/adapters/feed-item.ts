@@ -1,6 +1,6 @@
-import { splitAuthorList } from './authors';
-import { collectIssns, normalizeDoi, parseHttpUrl } from './identifiers';
-import { toPlainText } from './text';
+import { splitAuthorList } from '../text/authors';
+import { collectIssns, normalizeDoi, parseHttpUrl } from '../text/identifiers';
+import { toPlainText } from '../text/text';
 import { childrenNamed, childText, firstChild, type XmlNode } from './xml-feed';
 
 /**

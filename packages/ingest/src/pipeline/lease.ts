@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { SourceStateRepository } from '@radar/db';
-import { type PolitenessLease, sleep } from './http';
-import { TransientSourceError } from './types';
+import { type PolitenessLease, sleep } from '../adapters/http';
+import { TransientSourceError } from '../types';
 
 const LEASE_TTL_MS = 5 * 60_000;
 const POLL_MS = 1_000;

@@ -1,5 +1,5 @@
+import { type IngestEntry, PermanentSourceError } from '../types';
 import { type DecodeWarning, decodeByteStream } from './decode';
-import { type IngestEntry, PermanentSourceError } from './types';
 import { XmlFeedReader, type XmlNode } from './xml-feed';
 
 export interface ReadFeedOptions {

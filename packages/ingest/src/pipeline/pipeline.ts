@@ -1,7 +1,7 @@
 import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
+import { type IngestEntry, TransientSourceError } from '../types';
 import { ContentStore, type ContentStoreRepositories, type StoreOutcome } from './content-store';
-import { type IngestEntry, TransientSourceError } from './types';
 
 export interface IngestCounts {
   /** Entries read from the source (items, rejects and skips; not feed-level warnings). */

@@ -1,5 +1,5 @@
+import { type IngestEntry, PermanentSourceError } from '../types';
 import { type DecodeWarning, decodeBytes } from './decode';
-import { type IngestEntry, PermanentSourceError } from './types';
 
 /**
  * JSON answers and files (OpenAlex, Crossref): a page object, an array of records, one record, or JSON

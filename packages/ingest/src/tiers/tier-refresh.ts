@@ -1,12 +1,12 @@
 import type { IngestRepositories } from '@radar/db';
-import { type DecodeWarning, decodeBytes } from './decode';
-import { HttpClient } from './http';
-import { collectIssns } from './identifiers';
-import { asArray, asString, isRecord } from './json-reader';
-import type { IngestSettings } from './settings';
+import { type DecodeWarning, decodeBytes } from '../adapters/decode';
+import { HttpClient } from '../adapters/http';
+import { asArray, asString, isRecord } from '../adapters/json-reader';
+import type { IngestSettings } from '../pipeline/settings';
+import { collectIssns } from '../text/identifiers';
+import { PermanentSourceError, TransientSourceError } from '../types';
 import { importTierTable, tierYearOfLabel } from './tier-import';
 import { parseTierTable, TierTableError } from './tier-table';
-import { PermanentSourceError, TransientSourceError } from './types';
 
 /**
  * Journal tiers with no operator step.

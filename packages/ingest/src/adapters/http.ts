@@ -1,5 +1,5 @@
+import { PermanentSourceError, TransientSourceError } from '../types';
 import { charsetOf } from './decode';
-import { PermanentSourceError, TransientSourceError } from './types';
 
 /**
  * The one module that talks HTTP to content sources. It applies per-request time-outs (to the first

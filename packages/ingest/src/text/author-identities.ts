@@ -1,6 +1,6 @@
 import type { AuthorIdentity } from '@radar/db';
-import { asArray, asString, isRecord } from './json-reader';
-import { parseOpenAlexAuthorId, parseOrcidId } from './own-works/author-ids';
+import { asArray, asString, isRecord } from '../adapters/json-reader';
+import { parseOpenAlexAuthorId, parseOrcidId } from '../own-works/author-ids';
 import { inlineText } from './text';
 
 /**

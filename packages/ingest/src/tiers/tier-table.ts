@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { ResearchFieldId } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import { parse } from 'csv-parse/sync';
-import { collectIssns } from './identifiers';
-import { scimagoFields } from './research-field-evidence';
-import { inlineText } from './text';
+import { collectIssns } from '../text/identifiers';
+import { scimagoFields } from '../text/research-field-evidence';
+import { inlineText } from '../text/text';
 
 /**
  * Journal tier tables (CSV). Two shapes are read:

@@ -1,6 +1,6 @@
 import { summarySearchTerms, type TermWeighting } from '@radar/ai';
 import type { Logger } from 'pino';
-import { daysBefore, toDateString } from './dates';
+import { daysBefore, toDateString } from '../text/dates';
 import type { IngestSummary } from './pipeline';
 import { describeError, type IngestDeps, runSource, SourceRunError } from './run-source';
 import { type SourceConfig, sourceConfigSchema } from './sources-config';

@@ -1,5 +1,5 @@
 import sax from 'sax';
-import { PermanentSourceError } from './types';
+import { PermanentSourceError } from '../types';
 
 /**
  * A streaming reader for RSS 2.0, RSS 1.0 (RDF) and Atom documents (arXiv's API answers in Atom).

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { IngestRepositories, JournalKeyRow, NewJournalRow, TierSystem } from '@radar/db';
-import { type DecodeWarning, decodeBytes } from './decode';
-import { normalizeJournalTitle } from './identifiers';
+import { type DecodeWarning, decodeBytes } from '../adapters/decode';
+import { normalizeJournalTitle } from '../text/identifiers';
 import { parseTierTable, type TierRow, type TierTable } from './tier-table';
 
 /**

@@ -1,7 +1,7 @@
 import type { JournalRepository, JournalRow } from '@radar/db';
-import { normalizeJournalTitle } from './identifiers';
-import { cleanInline, truncateText } from './text';
-import type { JournalRef } from './types';
+import { normalizeJournalTitle } from '../text/identifiers';
+import { cleanInline, truncateText } from '../text/text';
+import type { JournalRef } from '../types';
 
 const toResolved = (row: JournalRow): ResolvedJournal => ({ id: row.id, title: row.title, tier: row.tier });
 

@@ -15,8 +15,12 @@ import {
   normalizeUrl,
   parseHttpUrl,
   titleAuthorKey,
-} from './identifiers';
-import { JournalResolver } from './journal-resolver';
+} from '../text/identifiers';
+import { mergeFields } from '../text/research-field-evidence';
+import { cleanBlock, cleanInline, cleanParagraphs, truncateText } from '../text/text';
+import { JournalResolver } from '../tiers/journal-resolver';
+import { paperVenue } from '../tiers/venue';
+import type { JournalRef, NewsDraft, PaperDraft } from '../types';
 import {
   type IncomingPaper,
   isPreprintOnly,
@@ -26,10 +30,6 @@ import {
   preprintDoiOf,
   publishesPreprint,
 } from './paper-merge';
-import { mergeFields } from './research-field-evidence';
-import { cleanBlock, cleanInline, cleanParagraphs, truncateText } from './text';
-import type { JournalRef, NewsDraft, PaperDraft } from './types';
-import { paperVenue } from './venue';
 
 /** Length limits: generous for real content, bounded against absurd input. */
 const LIMITS = {

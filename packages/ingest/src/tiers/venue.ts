@@ -1,5 +1,5 @@
-import { isBiorxivDoi } from './identifiers';
-import type { JournalRef, PaperDraft } from './types';
+import { isBiorxivDoi } from '../text/identifiers';
+import type { JournalRef, PaperDraft } from '../types';
 
 /**
  * The venue a paper is stored under. Most come from the source (journal, feed title, arXiv); a

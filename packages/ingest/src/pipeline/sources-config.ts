@@ -4,8 +4,8 @@ import { RESEARCH_FIELD_IDS, type ResearchFieldId } from '@radar/shared';
 import { ActionableError } from '@radar/shared/server';
 import { parse as parseYamlText } from 'yaml';
 import { z } from 'zod';
-import { collectIssns } from './identifiers';
-import type { SourceKind } from './types';
+import { collectIssns } from '../text/identifiers';
+import type { SourceKind } from '../types';
 
 /**
  * The sources file (SOURCES_FILE, config/sources.yaml by default; documented in config/README.md):

@@ -1,4 +1,4 @@
-import type { SourceKind } from './types';
+import type { SourceKind } from '../types';
 
 /**
  * Recognises what a saved file (or the start of it) is, so `pnpm radar ingest <kind> --file` can

@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { IngestRepositories } from '@radar/db';
 import { ActionableError } from '@radar/shared/server';
-import { fetchSource, readSourceFile } from './adapters';
-import { ARXIV_POLITENESS_KEY } from './adapters/arxiv';
-import { decodeHead } from './decode';
-import { HttpClient, type PolitenessLease } from './http';
+import { fetchSource, readSourceFile } from '../adapters';
+import { ARXIV_POLITENESS_KEY } from '../adapters/arxiv';
+import { decodeHead } from '../adapters/decode';
+import { HttpClient, type PolitenessLease } from '../adapters/http';
+import { payloadMismatch, SNIFF_BYTES, sniffPayload } from '../adapters/sniff';
+import { PermanentSourceError, type SourceCursor, type SourceKind } from '../types';
 import { DatabasePolitenessLease } from './lease';
 import { consumeEntries, type IngestProgress, type IngestSummary } from './pipeline';
 import type { IngestSettings } from './settings';
-import { payloadMismatch, SNIFF_BYTES, sniffPayload } from './sniff';
 import { fieldsOf, type SourceConfig } from './sources-config';
-import { PermanentSourceError, type SourceCursor, type SourceKind } from './types';
 
 /**
  * Running a source now (scheduled job or `pnpm radar ingest`) and importing a local file in a source's

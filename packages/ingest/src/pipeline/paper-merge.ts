@@ -1,5 +1,5 @@
 import type { AuthorIdentity, NewPaperRow, PaperFields } from '@radar/db';
-import { isPreprintDoi, isPreprintServerName, isPreprintUrl } from './identifiers';
+import { isPreprintDoi, isPreprintServerName, isPreprintUrl } from '../text/identifiers';
 
 /**
  * How an incoming paper meets the papers already stored: which row is the same paper, and what the
