@@ -321,6 +321,46 @@ describe('papers page', () => {
   });
 });
 
+describe('the early view (first cards before the app has run)', () => {
+  it('a cold load of /papers and /news draws the first cards from the answer, then the page puts its own in their place', async () => {
+    for (const spec of [
+      { path: '/papers', api: PAPERS_PATH, early: 'early-paper-card', card: 'paper-card', list: 'papers-list' },
+      { path: '/news', api: NEWS_PATH, early: 'early-news-card', card: 'news-card', list: 'news-list' },
+    ] as const) {
+      const { page } = await openAs(readerToken, READER_EMAIL);
+      // Watches the document from the first byte: the early cards' titles, and whether an early card
+      // and one of the page's own were ever in the document together.
+      await page.addInitScript(
+        ({ early, card }) => {
+          const seen = { titles: [] as string[], together: false };
+          (window as unknown as { __early: typeof seen }).__early = seen;
+          new MutationObserver(() => {
+            const earlyCards = document.querySelectorAll(`[data-testid="${early}"]`);
+            if (earlyCards.length > 0 && seen.titles.length === 0) {
+              seen.titles = [...earlyCards].map((node) => node.querySelector('h3')?.textContent ?? '');
+            }
+            if (earlyCards.length > 0 && document.querySelector(`[data-testid="${card}"]`)) seen.together = true;
+          }).observe(document, { subtree: true, childList: true });
+        },
+        { early: spec.early, card: spec.card },
+      );
+      const answer = await responseOf(page, spec.api, () => page.goto(spec.path));
+      const body = (await answer.json()) as { recommendations?: { title: string }[]; data?: { title: string }[] };
+      const items = body.recommendations ?? body.data ?? [];
+      expect(items.length).toBeGreaterThan(0);
+      await waitForCompleteList(page, spec.list);
+      const seen = await page.evaluate(
+        () => (window as unknown as { __early: { titles: string[]; together: boolean } }).__early,
+      );
+      expect(seen.titles).toEqual(items.slice(0, 4).map((item) => item.title));
+      expect(seen.together).toBe(false);
+      expect(await page.getByTestId(spec.early).count()).toBe(0);
+      expect(await page.locator('#radar-early-view').count()).toBe(0);
+      expect(await page.getByTestId(spec.card).count()).toBe(items.length);
+    }
+  });
+});
+
 describe('without a research summary', () => {
   it('papers and news show the set-up banners and request nothing', async () => {
     const email = 'newcomer@example.org';

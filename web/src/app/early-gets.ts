@@ -3,12 +3,13 @@ import { prefetchUser } from '@/features/auth/api/get-user';
 import { prefetchNewsRecommendations } from '@/features/news-recommendations/api/prefetch-news-recommendations';
 import { prefetchPaperRecommendations } from '@/features/paper-recommendations/api/prefetch-paper-recommendations';
 import { getToken } from '@/lib/session';
+import { showEarlyView } from './early-view';
 
 /** The pages whose first screen is a list, with their first request. */
 const LIST_PAGES = [
-  { path: paths.papers.path, prefetchList: prefetchPaperRecommendations },
-  { path: paths.news.path, prefetchList: prefetchNewsRecommendations },
-];
+  { path: paths.papers.path, page: 'papers', prefetchList: prefetchPaperRecommendations },
+  { path: paths.news.path, page: 'news', prefetchList: prefetchNewsRecommendations },
+] as const;
 
 /** The list page at `pathname`, matched as the router matches: case-insensitive, a trailing slash allowed. */
 export function listPageAt(pathname: string): string | undefined {
@@ -21,7 +22,8 @@ export function listPageAt(pathname: string): string | undefined {
  * /papers and /news, as soon as the account has a research summary, the first answer of the stored
  * settings (without a summary those pages ask for nothing). These are the requests the app sends
  * anyway; the auth provider and the pages take their answers over (lib/early-answers). Started twice
- * (by the early script, then by the app's entry) they are sent once.
+ * (by the early script, then by the app's entry) they are sent once. The list's answer draws the
+ * early view (app/early-view) until the app's page shows it.
  */
 export function startEarlyGets(pathname: string): void {
   if (!getToken()) return;
@@ -30,7 +32,12 @@ export function startEarlyGets(pathname: string): void {
   if (!page) return;
   user
     .then((account) => {
-      if (account.research_summary_en.trim()) page.prefetchList();
+      if (!account.research_summary_en.trim()) return;
+      // A failed list draws nothing early: the page shows the failure when it takes the answer.
+      page
+        .prefetchList()
+        .then((answer) => showEarlyView(page.page, answer))
+        .catch(() => {});
     })
     // The auth provider reports a failed account load when it takes it.
     .catch(() => {});

@@ -18,14 +18,14 @@ export const brand = {
   900: '#1b306f',
 } as const;
 
-const teal = {
+export const teal = {
   100: '#ccfbf1',
   300: '#5eead4',
   500: '#14b8a6',
   700: '#0f766e',
 } as const;
 
-const gray = {
+export const gray = {
   50: '#f7f8fa',
   100: '#eef0f4',
   200: '#e1e5eb',
@@ -54,7 +54,7 @@ export const palette: ThemeOptions['palette'] = {
 };
 
 // System fonts only: the app is self-hosted and may run without internet access.
-const fontFamily = [
+export const fontFamily = [
   '-apple-system',
   'BlinkMacSystemFont',
   '"Segoe UI"',

@@ -6,13 +6,14 @@ import IconButton from '@mui/material/IconButton';
 import { useTheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { type MouseEvent, type ReactNode, useState } from 'react';
+import { type MouseEvent, type ReactNode, useLayoutEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { BrandMark } from '@/components/brand/brand-mark';
 import { ComingSoonDialog } from '@/components/dialogs/coming-soon-dialog';
 import { NeedLoginDialog } from '@/components/dialogs/need-login-dialog';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { earlyPageAt, endEarlyView } from '@/lib/early-view';
 import { createReturnState } from '@/lib/navigation-state';
 import { DrawerContent } from './drawer-content';
 import { getNavItems, type NavItem } from './nav-items';
@@ -30,6 +31,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
   const { status, user } = useAuth();
+
+  // The early view (app/early-view) stands only for /papers and /news; any other route ends it.
+  useLayoutEffect(() => {
+    if (!earlyPageAt(location.pathname)) endEarlyView();
+  }, [location.pathname]);
 
   const [isMobileOpen, setMobileOpen] = useState(false);
   const [isNeedLoginOpen, setNeedLoginOpen] = useState(false);

@@ -3,6 +3,8 @@ import RefreshRounded from '@mui/icons-material/RefreshRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useLayoutEffect } from 'react';
+import { endEarlyView } from '@/lib/early-view';
 
 type ErrorFallbackProps = {
   title?: string;
@@ -14,6 +16,8 @@ export function ErrorFallback({
   title = '页面出现了问题',
   description = '很抱歉，页面发生了意外错误。刷新页面通常可以解决；如果问题持续出现，请联系本站管理员。',
 }: ErrorFallbackProps) {
+  // An early view over the page would hide the failure (app/early-view).
+  useLayoutEffect(endEarlyView, []);
   return (
     <Box
       role="alert"

@@ -3,13 +3,14 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import type { EmptyExplanation } from '@radar/shared';
-import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { EmptyState } from '@/components/feedback/empty-state';
 import { LoadingStatus, RefreshArea } from '@/components/feedback/loading-status';
 import { RetryAlert } from '@/components/feedback/retry-alert';
 import { Page } from '@/components/page/page';
 import { paths } from '@/config/paths';
+import { earlyPageAt, endEarlyView, rememberListTop } from '@/lib/early-view';
 import { EmptyExplanationBox } from './empty-explanation';
 import { LoadMoreFooter } from './load-more-footer';
 import type { RecommendationErrorView } from './recommendation-error';
@@ -83,6 +84,7 @@ export function RecommendationPage<TData>({
   children,
 }: RecommendationPageProps<TData>) {
   const { data, error, isError, isFetching } = query;
+  useEndOfEarlyView(!hasResearchSummary || isError || data !== undefined);
 
   const goSetUp = (
     <Button
@@ -155,6 +157,24 @@ export function RecommendationPage<TData>({
       {children}
     </Page>
   );
+}
+
+/**
+ * Ends the early view (app/early-view) once the page shows more than its loading state, and notes where
+ * its first card begins for the next visit's; also when the page goes away.
+ */
+function useEndOfEarlyView(isShown: boolean) {
+  const page = earlyPageAt(useLocation().pathname);
+  const hasRemembered = useRef(false);
+  useLayoutEffect(() => {
+    if (!isShown) return;
+    endEarlyView();
+    if (page && !hasRemembered.current) {
+      hasRemembered.current = true;
+      rememberListTop(page, document.querySelector('main article'));
+    }
+  }, [isShown, page]);
+  useLayoutEffect(() => endEarlyView, []);
 }
 
 type RecommendationEmptyStateProps = {

@@ -1,7 +1,12 @@
-/** Every text of the news page. */
-export const NEWS_STRINGS = {
+/** The page's heading, also drawn by the early view (app/early-view) before the page's code loads. */
+export const NEWS_PAGE_HEADING = {
   pageTitle: '新闻推荐',
   pageSubtitle: '基于你的研究方向推荐相关学术新闻',
+} as const;
+
+/** Every text of the news page. */
+export const NEWS_STRINGS = {
+  ...NEWS_PAGE_HEADING,
 
   noSummary: {
     title: '尚未设置研究方向',

@@ -1,9 +1,14 @@
 import { followedAuthorReasonText, type JcrTier } from '@radar/shared';
 
-/** Every text of the papers page. */
-export const PAPERS_STRINGS = {
+/** The page's heading, also drawn by the early view (app/early-view) before the page's code loads. */
+export const PAPERS_PAGE_HEADING = {
   pageTitle: '论文推荐',
   pageSubtitle: '基于你的研究方向推荐相关论文',
+} as const;
+
+/** Every text of the papers page. */
+export const PAPERS_STRINGS = {
+  ...PAPERS_PAGE_HEADING,
 
   noSummary: {
     title: '尚未设置研究方向',

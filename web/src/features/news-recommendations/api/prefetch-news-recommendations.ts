@@ -8,6 +8,6 @@ import { loadNewsParams, toNewsRecommendationQuery } from '../utils/news-params'
  * getNewsRecommendations takes it instead of asking again. Kept apart from the page's api module so the
  * entry does not carry the page's code.
  */
-export function prefetchNewsRecommendations(): void {
-  void startEarlyGet(API_PATHS.newsRecommendations, { query: toNewsRecommendationQuery(loadNewsParams(), 1) });
+export function prefetchNewsRecommendations(): Promise<unknown> {
+  return startEarlyGet(API_PATHS.newsRecommendations, { query: toNewsRecommendationQuery(loadNewsParams(), 1) });
 }

@@ -9,8 +9,8 @@ import { loadPaperParams, toPaperRecommendationQuery } from '../utils/recommenda
  * getPaperRecommendations takes it instead of asking again. Kept apart from the page's api module so the
  * entry does not carry the page's code.
  */
-export function prefetchPaperRecommendations(): void {
-  void startEarlyGet(API_PATHS.paperRecommendations, {
+export function prefetchPaperRecommendations(): Promise<unknown> {
+  return startEarlyGet(API_PATHS.paperRecommendations, {
     query: toPaperRecommendationQuery(loadPaperParams()),
     timeoutMs: REQUEST_TIMEOUTS.recommendation,
   });
