@@ -52,7 +52,10 @@ function precompressAssets(): Plugin {
  * as one IIFE file from the same sources as the app (its own copy of the API client and the settings'
  * readers), under a content hash like the other assets; a plain `<script src>`, so the CSP's
  * `script-src 'self'` allows it. Not async: the parser stops for one small file, then it has run before
- * anything else needs the main thread. In development (`vite dev`) the entry sends the requests itself.
+ * anything else needs the main thread. It also starts the app's entry (named in its `data-entry`; the
+ * entry's files are preloaded meanwhile): on /papers and /news once the early view has painted, else at
+ * once (src/app/early-script.ts). In development (`vite dev`) the entry stands in index.html and sends the
+ * requests itself.
  */
 function earlyScript(): Plugin {
   let base = '/';
@@ -88,8 +91,25 @@ function earlyScript(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler: () =>
-        fileName ? [{ tag: 'script', attrs: { src: `${base}${fileName}` }, injectTo: 'head-prepend' as const }] : [],
+      handler: (html) => {
+        if (!fileName) return html;
+        // The app's entry is started by the early script (once the early view has painted, or at once
+        // where there is none), so it no longer stands in the page; its files are still preloaded.
+        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+        const entry = entryTag.exec(html)?.[1];
+        if (!entry) throw new Error('the early script found no entry module script in index.html');
+        return {
+          html: html.replace(entryTag, ''),
+          tags: [
+            {
+              tag: 'script',
+              attrs: { src: `${base}${fileName}`, 'data-entry': entry },
+              injectTo: 'head-prepend' as const,
+            },
+            { tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: entry }, injectTo: 'head' as const },
+          ],
+        };
+      },
     },
   };
 }

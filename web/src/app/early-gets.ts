@@ -23,22 +23,21 @@ export function listPageAt(pathname: string): string | undefined {
  * settings (without a summary those pages ask for nothing). These are the requests the app sends
  * anyway; the auth provider and the pages take their answers over (lib/early-answers). Started twice
  * (by the early script, then by the app's entry) they are sent once. The list's answer draws the
- * early view (app/early-view) until the app's page shows it.
+ * early view (app/early-view) until the app's page shows it; the promise says whether it drew one, once
+ * it has or once it is clear that there is none to draw.
  */
-export function startEarlyGets(pathname: string): void {
-  if (!getToken()) return;
+export function startEarlyGets(pathname: string): Promise<boolean> {
+  if (!getToken()) return Promise.resolve(false);
   const user = prefetchUser();
   const page = LIST_PAGES.find(({ path }) => path === listPageAt(pathname));
-  if (!page) return;
-  user
-    .then((account) => {
-      if (!account.research_summary_en.trim()) return;
-      // A failed list draws nothing early: the page shows the failure when it takes the answer.
-      page
-        .prefetchList()
-        .then((answer) => showEarlyView(page.page, answer))
-        .catch(() => {});
-    })
-    // The auth provider reports a failed account load when it takes it.
-    .catch(() => {});
+  if (!page) return Promise.resolve(false);
+  return (
+    user
+      .then(async (account) =>
+        account.research_summary_en.trim() ? showEarlyView(page.page, await page.prefetchList()) : false,
+      )
+      // A failed account or list draws nothing early: the auth provider and the page show the failure
+      // when they take the answer.
+      .catch(() => false)
+  );
 }

@@ -16,7 +16,7 @@ const LIST_PAGE_CODE: Record<string, () => Promise<unknown>> = {
  * render, the account, the page's chunk, the page's first render, then the list.
  */
 function startEarlyRequests(pathname: string): void {
-  startEarlyGets(pathname);
+  void startEarlyGets(pathname);
   const loadPage = LIST_PAGE_CODE[listPageAt(pathname) ?? ''];
   if (!loadPage || !getToken()) return;
   // A failed load is retried when the page renders, and fails there in the route's error element.

@@ -40,7 +40,7 @@ describe('the early view', () => {
   afterEach(() => endEarlyView());
 
   it("draws the answer's first four papers as text, with their links, summary and chips", () => {
-    showEarlyView('papers', sixPapers());
+    expect(showEarlyView('papers', sixPapers())).toBe(true);
 
     const view = earlyView();
     expect(view).not.toBeNull();
@@ -60,12 +60,12 @@ describe('the early view', () => {
   });
 
   it('draws nothing for an empty or unreadable answer, and nothing once the app has shown the page', () => {
-    showEarlyView('papers', paperRecommendations([]));
-    showEarlyView('news', 'not an answer');
+    expect(showEarlyView('papers', paperRecommendations([]))).toBe(false);
+    expect(showEarlyView('news', 'not an answer')).toBe(false);
     expect(earlyView()).toBeNull();
 
     endEarlyView();
-    showEarlyView('news', newsRecommendations([testNews()]));
+    expect(showEarlyView('news', newsRecommendations([testNews()]))).toBe(false);
     expect(earlyView()).toBeNull();
   });
 

@@ -41,11 +41,14 @@ type Card = {
   badge?: string;
 };
 
-/** The early view of `page` for the list's answer, unless the app has already shown the page or there is nothing to show. */
-export function showEarlyView(page: EarlyPage, answer: unknown): void {
-  if (typeof document === 'undefined' || !isEarlyViewWanted()) return;
+/**
+ * Draws the early view of `page` for the list's answer, unless the app has already shown the page or
+ * there is nothing to show; says whether it drew it.
+ */
+export function showEarlyView(page: EarlyPage, answer: unknown): boolean {
+  if (typeof document === 'undefined' || !isEarlyViewWanted()) return false;
   const cards = page === 'papers' ? paperCards(answer) : newsCards(answer);
-  if (cards.length === 0) return;
+  if (cards.length === 0) return false;
   const strings = page === 'papers' ? PAPERS_PAGE_HEADING : NEWS_PAGE_HEADING;
   document.head.appendChild(element('style', { id: EARLY_VIEW_STYLE_ID }, STYLE));
   const isWide = window.innerWidth >= EARLY_VIEW_WIDE_MIN_WIDTH;
@@ -79,6 +82,7 @@ export function showEarlyView(page: EarlyPage, answer: unknown): void {
   const listTop = rememberedListTop(page);
   const naturalTop = list.getBoundingClientRect().top;
   if (listTop > naturalTop && listTop < window.innerHeight) list.style.marginTop = `${listTop - naturalTop}px`;
+  return true;
 }
 
 function paperCards(answer: unknown): Card[] {
