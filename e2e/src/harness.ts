@@ -52,12 +52,33 @@ export interface E2eEnvironment {
   openPage(options?: OpenPageOptions): Promise<E2ePage>;
   /** Closes every context opened so far (call in afterEach). */
   closePages(): Promise<void>;
-  /** Closes the pages, the browser, the server and its database. */
+  /** Closes the pages, the server and its database (the browser is the worker's: see sharedChromium). */
   close(): Promise<void>;
 }
 
 /**
- * One environment per test file: the real server on a fresh database plus a headless chromium.
+ * One chromium per worker process, shared by the test files it runs (e2e/vitest.config.ts: isolate
+ * false): a launch and a close cost about 0.5 CPU-seconds each. Files stay apart as they did: each test
+ * opens its pages in browser contexts of its own (own storage, cookies and cache), and a file's close()
+ * closes its contexts. Playwright kills the browser when the worker process exits; one that crashed or
+ * was closed is launched again.
+ */
+let workerBrowser: Promise<Browser> | undefined;
+
+async function sharedChromium(): Promise<Browser> {
+  const current = workerBrowser;
+  if (current) {
+    const browser = await current.catch(() => undefined);
+    if (browser?.isConnected()) return browser;
+    if (workerBrowser === current) workerBrowser = undefined;
+  }
+  workerBrowser ??= launchChromium();
+  return workerBrowser;
+}
+
+/**
+ * One environment per test file: the real server on a fresh database plus a headless chromium (the
+ * worker process's, shared with the files before and after it).
  * Use in beforeAll and close it in afterAll; see e2e/README.md.
  */
 export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistDir'> = {}): Promise<E2eEnvironment> {
@@ -68,11 +89,10 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
 
   const [serverResult, browserResult] = await Promise.allSettled([
     startServer({ webDistDir, ...serverOptions }),
-    launchChromium(),
+    sharedChromium(),
   ]);
   if (serverResult.status === 'rejected' || browserResult.status === 'rejected') {
     if (serverResult.status === 'fulfilled') await serverResult.value.close().catch(() => {});
-    if (browserResult.status === 'fulfilled') await browserResult.value.close().catch(() => {});
     throw serverResult.status === 'rejected' ? serverResult.reason : (browserResult as PromiseRejectedResult).reason;
   }
   const server = serverResult.value;
@@ -147,7 +167,6 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
     async close() {
       const failures: unknown[] = [];
       await closePages().catch((error: unknown) => failures.push(error));
-      await browser.close().catch((error: unknown) => failures.push(error));
       await server.close().catch((error: unknown) => failures.push(error));
       if (failures.length > 0) throw new AggregateError(failures, 'e2e environment shutdown failed');
     },

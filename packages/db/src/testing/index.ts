@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { PostgresConnection, type PostgresConnectionOptions } from 'bullmq';
 import pg from 'pg';
 import { backendPoolOptions, type DatabaseHandle, wrapPool } from '../connection';
 import { type EmbeddedPostgres, embeddedDataPath, startEmbeddedPostgres } from '../embedded-postgres';
@@ -21,7 +22,9 @@ export * as schema from '../schema';
  * - unset: a new in-memory PGlite instance, served over its own socket like the embedded mode, started
  *   from a migrated template (a dump of the data directory kept under node_modules/.cache, named after
  *   the migrations and the PGlite versions). Starting from it skips initdb and the migrations, which
- *   took most of each test file's set-up time.
+ *   took most of each test file's set-up time. The template also holds BullMQ's own tables (schema
+ *   `bullmq`, its PostgreSQL backend in embedded mode), which a worker or queue would otherwise create in
+ *   every test database: about 0.45 CPU-seconds each (docs/benchmarks.md, "Issue 36, third pass").
  */
 
 export interface TestDatabase extends DatabaseHandle {
@@ -143,9 +146,11 @@ const TEMPLATE_SETTINGS = { shared_buffers: '16MB' };
 /** Part of the template's file name: a change of the settings above builds a new template. */
 const TEMPLATE_FORMAT = 'sb16';
 
-/** The template file for this set of migrations and this PGlite: another set or version gets another file. */
+/** The template file for this set of migrations, this PGlite and this BullMQ: another set or version gets another file. */
 async function pgliteTemplatePath(): Promise<string> {
-  const versions = await Promise.all(['@electric-sql/pglite', '@electric-sql/pglite-pgvector'].map(packageVersion));
+  const versions = await Promise.all(
+    ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'bullmq'].map(packageVersion),
+  );
   return path.join(TEMPLATE_CACHE_DIR, `${await migrationsHash()}-${versions.join('-')}-${TEMPLATE_FORMAT}.tar`);
 }
 
@@ -206,6 +211,25 @@ class TemplateBlob extends Blob {
   }
 }
 
+/**
+ * BullMQ's PostgreSQL backend creates its schema on first connect (`migrate: true`, as
+ * packages/jobs/src/queue-connection.ts connects); done once here, each later connect only reads its
+ * migration ledger. The same BullMQ migrations, so the tables are the ones production creates.
+ */
+async function migrateQueueSchema(connectionConfig: pg.PoolConfig): Promise<void> {
+  const connection = new PostgresConnection({
+    ...connectionConfig,
+    max: 1,
+    schema: 'bullmq',
+    migrate: true,
+  } as PostgresConnectionOptions);
+  try {
+    await connection.waitUntilReady();
+  } finally {
+    await connection.close();
+  }
+}
+
 async function createPgliteTestDatabase(): Promise<TestDatabase> {
   const templateFile = await pgliteTemplatePath();
   const template = await readTemplate(templateFile);
@@ -218,6 +242,7 @@ async function createPgliteTestDatabase(): Promise<TestDatabase> {
       const migrationPool = new pg.Pool({ ...embedded.connectionConfig, max: 2 });
       try {
         await runMigrations(migrationPool);
+        await migrateQueueSchema(embedded.connectionConfig);
         for (const [name, value] of Object.entries(TEMPLATE_SETTINGS)) {
           await migrationPool.query(`ALTER SYSTEM SET ${name} = '${value}'`);
         }
