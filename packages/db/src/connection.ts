@@ -66,7 +66,9 @@ function countRoundTrips(pool: pg.Pool): RoundTripCounter {
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       counter.count++;
       const first = args[0];
-      const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
+      // recordAs: what a message of prepared statements runs (one-trip.ts), recorded instead of its EXECUTEs.
+      const config = first as { text?: unknown; recordAs?: unknown } | null;
+      const text = typeof first === 'string' ? first : (config?.recordAs ?? config?.text);
       if (typeof text === 'string' && text.includes('rate_limit_counters')) counter.rateLimitCount++;
       else if (recording && typeof text === 'string') recording.push(text);
       return query(...args);
