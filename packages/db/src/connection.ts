@@ -4,6 +4,7 @@ import pg from 'pg';
 import { DataDirLockedError, findLiveLockHolder } from './data-dir-lock';
 import { embeddedConnectionConfig, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './migrate';
+import { sharedSession } from './repositories/one-trip';
 import * as schema from './schema';
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -151,6 +152,7 @@ export function backendPoolOptions(mode: DatabaseMode): Pick<pg.PoolConfig, 'onC
 
 function createPool(config: pg.PoolConfig, poolMax: number, mode: DatabaseMode): pg.Pool {
   const pool = new pg.Pool({ ...config, max: poolMax, connectionTimeoutMillis: 10_000, ...backendPoolOptions(mode) });
+  if (mode === 'embedded') sharedSession(pool);
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return pool;
@@ -207,6 +209,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * backendPoolOptions(mode) when creating it).
  */
 export function wrapPool(pool: pg.Pool, mode: DatabaseMode, connectionConfig: pg.PoolConfig): DatabaseHandle {
+  // PGlite has one session, shared by every connection (repositories/one-trip.ts keeps its statements).
+  if (mode === 'embedded') sharedSession(pool);
   return {
     mode,
     pool,

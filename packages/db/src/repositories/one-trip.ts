@@ -105,8 +105,17 @@ export async function runNamed<Row extends Record<string, unknown>>(
 /** Prepared statements a session keeps beyond the ones of the current message (each holds its plan). */
 const MAX_PREPARED_PER_SESSION = 32;
 
-/** The prepared statements each connection's session holds, oldest use first (Map order). */
+/**
+ * The prepared statements each session holds, oldest use first (Map order), by connection, or by pool
+ * when all of its connections share one session (embedded mode: PGlite has one, sharedSession()).
+ */
 const preparedBySession = new WeakMap<object, Map<string, true>>();
+const sharedSessionPools = new WeakSet<object>();
+
+/** Marks a pool whose connections all share one session (embedded PGlite through its socket server). */
+export function sharedSession(pool: object): void {
+  sharedSessionPools.add(pool);
+}
 
 type PoolLike = { connect(): Promise<Queryable & { release(error?: Error | boolean): void }> };
 
@@ -153,12 +162,13 @@ export async function runPreparedInOneTrip(
   if (!('connect' in target) || !('totalCount' in target)) return runInOneTrip(db, [...settings, ...statements]);
   const forms = statements.map(preparedForm);
   const client = await (target as unknown as PoolLike).connect();
+  const sessionKey = sharedSessionPools.has(target) ? target : client;
   try {
     for (let attempt = 1; ; attempt++) {
-      let known = preparedBySession.get(client);
+      let known = preparedBySession.get(sessionKey);
       if (!known) {
         known = new Map();
-        preparedBySession.set(client, known);
+        preparedBySession.set(sessionKey, known);
       }
       const session = known;
       const used = new Set(forms.map((form) => form.name));
@@ -197,7 +207,7 @@ export async function runPreparedInOneTrip(
         if (attempt > 2 || (code !== '42P05' && code !== '26000')) throw error;
         const held = await client.query('SELECT name FROM pg_prepared_statements');
         const rows = (Array.isArray(held) ? held[0] : held)?.rows ?? [];
-        preparedBySession.set(client, new Map(rows.map((row) => [String(row.name), true as const])));
+        preparedBySession.set(sessionKey, new Map(rows.map((row) => [String(row.name), true as const])));
       }
     }
   } finally {
