@@ -102,6 +102,9 @@ export async function runNamed<Row extends Record<string, unknown>>(
   return ((Array.isArray(result) ? result[0] : result)?.rows ?? []) as Row[];
 }
 
+/** The names of runPreparedInOneTrip's statements begin so (runNamed's do not). */
+const PREPARED_PREFIX = 'radar_';
+
 /** Prepared statements a session keeps beyond the ones of the current message (each holds its plan). */
 const MAX_PREPARED_PER_SESSION = 32;
 
@@ -135,7 +138,11 @@ function preparedForm(query: SQL): { name: string; text: string; values: string[
     }
     return `$${position}`;
   });
-  return { name: `radar_${createHash('sha1').update(body).digest('hex').slice(0, 20)}`, text: body, values };
+  return {
+    name: `${PREPARED_PREFIX}${createHash('sha1').update(body).digest('hex').slice(0, 20)}`,
+    text: body,
+    values,
+  };
 }
 
 /**
@@ -205,7 +212,11 @@ export async function runPreparedInOneTrip(
         const code = (error as { code?: string }).code;
         // 42P05: already prepared (by another connection of the shared session); 26000: not prepared.
         if (attempt > 2 || (code !== '42P05' && code !== '26000')) throw error;
-        const held = await client.query('SELECT name FROM pg_prepared_statements');
+        // Only ours: runNamed's statements (protocol-level, the socket server keeps their list) are never
+        // deallocated here.
+        const held = await client.query(
+          `SELECT name FROM pg_prepared_statements WHERE starts_with(name, '${PREPARED_PREFIX}')`,
+        );
         const rows = (Array.isArray(held) ? held[0] : held)?.rows ?? [];
         preparedBySession.set(sessionKey, new Map(rows.map((row) => [String(row.name), true as const])));
       }
