@@ -166,7 +166,9 @@ export async function runPreparedInOneTrip(
   statements: readonly SQL[],
 ): Promise<Record<string, unknown>[][]> {
   const target = clientOf(db);
-  if (!('connect' in target) || !('totalCount' in target)) return runInOneTrip(db, [...settings, ...statements]);
+  if (!('connect' in target) || !('totalCount' in target)) {
+    return (await runInOneTrip(db, [...settings, ...statements])).slice(settings.length);
+  }
   const forms = statements.map(preparedForm);
   const client = await (target as unknown as PoolLike).connect();
   const sessionKey = sharedSessionPools.has(target) ? target : client;
