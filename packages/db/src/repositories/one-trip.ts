@@ -19,7 +19,7 @@ const dialect = new PgDialect();
  * statement's text (and its cached plan) is shared by every request; everywhere else it is a value like
  * any other (inlined by runInOneTrip(), sent as a parameter by node-postgres through toPostgres()).
  */
-export class RequestValue {
+class RequestValue {
   constructor(readonly value: string) {}
   toPostgres(): string {
     return this.value;
