@@ -21,8 +21,10 @@
  *   returned vs min(k, eligible papers) (threshold -1).
  * - Throughput (autocannon in a child process, so it does not share the server's event loop) of the
  *   recommendation endpoint, of GET /api/auth/user/ and of a bare Fastify route in the same server;
- *   then this process's memory (RSS, JavaScript heap, PGlite's WebAssembly memory): the server, its
- *   database (embedded) and the bench's own few objects.
+ *   with this process's CPU per request served (the server and, embedded, PGlite: what bounds the
+ *   throughput, and far steadier than req/s on a loaded machine); then this process's memory (RSS,
+ *   JavaScript heap, PGlite's WebAssembly memory): the server, its database (embedded) and the bench's
+ *   own few objects.
  * - Issue 35's targets are printed next to the figures: recommendations at >= 1/100 of the bare
  *   route's throughput, HTTP p95 <= 30 ms in every cell, RSS <= 600 MB serving 20k papers (embedded).
  * - Where the time goes: --cpu-profile DIR writes a V8 CPU profile of this process (the server and, in
@@ -39,6 +41,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs, promisify } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import cliProgress from 'cli-progress';
 import {
   type DatabaseHandle,
@@ -449,7 +453,13 @@ cellBar.stop();
 
 const require = createRequire(import.meta.url);
 const autocannonBin = path.join(path.dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
-async function throughput(url: string, token?: string): Promise<{ rps: number; p99: number; errors: number }> {
+async function throughput(
+  url: string,
+  token?: string,
+): Promise<{ rps: number; p99: number; errors: number; cpuMs: number }> {
+  // This process's CPU (the server and, embedded, PGlite; autocannon runs in its own) per request served:
+  // what bounds the throughput on one core, and far less sensitive to the machine's load than req/s.
+  const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
@@ -470,7 +480,10 @@ async function throughput(url: string, token?: string): Promise<{ rps: number; p
     non2xx: number;
     errors: number;
   };
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  const cpu = process.cpuUsage(cpuBefore);
+  const requests = result.requests.average * DURATION;
+  const cpuMs = requests > 0 ? (cpu.user + cpu.system) / 1000 / requests : 0;
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors, cpuMs };
 }
 
 /** A V8 CPU profile of this process from now until stop(file). */
@@ -489,7 +502,7 @@ async function startCpuProfile() {
   };
 }
 
-const load: { name: string; rps: number; p99: number; errors: number }[] = [];
+const load: { name: string; rps: number; p99: number; errors: number; cpuMs: number }[] = [];
 if (!args['skip-load-test']) {
   const listener = runtime.parts.userChanges;
   const targets: { name: string; url: string; token?: string | undefined; cacheOff?: boolean }[] = [
@@ -531,10 +544,14 @@ if (!args['skip-load-test']) {
         row.rps += result.rps;
         row.p99 = Math.max(row.p99, result.p99);
         row.errors += result.errors;
+        row.cpuMs += result.cpuMs;
       }
     }
   }
-  for (const row of load) row.rps /= rounds;
+  for (const row of load) {
+    row.rps /= rounds;
+    row.cpuMs /= rounds;
+  }
 }
 
 // Memory after the load test, before anything is closed: this process is the server, its database
@@ -542,6 +559,11 @@ if (!args['skip-load-test']) {
 const MB = 1024 * 1024;
 const memory = process.memoryUsage();
 const wasmBytes = database.handle.embeddedMemoryBytes?.();
+// The heap in use right after the load holds the garbage of the last seconds' requests too, which a
+// full collection frees: the live heap, to tell a growing cache from garbage not yet collected.
+v8.setFlagsFromString('--expose-gc');
+(vm.runInNewContext('gc') as () => void)();
+const liveHeap = process.memoryUsage().heapUsed;
 
 // What one round trip costs on this machine now (the recommendation makes several).
 const roundTrips: number[] = [];
@@ -611,19 +633,20 @@ process.stdout.write(
 if (load.length) {
   const bare = load[0]?.rps ?? 0;
   printTable(
-    ['endpoint', 'req/s', 'p99 ms', 'errors', 'vs bare (target for recommendations >= 1/100)'],
+    ['endpoint', 'req/s', 'p99 ms', 'errors', 'vs bare (target for recommendations >= 1/100)', 'CPU ms / request'],
     load.map((row) => [
       row.name,
       row.rps.toFixed(0),
       row.p99,
       row.errors,
       bare ? `1/${(bare / row.rps).toFixed(1)}` : '',
+      row.cpuMs.toFixed(row.cpuMs < 1 ? 3 : 2),
     ]),
   );
 }
 process.stdout.write(
   `\nmemory after the load test: RSS ${(memory.rss / MB).toFixed(0)} MB (target <= ${RSS_TARGET_MB} MB serving 20k papers, embedded: ` +
-    `${memory.rss / MB <= RSS_TARGET_MB ? 'met' : 'not met'}); JavaScript heap ${(memory.heapUsed / MB).toFixed(0)} of ${(memory.heapTotal / MB).toFixed(0)} MB, ` +
+    `${memory.rss / MB <= RSS_TARGET_MB ? 'met' : 'not met'}); JavaScript heap ${(memory.heapUsed / MB).toFixed(0)} of ${(memory.heapTotal / MB).toFixed(0)} MB (${(liveHeap / MB).toFixed(0)} MB live after a full collection), ` +
     `external ${(memory.external / MB).toFixed(0)} MB (array buffers ${(memory.arrayBuffers / MB).toFixed(0)} MB)` +
     `${wasmBytes === undefined ? '' : `, PGlite WebAssembly memory ${(wasmBytes / MB).toFixed(0)} MB`}\n`,
 );

@@ -72,6 +72,10 @@ const ALLOWED_HERE = new Map([
     "pglite-socket's QueryQueue",
   ],
   ['web/src/app/error-boundary.tsx:AppErrorBoundary.getDerivedStateFromError', 'React calls it on a render error'],
+  [
+    'packages/db/src/repositories/one-trip.ts:RequestValue.toPostgres',
+    'node-postgres calls it for a parameter (a RequestValue sent by drizzle)',
+  ],
 ]);
 const ALLOWED = path.resolve(root) === path.resolve(REPO_ROOT) ? ALLOWED_HERE : new Map();
 

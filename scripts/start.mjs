@@ -107,6 +107,20 @@ if (
   writeStamp(SERVER_BUILD, { inputs, fingerprint: fingerprint(inputs) });
 }
 
+// A new embedded database (no DATABASE_URL, no cluster in DATA_DIR yet) is created and migrated by
+// `radar migrate` in a short child process, so the server then opens it as on a restart. Why: initdb and
+// the first migrations leave 50-90 MB more in the process that ran them (PGlite's WebAssembly memory
+// never shrinks, and closing that instance gave back little of it), which put the first start above the
+// idle target (docs/benchmarks.md, issue 35). DATA_DIR's default repeats the configuration's
+// (packages/shared/src/server/config.ts); the CLI parses the same environment as the server.
+if (!process.env.DATABASE_URL?.trim()) {
+  const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
+  if (!fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'))) {
+    const result = spawnSync(process.execPath, [path.join(SERVER_BUILD, 'cli.js'), 'migrate'], { stdio: 'inherit' });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
+}
+
 // The server runs in this process (no second Node process holding its own memory at rest). Source maps
 // stay off: with them on, Node keeps every loaded file's map (ours and the npm packages' with their
 // sources) and decodes ours at the first logged stack, 20-30 MB of heap at rest (docs/benchmarks.md).

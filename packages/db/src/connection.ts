@@ -4,6 +4,7 @@ import pg from 'pg';
 import { DataDirLockedError, findLiveLockHolder } from './data-dir-lock';
 import { embeddedConnectionConfig, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './migrate';
+import { sharedSession } from './repositories/one-trip';
 import * as schema from './schema';
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -66,7 +67,9 @@ function countRoundTrips(pool: pg.Pool): RoundTripCounter {
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       counter.count++;
       const first = args[0];
-      const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
+      // recordAs: what a message of prepared statements runs (one-trip.ts), recorded instead of its EXECUTEs.
+      const config = first as { text?: unknown; recordAs?: unknown } | null;
+      const text = typeof first === 'string' ? first : (config?.recordAs ?? config?.text);
       if (typeof text === 'string' && text.includes('rate_limit_counters')) counter.rateLimitCount++;
       else if (recording && typeof text === 'string') recording.push(text);
       return query(...args);
@@ -149,6 +152,7 @@ export function backendPoolOptions(mode: DatabaseMode): Pick<pg.PoolConfig, 'onC
 
 function createPool(config: pg.PoolConfig, poolMax: number, mode: DatabaseMode): pg.Pool {
   const pool = new pg.Pool({ ...config, max: poolMax, connectionTimeoutMillis: 10_000, ...backendPoolOptions(mode) });
+  if (mode === 'embedded') sharedSession(pool);
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return pool;
@@ -205,6 +209,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * backendPoolOptions(mode) when creating it).
  */
 export function wrapPool(pool: pg.Pool, mode: DatabaseMode, connectionConfig: pg.PoolConfig): DatabaseHandle {
+  // PGlite has one session, shared by every connection (repositories/one-trip.ts keeps its statements).
+  if (mode === 'embedded') sharedSession(pool);
   return {
     mode,
     pool,

@@ -27,7 +27,8 @@ import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from '@electric-
  * fail with "already exists". The queue answers a Parse that repeats a statement the session already
  * holds (same name, text and parameter types) with ParseComplete itself, without running it, so
  * repositories can name their hot statements and PostgreSQL keeps their plans (repositories/one-trip.ts,
- * runNamed). A Close of a named statement forgets it; nothing of ours sends SQL DEALLOCATE.
+ * runNamed). A Close of a named statement forgets it; nothing of ours sends SQL DEALLOCATE for them (the
+ * SQL-level `radar_` statements of runPreparedInOneTrip are prepared and deallocated in SQL, not here).
  */
 
 type QueryQueue = PGLiteSocketHandlerOptions['queryQueue'];

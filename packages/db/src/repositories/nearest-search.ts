@@ -2,7 +2,7 @@ import { getTableName, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, Transaction } from '../connection';
 import { type EmbeddingModelRow, embeddingIndexName } from './embedding.repository';
-import { runInOneTrip, setLocal } from './one-trip';
+import { requestValue, runPreparedInOneTrip, setLocal } from './one-trip';
 
 /*
  * Top-k by vector similarity over a table with per-model vectors (papers, news), routed by selectivity.
@@ -139,7 +139,7 @@ function distanceTo(target: VectorTable, modelDimension: number, vector: number[
   // Integers from our own tables, inlined so the planner can match the partial expression index
   // (embedding.repository.ts), whose expression this repeats.
   const dimension = sql.raw(String(Math.trunc(modelDimension)));
-  return sql`(${target.embedding}::vector(${dimension})) <=> ${`[${vector.join(',')}]`}::vector(${dimension})`;
+  return sql`(${target.embedding}::vector(${dimension})) <=> ${requestValue(`[${vector.join(',')}]`)}::vector(${dimension})`;
 }
 
 /**
@@ -149,7 +149,7 @@ function distanceTo(target: VectorTable, modelDimension: number, vector: number[
 export function excludedIdsCondition(id: AnyPgColumn, ids: readonly number[] | undefined): SQL | undefined {
   const safe = (ids ?? []).filter((value) => Number.isSafeInteger(value) && value > 0);
   if (safe.length === 0) return undefined;
-  return sql`NOT (${id} = ANY(string_to_array(${safe.join(',')}, ',')::bigint[]))`;
+  return sql`NOT (${id} = ANY(string_to_array(${requestValue(safe.join(','))}, ',')::bigint[]))`;
 }
 
 const where = (search: PreparedNearest) => sql.join([search.modelFilter, ...search.filters], sql` AND `);
@@ -229,17 +229,14 @@ export async function routedNearest(
       { rowColumns: options.extras?.rowColumns },
     ),
   );
-  const [, ...results] = await runInOneTrip(db, [
-    ...setLocal(routeSettings(decision === 'exact' ? 'exact' : 'index', efSearch)),
-    statement,
-    ...otherStatements,
-    ...(options.after ?? []),
-  ]);
-  // runInOneTrip returns one list per statement; the settings are one statement each.
-  const settingCount = Object.keys(routeSettings('index', efSearch)).length;
-  const searchRows = results[settingCount - 1] ?? [];
-  const others = results.slice(settingCount, settingCount + otherVectors.length).map(toNearestRows);
-  const after = results.slice(settingCount + otherVectors.length);
+  // Prepared: planning was most of this message's time in PGlite (runPreparedInOneTrip).
+  const [searchRows = [], ...results] = await runPreparedInOneTrip(
+    db,
+    setLocal(routeSettings(decision === 'exact' ? 'exact' : 'index', efSearch)),
+    [statement, ...otherStatements, ...(options.after ?? [])],
+  );
+  const others = results.slice(0, otherVectors.length).map(toNearestRows);
+  const after = results.slice(otherVectors.length);
   const first = searchRows[0] ?? {};
   const counted = first.eligible === null || first.eligible === undefined ? undefined : Number(first.eligible);
   if (counted !== undefined && search.filterKey !== undefined) options.estimates?.set(search.filterKey, counted);

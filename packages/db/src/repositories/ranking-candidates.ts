@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { requestValue } from './one-trip';
 import type { ItemKind } from './reader-eligibility';
 
 /*
@@ -37,7 +38,8 @@ export interface SearchRow {
   extra: Record<string, unknown>;
 }
 
-const vectorLiteral = (values: readonly number[]) => `[${values.join(',')}]`;
+/** A reader's vector: a parameter of the prepared search (one-trip.ts). */
+const vectorLiteral = (values: readonly number[]) => requestValue(`[${values.join(',')}]`);
 
 /** The per-candidate columns of the search's statement, over the searched row as `item`. */
 export function candidateColumns(kind: ItemKind, scoring: CandidateScoring, dimension: number): SQL[] {
