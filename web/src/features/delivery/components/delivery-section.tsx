@@ -159,63 +159,39 @@ function ScheduleForm({
         {S.schedule.title}
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-        <TextField
-          select
+        <ScheduleSelect
           label={S.schedule.frequency}
           value={form.frequency}
-          onChange={(event) => set('frequency', event.target.value as DeliveryScheduleInput['frequency'])}
-          sx={{ minWidth: 120 }}
-          slotProps={{ htmlInput: { 'data-testid': 'delivery-frequency' } }}
-        >
-          {(['off', 'daily', 'weekly'] as const).map((value) => (
-            <MenuItem key={value} value={value}>
-              {S.schedule.frequencies[value]}
-            </MenuItem>
-          ))}
-        </TextField>
+          options={(['off', 'daily', 'weekly'] as const).map((value) => [value, S.schedule.frequencies[value]])}
+          onChange={(value) => set('frequency', value as DeliveryScheduleInput['frequency'])}
+          minWidth={120}
+          testId="delivery-frequency"
+        />
         {form.frequency === 'weekly' ? (
-          <TextField
-            select
+          <ScheduleSelect
             label={S.schedule.weekday}
             value={form.weekday}
-            onChange={(event) => set('weekday', Number(event.target.value))}
-            sx={{ minWidth: 110 }}
-          >
-            {S.schedule.weekdays.map((name, index) => (
-              <MenuItem key={name} value={index + 1}>
-                {name}
-              </MenuItem>
-            ))}
-          </TextField>
+            options={S.schedule.weekdays.map((name, index) => [index + 1, name])}
+            onChange={(value) => set('weekday', Number(value))}
+            minWidth={110}
+          />
         ) : null}
         {form.frequency !== 'off' ? (
           <>
-            <TextField
-              select
+            <ScheduleSelect
               label={S.schedule.hour}
               value={form.hour}
-              onChange={(event) => set('hour', Number(event.target.value))}
-              sx={{ minWidth: 110 }}
-            >
-              {HOURS.map((hour) => (
-                <MenuItem key={hour} value={hour}>
-                  {`${String(hour).padStart(2, '0')}:00`}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
+              options={HOURS.map((hour) => [hour, `${String(hour).padStart(2, '0')}:00`])}
+              onChange={(value) => set('hour', Number(value))}
+              minWidth={110}
+            />
+            <ScheduleSelect
               label={S.schedule.timeZone}
               value={form.time_zone}
-              onChange={(event) => set('time_zone', event.target.value)}
-              sx={{ minWidth: 200 }}
-            >
-              {timeZoneOptions(form.time_zone).map((zone) => (
-                <MenuItem key={zone} value={zone}>
-                  {zone}
-                </MenuItem>
-              ))}
-            </TextField>
+              options={timeZoneOptions(form.time_zone).map((zone) => [zone, zone])}
+              onChange={(value) => set('time_zone', value)}
+              minWidth={200}
+            />
           </>
         ) : null}
       </Box>
@@ -424,5 +400,35 @@ function WebhookPanel({ settings, onChanged, onNotify }: PanelProps & { onChange
         ) : null}
       </Stack>
     </Box>
+  );
+}
+
+type ScheduleSelectProps = {
+  label: string;
+  value: string | number;
+  /** [value, what the menu shows] */
+  options: readonly (readonly [string | number, string])[];
+  onChange: (value: string) => void;
+  minWidth: number;
+  testId?: string;
+};
+
+/** One drop-down of the digest schedule (frequency, weekday, hour, time zone). */
+function ScheduleSelect({ label, value, options, onChange, minWidth, testId }: ScheduleSelectProps) {
+  return (
+    <TextField
+      select
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ minWidth }}
+      slotProps={testId ? { htmlInput: { 'data-testid': testId } } : undefined}
+    >
+      {options.map(([optionValue, optionLabel]) => (
+        <MenuItem key={optionValue} value={optionValue}>
+          {optionLabel}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }
