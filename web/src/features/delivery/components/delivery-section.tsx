@@ -155,9 +155,7 @@ function ScheduleForm({
 
   return (
     <Box component="form" onSubmit={submit} noValidate data-testid="delivery-schedule">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
-        {S.schedule.title}
-      </Typography>
+      <PartHeading title={S.schedule.title} />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
         <ScheduleSelect
           label={S.schedule.frequency}
@@ -253,12 +251,7 @@ function FeedPanel({ settings, onChanged, onNotify }: PanelProps & { onChanged: 
   };
   return (
     <Box data-testid="delivery-feed">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {S.feed.title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-        {S.feed.description}
-      </Typography>
+      <PartHeading title={S.feed.title} description={S.feed.description} />
       {feedUrl ? (
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1.5 }}>
           <TextField
@@ -334,12 +327,7 @@ function WebhookPanel({ settings, onChanged, onNotify }: PanelProps & { onChange
   const error = save.error ?? remove.error ?? test.error;
   return (
     <Box component="form" onSubmit={submit} noValidate data-testid="delivery-webhook">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {S.webhook.title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-        {S.webhook.description}
-      </Typography>
+      <PartHeading title={S.webhook.title} description={S.webhook.description} />
       {settings.webhook ? (
         <Typography variant="body2" sx={{ mb: 1.5, wordBreak: 'break-all' }} data-testid="delivery-webhook-saved">
           {S.webhook.current(WEBHOOK_PLATFORM_LABELS[settings.webhook.platform], settings.webhook.url_hint)}
@@ -430,5 +418,21 @@ function ScheduleSelect({ label, value, options, onChange, minWidth, testId }: S
         </MenuItem>
       ))}
     </TextField>
+  );
+}
+
+/** The heading of one part of the delivery card (schedule, feed, webhook), with what it does below. */
+function PartHeading({ title, description }: { title: string; description?: string }) {
+  return (
+    <>
+      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: description ? 1 : 1.5 }}>
+        {title}
+      </Typography>
+      {description ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+          {description}
+        </Typography>
+      ) : null}
+    </>
   );
 }
