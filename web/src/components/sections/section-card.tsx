@@ -71,7 +71,7 @@ export function IconTile({ size, children }: { size: number; children: ReactNode
 }
 
 /** A section's heading (its id labels the section) and the line under it. */
-export function SectionTitle({
+function SectionTitle({
   headingId,
   title,
   description,
