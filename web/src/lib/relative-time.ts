@@ -78,20 +78,22 @@ export function formatAbsoluteDate(input: DateInput, timeZone = displayTimeZone)
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}（${zoneName}）`;
 }
 
+/** A moment to the minute, two digits a field and a 24-hour clock (the locale sets the separators). */
+export const MINUTE_FIELDS = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+} as const satisfies Intl.DateTimeFormatOptions;
+
 const momentFormats = new Map<string, Intl.DateTimeFormat>();
 
 function momentFormat(timeZone: string): Intl.DateTimeFormat {
   let format = momentFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, ...MINUTE_FIELDS });
     momentFormats.set(timeZone, format);
   }
   return format;

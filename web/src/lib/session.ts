@@ -1,3 +1,4 @@
+import { RESEARCH_CONFIRM_FIELDS } from './profile-update';
 import { forgetRetryDeadline } from './retry-deadlines';
 
 /**
@@ -8,15 +9,7 @@ import { forgetRetryDeadline } from './retry-deadlines';
 export const SESSION_STORAGE_KEYS = { token: 'token', userEmail: 'userEmail' } as const;
 
 /** Research-profile fields cached by the account screens; dropped at login so one account never sees another's. */
-export const RESEARCH_CACHE_STORAGE_KEYS = [
-  'research_description',
-  'research_name',
-  'research_email',
-  'research_institution',
-  'research_position',
-  'research_fields',
-  'research_summary_en',
-] as const;
+export const RESEARCH_CACHE_STORAGE_KEYS = ['research_description', ...RESEARCH_CONFIRM_FIELDS] as const;
 
 /**
  * localStorage key of the forgot-password rate-limit deadlines, per e-mail address (lib/retry-deadlines):

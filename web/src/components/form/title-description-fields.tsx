@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import TextField from '@mui/material/TextField';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import { FEEDBACK_DESCRIPTION_MAX_LENGTH, LIMITS } from '@radar/shared';
 import { type Control, Controller, type FieldValues, type Path, useWatch } from 'react-hook-form';
 
@@ -34,48 +34,66 @@ export function TitleDescriptionFields<T extends TitleDescriptionValues, TTransf
   const title = String(useWatch({ control, name: titleName }) ?? '');
   return (
     <>
-      <Controller
+      <MessageField
         control={control}
         name={titleName}
-        render={({ field, fieldState }) => (
-          <TextField
-            {...field}
-            label={labels.title}
-            placeholder={labels.titlePlaceholder}
-            required
-            fullWidth
-            error={fieldState.invalid}
-            helperText={
-              <Box component="span" sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-                <span data-testid={`${testIdPrefix}-title-counter`}>{labels.titleCounter(title.length)}</span>
-              </Box>
-            }
-            slotProps={{
-              htmlInput: { maxLength: LIMITS.feedbackTitleMaxLength, 'data-testid': `${testIdPrefix}-title` },
-            }}
-          />
-        )}
+        label={labels.title}
+        placeholder={labels.titlePlaceholder}
+        maxLength={LIMITS.feedbackTitleMaxLength}
+        testId={`${testIdPrefix}-title`}
+        helperText={
+          <Box component="span" sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+            <span data-testid={`${testIdPrefix}-title-counter`}>{labels.titleCounter(title.length)}</span>
+          </Box>
+        }
       />
-      <Controller
+      <MessageField
         control={control}
         name={'description' as Path<T>}
-        render={({ field, fieldState }) => (
-          <TextField
-            {...field}
-            label={labels.description}
-            placeholder={labels.descriptionPlaceholder}
-            required
-            fullWidth
-            multiline
-            minRows={descriptionRows.min}
-            maxRows={descriptionRows.max}
-            error={fieldState.invalid}
-            slotProps={{
-              htmlInput: { maxLength: FEEDBACK_DESCRIPTION_MAX_LENGTH, 'data-testid': `${testIdPrefix}-description` },
-            }}
-          />
-        )}
+        label={labels.description}
+        placeholder={labels.descriptionPlaceholder}
+        maxLength={FEEDBACK_DESCRIPTION_MAX_LENGTH}
+        testId={`${testIdPrefix}-description`}
+        multiline
+        minRows={descriptionRows.min}
+        maxRows={descriptionRows.max}
       />
     </>
+  );
+}
+
+type MessageFieldProps<T extends FieldValues, TTransformed> = Omit<
+  TextFieldProps,
+  'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'inputRef' | 'slotProps'
+> & {
+  control: Control<T, unknown, TTransformed>;
+  name: Path<T>;
+  maxLength: number;
+  testId: string;
+};
+
+/** A required field of the message: marked invalid on error, its message left to the form. */
+function MessageField<T extends FieldValues, TTransformed>({
+  control,
+  name,
+  maxLength,
+  testId,
+  ...props
+}: MessageFieldProps<T, TTransformed>) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <TextField
+          {...field}
+          {...props}
+          required
+          fullWidth
+          error={fieldState.invalid}
+          slotProps={{ htmlInput: { maxLength, 'data-testid': testId } }}
+        />
+      )}
+    />
   );
 }

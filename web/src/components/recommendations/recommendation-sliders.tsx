@@ -38,8 +38,6 @@ export function RecommendationSliders({
   onCommit,
   testIdPrefix,
 }: RecommendationSlidersProps) {
-  const topKId = useId();
-  const thresholdId = useId();
   const single = (value: number | number[]) => (Array.isArray(value) ? (value[0] ?? 0) : value);
   // MUI adds the step to the value on each arrow key (0.3 + 3 x 0.05 = 0.44999999999999996): values
   // leave here on the slider's grid.
@@ -48,49 +46,77 @@ export function RecommendationSliders({
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 4, rowGap: 2 }}>
-      <Box>
-        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
-          <Typography id={topKId} variant="subtitle2" component="span">
-            {TEXT.topK}
-          </Typography>
-          <Typography variant="body2" color="primary" data-testid={`${testIdPrefix}-topk-value`}>
-            {TEXT.topKValue(topK)}
-          </Typography>
-        </Box>
-        <Slider
-          value={topK}
-          {...RECOMMENDATION_SLIDERS.topK}
-          marks
-          valueLabelDisplay="auto"
-          getAriaValueText={TEXT.topKValue}
-          aria-labelledby={topKId}
-          onChange={(_event, value) => onTopKChange(topKOf(value))}
-          onChangeCommitted={(_event, value) => onCommit?.({ topK: topKOf(value) })}
-          data-testid={`${testIdPrefix}-topk`}
-        />
+      <LabelledSlider
+        label={TEXT.topK}
+        value={topK}
+        bounds={RECOMMENDATION_SLIDERS.topK}
+        valueText={TEXT.topKValue}
+        onChange={(value) => onTopKChange(topKOf(value))}
+        onChangeCommitted={(value) => onCommit?.({ topK: topKOf(value) })}
+        testId={`${testIdPrefix}-topk`}
+      />
+      <LabelledSlider
+        label={TEXT.threshold}
+        value={threshold}
+        bounds={RECOMMENDATION_SLIDERS.threshold}
+        valueText={thresholdText}
+        labelsThumb
+        onChange={(value) => onThresholdChange(thresholdOf(value))}
+        onChangeCommitted={(value) => onCommit?.({ threshold: thresholdOf(value) })}
+        testId={`${testIdPrefix}-threshold`}
+      />
+    </Box>
+  );
+}
+
+type LabelledSliderProps = {
+  label: string;
+  value: number;
+  bounds: { min: number; max: number; step: number };
+  /** The value as the heading row and screen readers say it. */
+  valueText: (value: number) => string;
+  /** The thumb's label shows valueText too (else the bare number). */
+  labelsThumb?: boolean;
+  onChange: (value: number | number[]) => void;
+  onChangeCommitted: (value: number | number[]) => void;
+  /** The slider's test id; its shown value is `<testId>-value`. */
+  testId: string;
+};
+
+/** A slider under a row with its name and its current value. */
+function LabelledSlider({
+  label,
+  value,
+  bounds,
+  valueText,
+  labelsThumb = false,
+  onChange,
+  onChangeCommitted,
+  testId,
+}: LabelledSliderProps) {
+  const labelId = useId();
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
+        <Typography id={labelId} variant="subtitle2" component="span">
+          {label}
+        </Typography>
+        <Typography variant="body2" color="primary" data-testid={`${testId}-value`}>
+          {valueText(value)}
+        </Typography>
       </Box>
-      <Box>
-        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
-          <Typography id={thresholdId} variant="subtitle2" component="span">
-            {TEXT.threshold}
-          </Typography>
-          <Typography variant="body2" color="primary" data-testid={`${testIdPrefix}-threshold-value`}>
-            {thresholdText(threshold)}
-          </Typography>
-        </Box>
-        <Slider
-          value={threshold}
-          {...RECOMMENDATION_SLIDERS.threshold}
-          marks
-          valueLabelDisplay="auto"
-          valueLabelFormat={thresholdText}
-          getAriaValueText={thresholdText}
-          aria-labelledby={thresholdId}
-          onChange={(_event, value) => onThresholdChange(thresholdOf(value))}
-          onChangeCommitted={(_event, value) => onCommit?.({ threshold: thresholdOf(value) })}
-          data-testid={`${testIdPrefix}-threshold`}
-        />
-      </Box>
+      <Slider
+        value={value}
+        {...bounds}
+        marks
+        valueLabelDisplay="auto"
+        valueLabelFormat={labelsThumb ? valueText : undefined}
+        getAriaValueText={valueText}
+        aria-labelledby={labelId}
+        onChange={(_event, next) => onChange(next)}
+        onChangeCommitted={(_event, next) => onChangeCommitted(next)}
+        data-testid={testId}
+      />
     </Box>
   );
 }

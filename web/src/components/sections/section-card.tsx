@@ -8,7 +8,8 @@ import type { ReactNode } from 'react';
 type SectionCardProps = {
   /** Used for the heading's id, so the section is labelled by it. */
   id: string;
-  icon: ReactNode;
+  /** Without one the heading stands alone and the actions sit on its baseline (the keyword screen). */
+  icon?: ReactNode;
   title: string;
   description?: string;
   /** Buttons at the end of the heading row (wrap below it on narrow screens). */
@@ -16,7 +17,7 @@ type SectionCardProps = {
   children: ReactNode;
 };
 
-/** One section of the account page: icon, heading, optional description and actions, then content. */
+/** One section of the account and keyword screens: icon, heading, optional description and actions, then content. */
 export function SectionCard({ id, icon, title, description, actions, children }: SectionCardProps) {
   const headingId = `${id}-heading`;
   return (
@@ -26,16 +27,20 @@ export function SectionCard({ id, icon, title, description, actions, children }:
           sx={{
             display: 'flex',
             flexWrap: 'wrap',
-            alignItems: 'center',
+            alignItems: icon ? 'center' : 'baseline',
             justifyContent: 'space-between',
             gap: 1.5,
             mb: 2.5,
           }}
         >
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
-            <IconTile size={40}>{icon}</IconTile>
+          {icon ? (
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
+              <IconTile size={40}>{icon}</IconTile>
+              <SectionTitle headingId={headingId} title={title} description={description} />
+            </Box>
+          ) : (
             <SectionTitle headingId={headingId} title={title} description={description} />
-          </Box>
+          )}
           {actions ? <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>{actions}</Box> : null}
         </Box>
         {children}
@@ -66,7 +71,7 @@ export function IconTile({ size, children }: { size: number; children: ReactNode
 }
 
 /** A section's heading (its id labels the section) and the line under it. */
-export function SectionTitle({
+function SectionTitle({
   headingId,
   title,
   description,

@@ -5,12 +5,12 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { SectionCard } from '@/components/sections/section-card';
 import { getErrorMessage } from '@/lib/api-client';
 import { deleteMyAccount } from '../api/account-data';
+import { CurrentPasswordField } from './current-password-field';
 
 /**
  * "Delete account" on /my: a dialog that warns what goes and asks for the password again. On success
@@ -67,15 +67,11 @@ export function DeleteAccountSection({ onDeleted }: { onDeleted: () => void }) {
             <Alert severity="warning" sx={{ mb: 2 }}>
               此操作不可撤销：你的个人资料、研究方向、关键词、收藏、阅读记录和反馈将被永久删除。
             </Alert>
-            <TextField
-              type="password"
-              label="当前密码"
-              autoComplete="current-password"
+            <CurrentPasswordField
               value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={error !== null}
-              helperText={error ?? '请输入密码以确认删除'}
-              fullWidth
+              onChange={setPassword}
+              error={error ?? undefined}
+              hint="请输入密码以确认删除"
               autoFocus
             />
           </DialogContent>

@@ -10,6 +10,7 @@ import { SectionCard } from '@/components/sections/section-card';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { replaceSessionEmail } from '@/lib/session';
 import { confirmEmailChange, startEmailChange } from '../api/account-data';
+import { CurrentPasswordField } from './current-password-field';
 
 type Errors = { newEmail?: string; password?: string; code?: string; form?: string };
 
@@ -135,15 +136,11 @@ export function EmailChangeSection({
               fullWidth
               autoFocus
             />
-            <TextField
-              type="password"
-              label="当前密码"
-              autoComplete="current-password"
+            <CurrentPasswordField
               value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={errors.password !== undefined}
-              helperText={errors.password ?? '为保护账户安全，请输入当前密码'}
-              fullWidth
+              onChange={setPassword}
+              error={errors.password}
+              hint="为保护账户安全，请输入当前密码"
             />
             <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
               <Button onClick={reset} disabled={isBusy}>

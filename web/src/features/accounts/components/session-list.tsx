@@ -17,7 +17,7 @@ import type { Session } from '@radar/shared';
 import { useState } from 'react';
 import { RelativeDate } from '@/components/dates/relative-date';
 import { getErrorMessage } from '@/lib/api-client';
-import { getDisplayTimeZone } from '@/lib/relative-time';
+import { getDisplayTimeZone, MINUTE_FIELDS } from '@/lib/relative-time';
 import { useEndOtherSessions, useEndSession, useSessions } from '../hooks/use-sessions';
 import { SECURITY_STRINGS } from '../security-strings';
 
@@ -25,15 +25,7 @@ const STRINGS = SECURITY_STRINGS.sessions;
 const MOBILE = /iPhone|iPad|Android|HarmonyOS/;
 
 const formatDateTime = (iso: string) =>
-  new Intl.DateTimeFormat('zh-CN', {
-    timeZone: getDisplayTimeZone(),
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
+  new Intl.DateTimeFormat('zh-CN', { timeZone: getDisplayTimeZone(), ...MINUTE_FIELDS }).format(new Date(iso));
 
 /**
  * The account's active logins: device, last activity, when it logged in; this device first and marked.

@@ -78,13 +78,13 @@ type SubmitButtonProps = {
   isSubmitting: boolean;
   /** Disabled for another reason than a request under way. */
   disabled?: boolean;
-  label: string;
-  submittingLabel: string;
+  /** Every auth page's strings carry the two labels, so a page passes its own. */
+  labels: { submit: string; submitting: string };
   testId: string;
 };
 
 /** A form's main button; shows a spinner and the running label while the request is under way. */
-export function SubmitButton({ isSubmitting, disabled = false, label, submittingLabel, testId }: SubmitButtonProps) {
+export function SubmitButton({ isSubmitting, disabled = false, labels, testId }: SubmitButtonProps) {
   return (
     <Button
       type="submit"
@@ -94,7 +94,7 @@ export function SubmitButton({ isSubmitting, disabled = false, label, submitting
       data-testid={testId}
       startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
     >
-      {isSubmitting ? submittingLabel : label}
+      {isSubmitting ? labels.submitting : labels.submit}
     </Button>
   );
 }

@@ -95,8 +95,7 @@ export function ForgotPasswordPage() {
           <SubmitButton
             isSubmitting={isSubmitting}
             disabled={isWaiting}
-            label={isWaiting ? t.waitSeconds(waitSeconds) : t.submit}
-            submittingLabel={t.submitting}
+            labels={{ submit: isWaiting ? t.waitSeconds(waitSeconds) : t.submit, submitting: t.submitting }}
             testId="forgot-password-submit"
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>

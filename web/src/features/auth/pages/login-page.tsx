@@ -104,13 +104,7 @@ export function LoginPage() {
           >
             {t.forgotPassword}
           </Link>
-          <SubmitButton
-            isSubmitting={isSubmitting}
-            disabled={!canSubmit}
-            label={t.submit}
-            submittingLabel={t.submitting}
-            testId="login-submit"
-          />
+          <SubmitButton isSubmitting={isSubmitting} disabled={!canSubmit} labels={t} testId="login-submit" />
         </Stack>
         <SwitchFormPrompt
           prompt={t.noAccount}

@@ -126,12 +126,7 @@ export function RegisterPage() {
             confirmation={password2}
             disabled={isSubmitting}
           />
-          <SubmitButton
-            isSubmitting={isSubmitting}
-            label={t.submit}
-            submittingLabel={t.submitting}
-            testId="register-submit"
-          />
+          <SubmitButton isSubmitting={isSubmitting} labels={t} testId="register-submit" />
         </Stack>
         <SwitchFormPrompt
           prompt={t.hasAccount}

@@ -140,12 +140,7 @@ function ResetPasswordForm({ token }: { token: string }) {
           confirmation={confirmation}
           disabled={isSubmitting}
         />
-        <SubmitButton
-          isSubmitting={isSubmitting}
-          label={t.submit}
-          submittingLabel={t.submitting}
-          testId="reset-password-submit"
-        />
+        <SubmitButton isSubmitting={isSubmitting} labels={t} testId="reset-password-submit" />
       </Stack>
       <Divider sx={{ my: 3 }} />
       <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>

@@ -4,6 +4,7 @@ import { type ContactRequest, contactRequestSchema, LIMITS } from '@radar/shared
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormTextField } from '@/components/form/form-text-field';
+import { MutationForm } from '@/components/form/mutation-form';
 import { SendFormFooter } from '@/components/form/send-form-footer';
 import { TitleDescriptionFields } from '@/components/form/title-description-fields';
 import { useZodForm } from '@/hooks/use-zod-form';
@@ -68,69 +69,58 @@ export function ContactForm({
   const textMessages = [...new Set([errors.title?.message, errors.description?.message])].filter(Boolean);
 
   return (
-    <Box
-      component="form"
-      noValidate
-      aria-label={STRINGS.title}
-      onSubmit={form.handleSubmit((values) => send.mutate(values))}
-      data-testid="contact-form"
-    >
-      <Stack spacing={2.5}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <FormTextField
-            control={form.control}
-            name="name"
-            label={STRINGS.name}
-            autoComplete="name"
-            fullWidth
-            slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'contact-name' } }}
-          />
-          <FormTextField
-            control={form.control}
-            name="email"
-            type="email"
-            label={STRINGS.email}
-            placeholder={STRINGS.emailPlaceholder}
-            autoComplete="email"
-            required
-            fullWidth
-            slotProps={{ htmlInput: { maxLength: LIMITS.emailMaxLength, 'data-testid': 'contact-email' } }}
-          />
-        </Stack>
-
-        <TitleDescriptionFields
+    <MutationForm form={form} onValues={send.mutate} spacing={2.5} label={STRINGS.title} testId="contact-form">
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <FormTextField
           control={form.control}
-          labels={{
-            title: STRINGS.subject,
-            titlePlaceholder: STRINGS.subjectPlaceholder,
-            titleCounter: STRINGS.subjectCounter,
-            description: STRINGS.description,
-            descriptionPlaceholder: STRINGS.descriptionPlaceholder,
-          }}
-          testIdPrefix="contact"
-          descriptionRows={{ min: 5, max: 14 }}
+          name="name"
+          label={STRINGS.name}
+          autoComplete="name"
+          fullWidth
+          slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'contact-name' } }}
         />
-
-        {/* Out of sight and out of the tab order: only a bot fills it in (the server then drops the message). */}
-        <Box
-          aria-hidden
-          sx={{ position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' }}
-        >
-          <label>
-            {STRINGS.honeypot}
-            <input {...form.register('website')} type="text" tabIndex={-1} autoComplete="off" />
-          </label>
-        </Box>
-
-        <SendFormFooter
-          validationMessages={textMessages}
-          errorMessage={send.isError && !isErrorOnField ? describeContactError(send.error) : null}
-          isPending={send.isPending}
-          submitLabel={STRINGS.submit}
-          testIdPrefix="contact"
+        <FormTextField
+          control={form.control}
+          name="email"
+          type="email"
+          label={STRINGS.email}
+          placeholder={STRINGS.emailPlaceholder}
+          autoComplete="email"
+          required
+          fullWidth
+          slotProps={{ htmlInput: { maxLength: LIMITS.emailMaxLength, 'data-testid': 'contact-email' } }}
         />
       </Stack>
-    </Box>
+
+      <TitleDescriptionFields
+        control={form.control}
+        labels={{
+          title: STRINGS.subject,
+          titlePlaceholder: STRINGS.subjectPlaceholder,
+          titleCounter: STRINGS.subjectCounter,
+          description: STRINGS.description,
+          descriptionPlaceholder: STRINGS.descriptionPlaceholder,
+        }}
+        testIdPrefix="contact"
+        descriptionRows={{ min: 5, max: 14 }}
+      />
+
+      {/* Out of sight and out of the tab order: only a bot fills it in (the server then drops the message). */}
+      <Box aria-hidden sx={{ position: 'absolute', left: '-10000px', width: '1px', height: '1px', overflow: 'hidden' }}>
+        <label>
+          {STRINGS.honeypot}
+          <input {...form.register('website')} type="text" tabIndex={-1} autoComplete="off" />
+        </label>
+      </Box>
+
+      <SendFormFooter
+        validationMessages={textMessages}
+        errorMessage={send.isError && !isErrorOnField ? describeContactError(send.error) : null}
+        isPending={send.isPending}
+        submitLabel={STRINGS.submit}
+        testIdPrefix="contact"
+      />
+    </MutationForm>
   );
 }
 

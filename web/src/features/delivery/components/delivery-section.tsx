@@ -155,67 +155,41 @@ function ScheduleForm({
 
   return (
     <Box component="form" onSubmit={submit} noValidate data-testid="delivery-schedule">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
-        {S.schedule.title}
-      </Typography>
+      <PartHeading title={S.schedule.title} />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-        <TextField
-          select
+        <ScheduleSelect
           label={S.schedule.frequency}
           value={form.frequency}
-          onChange={(event) => set('frequency', event.target.value as DeliveryScheduleInput['frequency'])}
-          sx={{ minWidth: 120 }}
-          slotProps={{ htmlInput: { 'data-testid': 'delivery-frequency' } }}
-        >
-          {(['off', 'daily', 'weekly'] as const).map((value) => (
-            <MenuItem key={value} value={value}>
-              {S.schedule.frequencies[value]}
-            </MenuItem>
-          ))}
-        </TextField>
+          options={(['off', 'daily', 'weekly'] as const).map((value) => [value, S.schedule.frequencies[value]])}
+          onChange={(value) => set('frequency', value as DeliveryScheduleInput['frequency'])}
+          minWidth={120}
+          testId="delivery-frequency"
+        />
         {form.frequency === 'weekly' ? (
-          <TextField
-            select
+          <ScheduleSelect
             label={S.schedule.weekday}
             value={form.weekday}
-            onChange={(event) => set('weekday', Number(event.target.value))}
-            sx={{ minWidth: 110 }}
-          >
-            {S.schedule.weekdays.map((name, index) => (
-              <MenuItem key={name} value={index + 1}>
-                {name}
-              </MenuItem>
-            ))}
-          </TextField>
+            options={S.schedule.weekdays.map((name, index) => [index + 1, name])}
+            onChange={(value) => set('weekday', Number(value))}
+            minWidth={110}
+          />
         ) : null}
         {form.frequency !== 'off' ? (
           <>
-            <TextField
-              select
+            <ScheduleSelect
               label={S.schedule.hour}
               value={form.hour}
-              onChange={(event) => set('hour', Number(event.target.value))}
-              sx={{ minWidth: 110 }}
-            >
-              {HOURS.map((hour) => (
-                <MenuItem key={hour} value={hour}>
-                  {`${String(hour).padStart(2, '0')}:00`}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
+              options={HOURS.map((hour) => [hour, `${String(hour).padStart(2, '0')}:00`])}
+              onChange={(value) => set('hour', Number(value))}
+              minWidth={110}
+            />
+            <ScheduleSelect
               label={S.schedule.timeZone}
               value={form.time_zone}
-              onChange={(event) => set('time_zone', event.target.value)}
-              sx={{ minWidth: 200 }}
-            >
-              {timeZoneOptions(form.time_zone).map((zone) => (
-                <MenuItem key={zone} value={zone}>
-                  {zone}
-                </MenuItem>
-              ))}
-            </TextField>
+              options={timeZoneOptions(form.time_zone).map((zone) => [zone, zone])}
+              onChange={(value) => set('time_zone', value)}
+              minWidth={200}
+            />
           </>
         ) : null}
       </Box>
@@ -277,12 +251,7 @@ function FeedPanel({ settings, onChanged, onNotify }: PanelProps & { onChanged: 
   };
   return (
     <Box data-testid="delivery-feed">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {S.feed.title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-        {S.feed.description}
-      </Typography>
+      <PartHeading title={S.feed.title} description={S.feed.description} />
       {feedUrl ? (
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1.5 }}>
           <TextField
@@ -358,12 +327,7 @@ function WebhookPanel({ settings, onChanged, onNotify }: PanelProps & { onChange
   const error = save.error ?? remove.error ?? test.error;
   return (
     <Box component="form" onSubmit={submit} noValidate data-testid="delivery-webhook">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {S.webhook.title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-        {S.webhook.description}
-      </Typography>
+      <PartHeading title={S.webhook.title} description={S.webhook.description} />
       {settings.webhook ? (
         <Typography variant="body2" sx={{ mb: 1.5, wordBreak: 'break-all' }} data-testid="delivery-webhook-saved">
           {S.webhook.current(WEBHOOK_PLATFORM_LABELS[settings.webhook.platform], settings.webhook.url_hint)}
@@ -424,5 +388,51 @@ function WebhookPanel({ settings, onChanged, onNotify }: PanelProps & { onChange
         ) : null}
       </Stack>
     </Box>
+  );
+}
+
+type ScheduleSelectProps = {
+  label: string;
+  value: string | number;
+  /** [value, what the menu shows] */
+  options: readonly (readonly [string | number, string])[];
+  onChange: (value: string) => void;
+  minWidth: number;
+  testId?: string;
+};
+
+/** One drop-down of the digest schedule (frequency, weekday, hour, time zone). */
+function ScheduleSelect({ label, value, options, onChange, minWidth, testId }: ScheduleSelectProps) {
+  return (
+    <TextField
+      select
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ minWidth }}
+      slotProps={testId ? { htmlInput: { 'data-testid': testId } } : undefined}
+    >
+      {options.map(([optionValue, optionLabel]) => (
+        <MenuItem key={optionValue} value={optionValue}>
+          {optionLabel}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** The heading of one part of the delivery card (schedule, feed, webhook), with what it does below. */
+function PartHeading({ title, description }: { title: string; description?: string }) {
+  return (
+    <>
+      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: description ? 1 : 1.5 }}>
+        {title}
+      </Typography>
+      {description ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+          {description}
+        </Typography>
+      ) : null}
+    </>
   );
 }

@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import FormControl from '@mui/material/FormControl';
@@ -6,13 +5,13 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import Stack from '@mui/material/Stack';
 import { FEEDBACK_TYPE_LABELS, FEEDBACK_TYPES, type FeedbackType, feedbackRequestSchema } from '@radar/shared';
 import { useMutation } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
 import { SentPanel } from '@/components/feedback/sent-panel';
+import { MutationForm } from '@/components/form/mutation-form';
 import { SendFormFooter } from '@/components/form/send-form-footer';
 import { TitleDescriptionFields } from '@/components/form/title-description-fields';
 import { Page } from '@/components/page/page';
@@ -94,56 +93,48 @@ export function FeedbackPage({ account }: FeedbackPageProps) {
     <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle} maxWidth="md">
       <Card>
         <CardContent sx={{ p: { xs: 2.5, md: 4 } }}>
-          <Box
-            component="form"
-            noValidate
-            aria-label={STRINGS.pageTitle}
-            onSubmit={form.handleSubmit((values) => send.mutate(values))}
-            data-testid="feedback-form"
-          >
-            <Stack spacing={3}>
-              <Controller
-                control={form.control}
-                name="type"
-                render={({ field }) => (
-                  <FormControl component="fieldset">
-                    <FormLabel component="legend" id="feedback-type-label" sx={{ mb: 0.5 }}>
-                      {STRINGS.type}
-                    </FormLabel>
-                    <RadioGroup {...field} row aria-labelledby="feedback-type-label">
-                      {FEEDBACK_TYPES.map((type) => (
-                        <FormControlLabel
-                          key={type}
-                          value={type}
-                          control={<Radio />}
-                          label={FEEDBACK_TYPE_LABELS[type]}
-                          data-testid={`feedback-type-${type}`}
-                        />
-                      ))}
-                    </RadioGroup>
-                  </FormControl>
-                )}
-              />
+          <MutationForm form={form} onValues={send.mutate} spacing={3} label={STRINGS.pageTitle} testId="feedback-form">
+            <Controller
+              control={form.control}
+              name="type"
+              render={({ field }) => (
+                <FormControl component="fieldset">
+                  <FormLabel component="legend" id="feedback-type-label" sx={{ mb: 0.5 }}>
+                    {STRINGS.type}
+                  </FormLabel>
+                  <RadioGroup {...field} row aria-labelledby="feedback-type-label">
+                    {FEEDBACK_TYPES.map((type) => (
+                      <FormControlLabel
+                        key={type}
+                        value={type}
+                        control={<Radio />}
+                        label={FEEDBACK_TYPE_LABELS[type]}
+                        data-testid={`feedback-type-${type}`}
+                      />
+                    ))}
+                  </RadioGroup>
+                </FormControl>
+              )}
+            />
 
-              <TitleDescriptionFields
-                control={form.control}
-                labels={STRINGS}
-                testIdPrefix="feedback"
-                descriptionRows={{ min: 6, max: 16 }}
-              />
+            <TitleDescriptionFields
+              control={form.control}
+              labels={STRINGS}
+              testIdPrefix="feedback"
+              descriptionRows={{ min: 6, max: 16 }}
+            />
 
-              <UserInfoBox account={account} userAgent={navigator.userAgent} currentPage={window.location.href} />
+            <UserInfoBox account={account} userAgent={navigator.userAgent} currentPage={window.location.href} />
 
-              <SendFormFooter
-                validationMessages={validationMessages}
-                errorMessage={send.isError ? describeFeedbackError(send.error) : null}
-                isPending={send.isPending}
-                submitLabel={STRINGS.submit}
-                cancel={{ label: STRINGS.cancel, onClick: goBack }}
-                testIdPrefix="feedback"
-              />
-            </Stack>
-          </Box>
+            <SendFormFooter
+              validationMessages={validationMessages}
+              errorMessage={send.isError ? describeFeedbackError(send.error) : null}
+              isPending={send.isPending}
+              submitLabel={STRINGS.submit}
+              cancel={{ label: STRINGS.cancel, onClick: goBack }}
+              testIdPrefix="feedback"
+            />
+          </MutationForm>
         </CardContent>
       </Card>
     </Page>

@@ -8,11 +8,11 @@ import Typography from '@mui/material/Typography';
 import type { Keyword } from '@radar/shared';
 import { useState } from 'react';
 import { Page } from '@/components/page/page';
+import { SectionCard } from '@/components/sections/section-card';
 import { getErrorMessage } from '@/lib/api-client';
 import { AddKeywordFormCard } from '../components/add-keyword-form';
 import { AlertSettingsDialog } from '../components/alert-settings-dialog';
 import { KeywordList } from '../components/keyword-list';
-import { KeywordSection } from '../components/keyword-section';
 import { KeywordSuggestions } from '../components/keyword-suggestions';
 import { RemoveKeywordDialog } from '../components/remove-keyword-dialog';
 import { useKeywords } from '../hooks/use-keywords';
@@ -38,10 +38,10 @@ export function KeywordsPage({ hasResearchSummary }: { hasResearchSummary: boole
   return (
     <Page title={STRINGS.pageTitle} subtitle={STRINGS.pageSubtitle} maxWidth="md">
       <Stack spacing={3}>
-        <KeywordSection
+        <SectionCard
           id="keyword-add"
           title={STRINGS.add.title}
-          aside={
+          actions={
             keywords.data ? (
               <Typography variant="body2" color="text.secondary" data-testid="keyword-count">
                 {STRINGS.add.count(keywords.data.count)}
@@ -50,9 +50,9 @@ export function KeywordsPage({ hasResearchSummary }: { hasResearchSummary: boole
           }
         >
           <AddKeywordFormCard onAdded={notifyAdded} addedCount={addedCount} />
-        </KeywordSection>
+        </SectionCard>
 
-        <KeywordSection
+        <SectionCard
           id="keyword-suggestions"
           title={STRINGS.suggestions.title}
           description={STRINGS.suggestions.description}
@@ -63,9 +63,9 @@ export function KeywordsPage({ hasResearchSummary }: { hasResearchSummary: boole
             onAdded={notifyAdded}
             onError={setNotice}
           />
-        </KeywordSection>
+        </SectionCard>
 
-        <KeywordSection id="keyword-list" title={STRINGS.list.title}>
+        <SectionCard id="keyword-list" title={STRINGS.list.title}>
           {keywords.isPending ? (
             <Stack spacing={1.5} aria-hidden>
               {[0, 1, 2].map((row) => (
@@ -94,7 +94,7 @@ export function KeywordsPage({ hasResearchSummary }: { hasResearchSummary: boole
           ) : (
             <KeywordList keywords={followed} onEditAlerts={setEditing} onRemove={setRemoving} />
           )}
-        </KeywordSection>
+        </SectionCard>
       </Stack>
 
       <AlertSettingsDialog

@@ -76,39 +76,21 @@ export function LandingHero({ isAuthenticated, redirectedFrom }: LandingHeroProp
 
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mt: 4 }}>
               {isAuthenticated ? (
-                <Button
-                  component={RouterLink}
-                  to={paths.papers.getHref()}
-                  variant="contained"
-                  size="large"
-                  endIcon={<ArrowForwardRounded />}
-                  data-testid="landing-cta-papers"
-                >
+                <CallToAction to={paths.papers.getHref()} primary testId="landing-cta-papers">
                   进入论文推荐
-                </Button>
+                </CallToAction>
               ) : (
                 <>
-                  <Button
-                    component={RouterLink}
-                    to={paths.register.getHref()}
-                    variant="contained"
-                    size="large"
-                    endIcon={<ArrowForwardRounded />}
-                    data-testid="landing-cta-register"
-                  >
+                  <CallToAction to={paths.register.getHref()} primary testId="landing-cta-register">
                     注册
-                  </Button>
-                  <Button
-                    component={RouterLink}
+                  </CallToAction>
+                  <CallToAction
                     to={paths.login.getHref()}
                     state={redirectedFrom ? createReturnState(redirectedFrom) : undefined}
-                    variant="outlined"
-                    size="large"
-                    sx={{ bgcolor: 'background.paper' }}
-                    data-testid="landing-cta-login"
+                    testId="landing-cta-login"
                   >
                     登录
-                  </Button>
+                  </CallToAction>
                 </>
               )}
             </Stack>
@@ -118,6 +100,33 @@ export function LandingHero({ isAuthenticated, redirectedFrom }: LandingHeroProp
         </Box>
       </Container>
     </Box>
+  );
+}
+
+type CallToActionProps = {
+  to: string;
+  state?: unknown;
+  /** The filled button with an arrow; the other is outlined on the paper colour. */
+  primary?: boolean;
+  testId: string;
+  children: string;
+};
+
+/** A large link button below the hero's text. */
+function CallToAction({ to, state, primary = false, testId, children }: CallToActionProps) {
+  return (
+    <Button
+      component={RouterLink}
+      to={to}
+      state={state}
+      variant={primary ? 'contained' : 'outlined'}
+      size="large"
+      endIcon={primary ? <ArrowForwardRounded /> : undefined}
+      sx={primary ? undefined : { bgcolor: 'background.paper' }}
+      data-testid={testId}
+    >
+      {children}
+    </Button>
   );
 }
 

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { OWN_WORKS_LIMITS } from '@radar/shared';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { submitAuthorId, submitLibraryFile } from '../api/submit-own-works';
 import type { GenerationRequest } from '../hooks/use-research-generation';
 import { RESEARCH_STRINGS } from '../strings';
@@ -43,10 +43,7 @@ export function AuthorIdInput({
     onStart({ submit: () => submitAuthorId(authorId), maxPolls: OWN_WORKS_MAX_POLLS });
   };
   return (
-    <Box component="form" id={FORM_ID} noValidate onSubmit={submit} data-testid="own-works-author-form">
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {STRINGS.authorIdInstructions}
-      </Typography>
+    <OwnWorksForm onSubmit={submit} instructions={STRINGS.authorIdInstructions} testId="own-works-author-form">
       <TextField
         label={STRINGS.authorIdLabel(withOpenAlex)}
         placeholder={STRINGS.authorIdPlaceholder}
@@ -62,7 +59,7 @@ export function AuthorIdInput({
         helperText={problem ?? ' '}
         slotProps={{ htmlInput: { 'data-testid': 'own-works-author-id', spellCheck: false, autoComplete: 'off' } }}
       />
-    </Box>
+    </OwnWorksForm>
   );
 }
 
@@ -94,10 +91,7 @@ export function LibraryFileInput({
     onStart({ submit: () => submitLibraryFile(file.name, content), maxPolls: OWN_WORKS_MAX_POLLS });
   };
   return (
-    <Box component="form" id={FORM_ID} noValidate onSubmit={submit} data-testid="own-works-library-form">
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {STRINGS.libraryInstructions}
-      </Typography>
+    <OwnWorksForm onSubmit={submit} instructions={STRINGS.libraryInstructions} testId="own-works-library-form">
       <input
         ref={picker}
         type="file"
@@ -120,6 +114,25 @@ export function LibraryFileInput({
           {problem ?? (file ? STRINGS.chosenFile(file.name) : STRINGS.noFile)}
         </Typography>
       </Box>
+    </OwnWorksForm>
+  );
+}
+
+type OwnWorksFormProps = {
+  onSubmit: (event: FormEvent) => void;
+  instructions: string;
+  testId: string;
+  children: ReactNode;
+};
+
+/** The dialog's form (its footer's button submits it by FORM_ID): what to give, then the input. */
+function OwnWorksForm({ onSubmit, instructions, testId, children }: OwnWorksFormProps) {
+  return (
+    <Box component="form" id={FORM_ID} noValidate onSubmit={onSubmit} data-testid={testId}>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {instructions}
+      </Typography>
+      {children}
     </Box>
   );
 }

@@ -8,7 +8,6 @@ import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
-import Stack from '@mui/material/Stack';
 import { alpha, keyframes } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { RESEARCH_FIELDS, researchConfirmRequestSchema, type UserResponse } from '@radar/shared';
@@ -17,6 +16,7 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { saveProfile } from '@/api/save-profile';
 import { FormTextField } from '@/components/form/form-text-field';
+import { MutationForm } from '@/components/form/mutation-form';
 import { InfoRow } from '@/components/sections/info-row';
 import { SectionCard } from '@/components/sections/section-card';
 import { SectionEditButton, SectionFormFooter } from '@/components/sections/section-edit';
@@ -125,94 +125,87 @@ export function ResearchSummarySection({ user, isEmpty, onGenerate, onSaved, onN
       ) : null}
 
       {isEditing ? (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={form.handleSubmit((values) => save.mutate(values))}
-          data-testid="research-form"
-        >
-          <Stack spacing={3}>
-            <FormTextField
-              control={form.control}
-              name="research_summary_en"
-              label={STRINGS.summary}
-              helperText={STRINGS.summaryHelper}
-              multiline
-              minRows={4}
-              maxRows={14}
-              fullWidth
-              autoFocus
-              slotProps={{ htmlInput: { lang: 'en', 'data-testid': 'research-summary-input' } }}
-            />
+        <MutationForm form={form} onValues={save.mutate} spacing={3} testId="research-form">
+          <FormTextField
+            control={form.control}
+            name="research_summary_en"
+            label={STRINGS.summary}
+            helperText={STRINGS.summaryHelper}
+            multiline
+            minRows={4}
+            maxRows={14}
+            fullWidth
+            autoFocus
+            slotProps={{ htmlInput: { lang: 'en', 'data-testid': 'research-summary-input' } }}
+          />
 
-            <Controller
-              control={form.control}
-              name="research_fields"
-              render={({ field }) => (
-                <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, minWidth: 0 }}>
-                  <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', gap: 2 }}>
-                    <FormLabel component="legend" sx={{ float: 'left', fontWeight: 600, color: 'text.primary' }}>
-                      {STRINGS.fields}
-                    </FormLabel>
-                    <Typography
-                      variant="body2"
-                      color="primary"
-                      aria-live="polite"
-                      data-testid="research-field-count"
-                      sx={{ fontWeight: 600 }}
-                    >
-                      {STRINGS.selectedCount(field.value.length)}
-                    </Typography>
-                  </Box>
-                  <FormGroup
-                    sx={{
-                      clear: 'both',
-                      mt: 1,
-                      display: 'grid',
-                      gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
-                      columnGap: 1,
-                    }}
+          <Controller
+            control={form.control}
+            name="research_fields"
+            render={({ field }) => (
+              <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, minWidth: 0 }}>
+                <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', gap: 2 }}>
+                  <FormLabel component="legend" sx={{ float: 'left', fontWeight: 600, color: 'text.primary' }}>
+                    {STRINGS.fields}
+                  </FormLabel>
+                  <Typography
+                    variant="body2"
+                    color="primary"
+                    aria-live="polite"
+                    data-testid="research-field-count"
+                    sx={{ fontWeight: 600 }}
                   >
-                    {RESEARCH_FIELDS.map((option) => (
-                      <FormControlLabel
-                        key={option.id}
-                        label={option.labelZh}
-                        sx={{ mr: 0, minWidth: 0 }}
-                        control={
-                          <Checkbox
-                            size="small"
-                            checked={field.value.includes(option.id)}
-                            onChange={() => field.onChange(toggleFieldId(field.value, option.id))}
-                          />
-                        }
-                      />
-                    ))}
-                  </FormGroup>
+                    {STRINGS.selectedCount(field.value.length)}
+                  </Typography>
                 </Box>
-              )}
-            />
-
-            {unknownFields.length > 0 ? (
-              <Box>
-                <Typography variant="body2" color="text.secondary">
-                  {STRINGS.unknownFields}
-                </Typography>
-                <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
-                  {unknownFields.map((name) => (
-                    <Chip
-                      key={name}
-                      label={name}
-                      variant="outlined"
-                      onDelete={() => setUnknownFields((current) => current.filter((item) => item !== name))}
+                <FormGroup
+                  sx={{
+                    clear: 'both',
+                    mt: 1,
+                    display: 'grid',
+                    gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
+                    columnGap: 1,
+                  }}
+                >
+                  {RESEARCH_FIELDS.map((option) => (
+                    <FormControlLabel
+                      key={option.id}
+                      label={option.labelZh}
+                      sx={{ mr: 0, minWidth: 0 }}
+                      control={
+                        <Checkbox
+                          size="small"
+                          checked={field.value.includes(option.id)}
+                          onChange={() => field.onChange(toggleFieldId(field.value, option.id))}
+                        />
+                      }
                     />
                   ))}
-                </Box>
+                </FormGroup>
               </Box>
-            ) : null}
+            )}
+          />
 
-            <SectionFormFooter save={save} onCancel={cancel} testIdPrefix="research" />
-          </Stack>
-        </Box>
+          {unknownFields.length > 0 ? (
+            <Box>
+              <Typography variant="body2" color="text.secondary">
+                {STRINGS.unknownFields}
+              </Typography>
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
+                {unknownFields.map((name) => (
+                  <Chip
+                    key={name}
+                    label={name}
+                    variant="outlined"
+                    onDelete={() => setUnknownFields((current) => current.filter((item) => item !== name))}
+                  />
+                ))}
+              </Box>
+            </Box>
+          ) : null}
+
+          <SectionFormFooter save={save} onCancel={cancel} testIdPrefix="research" />
+        </MutationForm>
       ) : (
         <Box component="dl" sx={{ m: 0 }}>
           <InfoRow label={STRINGS.summary} value={user.research_summary_en} testId="research-summary" />
