@@ -10,6 +10,7 @@ import {
   VectorRepository,
 } from '@radar/db';
 import { learnProfile } from '@radar/jobs';
+import { calendarDayIn, DEFAULT_TIME_ZONE } from '@radar/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../../../test/test-runtime';
 
@@ -23,7 +24,8 @@ import { startTestRuntime, type TestRuntime } from '../../../test/test-runtime';
  */
 
 const DAY_MS = 86_400_000;
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+/** The calendar day `days` ago in the readers' zone, whose calendar days the date windows count. */
+const daysAgo = (days: number) => calendarDayIn(new Date(Date.now() - days * DAY_MS), DEFAULT_TIME_ZONE);
 
 let runtime: TestRuntime;
 let dimension: number;
