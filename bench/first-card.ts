@@ -479,7 +479,7 @@ async function screenshotEarlyView(
     for (const visit of [1, 2]) {
       await page.goto(spec.path, { waitUntil: 'commit' });
       const early = page.getByTestId(`early-${spec.card}`).first();
-      const sawEarly = await early.waitFor({ timeout: WAIT_MS }).then(
+      const sawEarly = await early.waitFor({ timeout: 10_000 }).then(
         () => true,
         () => false,
       );
@@ -605,6 +605,8 @@ try {
   }
   if (args.screens) {
     await fsp.mkdir(args.screens, { recursive: true });
+    // The build under test (--web-dist), not the one --compare names.
+    await useBuild(builds[0] as Build);
     for (const spec of PAGES) {
       for (const width of [1280, 375]) await screenshotEarlyView(browser, baseUrl, token, spec, width, args.screens);
     }

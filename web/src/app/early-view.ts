@@ -39,6 +39,8 @@ type Card = {
   bodyIsMissing?: boolean;
   chips: { label: string; tone?: 'primary' | 'secondary' }[];
   badge?: string;
+  /** Why it is recommended, under the chips (the icon's room kept, so the text sits where the app's does). */
+  reason?: string;
 };
 
 /**
@@ -109,6 +111,7 @@ function paperCards(answer: unknown): Card[] {
       body: abstract || '暂无摘要',
       bodyIsMissing: !abstract,
       chips,
+      reason: paper.reason?.text.trim() || undefined,
     };
   });
 }
@@ -135,6 +138,7 @@ function newsCards(answer: unknown): Card[] {
       body: truncateText(item.content.trim(), NEWS_CONTENT_MAX_LENGTH),
       chips,
       badge: item.is_recommended ? '推荐' : undefined,
+      reason: item.reason?.text.trim() || undefined,
     };
   });
 }
@@ -178,6 +182,7 @@ function cardElement(page: EarlyPage, card: Card): HTMLElement {
       ),
     ),
   );
+  if (card.reason) article.appendChild(element('p', { class: 'ev-reason' }, card.reason));
   return article;
 }
 
@@ -226,6 +231,7 @@ font-size:0.875rem;line-height:1.6;overflow-wrap:anywhere}
 .ev-chips{display:flex;flex-wrap:wrap;gap:8px;margin-top:16px}
 .ev-chip{max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:0.8125rem;font-weight:500;
 line-height:22px;padding:0 8px;border:1px solid ${gray[300]};border-radius:8px;color:${gray[900]}}
+.ev-reason{margin:12px 0 0;padding-left:20px;font-size:0.75rem;line-height:1.66;color:${gray[600]};overflow-wrap:anywhere}
 .ev-chip-primary{border-color:${brand[400]};color:${brand[600]}}
 .ev-chip-secondary{border-color:${teal[300]};color:${teal[500]}}
 `;
