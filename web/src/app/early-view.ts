@@ -203,9 +203,10 @@ const STYLE = `
 font-family:${fontFamily};font-size:0.9375rem;line-height:1.7}
 #${EARLY_VIEW_ID} *{box-sizing:border-box}
 .ev-narrow{flex-direction:column}
-.ev-drawer{width:240px;flex-shrink:0;background:#fff;border-right:1px solid ${gray[200]};padding:20px 16px}
-.ev-bar{height:56px;flex-shrink:0;background:#fff;border-bottom:1px solid ${gray[200]};padding:0 16px 0 64px;display:flex;align-items:center}
-.ev-brand{font-size:1.125rem;font-weight:700;color:${brand[600]}}
+.ev-drawer{width:240px;flex-shrink:0;background:#fff;border-right:1px solid ${gray[200]};padding:17px 24px}
+.ev-bar{height:56px;flex-shrink:0;background:#fff;border-bottom:1px solid ${gray[200]};padding:0 16px 0 56px;display:flex;align-items:center}
+.ev-brand{display:flex;align-items:center;gap:12px;font-size:1rem;font-weight:700;color:${gray[900]}}
+.ev-brand::before{content:"";width:32px;height:32px;border-radius:50%;background:${brand[600]}}
 .ev-main{flex-grow:1;min-width:0}
 .ev-page{max-width:1200px;margin:0 auto;padding:24px 16px}
 @media (min-width:600px){.ev-page{padding-left:24px;padding-right:24px}}
