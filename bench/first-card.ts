@@ -304,16 +304,21 @@ async function measure(
   }
 }
 
-/** A cold load of `spec` under the V8 sampling profiler: self time by script and by function, in ms. */
-async function profileColdLoad(browser: Browser, baseUrl: string, token: string, spec: PageSpec): Promise<void> {
+/** A new context (1280x800, zh-CN) with the reader signed in and the first-card watcher, and its page. */
+async function signedInPage(browser: Browser, baseUrl: string, token: string) {
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: { width: 1280, height: 800 },
     locale: 'zh-CN',
   });
+  await signedInWatching(context, token);
+  return { context, page: await context.newPage() };
+}
+
+/** A cold load of `spec` under the V8 sampling profiler: self time by script and by function, in ms. */
+async function profileColdLoad(browser: Browser, baseUrl: string, token: string, spec: PageSpec): Promise<void> {
+  const { context, page } = await signedInPage(browser, baseUrl, token);
   try {
-    await signedInWatching(context, token);
-    const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -381,14 +386,8 @@ const TRACE_KINDS: Record<string, string> = {
 
 /** A cold load of `spec` under Chromium's tracing: where the renderer's main thread went before the first card. */
 async function traceColdLoad(browser: Browser, baseUrl: string, token: string, spec: PageSpec): Promise<void> {
-  const context = await browser.newContext({
-    baseURL: baseUrl,
-    viewport: { width: 1280, height: 800 },
-    locale: 'zh-CN',
-  });
+  const { context, page } = await signedInPage(browser, baseUrl, token);
   try {
-    await signedInWatching(context, token);
-    const page = await context.newPage();
     await browser.startTracing(page, {
       categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing'],
     });
@@ -406,22 +405,25 @@ async function traceColdLoad(browser: Browser, baseUrl: string, token: string, s
       traceEvents: { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: unknown }[];
     };
     const events = trace.traceEvents;
-    // The page's main thread: the thread named CrRendererMain in the process that ran the page's tasks.
+    // The page's main thread: the renderer's main thread (CrRendererMain) of the process that navigated
+    // to the page; without that mark, the one that ran the most tasks.
+    const navigation = events.find(
+      (event) => event.name === 'navigationStart' && JSON.stringify(event.args ?? {}).includes(spec.path),
+    );
     const mains = events.filter(
       (event) => event.name === 'thread_name' && JSON.stringify(event.args).includes('CrRendererMain'),
     );
     const taskCount = (pid: number, tid: number) =>
       events.filter((event) => event.pid === pid && event.tid === tid && TRACE_KINDS[event.name]).length;
-    const main = mains.sort((a, b) => taskCount(b.pid, b.tid) - taskCount(a.pid, a.tid))[0];
+    const main =
+      mains.find((thread) => navigation && thread.pid === navigation.pid && thread.tid === navigation.tid) ??
+      mains.sort((a, b) => taskCount(b.pid, b.tid) - taskCount(a.pid, a.tid))[0];
     if (!main) throw new Error('no renderer main thread in the trace');
     // Trace timestamps are microseconds on the monotonic clock; performance.timeOrigin is wall-clock ms.
-    const navigation = events.find(
-      (event) =>
-        event.name === 'navigationStart' &&
-        event.pid === main.pid &&
-        JSON.stringify(event.args ?? {}).includes(spec.path),
-    );
-    const startUs = navigation?.ts ?? Math.min(...events.filter((event) => event.pid === main.pid).map((e) => e.ts));
+    const startUs =
+      navigation?.pid === main.pid
+        ? navigation.ts
+        : Math.min(...events.filter((event) => event.pid === main.pid).map((e) => e.ts));
     const endUs = startUs + paint * 1000;
     const onMain = events.filter(
       (event) =>
