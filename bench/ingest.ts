@@ -276,13 +276,17 @@ function serverCpuSampler(base: string) {
       admin = await openDatabase({ databaseUrl: base, dataDir: workDir, poolMax: 1, migrate: false });
       timer = setInterval(() => void sample().catch(() => {}), 250);
     },
+    /** The CPU-seconds of the last sample (at most 250 ms old). */
+    current(): number {
+      let total = 0;
+      for (const value of ticks.values()) total += value;
+      return total * tickSeconds;
+    },
     async stop(): Promise<number> {
       if (timer) clearInterval(timer);
       await sample().catch(() => {});
       await admin?.close();
-      let total = 0;
-      for (const value of ticks.values()) total += value;
-      return total * tickSeconds;
+      return this.current();
     },
   };
 }
@@ -333,7 +337,10 @@ async function timedIngest(
   const code = await runRadarCommand(['ingest', 'openalex', '--file', ingestFile], {
     env,
     out: (line) => {
-      lines.push(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  ${line}`);
+      // With each line, the CPU-seconds so far: this process's, and the server's with PostgreSQL.
+      const cpuSoFar = process.cpuUsage(cpuBefore);
+      const cpuText = `cpu ${((cpuSoFar.user + cpuSoFar.system) / 1e6).toFixed(1).padStart(5)}${serverCpu ? ` + server ${serverCpu.current().toFixed(1).padStart(5)}` : ''}`;
+      lines.push(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  [${cpuText}]  ${line}`);
     },
     err: (line) => lines.push(line),
   });

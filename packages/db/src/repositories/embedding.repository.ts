@@ -28,9 +28,10 @@ const HNSW_BUILD_PARAMETERS = { m: 24, efConstruction: 128 } as const;
 /**
  * Memory (MB) for building the HNSW graph of `rows` vectors of `dimension` in one pass, or undefined
  * when the server's default (64 MB) holds it. pgvector builds in memory while the graph fits in
- * maintenance_work_mem and much more slowly once it does not: at 97,000 rows of 128 dimensions the
- * build took minutes past the default (docs/benchmarks.md). A graph element is its vector plus about
- * 3m neighbour slots and bookkeeping: 2 KB a row at 128 dimensions with m 24, with margin. Capped at
+ * maintenance_work_mem and much more slowly once it does not ("hnsw graph no longer fits into
+ * maintenance_work_mem after 43388 tuples" at 128 dimensions, m 24: about 1.5 KB a row; a 97,000-row
+ * build then took minutes, docs/benchmarks.md). Reckoned as the vector plus 3m neighbour slots of 16
+ * bytes and 256 bytes of bookkeeping, 1.9 KB a row at 128 dimensions, which leaves a margin. Capped at
  * 1 GB on a server, and at 256 MB in PGlite, whose WebAssembly memory keeps what it grew to for the
  * life of the process: a larger graph builds partly on disk rather than take that much from a small
  * machine.
@@ -41,7 +42,7 @@ export function hnswBuildMemory(
   options: { embedded?: boolean } = {},
 ): number | undefined {
   const bytesPerRow = dimension * 4 + HNSW_BUILD_PARAMETERS.m * 3 * 16 + 256;
-  const megabytes = Math.ceil((rows * bytesPerRow * 1.25) / 1024 / 1024) + 16;
+  const megabytes = Math.ceil((rows * bytesPerRow) / 1024 / 1024) + 16;
   return megabytes <= 64 ? undefined : Math.min(megabytes, options.embedded ? 256 : 1_024);
 }
 
