@@ -73,6 +73,15 @@ const REEMBED_REJECT_SOURCE = 'reembed';
  */
 const BULK_REEMBED_ROWS = 2_000;
 /**
+ * ... and they are at least this share of the corpus. Writing vectors into a model's HNSW graph row by
+ * row cost about 11 ms of the PostgreSQL server's CPU a row (7,799 rows into a graph of 19,396) and 8 ms
+ * of PGlite's (1,947 into 4,850), where the whole vector step of a fresh import, whose index is dropped
+ * and built again after, cost 1.9 ms of the server's CPU a row (19,396 rows, the UPDATE included) and
+ * 2.4 ms of PGlite's (4,850 rows, the embedding included): docs/benchmarks.md, h35-ingest third pass.
+ * From a fifth of the corpus on, the rebuild is clearly the cheaper. It was a half.
+ */
+const BULK_REEMBED_SHARE = 1 / 5;
+/**
  * Rows per batch of such a bulk pass with a built-in model: each batch is one read and one write
  * whatever its size, and the model's index is being rebuilt anyway, so large batches only save round
  * trips. A remote model keeps the usual batches: a refused batch is retried item by item.
@@ -394,13 +403,13 @@ export class EmbeddingModels {
       const model = await this.activeModel();
       const start = { ...embedded };
       const stale = await this.vectors.countStale(provider.modelId);
-      // Many rows to embed, at least as many as are already on the model (a refit, a bulk import):
+      // Many rows to embed, a fifth of the corpus or more (a refit, a bulk import):
       // the HNSW indexes are built once at the end instead of updated row by row (docs/decisions.md).
       const documents = stale.papers + stale.news;
       if (
         !deferred.has(model.id) &&
         documents >= this.bulkReembedRows &&
-        documents * 2 >= (await this.vectors.corpusSize())
+        documents >= BULK_REEMBED_SHARE * (await this.vectors.corpusSize())
       ) {
         await this.models.dropIndexes(model);
         deferred.set(model.id, model);

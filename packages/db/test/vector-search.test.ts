@@ -11,6 +11,7 @@ import {
   EmbeddingRepository,
   EstimateCache,
   embeddingIndexName,
+  hnswBuildMemory,
   type NearestPapersQuery,
   PaperRepository,
   prepareNearest,
@@ -290,6 +291,35 @@ describe(`paper recommendation search (${process.env.TEST_DATABASE_URL ? 'Postgr
     // Searches still use it.
     const results = await papers.findSimilar({ model, vector: topics[2] ?? [], limit: 10 });
     expect(results).toHaveLength(10);
+  });
+
+  it('builds a dropped index again with the same parameters, leaving the session its own maintenance_work_mem', async () => {
+    const embeddings = new EmbeddingRepository(database.db);
+    const setting = async () =>
+      (await database.pool.query<{ value: string }>(`SELECT current_setting('maintenance_work_mem') AS value`)).rows[0]
+        ?.value;
+    const before = await setting();
+    await embeddings.dropIndexes(model);
+    const name = embeddingIndexName('papers', model.id);
+    const exists = async () =>
+      (await database.pool.query(`SELECT 1 FROM pg_class WHERE relname = $1`, [name])).rowCount === 1;
+    expect(await exists()).toBe(false);
+    await embeddings.ensureIndexes(model);
+    expect(await exists()).toBe(true);
+    expect(await setting()).toBe(before);
+    expect(
+      await papers.explainRecommend({ model, vector: topics[1] ?? [], topK: 10, threshold: 0 }, 'index'),
+    ).toContain(name);
+  });
+
+  it('gives an HNSW build memory for the graph beyond the default 64 MB, at most 1 GB (256 MB in PGlite)', () => {
+    expect(hnswBuildMemory(1_000, 128)).toBeUndefined();
+    // 100,000 papers of 128 dimensions (a year of one field): a few hundred MB, where 64 MB built on disk.
+    const hundredThousand = hnswBuildMemory(100_000, 128) ?? 0;
+    expect(hundredThousand).toBeGreaterThan(150);
+    expect(hundredThousand).toBeLessThan(400);
+    expect(hnswBuildMemory(2_000_000, 256)).toBe(1_024);
+    expect(hnswBuildMemory(2_000_000, 256, { embedded: true })).toBe(256);
   });
 });
 

@@ -25,6 +25,27 @@ const SEARCHABLE_TABLES = ['papers', 'news_items'] as const;
  */
 const HNSW_BUILD_PARAMETERS = { m: 24, efConstruction: 128 } as const;
 
+/**
+ * Memory (MB) for building the HNSW graph of `rows` vectors of `dimension` in one pass, or undefined
+ * when the server's default (64 MB) holds it. pgvector builds in memory while the graph fits in
+ * maintenance_work_mem and much more slowly once it does not ("hnsw graph no longer fits into
+ * maintenance_work_mem after 43388 tuples" at 128 dimensions, m 24: about 1.5 KB a row; a 97,000-row
+ * build then took minutes, docs/benchmarks.md). Reckoned as the vector plus 3m neighbour slots of 16
+ * bytes and 256 bytes of bookkeeping, 1.9 KB a row at 128 dimensions, which leaves a margin. Capped at
+ * 1 GB on a server, and at 256 MB in PGlite, whose WebAssembly memory keeps what it grew to for the
+ * life of the process: a larger graph builds partly on disk rather than take that much from a small
+ * machine.
+ */
+export function hnswBuildMemory(
+  rows: number,
+  dimension: number,
+  options: { embedded?: boolean } = {},
+): number | undefined {
+  const bytesPerRow = dimension * 4 + HNSW_BUILD_PARAMETERS.m * 3 * 16 + 256;
+  const megabytes = Math.ceil((rows * bytesPerRow) / 1024 / 1024) + 16;
+  return megabytes <= 64 ? undefined : Math.min(megabytes, options.embedded ? 256 : 1_024);
+}
+
 export const embeddingIndexName = (table: (typeof SEARCHABLE_TABLES)[number], modelId: number) =>
   `${table}_embedding_m${modelId}_hnsw`;
 
@@ -68,14 +89,30 @@ export class EmbeddingRepository {
     const id = Math.trunc(model.id);
     const dimension = Math.trunc(model.dimension);
     for (const table of SEARCHABLE_TABLES) {
-      await this.db.execute(
+      const name = embeddingIndexName(table, id);
+      const create = sql.raw(
+        `CREATE INDEX IF NOT EXISTS ${name} ON radar.${table} ` +
+          `USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) ` +
+          `WITH (m = ${HNSW_BUILD_PARAMETERS.m}, ef_construction = ${HNSW_BUILD_PARAMETERS.efConstruction}) ` +
+          `WHERE embedding_model_id = ${id}`,
+      );
+      const exists = await this.db.execute(
+        sql`SELECT 1 FROM pg_class WHERE relname = ${name} AND relnamespace = 'radar'::regnamespace AND relkind = 'i'`,
+      );
+      if (exists.rows.length > 0) continue;
+      const counted = await this.db.execute<{ rows: string; embedded: boolean }>(
         sql.raw(
-          `CREATE INDEX IF NOT EXISTS ${embeddingIndexName(table, id)} ON radar.${table} ` +
-            `USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) ` +
-            `WITH (m = ${HNSW_BUILD_PARAMETERS.m}, ef_construction = ${HNSW_BUILD_PARAMETERS.efConstruction}) ` +
-            `WHERE embedding_model_id = ${id}`,
+          `SELECT count(*)::text AS rows, version() LIKE '%wasm32%' AS embedded FROM radar.${table} WHERE embedding_model_id = ${id}`,
         ),
       );
+      const memory = hnswBuildMemory(Number(counted.rows[0]?.rows ?? 0), dimension, {
+        embedded: counted.rows[0]?.embedded === true,
+      });
+      await this.db.transaction(async (tx) => {
+        // Only for this build: the server's setting stays what the operator chose.
+        if (memory !== undefined) await tx.execute(sql.raw(`SET LOCAL maintenance_work_mem = '${memory}MB'`));
+        await tx.execute(create);
+      });
     }
   }
 
