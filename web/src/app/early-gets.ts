@@ -2,6 +2,7 @@ import { paths } from '@/config/paths';
 import { prefetchUser } from '@/features/auth/api/get-user';
 import { prefetchNewsRecommendations } from '@/features/news-recommendations/api/prefetch-news-recommendations';
 import { prefetchPaperRecommendations } from '@/features/paper-recommendations/api/prefetch-paper-recommendations';
+import { earlyPageAt } from '@/lib/early-view';
 import { getToken } from '@/lib/session';
 import { showEarlyView } from './early-view';
 
@@ -11,10 +12,10 @@ const LIST_PAGES = [
   { path: paths.news.path, page: 'news', prefetchList: prefetchNewsRecommendations },
 ] as const;
 
-/** The list page at `pathname`, matched as the router matches: case-insensitive, a trailing slash allowed. */
+/** The list page at `pathname`, matched as the router matches (lib/early-view's earlyPageAt). */
 export function listPageAt(pathname: string): string | undefined {
-  const wanted = pathname.replace(/\/+$/, '').toLowerCase();
-  return LIST_PAGES.find(({ path }) => wanted === path)?.path;
+  const page = earlyPageAt(pathname);
+  return LIST_PAGES.find((entry) => entry.page === page)?.path;
 }
 
 /**
