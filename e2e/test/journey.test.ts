@@ -287,7 +287,8 @@ describe('a new researcher’s first session', () => {
     // The section shows one-line entries first; 展开 shows the full cards.
     const section = page.getByTestId('papers-followed');
     await section.getByTestId('papers-followed-expand').click();
-    await section.getByTestId('paper-card').first().waitFor();
+    // The full cards render in stages (the first ones paint first): read them once all are in.
+    await waitForCompleteList(page, 'papers-followed-list');
     expect(
       await section
         .getByTestId('paper-card')
