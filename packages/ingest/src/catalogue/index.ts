@@ -123,10 +123,9 @@ export async function resolveSources(deps: {
 }): Promise<ResolvedSources> {
   const list = await loadSourceList(deps.settings);
   const readers = deps.repositories.readerFields;
-  const [readersByField, perSource] = await Promise.all([
-    readers.readersByField(),
-    readers.readersNamingAny(list.sources.map((source) => fieldsOf(source))),
-  ]);
+  const { byField: readersByField, perSet: perSource } = await readers.readerCounts(
+    list.sources.map((source) => fieldsOf(source)),
+  );
   const entries = list.sources.map((source, index): SourceActivation => {
     const readerFields = fieldsOf(source).filter((field) => (readersByField.get(field) ?? 0) > 0);
     const count = perSource[index] ?? 0;
