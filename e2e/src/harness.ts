@@ -116,17 +116,16 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
   interface PooledContext {
     context: BrowserContext;
     keeper: Page;
-    viewport: string;
     /** Where the current test's requests to other origins are recorded. */
     blockedRequests: string[];
   }
   const inUse = new Set<PooledContext>();
   const idle: PooledContext[] = [];
 
-  const newPooledContext = async (viewport: { width: number; height: number }): Promise<PooledContext> => {
+  const newPooledContext = async (): Promise<PooledContext> => {
     const context = await browser.newContext({
       baseURL: baseUrl,
-      viewport,
+      viewport: VIEWPORTS.desktop,
       locale: 'zh-CN',
       timezoneId: 'Asia/Shanghai',
       serviceWorkers: 'block',
@@ -138,7 +137,6 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
     const pooled: PooledContext = {
       context,
       keeper: undefined as unknown as Page,
-      viewport: JSON.stringify(viewport),
       blockedRequests: [],
     };
     await context.route(
@@ -156,15 +154,16 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
   };
 
   const openPage = async (options: OpenPageOptions = {}): Promise<E2ePage> => {
-    const viewport = options.viewport ?? VIEWPORTS.desktop;
-    const reusable = options.freshContext ? -1 : idle.findIndex((entry) => entry.viewport === JSON.stringify(viewport));
-    const pooled = reusable >= 0 ? (idle.splice(reusable, 1)[0] as PooledContext) : await newPooledContext(viewport);
+    const pooled = (!options.freshContext && idle.pop()) || (await newPooledContext());
     inUse.add(pooled);
     const { context } = pooled;
     const blockedRequests: string[] = [];
     pooled.blockedRequests = blockedRequests;
 
     const page = await context.newPage();
+    // The page's own viewport: the app's layouts follow the viewport's width (media queries), never the
+    // screen's, which stays the context's.
+    await page.setViewportSize(options.viewport ?? VIEWPORTS.desktop);
     if (options.localStorage) {
       // This page's init script, not the context's: the context outlives the test. The marker (cleared
       // with the rest of the storage after the test) keeps a reload from writing the entries again.

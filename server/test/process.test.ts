@@ -116,7 +116,10 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-describe('embedded mode (no DATABASE_URL)', () => {
+// The processes here get a clean environment (cleanEnv): the test run's database and queue settings
+// never reach them, so the PostgreSQL mode of `pnpm test` would only repeat the embedded mode's run of
+// this test (about 40 CPU-seconds of PGlite processes: docs/benchmarks.md, issue 36's fourth pass).
+describe.skipIf(testDatabaseUrl())('embedded mode (no DATABASE_URL)', () => {
   it('starts, serves health, the API and metrics, keeps data across a restart, and guards DATA_DIR', async () => {
     const metricsPort = await freePort();
     const first = await startServer({ DATA_DIR: dataDir, METRICS_PORT: String(metricsPort) });
