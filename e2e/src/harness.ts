@@ -28,12 +28,6 @@ export interface OpenPageOptions {
    * or a second tab does not restore them, so tests can check what the app removed.
    */
   localStorage?: Record<string, string>;
-  /**
-   * A context never used before (empty HTTP cache, a new renderer process), for a test about the very
-   * first load. Otherwise the page may open in a context of an earlier test of the file, its storage
-   * cleared (see openPage).
-   */
-  freshContext?: boolean;
 }
 
 export interface E2ePage {
@@ -54,9 +48,9 @@ export interface E2eEnvironment {
   baseUrl: string;
   /** Absolute URL of a path on the test server. */
   url(path: string): string;
-  /** A browser context of its own (own storage, cookies and permissions) with one page. */
+  /** A new, isolated browser context (own storage) with one page. */
   openPage(options?: OpenPageOptions): Promise<E2ePage>;
-  /** Closes every page opened so far and clears their contexts for the next test (call in afterEach). */
+  /** Closes every context opened so far (call in afterEach). */
   closePages(): Promise<void>;
   /** Closes the pages, the server and its database (the browser is the worker's: see sharedChromium). */
   close(): Promise<void>;
@@ -64,9 +58,9 @@ export interface E2eEnvironment {
 
 /**
  * One chromium per worker process, shared by the test files it runs (e2e/vitest.config.ts: isolate
- * false): a launch and a close cost about 0.5 CPU-seconds each. Files stay apart as they did: a file's
- * pages open in browser contexts of its own (own storage, cookies and cache), and its close() closes
- * them. Playwright kills the browser when the worker process exits; one that crashed or
+ * false): a launch and a close cost about 0.5 CPU-seconds each. Files stay apart as they did: each test
+ * opens its pages in browser contexts of its own (own storage, cookies and cache), and a file's close()
+ * closes its contexts. Playwright kills the browser when the worker process exits; one that crashed or
  * was closed is launched again.
  */
 let workerBrowser: Promise<Browser> | undefined;
@@ -104,28 +98,14 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
   const server = serverResult.value;
   const browser = browserResult.value;
   const { baseUrl } = server;
+  const contexts = new Set<BrowserContext>();
 
   const isTestServer = (url: URL) => url.origin === baseUrl;
 
-  /**
-   * A context with a page of its own kept open on the test server (`keeper`), reused by the file's later
-   * tests. A page's first load in a new context cost about 4 CPU-seconds of chromium (a new renderer
-   * process, every script compiled again), in one whose renderer is still alive about 2
-   * (docs/benchmarks.md, issue 36's fourth pass): the keeper keeps that renderer alive between tests.
-   */
-  interface PooledContext {
-    context: BrowserContext;
-    keeper: Page;
-    /** Where the current test's requests to other origins are recorded. */
-    blockedRequests: string[];
-  }
-  const inUse = new Set<PooledContext>();
-  const idle: PooledContext[] = [];
-
-  const newPooledContext = async (): Promise<PooledContext> => {
+  const openPage = async (options: OpenPageOptions = {}): Promise<E2ePage> => {
     const context = await browser.newContext({
       baseURL: baseUrl,
-      viewport: VIEWPORTS.desktop,
+      viewport: options.viewport ?? VIEWPORTS.desktop,
       locale: 'zh-CN',
       timezoneId: 'Asia/Shanghai',
       serviceWorkers: 'block',
@@ -133,41 +113,20 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
       // setting): no click lands on a panel still opening, and the browser has less to draw.
       reducedMotion: 'reduce',
     });
+    contexts.add(context);
     context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    const pooled: PooledContext = {
-      context,
-      keeper: undefined as unknown as Page,
-      blockedRequests: [],
-    };
+
+    const blockedRequests: string[] = [];
     await context.route(
       (url) => !isTestServer(url),
       (route) => {
-        pooled.blockedRequests.push(route.request().url());
+        blockedRequests.push(route.request().url());
         return route.abort('blockedbyclient');
       },
     );
-    // A JSON answer of the test server: no app code runs in it, and it is on the origin whose storage
-    // closePages() clears.
-    pooled.keeper = await context.newPage();
-    await pooled.keeper.goto(`${baseUrl}/api/health`);
-    return pooled;
-  };
 
-  const openPage = async (options: OpenPageOptions = {}): Promise<E2ePage> => {
-    const pooled = (!options.freshContext && idle.pop()) || (await newPooledContext());
-    inUse.add(pooled);
-    const { context } = pooled;
-    const blockedRequests: string[] = [];
-    pooled.blockedRequests = blockedRequests;
-
-    const page = await context.newPage();
-    // The page's own viewport: the app's layouts follow the viewport's width (media queries), never the
-    // screen's, which stays the context's.
-    await page.setViewportSize(options.viewport ?? VIEWPORTS.desktop);
     if (options.localStorage) {
-      // This page's init script, not the context's: the context outlives the test. The marker (cleared
-      // with the rest of the storage after the test) keeps a reload from writing the entries again.
-      await page.addInitScript(
+      await context.addInitScript(
         ({ origin, entries, marker }) => {
           if (window.location.origin !== origin || window.localStorage.getItem(marker)) return;
           for (const [key, value] of Object.entries(entries)) window.localStorage.setItem(key, value);
@@ -177,6 +136,7 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
       );
     }
 
+    const page = await context.newPage();
     const errors: string[] = [];
     const failedResponses: string[] = [];
     page.on('console', (message) => {
@@ -191,42 +151,10 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
     return { page, context, errors, failedResponses, blockedRequests };
   };
 
-  /**
-   * Closes the test's pages and clears what it left in the context (storage, cookies, permissions) for
-   * the next test; a context that cannot be cleared is closed instead.
-   */
-  const release = async (pooled: PooledContext) => {
-    try {
-      await Promise.all(
-        pooled.context
-          .pages()
-          .filter((page) => page !== pooled.keeper)
-          .map((page) => page.close()),
-      );
-      await pooled.keeper.evaluate(() => {
-        window.localStorage.clear();
-        window.sessionStorage.clear();
-      });
-      await pooled.context.clearCookies();
-      await pooled.context.clearPermissions();
-      idle.push(pooled);
-    } catch (error) {
-      await pooled.context.close().catch(() => {});
-      throw error;
-    }
-  };
-
   const closePages = async () => {
-    const used = [...inUse];
-    inUse.clear();
-    const failed = (await Promise.allSettled(used.map(release))).find((result) => result.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-  };
-
-  const closeContexts = async () => {
-    await closePages().catch(() => {});
-    const all = idle.splice(0);
-    await Promise.all(all.map((pooled) => pooled.context.close()));
+    const open = [...contexts];
+    contexts.clear();
+    await Promise.all(open.map((context) => context.close()));
   };
 
   return {
@@ -238,7 +166,7 @@ export async function startE2e(serverOptions: Omit<StartServerOptions, 'webDistD
     closePages,
     async close() {
       const failures: unknown[] = [];
-      await closeContexts().catch((error: unknown) => failures.push(error));
+      await closePages().catch((error: unknown) => failures.push(error));
       await server.close().catch((error: unknown) => failures.push(error));
       if (failures.length > 0) throw new AggregateError(failures, 'e2e environment shutdown failed');
     },

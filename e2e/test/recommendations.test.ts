@@ -63,15 +63,9 @@ afterAll(async () => {
 });
 
 /** A signed-in page; the first-visit guide of /my stays away (dismissed). */
-function openAs(
-  token: string,
-  email: string,
-  storage: Record<string, string> = {},
-  { freshContext = false } = {},
-): Promise<E2ePage> {
+function openAs(token: string, email: string, storage: Record<string, string> = {}): Promise<E2ePage> {
   return e2e.openPage({
     localStorage: { token, userEmail: email, 'research-guide-dismissed': 'true', ...storage },
-    freshContext,
   });
 }
 
@@ -346,8 +340,7 @@ describe('the early view (first cards before the app has run)', () => {
         storage: { newsRecommendationParams: JSON.stringify({ topK: 20, threshold: 0.1, dateFilter: ['一周内'] }) },
       },
     ] as const) {
-      // A context never used: a cold load, the app's scripts not in the HTTP cache yet.
-      const { page } = await openAs(token, email, 'storage' in spec ? spec.storage : {}, { freshContext: true });
+      const { page } = await openAs(token, email, 'storage' in spec ? spec.storage : {});
       // Watches the document from the first byte: the early cards' titles, and whether an early card
       // and one of the page's own were ever in the document together.
       await page.addInitScript(

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eEnvironment, startE2e } from '../src';
 
@@ -21,9 +21,9 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-/** Records every `securitypolicyviolation` event of the page, from its first script on. */
-async function recordCspViolations(page: Page): Promise<void> {
-  await page.addInitScript(() => {
+/** Records every `securitypolicyviolation` event of the context's pages, from their first script on. */
+async function recordCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
     const violations: string[] = [];
     Object.defineProperty(window, '__cspViolations', { value: violations });
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -39,8 +39,8 @@ const cspViolations = (page: Page) =>
 
 describe('Content-Security-Policy', () => {
   it('is sent with the web app, which renders under it without violations', async () => {
-    const { page, errors, failedResponses } = await e2e.openPage();
-    await recordCspViolations(page);
+    const { page, context, errors, failedResponses } = await e2e.openPage();
+    await recordCspViolations(context);
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
     const csp = response?.headers()['content-security-policy'] ?? '';
@@ -59,8 +59,8 @@ describe('Content-Security-Policy', () => {
   });
 
   it('lets swagger UI at /api/docs render the API', async () => {
-    const { page, errors, blockedRequests } = await e2e.openPage();
-    await recordCspViolations(page);
+    const { page, context, errors, blockedRequests } = await e2e.openPage();
+    await recordCspViolations(context);
     const response = await page.goto('/api/docs');
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
