@@ -66,7 +66,11 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running past the test (it holds DATA_DIR and a core).
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
