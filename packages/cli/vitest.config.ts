@@ -5,9 +5,11 @@ export default defineConfig({
   test: {
     name: 'cli',
     include: ['test/**/*.test.ts'],
-    // Unit tests (*.unit.test.ts) touch no database or queue: they run once, in the embedded mode.
+    // Unit tests (*.unit.test.ts) touch no database or queue: they run once, in the embedded mode. So do
+    // the ingestion commands' tests, which always use an embedded DATA_DIR of their own (the test run's
+    // database settings never reach them): the PostgreSQL mode only repeated them (about 25 CPU-seconds).
     exclude: process.env.TEST_DATABASE_URL
-      ? [...configDefaults.exclude, 'test/**/*.unit.test.ts']
+      ? [...configDefaults.exclude, 'test/**/*.unit.test.ts', 'test/ingest-cli.test.ts']
       : configDefaults.exclude,
     // Files share worker processes instead of a fresh process each (no re-import of the whole module
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { type FakeOpenAiServer, researchProfileAnswer, startFakeOpenAi } from '@radar/ai/testing';
 import { AsyncTaskRepository, type DatabaseHandle, openDatabase, sql, UserRepository } from '@radar/db';
 import { createMigratedDataDir, createTestDatabase, type TestDatabase, testDatabaseUrl } from '@radar/db/testing';
@@ -156,7 +158,10 @@ async function stop(server: ServerProcess, ...signals: NodeJS.Signals[]) {
 
 beforeAll(async () => {
   // Embedded: a DATA_DIR that already holds the migrated template (no initdb or migrations in the servers).
-  dataDir = await createMigratedDataDir();
+  // With TEST_DATABASE_URL the servers keep only their outbox there: an empty directory, no PGlite started.
+  dataDir = testDatabaseUrl()
+    ? await fs.mkdtemp(path.join(os.tmpdir(), 'radar-shutdown-data-'))
+    : await createMigratedDataDir();
   fake = await startFakeOpenAi();
   // One verified account, made in the database the servers will use.
   if (testDatabaseUrl()) testDatabase = await createTestDatabase();

@@ -66,7 +66,11 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running past the test (it holds DATA_DIR and a core).
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
@@ -116,7 +120,10 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-describe('embedded mode (no DATABASE_URL)', () => {
+// The processes here get a clean environment (cleanEnv): the test run's database and queue settings
+// never reach them, so the PostgreSQL mode of `pnpm test` would only repeat the embedded mode's run of
+// this test (about 40 CPU-seconds of PGlite processes: docs/benchmarks.md, issue 36's fourth pass).
+describe.skipIf(testDatabaseUrl())('embedded mode (no DATABASE_URL)', () => {
   it('starts, serves health, the API and metrics, keeps data across a restart, and guards DATA_DIR', async () => {
     const metricsPort = await freePort();
     const first = await startServer({ DATA_DIR: dataDir, METRICS_PORT: String(metricsPort) });
@@ -236,7 +243,8 @@ describe.runIf(testDatabaseUrl())('external mode (DATABASE_URL)', () => {
   });
 });
 
-describe('bad configuration', () => {
+// Fixed settings in a clean environment, as above: the same in both modes, so run in the embedded one.
+describe.skipIf(testDatabaseUrl())('bad configuration', () => {
   // As processes, once for each place main.ts catches a start-up failure (the config, the runtime).
   it.each([
     [{ PORT: 'abc' }, 'PORT must be a number (got "abc")'],
