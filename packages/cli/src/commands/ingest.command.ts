@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ImportPreparation } from '@radar/ai';
 import { createIngestRepositories, type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
   type EnqueueJob,
@@ -285,6 +286,8 @@ export async function runIngestCommand(
 
   if (plan.mode === 'file') {
     const bar = progressBar(plan.source?.name ?? `${plan.kind} file`);
+    const models = embeddingModelsOf(config, database);
+    let prepared: ImportPreparation | undefined;
     let summary: IngestSummary;
     try {
       summary = await importSourceFile(deps, {
@@ -294,6 +297,18 @@ export async function runIngestCommand(
         institute: plan.institute,
         journal: plan.journal,
         onProgress: (progress) => bar.update(progress),
+        // Before storing: the first fit from the file's first works when there is none, so the papers
+        // are inserted with their vectors (docs/decisions/ingestion.md).
+        headPapers: models.fitSampleSize,
+        beforeStore: async (head) => {
+          const started = Date.now();
+          prepared = await models.prepareImport({ papers: head.papers, expectedDocuments: head.expectedPapers });
+          if (prepared.firstFit)
+            out(
+              `fitted the built-in model on ${prepared.firstFit.documents} documents (the file's first works; ${prepared.firstFit.dimension} dimensions) in ${((Date.now() - started) / 1000).toFixed(1)} s, before storing`,
+            );
+          return prepared.vectors;
+        },
       });
     } catch (error) {
       bar.stop();
@@ -302,6 +317,7 @@ export async function runIngestCommand(
       throw error;
     } finally {
       bar.stop();
+      await prepared?.finish();
     }
     printSummary(summary, out);
     await followIngestion(config, database, [summary], out);
