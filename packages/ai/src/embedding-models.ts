@@ -395,17 +395,23 @@ export class EmbeddingModels {
   async prepareImport(head: {
     papers: readonly { title: string; abstract: string }[];
     expectedDocuments: number;
+    /** False leaves the first fit to a running worker (the CLI queues it after the import). */
+    mayFit: boolean;
   }): Promise<ImportPreparation> {
     const builtin = this.configuredProvider === BUILTIN_PROVIDER;
     const corpusBefore = builtin ? await this.vectors.corpusSize() : 0;
     const expectedCorpus = corpusBefore + head.expectedDocuments;
     let fitted: { row: EmbeddingModelRow; documents: number } | undefined;
-    if (builtin && !(await this.states.latest(LSA_KIND)))
+    if (builtin && head.mayFit && !(await this.states.latest(LSA_KIND)))
       fitted = await this.fitBeforeImport(head.papers, expectedCorpus);
 
     const latest = builtin ? await this.states.latest(LSA_KIND) : undefined;
+    // A fit due once the file is stored would make every vector again: none is written in the insert.
     const refitAfter =
-      latest !== undefined && !fitted && expectedCorpus >= Math.ceil(latest.corpusSize * this.refitGrowthFactor);
+      !fitted &&
+      (latest
+        ? expectedCorpus >= Math.ceil(latest.corpusSize * this.refitGrowthFactor)
+        : expectedCorpus >= this.minFitDocuments);
     const model = builtin && !refitAfter ? await this.activeModel() : undefined;
     const embedsInInsert = model?.provider === BUILTIN_PROVIDER;
     const bulk =

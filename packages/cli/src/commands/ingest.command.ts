@@ -302,7 +302,12 @@ export async function runIngestCommand(
         headPapers: models.fitSampleSize,
         beforeStore: async (head) => {
           const started = Date.now();
-          prepared = await models.prepareImport({ papers: head.papers, expectedDocuments: head.expectedPapers });
+          prepared = await models.prepareImport({
+            papers: head.papers,
+            expectedDocuments: head.expectedPapers,
+            // A running worker fits the first model (it is queued after the import, as for any source).
+            mayFit: !(await isWorkerRunning(config, database)),
+          });
           if (prepared.firstFit)
             out(
               `fitted the built-in model on ${prepared.firstFit.documents} documents (the file's first works; ${prepared.firstFit.dimension} dimensions) in ${((Date.now() - started) / 1000).toFixed(1)} s, before storing`,
