@@ -104,8 +104,11 @@ export interface ImportPreparation {
         papers: readonly { title: string; abstract: string }[],
       ) => Promise<({ vector: number[]; modelId: number } | undefined)[]>)
     | undefined;
-  /** After the import, stored or failed: the vector indexes built again, the fit's corpus size settled. */
-  finish(): Promise<void>;
+  /**
+   * After the import, stored or failed: the vector indexes built again (the model, when they were
+   * dropped), the fit's corpus size settled.
+   */
+  finish(): Promise<EmbeddingModelRow | undefined>;
 }
 
 /** Whether the built-in model should be (re)fitted now, and why (or why not). */
@@ -447,9 +450,12 @@ export class EmbeddingModels {
       firstFit: fitted && { documents: fitted.documents, dimension: fitted.row.dimension },
       vectors,
       finish: async () => {
-        if (deferred) await this.models.ensureIndexes(deferred);
         // The fit stands for the corpus the import made, not the estimate it was fitted for.
         if (fitted) await this.states.setCorpusSize(fitted.row.id, await this.vectors.corpusSize());
+        const indexed = deferred;
+        deferred = undefined;
+        if (indexed) await this.models.ensureIndexes(indexed);
+        return indexed;
       },
     };
   }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ImportPreparation } from '@radar/ai';
+import { describeModel, type ImportPreparation } from '@radar/ai';
 import { createIngestRepositories, type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
   type EnqueueJob,
@@ -317,14 +317,22 @@ export async function runIngestCommand(
       });
     } catch (error) {
       bar.stop();
+      await prepared?.finish();
       // What was read before the file turned out unreadable; a file refused outright has nothing to show.
       if (error instanceof SourceRunError && error.summary.counts.seen > 0) printSummary(error.summary, out);
       throw error;
     } finally {
       bar.stop();
-      await prepared?.finish();
     }
     printSummary(summary, out);
+    if (prepared) {
+      const started = Date.now();
+      const indexed = await prepared.finish();
+      if (indexed)
+        out(
+          `built the vector index of ${describeModel(indexed)} once, after the import, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+    }
     await followIngestion(config, database, [summary], out);
     return;
   }
