@@ -21,7 +21,6 @@ export type { IngestProgress, IngestSummary } from './pipeline/pipeline';
 export { READER_QUERY_SOURCE, readerQueriesOff, runReaderQueries } from './pipeline/reader-queries';
 export {
   describeError,
-  type ImportHead,
   importSourceFile,
   inspectSourceFile,
   runSource,
