@@ -450,8 +450,15 @@ export class EmbeddingModels {
       firstFit: fitted && { documents: fitted.documents, dimension: fitted.row.dimension },
       vectors,
       finish: async () => {
-        // The fit stands for the corpus the import made, not the estimate it was fitted for.
-        if (fitted) await this.states.setCorpusSize(fitted.row.id, await this.vectors.corpusSize());
+        // The fit stands for the corpus the import made, not the estimate it was fitted for, unless that
+        // corpus calls for another dimension (the estimate was across a step of lsaDimensionFor): then
+        // the estimate stays, and the next refit comes when the corpus has grown from it, instead of
+        // right now with every vector made again.
+        if (fitted) {
+          const corpusSize = await this.vectors.corpusSize();
+          if (this.dimensionForCorpus(corpusSize) === fitted.row.dimension)
+            await this.states.setCorpusSize(fitted.row.id, corpusSize);
+        }
         const indexed = deferred;
         deferred = undefined;
         if (indexed) await this.models.ensureIndexes(indexed);

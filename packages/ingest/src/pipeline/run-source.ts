@@ -234,13 +234,14 @@ export async function importSourceFile(deps: IngestDeps, options: ImportFileOpti
   let stored = entries;
   if (options.beforeStore) {
     const head = await readHead(entries, options.headPapers ?? 20_000);
-    const papers = head.entries.flatMap((entry) =>
-      entry.type === 'paper' ? [ContentStore.paperText(entry.draft)].filter((paper) => paper.title) : [],
-    );
+    const drafts = head.entries.flatMap((entry) => (entry.type === 'paper' ? [entry.draft] : []));
+    const papers = drafts.map((draft) => ContentStore.paperText(draft)).filter((paper) => paper.title);
+    // Lines repeating a work (a corrected record, the same line twice) add no paper: counted once.
+    const distinct = new Set(
+      drafts.map((draft) => (draft.doi ?? draft.arxivId ?? (draft.url || draft.title)).toLowerCase()),
+    ).size;
     const fileBytes = (await fsp.stat(options.filePath)).size;
-    const expectedPapers = head.ended
-      ? papers.length
-      : Math.round((papers.length * fileBytes) / Math.max(1, stream.bytesRead));
+    const expectedPapers = head.ended ? distinct : Math.round((distinct * fileBytes) / Math.max(1, stream.bytesRead));
     vectors = await options.beforeStore({ papers, expectedPapers });
     stored = head.entriesThenRest;
   }
