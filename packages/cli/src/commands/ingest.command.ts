@@ -305,8 +305,9 @@ export async function runIngestCommand(
           prepared = await models.prepareImport({
             papers: head.papers,
             expectedDocuments: head.expectedPapers,
-            // A running worker fits the first model (it is queued after the import, as for any source).
-            mayFit: !(await isWorkerRunning(config, database)),
+            // A running worker fits the first model (it is queued after the import, as for any source);
+            // a queue that cannot be asked now is no reason to refuse the import.
+            mayFit: !(await isWorkerRunning(config, database).catch(() => false)),
           });
           if (prepared.firstFit)
             out(
