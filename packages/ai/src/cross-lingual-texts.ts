@@ -89,6 +89,18 @@ export class CrossLingualTexts {
     return kept ? capEmbeddingText(`${own}\n${kept}`) : own;
   }
 
+  /**
+   * What a paper or news item not stored yet is embedded from, when that needs no stored row: the text
+   * as written (not Chinese, or a multilingual endpoint), else undefined (a Chinese item's gist is made
+   * and stored per row, by `documents`). `glossed`: a Chinese item's offline glosses instead, as for
+   * the texts a fit reads.
+   */
+  unstoredDocument(title: string, body: string, options: { glossed?: boolean } = {}): string | undefined {
+    const text = documentEmbeddingText(title, body);
+    if (this.options.multilingual || !isChineseText(text)) return text;
+    return options.glossed ? glossInline(text) : undefined;
+  }
+
   /** What each paper or news item is embedded from, in order (see the class comment). */
   async documents(
     target: GistTarget,

@@ -88,6 +88,29 @@ const BULK_REEMBED_SHARE = 1 / 5;
  */
 const BULK_REEMBED_BATCH = 1_000;
 
+/** What a bulk import (`pnpm radar ingest --file`) is told before it stores anything (prepareImport). */
+export interface ImportPreparation {
+  /** The first fit of the built-in model was made from the file's first works (and the stored corpus). */
+  firstFit: { documents: number; dimension: number } | undefined;
+  /**
+   * Vectors of the active built-in model for papers about to be inserted, so each row is written once
+   * with its vector; undefined where a paper is left to the re-embedding (a Chinese text, whose gist is
+   * made per stored row; a vector failing the check). Undefined when nothing is to be embedded in the
+   * insert: a remote model (its calls may fail or be throttled, and the store would wait on them), or a
+   * refit due once the file is stored (every vector would be made again).
+   */
+  vectors:
+    | ((
+        papers: readonly { title: string; abstract: string }[],
+      ) => Promise<({ vector: number[]; modelId: number } | undefined)[]>)
+    | undefined;
+  /**
+   * After the import, stored or failed: the vector indexes built again (the model, when they were
+   * dropped), the fit's corpus size settled.
+   */
+  finish(): Promise<EmbeddingModelRow | undefined>;
+}
+
 /** Whether the built-in model should be (re)fitted now, and why (or why not). */
 export interface RefitDecision {
   due: boolean;
@@ -113,7 +136,8 @@ export class EmbeddingModels {
   private readonly termWeightings = new Map<number, Promise<TermWeighting>>();
   private readonly minFitDocuments: number;
   private readonly refitGrowthFactor: number;
-  private readonly fitSampleSize: number;
+  /** At most this many documents are read for a fit (the newest stored ones, or a file's first). */
+  readonly fitSampleSize: number;
   private readonly reembedBatchSize: number;
   private readonly bulkReembedRows: number;
   private readonly bulkReembedBatchSize: number;
@@ -319,7 +343,6 @@ export class EmbeddingModels {
     if (!decision.due && !(forced && corpusSize >= this.minFitDocuments)) {
       return { refitted: false, reason: decision.reason };
     }
-    const started = Date.now();
     const sample = await this.vectors.sampleCorpus(this.fitSampleSize);
     // Fitted on the texts the documents are embedded from (stored gists or glosses for Chinese ones).
     const ofTarget = (prefix: string) =>
@@ -328,6 +351,16 @@ export class EmbeddingModels {
       ...(await this.texts.documents('papers', ofTarget('p'))),
       ...(await this.texts.documents('news', ofTarget('n'))),
     ];
+    await this.fitAndActivate(texts, corpusSize);
+    return { refitted: true, reason: decision.due ? decision.reason : 'forced' };
+  }
+
+  /**
+   * Fits the built-in model on `texts` for a corpus of `corpusSize` documents, stores the fit and
+   * activates it; the provider keeps the fit's tf-idf rows for the re-embedding or import that follows.
+   */
+  private async fitAndActivate(texts: string[], corpusSize: number): Promise<EmbeddingModelRow> {
+    const started = Date.now();
     const { state, rows } = await fitLsaModelKeepingRows(texts, { dimension: this.dimensionForCorpus(corpusSize) });
     const row = await this.models.registerModel(lsaIdentity(state));
     await this.states.save(serializeLsaState(state, row.id, corpusSize));
@@ -348,7 +381,113 @@ export class EmbeddingModels {
       },
       'built-in embedding model fitted and activated',
     );
-    return { refitted: true, reason: decision.due ? decision.reason : 'forced' };
+    return row;
+  }
+
+  /**
+   * Before a bulk import of about `expectedDocuments` papers, whose first ones are `head`:
+   * - a built-in installation with no fit yet fits its first model now, from `head` (the file's first
+   *   works, at most fitSampleSize) and the newest stored documents up to that size, for the corpus the
+   *   import will make, so the papers are stored with their vectors instead of being embedded after
+   *   (and the fit's sample is read from the file instead of from the database);
+   * - with the active built-in model, `vectors` embeds papers for their insert; as soon as the import
+   *   writes vectors and is a bulk one (BULK_REEMBED_ROWS and BULK_REEMBED_SHARE of the corpus, as a
+   *   re-embedding), the model's HNSW indexes are dropped and built once by `finish`, instead of
+   *   taking the rows one by one.
+   */
+  async prepareImport(head: {
+    papers: readonly { title: string; abstract: string }[];
+    expectedDocuments: number;
+    /** False leaves the first fit to a running worker (the CLI queues it after the import). */
+    mayFit: boolean;
+  }): Promise<ImportPreparation> {
+    const builtin = this.configuredProvider === BUILTIN_PROVIDER;
+    const corpusBefore = builtin ? await this.vectors.corpusSize() : 0;
+    const expectedCorpus = corpusBefore + head.expectedDocuments;
+    let fitted: { row: EmbeddingModelRow; documents: number } | undefined;
+    if (builtin && head.mayFit && !(await this.states.latest(LSA_KIND)))
+      fitted = await this.fitBeforeImport(head.papers, expectedCorpus);
+
+    const latest = builtin ? await this.states.latest(LSA_KIND) : undefined;
+    // A fit due once the file is stored would make every vector again: none is written in the insert.
+    const refitAfter =
+      !fitted &&
+      (latest
+        ? expectedCorpus >= Math.ceil(latest.corpusSize * this.refitGrowthFactor)
+        : expectedCorpus >= this.minFitDocuments);
+    const model = builtin && !refitAfter ? await this.activeModel() : undefined;
+    const embedsInInsert = model?.provider === BUILTIN_PROVIDER;
+    const bulk =
+      head.expectedDocuments >= this.bulkReembedRows && head.expectedDocuments >= BULK_REEMBED_SHARE * expectedCorpus;
+    let deferred: EmbeddingModelRow | undefined;
+
+    const vectors = embedsInInsert
+      ? async (papers: readonly { title: string; abstract: string }[]) => {
+          const provider = await this.active();
+          if (bulk && !deferred && provider.modelId === model.id) {
+            deferred = model;
+            await this.models.dropIndexes(model);
+          }
+          const texts = papers.map((paper) => this.texts.unstoredDocument(paper.title, paper.abstract));
+          const indices = texts.flatMap((text, index) => (text === undefined ? [] : [index]));
+          const made = await provider.embed(indices.map((index) => texts[index] as string));
+          const out: ({ vector: number[]; modelId: number } | undefined)[] = new Array(papers.length).fill(undefined);
+          indices.forEach((index, position) => {
+            const vector = made[position];
+            if (vectorProblem(vector, provider.model.dimension) === undefined) {
+              // pgvector stores float4: nine digits keep it, in half the text (as setVectors writes them).
+              out[index] = {
+                vector: (vector as number[]).map((value) => Number(value.toPrecision(9))),
+                modelId: provider.modelId,
+              };
+            }
+          });
+          return out;
+        }
+      : undefined;
+
+    return {
+      firstFit: fitted && { documents: fitted.documents, dimension: fitted.row.dimension },
+      vectors,
+      finish: async () => {
+        // The fit stands for the corpus the import made, not the estimate it was fitted for, unless that
+        // corpus calls for another dimension (the estimate was across a step of lsaDimensionFor): then
+        // the estimate stays, and the next refit comes when the corpus has grown from it, instead of
+        // right now with every vector made again.
+        if (fitted) {
+          const corpusSize = await this.vectors.corpusSize();
+          if (this.dimensionForCorpus(corpusSize) === fitted.row.dimension)
+            await this.states.setCorpusSize(fitted.row.id, corpusSize);
+        }
+        const indexed = deferred;
+        deferred = undefined;
+        if (indexed) await this.models.ensureIndexes(indexed);
+        return indexed;
+      },
+    };
+  }
+
+  /** The first fit, made before an import from its first papers (prepareImport). */
+  private async fitBeforeImport(
+    papers: readonly { title: string; abstract: string }[],
+    expectedCorpus: number,
+  ): Promise<{ row: EmbeddingModelRow; documents: number } | undefined> {
+    const fromFile = papers
+      .slice(0, this.fitSampleSize)
+      .map((paper) => this.texts.unstoredDocument(paper.title, paper.abstract, { glossed: true }) as string);
+    // What is stored already (a few news items, a demo) takes its share, newest first, as in a refit.
+    const stored =
+      fromFile.length < this.fitSampleSize ? await this.vectors.sampleCorpus(this.fitSampleSize - fromFile.length) : [];
+    const ofTarget = (prefix: string) =>
+      stored.filter((row) => row.id.startsWith(prefix)).map((row) => ({ ...row, id: row.id.slice(prefix.length) }));
+    const texts = [
+      ...fromFile,
+      ...(await this.texts.documents('papers', ofTarget('p'))),
+      ...(await this.texts.documents('news', ofTarget('n'))),
+    ];
+    if (texts.length < this.minFitDocuments || expectedCorpus < this.minFitDocuments) return undefined;
+    const row = await this.fitAndActivate(texts, expectedCorpus);
+    return { row, documents: texts.length };
   }
 
   /** Rows (users, papers, news) whose vector is missing or from another model than the active one. */
@@ -385,6 +524,9 @@ export class EmbeddingModels {
     } finally {
       this.fittedProvider?.forgetFitRows();
       for (const model of deferred.values()) await this.models.ensureIndexes(model);
+      // Also when a pass or an import that dropped them was stopped before it built them again.
+      const active = await this.models.getActiveModel();
+      if (active && !deferred.has(active.id)) await this.models.ensureIndexes(active);
     }
   }
 

@@ -128,9 +128,11 @@ describe('pnpm radar (ingestion commands)', () => {
     expect(result.stdout).toMatch(
       /crossref-file: added 2, updated 0, skipped 1 \(not a paper \(journal-issue\): 1\), rejected 1 \(no DOI: 1\)/,
     );
-    // No worker runs (no server on this DATA_DIR): the command embeds the new papers itself; no
-    // LLM_MODEL here, so no summaries are queued (they would only be skipped).
-    expect(result.stdout).toMatch(/^embedded 0 user profiles, 2 papers, 0 news items with builtin\//m);
+    // No worker runs (no server on this DATA_DIR): the command embeds the new papers itself, in their
+    // insert (the re-embedding after it has nothing left); no LLM_MODEL here, so no summaries are
+    // queued (they would only be skipped).
+    expect(result.stdout).toMatch(/^to embed: +0 user profiles, 0 papers, 0 news items$/m);
+    expect(result.stdout).toMatch(/^every stored vector is on the active model$/m);
     expect(result.stdout).not.toMatch(/queued/);
     expect(result.stdout).toMatch(/^no summaries: no LLM is configured \(LLM_MODEL\)$/m);
   });

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createIngestRepositories, sql } from '@radar/db';
+import { createEmbeddingModels } from '@radar/ai';
+import { createAiRepositories, createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
+import { loadConfig } from '@radar/shared/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSourceFile } from '../src/adapters';
 import { ContentStore, type StoreOutcome } from '../src/pipeline/content-store';
@@ -151,5 +153,66 @@ describe('storing papers a chunk at a time', () => {
         rejected: expectedCounts.rejected ?? 0,
       });
     }
+  });
+});
+
+describe('vectors written in the insert', () => {
+  it('are the vectors the re-embedding writes; a Chinese paper is left to it', async () => {
+    // Fewer papers than a fit needs: the hashing model stays active in both databases, so the two ways
+    // of embedding are compared on the same model.
+    const chinese: PaperDraft = {
+      ...((await fixtureDrafts())[0] as PaperDraft),
+      key: 'chinese',
+      doi: '10.5555/chinese-paper',
+      arxivId: undefined,
+      url: 'https://example.org/chinese-paper',
+      title: '基于深度学习的蛋白质结构预测方法研究',
+      abstract: '本文提出一种基于图神经网络的蛋白质结构预测方法，在公开数据集上取得了较好的结果。',
+      relatedDois: [],
+    };
+    const drafts = [...(await fixtureDrafts()).slice(0, 30), chinese];
+    const embedded: Row[][] = [];
+    for (const inInsert of [true, false]) {
+      const database = await createTestDatabase();
+      databases.push(database);
+      const models = createEmbeddingModels(loadConfig({}), createAiRepositories(database.db));
+      const prepared = inInsert
+        ? await models.prepareImport({
+            papers: drafts.map((draft) => ContentStore.paperText(draft)),
+            expectedDocuments: drafts.length,
+            mayFit: true,
+          })
+        : undefined;
+      async function* entries(): AsyncGenerator<IngestEntry, undefined> {
+        for (const draft of drafts) yield { type: 'paper', draft: structuredClone(draft) };
+        return undefined;
+      }
+      const { summary } = await consumeEntries(createIngestRepositories(database.db), entries(), {
+        source: 'bulk-test',
+        chunkSize: 7,
+        vectors: prepared?.vectors,
+      });
+      await prepared?.finish();
+      const counted = await database.db.execute<{ rows: number; vectors: number; chinese: number }>(sql`
+        SELECT count(*)::int AS rows, count(embedding)::int AS vectors,
+               count(embedding) FILTER (WHERE doi = '10.5555/chinese-paper')::int AS chinese
+        FROM radar.papers`);
+      const before = counted.rows[0];
+      if (inInsert) {
+        expect(prepared?.vectors).toBeDefined();
+        expect(before?.rows).toBe(summary.counts.added);
+        // Written in the multi-row inserts; a paper stored alone (sharing a key with one written
+        // earlier in its chunk) and the Chinese paper (its English gist is made per stored row) wait.
+        expect(before?.vectors).toBeGreaterThan(summary.counts.added / 2);
+        expect(before?.chinese).toBe(0);
+      } else expect(before?.vectors).toBe(0);
+      await models.reembedStale();
+      const rows = await database.db.execute<Row>(sql`
+        SELECT p.doi, p.arxiv_id, p.url, p.embedding::text AS embedding, m.name AS model
+        FROM radar.papers p LEFT JOIN radar.embedding_models m ON m.id = p.embedding_model_id`);
+      embedded.push(rows.rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
+    }
+    expect(embedded[0]?.every((row) => row.model === 'hashing-512' && row.embedding)).toBe(true);
+    expect(embedded[0]).toEqual(embedded[1]);
   });
 });

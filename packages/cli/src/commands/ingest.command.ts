@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { describeModel, type ImportPreparation } from '@radar/ai';
 import { createIngestRepositories, type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
   type EnqueueJob,
@@ -285,6 +286,8 @@ export async function runIngestCommand(
 
   if (plan.mode === 'file') {
     const bar = progressBar(plan.source?.name ?? `${plan.kind} file`);
+    const models = embeddingModelsOf(config, database);
+    let prepared: ImportPreparation | undefined;
     let summary: IngestSummary;
     try {
       summary = await importSourceFile(deps, {
@@ -294,9 +297,28 @@ export async function runIngestCommand(
         institute: plan.institute,
         journal: plan.journal,
         onProgress: (progress) => bar.update(progress),
+        // Before storing: the first fit from the file's first works when there is none, so the papers
+        // are inserted with their vectors (docs/decisions/ingestion.md).
+        headPapers: models.fitSampleSize,
+        beforeStore: async (head) => {
+          const started = Date.now();
+          prepared = await models.prepareImport({
+            papers: head.papers,
+            expectedDocuments: head.expectedPapers,
+            // A running worker fits the first model (it is queued after the import, as for any source);
+            // a queue that cannot be asked now is no reason to refuse the import.
+            mayFit: !(await isWorkerRunning(config, database).catch(() => false)),
+          });
+          if (prepared.firstFit)
+            out(
+              `fitted the built-in model on ${prepared.firstFit.documents} documents (the file's first works; ${prepared.firstFit.dimension} dimensions) in ${((Date.now() - started) / 1000).toFixed(1)} s, before storing`,
+            );
+          return prepared.vectors;
+        },
       });
     } catch (error) {
       bar.stop();
+      await prepared?.finish();
       // What was read before the file turned out unreadable; a file refused outright has nothing to show.
       if (error instanceof SourceRunError && error.summary.counts.seen > 0) printSummary(error.summary, out);
       throw error;
@@ -304,6 +326,14 @@ export async function runIngestCommand(
       bar.stop();
     }
     printSummary(summary, out);
+    if (prepared) {
+      const started = Date.now();
+      const indexed = await prepared.finish();
+      if (indexed)
+        out(
+          `built the vector index of ${describeModel(indexed)} once, after the import, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+    }
     await followIngestion(config, database, [summary], out);
     return;
   }

@@ -25,6 +25,17 @@ export class EmbedderStateRepository {
       });
   }
 
+  /**
+   * Sets the corpus size a fit stands for: a fit made before a bulk import from the file's first works
+   * is recorded at the import's expected size, then at the size the import ended with.
+   */
+  async setCorpusSize(embeddingModelId: number, corpusSize: number): Promise<void> {
+    await this.db
+      .update(embedderStates)
+      .set({ corpusSize })
+      .where(eq(embedderStates.embeddingModelId, embeddingModelId));
+  }
+
   async load(embeddingModelId: number): Promise<EmbedderStateRow | undefined> {
     const [row] = await this.db
       .select()

@@ -89,6 +89,16 @@ function cleanUrl(value: string | undefined): string | undefined {
   return url && url.toString().length <= LIMITS.url ? url.toString() : undefined;
 }
 
+/**
+ * Vectors for papers about to be inserted, so each row is written once with its vector (a later UPDATE
+ * would write the row and every index entry of it again). One entry per paper, in order: its vector and
+ * the model it is of, or undefined to leave that paper to the re-embedding (a Chinese text whose
+ * English gist is made per stored row, a vector the model could not make).
+ */
+export type NewPaperVectors = (
+  papers: readonly { title: string; abstract: string }[],
+) => Promise<({ vector: number[]; modelId: number } | undefined)[]>;
+
 /** The repositories a ContentStore writes through (IngestRepositories has them). */
 export type ContentStoreRepositories = Pick<IngestRepositories, 'ingestPapers' | 'news' | 'journals'>;
 
@@ -117,6 +127,8 @@ export class ContentStore {
        * replaces an upload of the same work and makes it public.
        */
       privateTo?: string | undefined;
+      /** Vectors written in the multi-row insert of storePapers (a bulk import with an active model). */
+      vectors?: NewPaperVectors | undefined;
     },
   ) {
     this.papers = repositories.ingestPapers;
@@ -125,11 +137,19 @@ export class ContentStore {
     this.journals = new JournalResolver(repositories.journals);
   }
 
+  /** The title and abstract of a draft as a new row would hold them (what its vector is made from). */
+  static paperText(draft: Pick<PaperDraft, 'title' | 'abstract'>): { title: string; abstract: string } {
+    return {
+      title: truncateText(cleanInline(draft.title), LIMITS.title),
+      abstract: truncateText(cleanParagraphs(draft.abstract), LIMITS.abstract),
+    };
+  }
+
   /** The normalised form of a draft and its venue, or the reason it cannot be stored. */
   normalizePaper(
     draft: PaperDraft,
   ): { paper: IncomingPaper; venue: JournalRef | undefined } | { reason: string; detail?: string } {
-    const title = truncateText(cleanInline(draft.title), LIMITS.title);
+    const { title, abstract } = ContentStore.paperText(draft);
     if (!title) return { reason: 'no title' };
     let doi = normalizeDoi(draft.doi);
     let arxivId = draft.arxivId;
@@ -169,7 +189,7 @@ export class ContentStore {
         authors,
         authorIdentities,
         // Paragraphs stay apart (a blank line between them); lines within one are joined.
-        abstract: truncateText(cleanParagraphs(draft.abstract), LIMITS.abstract),
+        abstract,
         doi,
         relatedDois,
         arxivId,
@@ -274,7 +294,8 @@ export class ContentStore {
       inserts = [];
       if (batch.length === 0) return;
       try {
-        const ids = await this.papers.insertMany(batch.map(({ paper }) => this.newPaperRow(paper)));
+        const rows = await this.withVectors(batch.map(({ paper }) => this.newPaperRow(paper)));
+        const ids = await this.papers.insertMany(rows);
         // No other row has these keys (the lookup found none), so there are no duplicates to link.
         batch.forEach(({ index }, position) => {
           results[index] = { status: 'fulfilled', value: { outcome: 'added', id: ids[position] as number } };
@@ -305,6 +326,23 @@ export class ContentStore {
     }
     await flushInserts();
     return results;
+  }
+
+  /** The rows with their vectors when the store was given NewPaperVectors (none when they fail). */
+  private async withVectors(rows: NewPaperRow[]): Promise<NewPaperRow[]> {
+    const vectorsOf = this.options.vectors;
+    if (!vectorsOf) return rows;
+    let vectors: Awaited<ReturnType<NewPaperVectors>>;
+    try {
+      vectors = await vectorsOf(rows.map((row) => ({ title: row.title, abstract: row.abstract ?? '' })));
+    } catch {
+      // The rows are stored all the same; the re-embedding after the import gives them their vectors.
+      return rows;
+    }
+    return rows.map((row, index) => {
+      const made = vectors[index];
+      return made ? { ...row, embedding: made.vector, embeddingModelId: made.modelId } : row;
+    });
   }
 
   private async resolveJournal(paper: IncomingPaper, venue: JournalRef | undefined): Promise<void> {

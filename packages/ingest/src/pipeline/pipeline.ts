@@ -1,7 +1,7 @@
 import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 import { type IngestEntry, TransientSourceError } from '../types';
-import { ContentStore, type ContentStoreRepositories, type StoreOutcome } from './content-store';
+import { ContentStore, type ContentStoreRepositories, type NewPaperVectors, type StoreOutcome } from './content-store';
 
 export interface IngestCounts {
   /** Entries read from the source (items, rejects and skips; not feed-level warnings). */
@@ -63,6 +63,8 @@ export interface ConsumeOptions {
   total?: { value: number | undefined };
   /** Papers stored together (PAPER_CHUNK_SIZE); 1 stores them one at a time. */
   chunkSize?: number | undefined;
+  /** Vectors of the active model written in the insert of new papers (ContentStore's `vectors`). */
+  vectors?: NewPaperVectors | undefined;
 }
 
 /** What consumeEntries stores through and records its rejects in. */
@@ -84,6 +86,7 @@ export async function consumeEntries<R>(
     source: options.source,
     isDemo: options.isDemo,
     fields: options.fields,
+    vectors: options.vectors,
   });
   const states = repositories.sourceStates;
   const records: NewIngestReject[] = [];

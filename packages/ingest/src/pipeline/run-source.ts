@@ -7,7 +7,8 @@ import { ARXIV_POLITENESS_KEY } from '../adapters/arxiv';
 import { decodeHead } from '../adapters/decode';
 import { HttpClient, type PolitenessLease } from '../adapters/http';
 import { payloadMismatch, SNIFF_BYTES, sniffPayload } from '../adapters/sniff';
-import { PermanentSourceError, type SourceCursor, type SourceKind } from '../types';
+import { type IngestEntry, PermanentSourceError, type SourceCursor, type SourceKind } from '../types';
+import { ContentStore, type NewPaperVectors } from './content-store';
 import { DatabasePolitenessLease } from './lease';
 import { consumeEntries, type IngestProgress, type IngestSummary } from './pipeline';
 import type { IngestSettings } from './settings';
@@ -156,6 +157,22 @@ export interface ImportFileOptions {
   journal?: string | undefined;
   maxItems?: number | undefined;
   onProgress?: ((progress: IngestProgress) => void) | undefined;
+  /**
+   * Called once the file's first `headPapers` papers are read and before anything is stored, with
+   * their texts and the number of papers the file is expected to hold; what it returns writes the
+   * vectors of new papers in their insert (a bulk import fits the first model here: the CLI).
+   */
+  beforeStore?: ((head: ImportHead) => Promise<NewPaperVectors | undefined>) | undefined;
+  /** Papers read before beforeStore is called (default 20,000, the built-in model's fit sample). */
+  headPapers?: number | undefined;
+}
+
+/** The start of a file being imported (ImportFileOptions.beforeStore). */
+export interface ImportHead {
+  /** Title and abstract of its first papers, as new rows would hold them. */
+  papers: { title: string; abstract: string }[];
+  /** Papers in the whole file: exact when the head is all of it, else estimated from the bytes read. */
+  expectedPapers: number;
 }
 
 /** A file that cannot be imported at all (missing, empty, of another kind): refused before anything is stored. */
@@ -213,14 +230,66 @@ export async function importSourceFile(deps: IngestDeps, options: ImportFileOpti
       total.value = value;
     },
   });
-  const { summary, failure } = await consumeEntries(deps.repositories, entries, {
+  let vectors: NewPaperVectors | undefined;
+  let stored = entries;
+  if (options.beforeStore) {
+    const head = await readHead(entries, options.headPapers ?? 20_000);
+    const drafts = head.entries.flatMap((entry) => (entry.type === 'paper' ? [entry.draft] : []));
+    const papers = drafts.map((draft) => ContentStore.paperText(draft)).filter((paper) => paper.title);
+    // Lines repeating a work (a corrected record, the same line twice) add no paper: counted once.
+    const distinct = new Set(
+      drafts.map((draft) => (draft.doi ?? draft.arxivId ?? (draft.url || draft.title)).toLowerCase()),
+    ).size;
+    const fileBytes = (await fsp.stat(options.filePath)).size;
+    const expectedPapers = head.ended ? distinct : Math.round((distinct * fileBytes) / Math.max(1, stream.bytesRead));
+    vectors = await options.beforeStore({ papers, expectedPapers });
+    stored = head.entriesThenRest;
+  }
+  const { summary, failure } = await consumeEntries(deps.repositories, stored, {
     source: sourceName,
     fields: options.source ? fieldsOf(options.source) : undefined,
     onProgress: options.onProgress,
     total,
+    vectors,
   });
   stream.destroy();
   await analyzeAfterLoad(deps.repositories, summary);
   if (failure) throw new SourceRunError(`${options.filePath}: ${describeError(failure)}`, summary, true);
   return summary;
+}
+
+/**
+ * Reads entries until `papers` papers are read or the source ends, and gives them back with a
+ * generator of the same entries followed by the rest (a failure while reading the head is thrown by
+ * that generator after the head, where consumeEntries counts it as the source's failure).
+ */
+async function readHead<R>(entries: AsyncGenerator<IngestEntry, R>, papers: number) {
+  const head: IngestEntry[] = [];
+  let read = 0;
+  let ended = false;
+  let result: R | undefined;
+  let failure: { error: unknown } | undefined;
+  while (read < papers) {
+    let next: IteratorResult<IngestEntry, R>;
+    try {
+      next = await entries.next();
+    } catch (error) {
+      failure = { error };
+      break;
+    }
+    if (next.done) {
+      ended = true;
+      result = next.value;
+      break;
+    }
+    head.push(next.value);
+    if (next.value.type === 'paper') read++;
+  }
+  async function* entriesThenRest(): AsyncGenerator<IngestEntry, R> {
+    yield* head;
+    if (failure) throw failure.error;
+    if (ended) return result as R;
+    return yield* entries;
+  }
+  return { entries: head, ended: ended || failure !== undefined, entriesThenRest: entriesThenRest() };
 }
