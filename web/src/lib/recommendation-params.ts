@@ -239,3 +239,22 @@ export function writeStoredObject(storage: Storage | null, key: string, value: o
     // Quota exceeded or storage disabled: the settings still apply for this visit.
   }
 }
+
+/**
+ * One page's stored settings: normalised (normaliseSharedParams), loaded through the page's own parser and
+ * saved normalised, under the page's localStorage key. A missing storage (private modes, Node) reads as
+ * nothing stored and saves nothing.
+ */
+export function storedRecommendationParams<T extends StoredSharedParams>(
+  key: string,
+  defaults: SharedDefaults,
+  parse: (stored: Record<string, unknown> | null) => T,
+) {
+  const normalise = (params: T): T => normaliseSharedParams(params, defaults);
+  return {
+    normalise,
+    load: (storage: Storage | null = getLocalStorage()): T => parse(readStoredObject(storage, key)),
+    save: (params: T, storage: Storage | null = getLocalStorage()): void =>
+      writeStoredObject(storage, key, normalise(params)),
+  };
+}
