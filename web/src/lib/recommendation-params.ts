@@ -183,7 +183,7 @@ export function parseSharedParams(stored: Record<string, unknown>, defaults: Sha
  * The settings with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
  * and 含已评价 present only when on.
  */
-export function normaliseSharedParams<T extends StoredSharedParams>(params: T, defaults: SharedDefaults): T {
+function normaliseSharedParams<T extends StoredSharedParams>(params: T, defaults: SharedDefaults): T {
   const { includeRated, ...rest } = params;
   return {
     ...rest,
