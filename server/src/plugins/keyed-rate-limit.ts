@@ -52,13 +52,13 @@ export function keyedRateLimit(
   };
 }
 
-/** Favourite, save, share, read and 'not interested' calls per user: one small write each. */
-const ARTICLE_ACTION_LIMIT: RateLimit = { max: 300, timeWindow: '1 minute' };
-
 /**
  * The per-user budget of small writes on a paper or news item (favourite, save, share, read, 'not
- * interested'), shared by the features that take them (articles, learning): every route that uses it
+ * interested'), shared by the features that take them (articles, learning): every route that declares it
  * counts against the same key.
  */
+export const ARTICLE_ACTION_LIMIT = { key: 'article-action', max: 300, timeWindow: '1 minute' };
+
+/** ARTICLE_ACTION_LIMIT as a preHandler, for the routes not declared through guardedRouteTable. */
 export const articleActionLimit = (app: FastifyInstance) =>
-  keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `article-action:${request.currentUser?.id}`);
+  keyedRateLimit(app, ARTICLE_ACTION_LIMIT, (request) => `${ARTICLE_ACTION_LIMIT.key}:${request.currentUser?.id}`);

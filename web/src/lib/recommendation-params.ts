@@ -183,7 +183,7 @@ export function parseSharedParams(stored: Record<string, unknown>, defaults: Sha
  * The settings with the sliders' values on their grid (a slider's keyboard step gives 0.44999999999999996),
  * and 含已评价 present only when on.
  */
-export function normaliseSharedParams<T extends StoredSharedParams>(params: T, defaults: SharedDefaults): T {
+function normaliseSharedParams<T extends StoredSharedParams>(params: T, defaults: SharedDefaults): T {
   const { includeRated, ...rest } = params;
   return {
     ...rest,
@@ -238,4 +238,23 @@ export function writeStoredObject(storage: Storage | null, key: string, value: o
   } catch {
     // Quota exceeded or storage disabled: the settings still apply for this visit.
   }
+}
+
+/**
+ * One page's stored settings: normalised (normaliseSharedParams), loaded through the page's own parser and
+ * saved normalised, under the page's localStorage key. A missing storage (private modes, Node) reads as
+ * nothing stored and saves nothing.
+ */
+export function storedRecommendationParams<T extends StoredSharedParams>(
+  key: string,
+  defaults: SharedDefaults,
+  parse: (stored: Record<string, unknown> | null) => T,
+) {
+  const normalise = (params: T): T => normaliseSharedParams(params, defaults);
+  return {
+    normalise,
+    load: (storage: Storage | null = getLocalStorage()): T => parse(readStoredObject(storage, key)),
+    save: (params: T, storage: Storage | null = getLocalStorage()): void =>
+      writeStoredObject(storage, key, normalise(params)),
+  };
 }

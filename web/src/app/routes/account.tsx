@@ -1,9 +1,9 @@
 import LogoutRounded from '@mui/icons-material/LogoutRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import { useState } from 'react';
+import { NoticeSnackbar } from '@/components/feedback/notice-snackbar';
 import { PageLoader } from '@/components/feedback/page-loader';
 import { Page } from '@/components/page/page';
 import { AccountSection } from '@/features/accounts/components/account-section';
@@ -70,13 +70,7 @@ export function AccountRoute() {
           </Button>
         </Box>
       </Stack>
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={3000}
-        onClose={() => setNotice(null)}
-        message={notice}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      />
+      <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import TextField from '@mui/material/TextField';
+import { HintedTextField } from '@/components/form/hinted-text-field';
 
 type CurrentPasswordFieldProps = {
   value: string;
@@ -10,17 +10,13 @@ type CurrentPasswordFieldProps = {
 };
 
 /** The account's current password, asked again before a change that needs it (new email, deletion). */
-export function CurrentPasswordField({ value, onChange, error, hint, autoFocus = false }: CurrentPasswordFieldProps) {
+export function CurrentPasswordField({ autoFocus = false, ...field }: CurrentPasswordFieldProps) {
   return (
-    <TextField
+    <HintedTextField
+      {...field}
       type="password"
       label="当前密码"
       autoComplete="current-password"
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      error={error !== undefined}
-      helperText={error ?? hint}
-      fullWidth
       autoFocus={autoFocus}
     />
   );

@@ -2,10 +2,10 @@ import AlternateEmailOutlined from '@mui/icons-material/AlternateEmailOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { emailChangeConfirmSchema, emailChangeRequestSchema } from '@radar/shared';
 import { type FormEvent, useState } from 'react';
+import { HintedTextField } from '@/components/form/hinted-text-field';
 import { SectionCard } from '@/components/sections/section-card';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { replaceSessionEmail } from '@/lib/session';
@@ -125,15 +125,14 @@ export function EmailChangeSection({
         <form onSubmit={request} noValidate>
           <Stack spacing={2}>
             {errors.form ? <Alert severity="error">{errors.form}</Alert> : null}
-            <TextField
+            <HintedTextField
               type="email"
               label="新邮箱"
               autoComplete="email"
               value={newEmail}
-              onChange={(event) => setNewEmail(event.target.value)}
-              error={errors.newEmail !== undefined}
-              helperText={errors.newEmail ?? '我们会向新邮箱发送 6 位验证码'}
-              fullWidth
+              onChange={setNewEmail}
+              error={errors.newEmail}
+              hint="我们会向新邮箱发送 6 位验证码"
               autoFocus
             />
             <CurrentPasswordField
@@ -157,16 +156,15 @@ export function EmailChangeSection({
         <form onSubmit={confirm} noValidate>
           <Stack spacing={2}>
             <Alert severity="info">验证码已发送至 {sentTo}，5 分钟内有效。</Alert>
-            <TextField
+            <HintedTextField
               label="验证码"
               inputMode="numeric"
               autoComplete="one-time-code"
               value={code}
-              onChange={(event) => setCode(event.target.value)}
-              error={errors.code !== undefined}
-              helperText={errors.code ?? '请输入新邮箱收到的 6 位验证码'}
+              onChange={setCode}
+              error={errors.code}
+              hint="请输入新邮箱收到的 6 位验证码"
               slotProps={{ htmlInput: { maxLength: 6 } }}
-              fullWidth
               autoFocus
             />
             <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>

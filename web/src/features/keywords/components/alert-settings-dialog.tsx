@@ -1,8 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
@@ -30,6 +28,7 @@ import { useUpdateKeyword } from '../hooks/use-keywords';
 import { useLastKeyword } from '../hooks/use-last-keyword';
 import { FREQUENCY_LABELS, KEYWORD_STRINGS } from '../strings';
 import { addNegativeTerms } from '../utils/negative-terms';
+import { KeywordDialogActions } from './keyword-dialog-actions';
 
 const STRINGS = KEYWORD_STRINGS.settings;
 
@@ -245,20 +244,13 @@ export function AlertSettingsDialog({ keyword, onClose, onSaved }: AlertSettings
           </Stack>
         </Box>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <Button color="inherit" onClick={onClose} disabled={update.isPending} data-testid="keyword-settings-cancel">
-          {STRINGS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          form="keyword-settings-form"
-          variant="contained"
-          loading={update.isPending}
-          data-testid="keyword-settings-save"
-        >
-          {STRINGS.save}
-        </Button>
-      </DialogActions>
+      <KeywordDialogActions
+        onCancel={onClose}
+        isPending={update.isPending}
+        labels={{ cancel: STRINGS.cancel, confirm: STRINGS.save }}
+        testIds={{ cancel: 'keyword-settings-cancel', confirm: 'keyword-settings-save' }}
+        confirm={{ form: 'keyword-settings-form' }}
+      />
     </LabelledDialog>
   );
 }

@@ -1,6 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -11,6 +9,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useRemoveKeyword } from '../hooks/use-keywords';
 import { useLastKeyword } from '../hooks/use-last-keyword';
 import { KEYWORD_STRINGS } from '../strings';
+import { KeywordDialogActions } from './keyword-dialog-actions';
 
 const STRINGS = KEYWORD_STRINGS.remove;
 
@@ -58,26 +57,14 @@ export function RemoveKeywordDialog({ keyword, onClose, onRemoved }: RemoveKeywo
           </Alert>
         ) : null}
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <Button
-          color="inherit"
-          onClick={onClose}
-          disabled={remove.isPending}
-          autoFocus
-          data-testid="keyword-remove-cancel"
-        >
-          {STRINGS.cancel}
-        </Button>
-        <Button
-          variant="contained"
-          color="error"
-          onClick={confirm}
-          loading={remove.isPending}
-          data-testid="keyword-remove-confirm"
-        >
-          {STRINGS.confirm}
-        </Button>
-      </DialogActions>
+      <KeywordDialogActions
+        onCancel={onClose}
+        isPending={remove.isPending}
+        labels={STRINGS}
+        testIds={{ cancel: 'keyword-remove-cancel', confirm: 'keyword-remove-confirm' }}
+        focusCancel
+        confirm={{ onClick: confirm, color: 'error' }}
+      />
     </LabelledDialog>
   );
 }

@@ -2,11 +2,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
-import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Keyword } from '@radar/shared';
 import { useState } from 'react';
+import { NoticeSnackbar } from '@/components/feedback/notice-snackbar';
 import { Page } from '@/components/page/page';
 import { SectionCard } from '@/components/sections/section-card';
 import { getErrorMessage } from '@/lib/api-client';
@@ -107,14 +107,7 @@ export function KeywordsPage({ hasResearchSummary }: { hasResearchSummary: boole
         onClose={() => setRemoving(null)}
         onRemoved={(name) => setNotice(STRINGS.remove.removed(name))}
       />
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={3000}
-        onClose={() => setNotice(null)}
-        message={notice}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        data-testid="keyword-notice"
-      />
+      <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} testId="keyword-notice" />
     </Page>
   );
 }

@@ -1,12 +1,5 @@
 import { type DateFilterLabel, LIMITS, NEWS_RECOMMENDATION_DEFAULTS } from '@radar/shared';
-import {
-  getLocalStorage,
-  normaliseSharedParams,
-  parseSharedParams,
-  readStoredObject,
-  sharedParamsQuery,
-  writeStoredObject,
-} from '@/lib/recommendation-params';
+import { parseSharedParams, sharedParamsQuery, storedRecommendationParams } from '@/lib/recommendation-params';
 
 /** Recommendation params of the news page, as stored in localStorage. */
 export type NewsRecommendationParams = {
@@ -35,18 +28,13 @@ export function parseNewsParams(stored: Record<string, unknown> | null): NewsRec
   return stored ? parseSharedParams(stored, NEWS_RECOMMENDATION_DEFAULTS) : defaultNewsParams();
 }
 
-/** The params with the sliders' values on their grid, and 含已评价 present only when on. */
-export function normaliseNewsParams(params: NewsRecommendationParams): NewsRecommendationParams {
-  return normaliseSharedParams(params, NEWS_RECOMMENDATION_DEFAULTS);
-}
-
-export function loadNewsParams(storage: Storage | null = getLocalStorage()): NewsRecommendationParams {
-  return parseNewsParams(readStoredObject(storage, NEWS_PARAMS_STORAGE_KEY));
-}
-
-export function saveNewsParams(params: NewsRecommendationParams, storage: Storage | null = getLocalStorage()): void {
-  writeStoredObject(storage, NEWS_PARAMS_STORAGE_KEY, normaliseNewsParams(params));
-}
+/** normalise: the sliders' values on their grid, and 含已评价 present only when on; load and save: localStorage. */
+const storedNewsParams = storedRecommendationParams(
+  NEWS_PARAMS_STORAGE_KEY,
+  NEWS_RECOMMENDATION_DEFAULTS,
+  parseNewsParams,
+);
+export const { normalise: normaliseNewsParams, load: loadNewsParams, save: saveNewsParams } = storedNewsParams;
 
 /** The query of GET /api/news/recommendations/: the shared settings (sharedParamsQuery) and the page. */
 export function toNewsRecommendationQuery(params: NewsRecommendationParams, page: number) {

@@ -32,11 +32,38 @@ type NewsSearchForm = {
   date_to: string;
 };
 
-/** The date range's two fields. */
-const DATE_FIELDS = [
-  { name: 'date_from', label: STRINGS.dateFrom, testId: 'news-search-date-from' },
-  { name: 'date_to', label: STRINGS.dateTo, testId: 'news-search-date-to' },
-] as const;
+/**
+ * The form's text fields (the search type's radios sit between the query and the institute): where each
+ * sits on the grid, and what it takes. The dates' labels stay above the field (a date input is never empty).
+ */
+type TextFieldSpec = {
+  span: number;
+  label: string;
+  placeholder?: string;
+  type?: 'search' | 'date';
+  maxLength?: number;
+  testId: string;
+};
+
+const TEXT_FIELDS: Record<Exclude<keyof NewsSearchForm, 'search_type'>, TextFieldSpec> = {
+  query: {
+    span: 4,
+    label: STRINGS.query,
+    placeholder: STRINGS.queryPlaceholder,
+    type: 'search',
+    maxLength: NEWS_LIST_LIMITS.queryMaxLength,
+    testId: 'news-search-query',
+  },
+  institute_name: {
+    span: 2,
+    label: STRINGS.institute,
+    placeholder: STRINGS.institutePlaceholder,
+    maxLength: NEWS_LIST_LIMITS.instituteNameMaxLength,
+    testId: 'news-search-institute',
+  },
+  date_from: { span: 2, label: STRINGS.dateFrom, type: 'date', testId: 'news-search-date-from' },
+  date_to: { span: 2, label: STRINGS.dateTo, type: 'date', testId: 'news-search-date-to' },
+};
 
 const EMPTY_FORM: NewsSearchForm = {
   query: '',
@@ -80,6 +107,28 @@ export function NewsSearchFormCard({ criteria, onSearch, onClear }: NewsSearchFo
     form.reset(toFormValues(criteria));
   }, [criteria, form.reset]);
 
+  const textField = (name: keyof typeof TEXT_FIELDS) => {
+    const { span, label, placeholder, type, maxLength, testId } = TEXT_FIELDS[name];
+    const isDate = type === 'date';
+    return (
+      <Box sx={{ gridColumn: { md: `span ${span}` } }}>
+        <FormTextField
+          control={form.control}
+          name={name}
+          label={label}
+          placeholder={placeholder}
+          type={type}
+          fullWidth
+          autoComplete={isDate ? undefined : 'off'}
+          slotProps={{
+            inputLabel: isDate ? { shrink: true } : undefined,
+            htmlInput: { maxLength, 'data-testid': testId },
+          }}
+        />
+      </Box>
+    );
+  };
+
   return (
     <Box
       component="form"
@@ -89,20 +138,7 @@ export function NewsSearchFormCard({ criteria, onSearch, onClear }: NewsSearchFo
       onSubmit={form.handleSubmit((values) => onSearch(criteriaFromForm(values)))}
       sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(6, minmax(0, 1fr))' } }}
     >
-      <Box sx={{ gridColumn: { md: 'span 4' } }}>
-        <FormTextField
-          control={form.control}
-          name="query"
-          label={STRINGS.query}
-          placeholder={STRINGS.queryPlaceholder}
-          fullWidth
-          type="search"
-          autoComplete="off"
-          slotProps={{
-            htmlInput: { maxLength: NEWS_LIST_LIMITS.queryMaxLength, 'data-testid': 'news-search-query' },
-          }}
-        />
-      </Box>
+      {textField('query')}
       <Controller
         control={form.control}
         name="search_type"
@@ -135,34 +171,9 @@ export function NewsSearchFormCard({ criteria, onSearch, onClear }: NewsSearchFo
           </FormControl>
         )}
       />
-      <Box sx={{ gridColumn: { md: 'span 2' } }}>
-        <FormTextField
-          control={form.control}
-          name="institute_name"
-          label={STRINGS.institute}
-          placeholder={STRINGS.institutePlaceholder}
-          fullWidth
-          autoComplete="off"
-          slotProps={{
-            htmlInput: {
-              maxLength: NEWS_LIST_LIMITS.instituteNameMaxLength,
-              'data-testid': 'news-search-institute',
-            },
-          }}
-        />
-      </Box>
-      {DATE_FIELDS.map(({ name, label, testId }) => (
-        <Box key={name} sx={{ gridColumn: { md: 'span 2' } }}>
-          <FormTextField
-            control={form.control}
-            name={name}
-            label={label}
-            type="date"
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId } }}
-          />
-        </Box>
-      ))}
+      {textField('institute_name')}
+      {textField('date_from')}
+      {textField('date_to')}
       <Box sx={{ gridColumn: { md: '1 / -1' }, display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
         <Button
           color="inherit"

@@ -1,12 +1,9 @@
 import { type DateFilterLabel, JCR_TIERS, type JcrTier, PAPER_RECOMMENDATION_DEFAULTS } from '@radar/shared';
 import {
-  getLocalStorage,
   mergeSharedParamsChange,
-  normaliseSharedParams,
   parseSharedParams,
-  readStoredObject,
   sharedParamsQuery,
-  writeStoredObject,
+  storedRecommendationParams,
 } from '@/lib/recommendation-params';
 
 /** Recommendation params of the papers page, as stored in localStorage. */
@@ -63,18 +60,13 @@ export function parsePaperParams(stored: Record<string, unknown> | null): PaperR
   return { ...parseSharedParams(stored, PAPER_RECOMMENDATION_DEFAULTS), excludedJCR: parseTiers(stored.excludedJCR) };
 }
 
-/** The params with the sliders' values on their grid, and 含已评价 present only when on. */
-export function normalisePaperParams(params: PaperRecommendationParams): PaperRecommendationParams {
-  return normaliseSharedParams(params, PAPER_RECOMMENDATION_DEFAULTS);
-}
-
-export function loadPaperParams(storage: Storage | null = getLocalStorage()): PaperRecommendationParams {
-  return parsePaperParams(readStoredObject(storage, PAPER_PARAMS_STORAGE_KEY));
-}
-
-export function savePaperParams(params: PaperRecommendationParams, storage: Storage | null = getLocalStorage()): void {
-  writeStoredObject(storage, PAPER_PARAMS_STORAGE_KEY, normalisePaperParams(params));
-}
+/** normalise: the sliders' values on their grid, and 含已评价 present only when on; load and save: localStorage. */
+const storedPaperParams = storedRecommendationParams(
+  PAPER_PARAMS_STORAGE_KEY,
+  PAPER_RECOMMENDATION_DEFAULTS,
+  parsePaperParams,
+);
+export const { normalise: normalisePaperParams, load: loadPaperParams, save: savePaperParams } = storedPaperParams;
 
 /**
  * The query of GET /api/auth/recommendations/papers/: the shared settings (sharedParamsQuery) and
