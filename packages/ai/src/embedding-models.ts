@@ -88,6 +88,16 @@ const BULK_REEMBED_SHARE = 1 / 5;
  */
 const BULK_REEMBED_BATCH = 1_000;
 
+/**
+ * Vectors for papers about to be inserted, so each row is written once with its vector (a later UPDATE
+ * would write the row and every index entry of it again). One entry per paper, in order: its vector and
+ * the model it is of, or undefined to leave that paper to the re-embedding (a Chinese text whose
+ * English gist is made per stored row, a vector the model could not make).
+ */
+export type NewPaperVectors = (
+  papers: readonly { title: string; abstract: string }[],
+) => Promise<({ vector: number[]; modelId: number } | undefined)[]>;
+
 /** What a bulk import (`pnpm radar ingest --file`) is told before it stores anything (prepareImport). */
 export interface ImportPreparation {
   /** The first fit of the built-in model was made from the file's first works (and the stored corpus). */
@@ -99,11 +109,7 @@ export interface ImportPreparation {
    * insert: a remote model (its calls may fail or be throttled, and the store would wait on them), or a
    * refit due once the file is stored (every vector would be made again).
    */
-  vectors:
-    | ((
-        papers: readonly { title: string; abstract: string }[],
-      ) => Promise<({ vector: number[]; modelId: number } | undefined)[]>)
-    | undefined;
+  vectors: NewPaperVectors | undefined;
   /**
    * After the import, stored or failed: the vector indexes built again (the model, when they were
    * dropped), the fit's corpus size settled.
@@ -435,11 +441,7 @@ export class EmbeddingModels {
           indices.forEach((index, position) => {
             const vector = made[position];
             if (vectorProblem(vector, provider.model.dimension) === undefined) {
-              // pgvector stores float4: nine digits keep it, in half the text (as setVectors writes them).
-              out[index] = {
-                vector: (vector as number[]).map((value) => Number(value.toPrecision(9))),
-                modelId: provider.modelId,
-              };
+              out[index] = { vector: vector as number[], modelId: provider.modelId };
             }
           });
           return out;

@@ -23,7 +23,13 @@ import {
 export { isAiProviderError } from './ai-errors';
 export { termCounts } from './builtin/text-features';
 export { CrossLingualTexts } from './cross-lingual-texts';
-export { describeModel, EmbeddingModels, type ImportPreparation, type ReembedProgress } from './embedding-models';
+export {
+  describeModel,
+  EmbeddingModels,
+  type ImportPreparation,
+  type NewPaperVectors,
+  type ReembedProgress,
+} from './embedding-models';
 export { documentEmbeddingText, isChineseText, profileEmbeddingText } from './embedding-text';
 export { signalsOfSummary } from './learning/interest-attribution';
 export { learnedProfileVector } from './learning/profile-learning';

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
+import { vectorText } from '../schema/columns';
 
 /**
  * Stored vectors across the tables that have them (papers, news items, user profiles), for keeping
@@ -158,10 +159,9 @@ export class VectorRepository {
       if (!item.vector.every(Number.isFinite)) throw new RangeError(`vector for ${name} ${item.id} is not finite`);
     }
     // Two array parameters however many rows: a VALUES list of 1,000 rows made 2,000 parameters and as
-    // many query fragments to assemble. pgvector stores float4 (about seven significant digits), so nine
-    // digits keep what is stored, at most a last bit apart from rounding twice, in half the text.
+    // many query fragments to assemble. Each vector in the column's own text form (vectorText).
     const ids = `{${items.map((item) => item.id).join(',')}}`;
-    const vectors = `{${items.map((item) => `"[${item.vector.map((value) => value.toPrecision(9)).join(',')}]"`).join(',')}}`;
+    const vectors = `{${items.map((item) => `"${vectorText(item.vector)}"`).join(',')}}`;
     const embeddedAt = target.embeddedAt ? sql`, ${raw(target.embeddedAt)} = now()` : sql``;
     const whileActive = options.whileActive
       ? sql` AND EXISTS (SELECT 1 FROM radar.embedding_models m WHERE m.id = ${modelId} AND m.is_active)`

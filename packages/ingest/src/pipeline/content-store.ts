@@ -1,3 +1,4 @@
+import type { NewPaperVectors } from '@radar/ai';
 import type {
   AuthorIdentity,
   IngestPaperRepository,
@@ -88,16 +89,6 @@ function cleanUrl(value: string | undefined): string | undefined {
   const url = parseHttpUrl(value);
   return url && url.toString().length <= LIMITS.url ? url.toString() : undefined;
 }
-
-/**
- * Vectors for papers about to be inserted, so each row is written once with its vector (a later UPDATE
- * would write the row and every index entry of it again). One entry per paper, in order: its vector and
- * the model it is of, or undefined to leave that paper to the re-embedding (a Chinese text whose
- * English gist is made per stored row, a vector the model could not make).
- */
-export type NewPaperVectors = (
-  papers: readonly { title: string; abstract: string }[],
-) => Promise<({ vector: number[]; modelId: number } | undefined)[]>;
 
 /** The repositories a ContentStore writes through (IngestRepositories has them). */
 export type ContentStoreRepositories = Pick<IngestRepositories, 'ingestPapers' | 'news' | 'journals'>;

@@ -1,7 +1,8 @@
+import type { NewPaperVectors } from '@radar/ai';
 import type { IngestRepositories, NewIngestReject } from '@radar/db';
 import type { ResearchFieldId } from '@radar/shared';
 import { type IngestEntry, TransientSourceError } from '../types';
-import { ContentStore, type ContentStoreRepositories, type NewPaperVectors, type StoreOutcome } from './content-store';
+import { ContentStore, type ContentStoreRepositories, type StoreOutcome } from './content-store';
 
 export interface IngestCounts {
   /** Entries read from the source (items, rejects and skips; not feed-level warnings). */

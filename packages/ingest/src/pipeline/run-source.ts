@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import type { NewPaperVectors } from '@radar/ai';
 import type { IngestRepositories } from '@radar/db';
 import { ActionableError } from '@radar/shared/server';
 import { fetchSource, readSourceFile } from '../adapters';
@@ -8,7 +9,7 @@ import { decodeHead } from '../adapters/decode';
 import { HttpClient, type PolitenessLease } from '../adapters/http';
 import { payloadMismatch, SNIFF_BYTES, sniffPayload } from '../adapters/sniff';
 import { type IngestEntry, PermanentSourceError, type SourceCursor, type SourceKind } from '../types';
-import { ContentStore, type NewPaperVectors } from './content-store';
+import { ContentStore } from './content-store';
 import { DatabasePolitenessLease } from './lease';
 import { consumeEntries, type IngestProgress, type IngestSummary } from './pipeline';
 import type { IngestSettings } from './settings';
