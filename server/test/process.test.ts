@@ -57,7 +57,8 @@ async function startServer(env: Record<string, string>): Promise<ServerProcess> 
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
+  // An empty DATA_DIR means initdb and every migration first: past a minute beside other test files.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -215,7 +216,7 @@ describe.skipIf(testDatabaseUrl())('embedded mode (no DATABASE_URL)', () => {
     expect(jwtSecret.trim().length).toBeGreaterThanOrEqual(43);
     // Two server processes, the first on an empty DATA_DIR (initdb and every migration, about 6
     // CPU-seconds in PGlite): on a machine busy with other test files this took over a minute.
-  }, 150_000);
+  }, 240_000);
 });
 
 describe.runIf(testDatabaseUrl())('external mode (DATABASE_URL)', () => {
