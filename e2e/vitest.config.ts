@@ -22,7 +22,8 @@ export default defineConfig({
     // graph per file, the largest CPU cost after the databases). Each file still gets its own database,
     // servers and queue prefix and closes them in afterAll: only loaded modules are shared.
     isolate: false,
-    // Builds web/ once per run into a temp directory and provides it to the tests (inject('webDistDir')).
+    // Provides the tests with a production build of web/'s current sources (inject('webDistDir')), built
+    // unless a run before built the same sources (src/build-web.ts).
     globalSetup: [fileURLToPath(new URL('./src/global-setup.ts', import.meta.url))],
     // Twice the browser waits (harness.ts): a test holds several of them.
     testTimeout: 120_000,

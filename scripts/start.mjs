@@ -5,87 +5,25 @@
 // otherwise both are reused and the server starts at once (a bundled server starts on about a fifth of
 // the CPU of `node --import tsx` compiling the sources on every start).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { fingerprint, ROOT, readStamp, webFingerprint, writeStamp } from './build-inputs.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The server bundle of `pnpm start`: inside the checkout, so its npm imports resolve (linked beside it). */
 const SERVER_BUILD = path.join(ROOT, 'node_modules', '.cache', 'radar-start');
 const WEB_DIST = path.join(ROOT, 'web', 'dist');
-/** What the web app is built from: its sources and config, the shared package it imports, the lockfile. */
-const WEB_INPUTS = [
-  'web/src',
-  'web/public',
-  'web/index.html',
-  'web/vite.config.ts',
-  'web/package.json',
-  'web/tsconfig.json',
-  'packages/shared/src',
-  'packages/shared/package.json',
-  'pnpm-lock.yaml',
-];
-/** Each build records the fingerprint of its inputs here; a missing or different one means build again. */
-const STAMP = '.radar-build-inputs.json';
-
-/** Every file under the given paths (relative to the root), sorted; missing paths are skipped. */
-function filesUnder(paths) {
-  const out = [];
-  const walk = (relative) => {
-    const absolute = path.join(ROOT, relative);
-    let stat;
-    try {
-      stat = fs.statSync(absolute);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(absolute)) if (name !== 'node_modules') walk(path.join(relative, name));
-    } else out.push(relative);
-  };
-  for (const entry of paths) walk(entry);
-  return out.sort();
-}
-
-/** A hash of the files' names and contents: a change, an added or a removed file changes it. */
-function fingerprint(files) {
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(file);
-    hash.update('\0');
-    try {
-      hash.update(fs.readFileSync(path.join(ROOT, file)));
-    } catch {
-      hash.update('(missing)');
-    }
-    hash.update('\0');
-  }
-  return hash.digest('hex');
-}
-
-function readStamp(dir) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, STAMP), 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function writeStamp(dir, stamp) {
-  fs.writeFileSync(path.join(dir, STAMP), `${JSON.stringify(stamp)}\n`);
-}
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const webFingerprint = fingerprint(filesUnder(WEB_INPUTS));
-if (readStamp(WEB_DIST)?.fingerprint !== webFingerprint || !fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
+const currentWebFingerprint = webFingerprint();
+if (readStamp(WEB_DIST)?.fingerprint !== currentWebFingerprint || !fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
   console.log('Building the web app (no build of its current sources yet)…');
   run('pnpm', ['--filter', '@radar/web', 'build']);
-  writeStamp(WEB_DIST, { fingerprint: webFingerprint });
+  writeStamp(WEB_DIST, { fingerprint: currentWebFingerprint });
 }
 
 const serverStamp = readStamp(SERVER_BUILD);
