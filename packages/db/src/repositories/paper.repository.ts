@@ -237,7 +237,8 @@ export class PaperRepository {
           byThreshold: Number(meta.by_threshold ?? 0),
         };
     const papers = rows.filter((row) => row.similarity >= query.threshold);
-    const closest = thresholdOnly || meta.closest === null || meta.closest === undefined ? undefined : Number(meta.closest);
+    const closest =
+      thresholdOnly || meta.closest === null || meta.closest === undefined ? undefined : Number(meta.closest);
     return {
       ...trip,
       result: {
