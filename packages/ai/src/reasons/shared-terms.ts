@@ -89,8 +89,14 @@ export function sharedProfileTerms(
   options: { excluding?: string } = {},
 ): string[] {
   if (limit <= 0 || !profileText.trim() || !documentText.trim()) return [];
-  const { counts: profileCounts, runs: profileRuns, phrases: profilePhrases, forms: profileForms } =
-    profileSide(profileText);
+  const {
+    counts: profileCounts,
+    runs: profileRuns,
+    phrases: profilePhrases,
+    forms: profileForms,
+    hanRuns: profileHanRuns,
+    comparable: inProfile,
+  } = profileSide(profileText);
   const documentCounts = termCounts(documentText);
   const scoreOf = (term: string): number | undefined => {
     const inProfile = profileCounts.get(term);
@@ -142,7 +148,6 @@ export function sharedProfileTerms(
   }
 
   // Chinese: the longest character runs the profile also contains, scored by their best character bigram.
-  const { hanRuns: profileHanRuns } = profileSide(profileText);
   for (const match of documentText.matchAll(HAN_RUN)) {
     const run = match[0];
     for (let i = 0; i + 2 <= run.length; i++) {
@@ -180,7 +185,6 @@ export function sharedProfileTerms(
     chosen.push(candidate);
   }
   const inDocument = comparable(documentText);
-  const { comparable: inProfile } = profileSide(profileText);
   return chosen.map((candidate) => {
     if (!candidate.stems) return candidate.key;
     // A spelling found in both texts ('network' is in 'networks'), the document's most frequent first.
