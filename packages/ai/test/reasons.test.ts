@@ -155,6 +155,17 @@ describe('shared profile terms', () => {
     expect(sharedProfileTerms(profile, chineseDocument, chineseWeighting)).toEqual([]);
   });
 
+  it('gives each profile its own terms when profiles alternate (the last profile read is kept)', () => {
+    const other = 'Coral reef monitoring with drones and underwater acoustic sensors.';
+    const reef = 'Drones map coral reef bleaching; acoustic sensors count fish.';
+    const first = sharedProfileTerms(profile, document, weighting, 5);
+    const reefTerms = sharedProfileTerms(other, reef, weigh(other, reef));
+    expect(reefTerms.length).toBeGreaterThan(0);
+    expect(sharedProfileTerms(profile, document, weighting, 5)).toEqual(first);
+    expect(sharedProfileTerms(other, document, weighting, 5)).toEqual([]);
+    expect(sharedProfileTerms(other, reef, weigh(other, reef))).toEqual(reefTerms);
+  });
+
   it('gives nothing for an empty profile, an empty document or a limit of 0', () => {
     expect(sharedProfileTerms('', document, weighting)).toEqual([]);
     expect(sharedProfileTerms('  \n ', document, weighting)).toEqual([]);

@@ -173,7 +173,7 @@ function thresholdLettingThrough(similarity: number): number | undefined {
  * Gathers the facts of an empty list and explains it (papers and news alike): the nearest candidates'
  * similarities (without the threshold); with a window or excluded tiers, whether a wider window or the
  * tiers would show items (one search beyond the filters, only when the search could have left some
- * out: `mayRelieve`); and, when neither found anything, what the filters leave in the request's window.
+ * out, `mayRelieve`, and some item could pass the threshold, `closestSimilarity`); and, when neither found anything, what the filters leave in the request's window.
  */
 export async function explainEmptyResult(input: {
   kind: EmptyListFacts['kind'];
@@ -190,6 +190,12 @@ export async function explainEmptyResult(input: {
   beyondFilters?: () => Promise<{ rows: BeyondFiltersRow[]; complete: boolean }>;
   /** False when the filters are known to keep nothing out (step 2's filtered-out counts): no search. */
   mayRelieve?: boolean | undefined;
+  /**
+   * The similarity of the corpus's closest item before any filter (step 2's filtered-out counts read
+   * it). Below the threshold, no window or tier change brings an item that passes it: when candidates
+   * were found (so the threshold is not to be lowered with a filter change), no search beyond the filters.
+   */
+  closestSimilarity?: number | undefined;
   windowStart: (days: number | null) => string | Date | undefined;
   /** The reader's sources of this content. */
   sourceSetup?: () => Promise<SourceSetup>;
@@ -198,8 +204,12 @@ export async function explainEmptyResult(input: {
 }): Promise<EmptyExplanation> {
   const nearest = await input.nearestSimilarities();
   const filtered = input.days !== null || input.excludedTiers.length > 0;
+  // findFilterRelief() finds nothing then: every item is below the threshold, and it lowers the
+  // threshold only when the request's filters held no candidate at all.
+  const nothingPasses =
+    nearest.length > 0 && input.closestSimilarity !== undefined && input.closestSimilarity < input.threshold;
   const relief =
-    filtered && input.beyondFilters && input.mayRelieve !== false
+    filtered && input.beyondFilters && input.mayRelieve !== false && !nothingPasses
       ? findFilterRelief({
           ...(await input.beyondFilters()),
           threshold: input.threshold,

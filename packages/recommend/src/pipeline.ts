@@ -379,6 +379,7 @@ export class RecommendationPipeline {
             windowStart: (windowDays) => this.windowFirstDay(windowDays),
             // Of the corpus's nearest papers, none failed the window or the tiers: no change of them helps.
             mayRelieve: result.filteredOut.byDate + result.filteredOut.byTier > 0,
+            closestSimilarity: result.closestSimilarity,
           })
         : null;
     return {
@@ -759,6 +760,8 @@ export class RecommendationPipeline {
     windowStart: (days: number | null) => WindowStart;
     /** False when step 2 shows the window and tiers kept none of the nearest out. */
     mayRelieve?: boolean;
+    /** The corpus's closest item's similarity before any filter, when step 2 read it. */
+    closestSimilarity?: number | undefined;
   }): Promise<EmptyExplanation> {
     const { kind, days, start } = input;
     const limit = Math.max(BEYOND_FILTERS_ROWS, input.topK);
@@ -793,6 +796,7 @@ export class RecommendationPipeline {
         return { rows, complete: rows.length < limit };
       },
       mayRelieve: input.mayRelieve,
+      closestSimilarity: input.closestSimilarity,
       windowStart: input.windowStart,
       // The same search without the threshold, ranked by the summary, as the threshold applies to it.
       nearestSimilarities: async () => input.unthresholded.slice(0, input.topK).map((row) => row.similarity),

@@ -200,6 +200,41 @@ describe('explainEmptyList', () => {
     });
   });
 
+  it('searches beyond the filters only when the closest item of the corpus could pass the threshold', async () => {
+    const searches: string[] = [];
+    const explain = (closestSimilarity: number | undefined, nearest: number[]) =>
+      explainEmptyResult({
+        kind: 'paper',
+        days: 7,
+        threshold: 0.5,
+        topK: 20,
+        excludedTiers: [4, 3],
+        availability: async () => ({ total: 9, embedded: 9, inWindow: 0, allowed: 0 }),
+        beyondFilters: async () => {
+          searches.push(`closest ${closestSimilarity}`);
+          return { rows: [{ similarity: 0.45, date: '2025-05-01', tier: 4 }], complete: true };
+        },
+        mayRelieve: true,
+        closestSimilarity,
+        windowStart: (days) => (days === null ? undefined : '2026-11-20'),
+        nearestSimilarities: async () => nearest,
+      });
+    // Candidates below the threshold, and nothing in the corpus reaches it: the threshold explains the
+    // list, as the search beyond the filters would have found (its rows are all below the threshold too).
+    const skipped = await explain(0.45, [0.3, 0.2]);
+    expect(searches).toEqual([]);
+    expect(skipped).toEqual(await explain(undefined, [0.3, 0.2]));
+    expect(searches).toEqual(['closest undefined']);
+    expect(skipped).toMatchObject({ cause: 'below_threshold', change: { similarity_threshold: '0.30' } });
+    // No candidate in the request's filters: a filter change with a lower threshold is offered, so the
+    // search runs.
+    expect(await explain(0.45, [])).toMatchObject({
+      cause: 'nothing_in_window',
+      change: { date_filter: '不限', excluded_jcr: '', similarity_threshold: '0.45' },
+    });
+    expect(searches).toEqual(['closest undefined', 'closest 0.45']);
+  });
+
   it('blames the window, not the threshold, when a wider window holds papers close enough', async () => {
     // The observed case: 一周内 has only distant papers (below the slider's minimum), 不限 has 8 close ones.
     const week = '2026-11-23';

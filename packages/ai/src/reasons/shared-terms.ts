@@ -89,7 +89,14 @@ export function sharedProfileTerms(
   options: { excluding?: string } = {},
 ): string[] {
   if (limit <= 0 || !profileText.trim() || !documentText.trim()) return [];
-  const profileCounts = termCounts(profileText);
+  const {
+    counts: profileCounts,
+    runs: profileRuns,
+    phrases: profilePhrases,
+    forms: profileForms,
+    hanRuns: profileHanRuns,
+    comparable: inProfile,
+  } = profileSide(profileText);
   const documentCounts = termCounts(documentText);
   const scoreOf = (term: string): number | undefined => {
     const inProfile = profileCounts.get(term);
@@ -112,23 +119,7 @@ export function sharedProfileTerms(
 
   // English: single words, and phrases whose every adjacent pair is a shared bigram. A phrase of
   // three words or more must also occur whole in the profile (its pairs alone could come from two places).
-  const profileRuns = wordRuns(profileText);
-  const profilePhrases = new Set<string>();
-  const profileForms = new Map<string, Map<string, number>>();
   const lowerCaseWords = new Set<string>();
-  for (const run of profileRuns) {
-    for (let i = 0; i < run.length; i++) {
-      for (let n = 1; n <= MAX_PHRASE_WORDS && i + n <= run.length; n++) {
-        const part = run.slice(i, i + n);
-        const key = part.map((word) => word.stem).join(' ');
-        if (n >= 3) profilePhrases.add(key);
-        const forms = profileForms.get(key) ?? new Map<string, number>();
-        const form = part.map((word) => word.written).join(' ');
-        forms.set(form, (forms.get(form) ?? 0) + 1);
-        profileForms.set(key, forms);
-      }
-    }
-  }
   const documentRuns = wordRuns(documentText);
   for (const run of [...profileRuns, ...documentRuns]) {
     for (const word of run) if (word.written === word.written.toLowerCase()) lowerCaseWords.add(word.written);
@@ -157,7 +148,6 @@ export function sharedProfileTerms(
   }
 
   // Chinese: the longest character runs the profile also contains, scored by their best character bigram.
-  const profileHanRuns = [...profileText.matchAll(HAN_RUN)].map((match) => match[0]);
   for (const match of documentText.matchAll(HAN_RUN)) {
     const run = match[0];
     for (let i = 0; i + 2 <= run.length; i++) {
@@ -195,7 +185,6 @@ export function sharedProfileTerms(
     chosen.push(candidate);
   }
   const inDocument = comparable(documentText);
-  const inProfile = comparable(profileText);
   return chosen.map((candidate) => {
     if (!candidate.stems) return candidate.key;
     // A spelling found in both texts ('network' is in 'networks'), the document's most frequent first.
@@ -208,6 +197,56 @@ export function sharedProfileTerms(
 }
 
 const comparable = (text: string) => text.toLowerCase().replace(/\s+/g, ' ');
+
+/** What sharedProfileTerms reads of the profile text: functions of that text alone. */
+interface ProfileSide {
+  text: string;
+  counts: Map<string, number>;
+  runs: WrittenWord[][];
+  /** Phrases of three words or more, as stems joined by spaces. */
+  phrases: Set<string>;
+  /** Each phrase of up to MAX_PHRASE_WORDS words (stems joined by spaces): how the profile writes it. */
+  forms: Map<string, Map<string, number>>;
+  hanRuns: string[];
+  comparable: string;
+}
+
+/**
+ * The last profile text's side, kept until another text comes: a request's reasons compare one summary
+ * with each of its items (20 by default), and the summary's words were read again for each. Keyed by
+ * the whole text and never changed after it is built, so it is what reading the text again gives.
+ */
+let lastProfile: ProfileSide | undefined;
+
+function profileSide(text: string): ProfileSide {
+  if (lastProfile?.text === text) return lastProfile;
+  const runs = wordRuns(text);
+  const phrases = new Set<string>();
+  const forms = new Map<string, Map<string, number>>();
+  for (const run of runs) {
+    for (let i = 0; i < run.length; i++) {
+      for (let n = 1; n <= MAX_PHRASE_WORDS && i + n <= run.length; n++) {
+        const part = run.slice(i, i + n);
+        const key = part.map((word) => word.stem).join(' ');
+        if (n >= 3) phrases.add(key);
+        const written = forms.get(key) ?? new Map<string, number>();
+        const form = part.map((word) => word.written).join(' ');
+        written.set(form, (written.get(form) ?? 0) + 1);
+        forms.set(key, written);
+      }
+    }
+  }
+  lastProfile = {
+    text,
+    counts: termCounts(text),
+    runs,
+    phrases,
+    forms,
+    hanRuns: [...text.matchAll(HAN_RUN)].map((match) => match[0]),
+    comparable: comparable(text),
+  };
+  return lastProfile;
+}
 
 /** Each word in lower case when either text writes it so ("Graph Neural Networks" in a title -> "graph neural networks"). */
 function withLowerCaseWords(form: string, lowerCaseWords: Set<string>): string {

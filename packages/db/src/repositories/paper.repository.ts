@@ -53,6 +53,12 @@ export interface PaperRecommendationResult {
    * removed, each counted once under the first filter it fails: date window, tier, threshold.
    */
   filteredOut: { byDate: number; byTier: number; byThreshold: number };
+  /**
+   * The similarity of the corpus's nearest paper (this model), before any filter, read by the same walk
+   * as `filteredOut` (undefined without a date or tier filter, or when the model has no paper): when it
+   * is below the threshold, no window or tier change brings a paper that passes it.
+   */
+  closestSimilarity?: number | undefined;
 }
 
 export interface SimilarPaperQuery extends Omit<NearestPapersQuery, 'topK' | 'threshold'> {
@@ -231,9 +237,16 @@ export class PaperRepository {
           byThreshold: Number(meta.by_threshold ?? 0),
         };
     const papers = rows.filter((row) => row.similarity >= query.threshold);
+    const closest =
+      thresholdOnly || meta.closest === null || meta.closest === undefined ? undefined : Number(meta.closest);
     return {
       ...trip,
-      result: { papers: papers.map(({ id, similarity }) => ({ id, similarity })), route, filteredOut },
+      result: {
+        papers: papers.map(({ id, similarity }) => ({ id, similarity })),
+        route,
+        filteredOut,
+        ...(closest === undefined ? {} : { closestSimilarity: closest }),
+      },
     };
   }
 
@@ -341,7 +354,8 @@ function preparePaperSearch(query: NearestPapersQuery): PreparedNearest {
 
 /**
  * The '(filtered out N)' figure, in the search's statement: the countK nearest papers of the corpus
- * (a plain top-k over the index, without filters), each counted under the first filter it fails.
+ * (a plain top-k over the index, without filters), each counted under the first filter it fails, and
+ * the similarity of the closest of them (closestSimilarity).
  */
 function filteredOutExtras(search: PreparedNearest, query: NearestPapersQuery, countK: number) {
   const excluded = [...new Set((query.excludedTiers ?? []).map((tier) => Math.trunc(tier)))];
@@ -356,11 +370,13 @@ function filteredOutExtras(search: PreparedNearest, query: NearestPapersQuery, c
     ctes: [
       sql`counted AS MATERIALIZED (
         SELECT CASE WHEN ${failsDate} THEN 'date' WHEN ${failsTier} THEN 'tier'
-                    WHEN 1 - (${search.distance}) < ${threshold} THEN 'threshold' END AS failed
+                    WHEN 1 - (${search.distance}) < ${threshold} THEN 'threshold' END AS failed,
+               1 - (${search.distance}) AS similarity
         FROM ${papers} WHERE ${search.modelFilter}
         ORDER BY ${search.distance} LIMIT ${sql.raw(String(countK))})`,
     ],
     metaColumns: [
+      sql`(SELECT max(similarity) FROM counted) AS meta_closest`,
       sql`(SELECT count(*)::int FROM counted WHERE failed = 'date') AS meta_by_date`,
       sql`(SELECT count(*)::int FROM counted WHERE failed = 'tier') AS meta_by_tier`,
       sql`(SELECT count(*)::int FROM counted WHERE failed = 'threshold') AS meta_by_threshold`,
