@@ -51,6 +51,46 @@ export type Yielder = () => Promise<void>;
  * column (docs/decisions.md, "Issue 35: the first fit and the vectors of a bulk ingest").
  */
 
+/**
+ * out[base, base + cols) += the weighted sum of `count` rows of `m` (weights[k] times m's row
+ * indices[k]), four rows at a time: each output element is then read and written once for four
+ * multiply-adds instead of once for each, which is where these products spent their time.
+ */
+function addWeightedRows(
+  out: Float64Array,
+  base: number,
+  m: Float32Array,
+  cols: number,
+  indices: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  from: number,
+  to: number,
+): void {
+  let k = from;
+  for (; k + 3 < to; k += 4) {
+    const w0 = weights[k] as number;
+    const w1 = weights[k + 1] as number;
+    const w2 = weights[k + 2] as number;
+    const w3 = weights[k + 3] as number;
+    const o0 = (indices[k] as number) * cols;
+    const o1 = (indices[k + 1] as number) * cols;
+    const o2 = (indices[k + 2] as number) * cols;
+    const o3 = (indices[k + 3] as number) * cols;
+    for (let c = 0; c < cols; c++)
+      out[base + c] =
+        (out[base + c] as number) +
+        (w0 * (m[o0 + c] as number) +
+          w1 * (m[o1 + c] as number) +
+          w2 * (m[o2 + c] as number) +
+          w3 * (m[o3 + c] as number));
+  }
+  for (; k < to; k++) {
+    const weight = weights[k] as number;
+    const offset = (indices[k] as number) * cols;
+    for (let c = 0; c < cols; c++) out[base + c] = (out[base + c] as number) + weight * (m[offset + c] as number);
+  }
+}
+
 /** rows x cols product A * M, with A sparse (rows) and M dense terms x cols, both row-major. */
 async function multiply(rows: SparseVector[], m: Float32Array, cols: number, pause: Yielder): Promise<Float64Array> {
   const n = rows.length;
@@ -58,12 +98,7 @@ async function multiply(rows: SparseVector[], m: Float32Array, cols: number, pau
   for (let i = 0; i < n; i++) {
     if (i % 256 === 0) await pause();
     const row = rows[i] as SparseVector;
-    const base = i * cols;
-    for (let k = 0; k < row.indices.length; k++) {
-      const weight = row.values[k] as number;
-      const offset = (row.indices[k] as number) * cols;
-      for (let c = 0; c < cols; c++) out[base + c] = (out[base + c] as number) + weight * (m[offset + c] as number);
-    }
+    addWeightedRows(out, i * cols, m, cols, row.indices, row.values, 0, row.indices.length);
   }
   return out;
 }
@@ -108,21 +143,41 @@ async function multiplyTransposed(
   const out = new Float64Array(terms * cols);
   for (let t = 0; t < terms; t++) {
     if (t % 512 === 0) await pause();
-    const base = t * cols;
-    for (let k = starts[t] as number; k < (starts[t + 1] as number); k++) {
-      const weight = values[k] as number;
-      const offset = (documents[k] as number) * cols;
-      for (let c = 0; c < cols; c++) out[base + c] = (out[base + c] as number) + weight * (y[offset + c] as number);
-    }
+    addWeightedRows(out, t * cols, y, cols, documents, values, starts[t] as number, starts[t + 1] as number);
   }
   return out;
 }
 
-/** The columns' Gram matrix M^T M (cols x cols, symmetric) of a row-major rowCount x cols matrix. */
+/**
+ * The columns' Gram matrix M^T M (cols x cols, symmetric) of a row-major rowCount x cols matrix. Four
+ * rows at a time, so each element of the Gram matrix is read and written once for four multiply-adds.
+ */
 async function gramOf(matrix: Float64Array, rowCount: number, cols: number, pause: Yielder): Promise<Float64Array> {
   const gram = new Float64Array(cols * cols);
-  for (let r = 0; r < rowCount; r++) {
+  let r = 0;
+  for (; r + 3 < rowCount; r += 4) {
     if (r % 256 === 0) await pause();
+    const b0 = r * cols;
+    const b1 = b0 + cols;
+    const b2 = b1 + cols;
+    const b3 = b2 + cols;
+    for (let a = 0; a < cols; a++) {
+      const v0 = matrix[b0 + a] as number;
+      const v1 = matrix[b1 + a] as number;
+      const v2 = matrix[b2 + a] as number;
+      const v3 = matrix[b3 + a] as number;
+      if (v0 === 0 && v1 === 0 && v2 === 0 && v3 === 0) continue;
+      const line = a * cols;
+      for (let b = a; b < cols; b++)
+        gram[line + b] =
+          (gram[line + b] as number) +
+          (v0 * (matrix[b0 + b] as number) +
+            v1 * (matrix[b1 + b] as number) +
+            v2 * (matrix[b2 + b] as number) +
+            v3 * (matrix[b3 + b] as number));
+    }
+  }
+  for (; r < rowCount; r++) {
     const base = r * cols;
     for (let a = 0; a < cols; a++) {
       const value = matrix[base + a] as number;
@@ -159,14 +214,36 @@ async function choleskyQrStep(matrix: Float64Array, rowCount: number, cols: numb
       r[a * cols + b] = sum / pivot;
     }
   }
-  // Each row x solves x R = m (forward substitution over the columns).
-  for (let row = 0; row < rowCount; row++) {
+  // Each row x solves x R = m (forward substitution over the columns), with R's columns contiguous
+  // (rt, R transposed) and two rows at a time, so each element of R read serves two multiply-adds.
+  const rt = new Float64Array(cols * cols);
+  for (let a = 0; a < cols; a++) for (let b = a; b < cols; b++) rt[b * cols + a] = r[a * cols + b] as number;
+  let row = 0;
+  for (; row + 1 < rowCount; row += 2) {
     if (row % 256 === 0) await pause();
+    const b0 = row * cols;
+    const b1 = b0 + cols;
+    for (let c = 0; c < cols; c++) {
+      const line = c * cols;
+      let s0 = matrix[b0 + c] as number;
+      let s1 = matrix[b1 + c] as number;
+      for (let p = 0; p < c; p++) {
+        const value = rt[line + p] as number;
+        s0 -= (matrix[b0 + p] as number) * value;
+        s1 -= (matrix[b1 + p] as number) * value;
+      }
+      const pivot = rt[line + c] as number;
+      matrix[b0 + c] = s0 / pivot;
+      matrix[b1 + c] = s1 / pivot;
+    }
+  }
+  for (; row < rowCount; row++) {
     const base = row * cols;
     for (let c = 0; c < cols; c++) {
+      const line = c * cols;
       let sum = matrix[base + c] as number;
-      for (let p = 0; p < c; p++) sum -= (matrix[base + p] as number) * (r[p * cols + c] as number);
-      matrix[base + c] = sum / (r[c * cols + c] as number);
+      for (let p = 0; p < c; p++) sum -= (matrix[base + p] as number) * (rt[line + p] as number);
+      matrix[base + c] = sum / (rt[line + c] as number);
     }
   }
   return true;
@@ -311,19 +388,39 @@ export async function truncatedSvd(
 
   const components = new Float64Array(terms * rank);
   const singularValues = new Float64Array(rank);
-  const weights = new Float64Array(width);
+  // Component c is B^T's rows times eigenvector c over sigma; a zero sigma leaves its weights zero.
+  const weights = new Float64Array(rank * width);
   for (let c = 0; c < rank; c++) {
-    await pause();
     const sigma = Math.sqrt(Math.max(values[c] as number, 0));
     singularValues[c] = sigma;
     if (sigma < 1e-12) continue;
-    for (let j = 0; j < width; j++) weights[j] = (vectors[c * width + j] as number) / sigma;
-    const target = components.subarray(c * terms, (c + 1) * terms);
+    for (let j = 0; j < width; j++) weights[c * width + j] = (vectors[c * width + j] as number) / sigma;
+  }
+  // Four components at a time, so each element of B^T read serves four multiply-adds.
+  for (let c = 0; c < rank; c += 4) {
+    await pause();
+    const count = Math.min(4, rank - c);
+    const w0 = c * width;
+    const w1 = count > 1 ? w0 + width : w0;
+    const w2 = count > 2 ? w0 + 2 * width : w0;
+    const w3 = count > 3 ? w0 + 3 * width : w0;
     for (let t = 0; t < terms; t++) {
       const base = t * width;
-      let sum = 0;
-      for (let j = 0; j < width; j++) sum += (weights[j] as number) * (bt[base + j] as number);
-      target[t] = sum;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let j = 0; j < width; j++) {
+        const value = bt[base + j] as number;
+        s0 += (weights[w0 + j] as number) * value;
+        s1 += (weights[w1 + j] as number) * value;
+        s2 += (weights[w2 + j] as number) * value;
+        s3 += (weights[w3 + j] as number) * value;
+      }
+      components[c * terms + t] = s0;
+      if (count > 1) components[(c + 1) * terms + t] = s1;
+      if (count > 2) components[(c + 2) * terms + t] = s2;
+      if (count > 3) components[(c + 3) * terms + t] = s3;
     }
   }
   return { components, singularValues, rank, terms };
