@@ -67,8 +67,48 @@ export function indexVocabulary(vocabulary: TfidfVocabulary): Map<string, number
   return new Map(vocabulary.terms.map((term, index) => [term, index]));
 }
 
-/** Sublinear tf (1 + ln tf) times idf, L2-normalised; terms outside the vocabulary are ignored. */
+/** Counts up to this fit in the low bits of vectorizeCounts' packed keys (above it, the general path). */
+const PACKED_COUNT_LIMIT = 2 ** 21;
+
+/**
+ * Sublinear tf (1 + ln tf) times idf, L2-normalised; terms outside the vocabulary are ignored. Each
+ * term's vocabulary index and count are packed into one number (index x 2^21 + count: exact below
+ * 2^53) and sorted as a Float64Array, which sorts numerically without a comparator or a pair per
+ * term; distinct terms have distinct indices, so the order is the same as sorting the pairs by index.
+ */
 export function vectorizeCounts(
+  counts: Map<string, number>,
+  vocabulary: TfidfVocabulary,
+  index: Map<string, number>,
+): SparseVector {
+  const packed = new Float64Array(counts.size);
+  let size = 0;
+  for (const [term, tf] of counts) {
+    const i = index.get(term);
+    if (i === undefined) continue;
+    if (!(tf < PACKED_COUNT_LIMIT)) return vectorizePairs(counts, vocabulary, index);
+    packed[size++] = i * PACKED_COUNT_LIMIT + tf;
+  }
+  const keys = packed.subarray(0, size).sort();
+  const indices = new Uint32Array(size);
+  const values = new Float64Array(size);
+  let squares = 0;
+  for (let k = 0; k < size; k++) {
+    const key = keys[k] as number;
+    const tf = key % PACKED_COUNT_LIMIT;
+    const i = (key - tf) / PACKED_COUNT_LIMIT;
+    const weight = (1 + Math.log(tf)) * (vocabulary.idf[i] ?? 1);
+    indices[k] = i;
+    values[k] = weight;
+    squares += weight * weight;
+  }
+  const norm = Math.sqrt(squares) || 1;
+  for (let k = 0; k < size; k++) values[k] = (values[k] as number) / norm;
+  return { indices, values };
+}
+
+/** vectorizeCounts for a text with a term counted 2^21 times or more (no packed keys). */
+function vectorizePairs(
   counts: Map<string, number>,
   vocabulary: TfidfVocabulary,
   index: Map<string, number>,
