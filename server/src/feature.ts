@@ -28,6 +28,7 @@ import type { AuthRateLimits } from './features/accounts/account-rate-limits';
 import type { SessionService } from './features/accounts/session.service';
 import type { LearningService } from './features/learning/learning.service';
 import type { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
+import type { AfterAnswer } from './mail/after-answer';
 import type { LoginLimiter } from './plugins/login-limiter';
 import type { RateLimitStore } from './plugins/rate-limit-store';
 import type { CachedAccount, UserCache } from './plugins/user-cache';
@@ -88,6 +89,8 @@ export interface SharedServices {
   pipelines: (timeZone: string) => RecommendationPipeline;
   /** The pipeline of the server's TIME_ZONE. */
   pipeline: RecommendationPipeline;
+  /** Mail sent after the answer (accounts, feedback); the app waits for it when it closes. */
+  afterAnswer: AfterAnswer;
 }
 
 /** What a feature's services are built from; `repositories` holds only the ones it declared. */

@@ -51,6 +51,7 @@ import { SessionService } from './features/accounts/session.service';
 import { LearningService } from './features/learning/learning.service';
 import { ProfileEmbeddingService } from './features/research-profile/profile-embedding.service';
 import { closeHttpServer } from './http-shutdown';
+import { AfterAnswer } from './mail/after-answer';
 import { LoginLimiter } from './plugins/login-limiter';
 import { createRateLimitStore } from './plugins/rate-limit-store';
 import { createAccountCache, startUserChangeListener } from './plugins/user-cache';
@@ -194,6 +195,7 @@ function createSharedServices(
     now: options.clock,
   });
   return {
+    afterAnswer: new AfterAnswer(logger),
     userCache,
     sessions,
     rateLimitStore,
@@ -228,6 +230,8 @@ export async function composeApp(parts: ServerParts, options: AppOptions = {}): 
   // The limiters' store closes with the app, after its in-flight requests.
   app.addHook('onClose', () => shared.rateLimitStore.close());
   app.addHook('onClose', () => shared.userCache.close());
+  // Mails handed over after an answer go out before the mailer and the database close (cleanups below).
+  app.addHook('onClose', () => shared.afterAnswer.settle());
   for (const { onListen } of features) if (onListen) app.addHook('onListen', onListen);
   return app;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, type ReceivedMail, resetLinkFrom } from './smtp-sink';
+import { codeFrom, RESET_LINK_SUBJECT, type ReceivedMail, resetLinkFrom } from './smtp-sink';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 
 /** Embedded mode without SMTP_URL: mail goes to DATA_DIR/outbox, and its secrets never reach the logs. */
@@ -32,6 +32,22 @@ async function outboxMail(nth: number): Promise<ReceivedMail & { file: string }>
       };
     }
     if (waited > 10_000) throw new Error(`no mail #${nth} in ${outboxDir()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits for the mail to `to` whose subject is `subject` in the outbox, and parses it. */
+async function outboxMailTo(to: string, subject: string): Promise<ReceivedMail> {
+  for (let waited = 0; ; waited += 50) {
+    const files = (await fs.readdir(outboxDir()).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
+    for (const name of files) {
+      const parsed = await PostalMime.parse(await fs.readFile(path.join(outboxDir(), name)));
+      const recipients = (parsed.to ?? []).map((address) => address.address ?? '');
+      if (recipients.includes(to) && parsed.subject === subject) {
+        return { to: recipients, subject, text: parsed.text ?? '', html: parsed.html ?? '' };
+      }
+    }
+    if (waited > 10_000) throw new Error(`no mail "${subject}" to ${to} in ${outboxDir()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -75,5 +91,31 @@ describe('the outbox mailer', () => {
       expect(logs).not.toContain(secret);
     }
     expect(logs).not.toContain('验证码是');
+  });
+
+  it('writes the mail an answer handed over before the server closes (the reset notice)', async () => {
+    // The reset's notice to the owner goes out after the answer; closing right away must not lose it.
+    const email = 'closing-user@example.org';
+    await post('/api/auth/register/', { email, password: PASSWORD, password2: PASSWORD });
+    const code = codeFrom(await outboxMailTo(email, '科研雷达：邮箱验证码'));
+    expect((await post('/api/auth/verify-email/', { email, verification_code: code })).statusCode).toBe(200);
+    expect((await post('/api/auth/forgot-password/', { email })).statusCode).toBe(200);
+    const token = resetLinkFrom(await outboxMailTo(email, RESET_LINK_SUBJECT)).searchParams.get('token') ?? '';
+    const reset = await post('/api/auth/reset-password/', {
+      token,
+      password: 'an0ther-passphrase',
+      confirm_password: 'an0ther-passphrase',
+    });
+    expect(reset.statusCode).toBe(200);
+    await runtime.close();
+    // No waiting: the notice is in the outbox once close() has returned.
+    const names = (await fs.readdir(outboxDir())).filter((file) => file.endsWith('.eml'));
+    const subjects = await Promise.all(
+      names.map(async (name) => {
+        const parsed = await PostalMime.parse(await fs.readFile(path.join(outboxDir(), name)));
+        return `${(parsed.to ?? []).map((address) => address.address).join(',')} ${parsed.subject}`;
+      }),
+    );
+    expect(subjects).toContain(`${email} 科研雷达：账户密码已重置`);
   });
 });

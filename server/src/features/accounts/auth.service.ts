@@ -14,6 +14,7 @@ import {
 } from '@radar/shared';
 import type { Logger } from 'pino';
 import { type AppError, errors } from '../../errors';
+import type { AfterAnswer } from '../../mail/after-answer';
 import { passwordChangedMail, passwordResetMail, verificationCodeMail } from '../../mail/templates';
 import { isCommonPassword } from '../../security/common-passwords';
 import type { PasswordHasher } from '../../security/password-hasher';
@@ -61,6 +62,8 @@ export interface AuthServiceDeps {
   /** The web app's address, read when a link is made (it follows the listening port when WEB_BASE_URL is unset). */
   webBaseUrl: () => string;
   logger: Logger;
+  /** Mail sent after the answer, waited for at shutdown. */
+  afterAnswer: AfterAnswer;
   /** The one clock every expiry rule uses; tests move it. */
   now?: () => Date;
   /** Forgets an account's login-guessing counts after a password reset (plugins/login-limiter.ts). */
@@ -148,7 +151,7 @@ export class AuthService {
     const waitMs = this.msUntilNextCode(browser.sends, now);
     if (waitMs > 0) throw resendLater(waitMs);
     browser.recordSend(now, DAY);
-    this.afterAnswer('code mail failed', email, () => this.mailCodeIfPending(email, now));
+    this.deps.afterAnswer.mail('code mail failed', email, () => this.mailCodeIfPending(email, now));
     return { message: RESEND_CODE_ANSWER, resend_available_in: ACCOUNT_RULES.resendCooldownMs / SECOND };
   }
 
@@ -280,7 +283,7 @@ export class AuthService {
    * happen after the answer, so neither the body nor the time taken says whether an account exists.
    */
   async forgotPassword(email: string): Promise<{ message: string }> {
-    this.afterAnswer('password reset mail failed', email, () => this.mailResetLink(email));
+    this.deps.afterAnswer.mail('password reset mail failed', email, () => this.mailResetLink(email));
     return { message: '如果该邮箱已注册，我们已向其发送重置密码邮件，请查收' };
   }
 
@@ -377,7 +380,7 @@ export class AuthService {
       hourCycle: 'h23',
     }).format(this.now());
     const forgotPasswordLink = `${this.deps.webBaseUrl()}/forgot-password`;
-    this.afterAnswer('password notice mail failed', user.email, () =>
+    this.deps.afterAnswer.mail('password notice mail failed', user.email, () =>
       this.deps.mailer.send(passwordChangedMail(user.email, { kind, at, device, forgotPasswordLink })),
     );
   }
@@ -417,15 +420,6 @@ export class AuthService {
       throw error;
     });
     return this.unknowableHash;
-  }
-
-  /** Runs work after the answer has gone out; failures are logged with the address fingerprinted. */
-  private afterAnswer(failure: string, email: string, work: () => Promise<unknown>): void {
-    setImmediate(() => {
-      work().catch((error: Error) => {
-        this.deps.logger.error({ email: emailFingerprint(email), err: error.message }, failure);
-      });
-    });
   }
 
   /** Sends a code to a registration; 503 when the mail cannot be delivered (the code is then dropped). */

@@ -3,6 +3,7 @@ import type { Mailer } from '@radar/mail';
 import { type EmailChangeStartedResponse, LIMITS } from '@radar/shared';
 import type { Logger } from 'pino';
 import { errors } from '../../errors';
+import type { AfterAnswer } from '../../mail/after-answer';
 import { emailChangeCodeMail, emailChangedMail, emailChangeTakenMail } from '../../mail/templates';
 import { emailFingerprint, type SecretCodes } from '../../security/secret-codes';
 import type { AccountSelfService } from './self-service.service';
@@ -18,6 +19,8 @@ export interface EmailChangeDeps {
   userCache?: { changed(userId: string): Promise<void> };
   webBaseUrl: () => string;
   logger: Logger;
+  /** Mail sent after the answer, waited for at shutdown. */
+  afterAnswer: AfterAnswer;
   timeZone?: string;
   now?: () => Date;
 }
@@ -61,7 +64,7 @@ export class EmailChangeService {
     const mail = taken
       ? emailChangeTakenMail(newEmail, `${this.deps.webBaseUrl()}/forgot-password`)
       : emailChangeCodeMail(newEmail, code, CODE_TTL_SECONDS / 60);
-    this.afterAnswer('email change mail failed', newEmail, () => this.deps.mailer.send(mail));
+    this.deps.afterAnswer.mail('email change mail failed', newEmail, () => this.deps.mailer.send(mail));
     return { message: `验证码已发送至 ${newEmail}，请查收`, new_email: newEmail, expires_in: CODE_TTL_SECONDS };
   }
 
@@ -98,16 +101,7 @@ export class EmailChangeService {
       at,
       forgotPasswordLink: `${this.deps.webBaseUrl()}/forgot-password`,
     });
-    this.afterAnswer('email changed notice failed', applied.oldEmail, () => this.deps.mailer.send(notice));
+    this.deps.afterAnswer.mail('email changed notice failed', applied.oldEmail, () => this.deps.mailer.send(notice));
     return applied.user;
-  }
-
-  /** Mail goes out after the answer, so the time to answer says nothing about the address. */
-  private afterAnswer(failure: string, email: string, work: () => Promise<unknown>): void {
-    setImmediate(() => {
-      work().catch((error: Error) => {
-        this.deps.logger.error({ email: emailFingerprint(email), err: error.message }, failure);
-      });
-    });
   }
 }

@@ -30,9 +30,6 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ feedback: FeedbackService }
     if (request.headers.authorization !== undefined) await app.authenticate(request);
   };
 
-  // Mails still going out are finished before the mailer closes (runtime.ts closes the app first).
-  app.addHook('onClose', () => feedback.settle());
-
   app.post(
     API_PATHS.feedback,
     {

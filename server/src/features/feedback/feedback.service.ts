@@ -12,6 +12,7 @@ import {
   type FeedbackResponse,
 } from '@radar/shared';
 import type { Logger } from 'pino';
+import type { AfterAnswer } from '../../mail/after-answer';
 import { type ContactUserInfo, contactMail, type FeedbackUserInfo, feedbackMail } from './feedback.mail';
 
 export interface FeedbackServiceDeps {
@@ -22,6 +23,8 @@ export interface FeedbackServiceDeps {
   /** SUPPORT_EMAIL: where contact messages go when FEEDBACK_TO is unset. */
   supportEmail?: string | undefined;
   logger: Logger;
+  /** Mail sent after the answer, waited for at shutdown. */
+  afterAnswer: AfterAnswer;
   now?: (() => Date) | undefined;
 }
 
@@ -31,7 +34,6 @@ export interface FeedbackServiceDeps {
  * answer, so a slow mail server never makes the page time out and send the feedback twice.
  */
 export class FeedbackService {
-  private readonly sending = new Set<Promise<void>>();
   private readonly now: () => Date;
 
   constructor(private readonly deps: FeedbackServiceDeps) {
@@ -96,15 +98,9 @@ export class FeedbackService {
     return answer;
   }
 
-  /** Waits for the mails still going out; the app awaits it when it closes, before the mailer closes. */
-  async settle(): Promise<void> {
-    await Promise.allSettled([...this.sending]);
-  }
-
-  /** Mails after the answer; the row is marked mailed once the mail server took it. */
+  /** Mails after the answer (waited for at shutdown); the row is marked mailed once the mail server took it. */
   private inBackground(row: FeedbackRow, send: () => Promise<unknown>): void {
-    const mailing = this.mail(row, send).finally(() => this.sending.delete(mailing));
-    this.sending.add(mailing);
+    this.deps.afterAnswer.run(() => this.mail(row, send));
   }
 
   private async mail(row: FeedbackRow, send: () => Promise<unknown>): Promise<void> {

@@ -3,6 +3,7 @@ import type { Mailer, MailStatus, OutgoingMail } from '@radar/mail';
 import { CONTACT_FEEDBACK_TYPE, CONTACT_STORED, CONTACT_THANKS, FEEDBACK_THANKS } from '@radar/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { capturingLogger, userRow } from '../../../test/unit-support';
+import { AfterAnswer } from '../../mail/after-answer';
 import { FeedbackService, type FeedbackServiceDeps } from './feedback.service';
 
 /*
@@ -58,6 +59,10 @@ class HeldMailer {
 let feedback: InMemoryFeedback;
 let mailer: HeldMailer;
 let log: ReturnType<typeof capturingLogger>;
+let afterAnswer: AfterAnswer;
+
+/** The mails are handed to the mailer after the answer: one turn of the event loop later. */
+const afterTheAnswer = () => new Promise((resolve) => setImmediate(resolve));
 
 function service(settings: Partial<Pick<FeedbackServiceDeps, 'feedbackTo' | 'supportEmail'>> = {}): FeedbackService {
   return new FeedbackService({
@@ -67,6 +72,7 @@ function service(settings: Partial<Pick<FeedbackServiceDeps, 'feedbackTo' | 'sup
     feedbackTo: settings.feedbackTo,
     supportEmail: settings.supportEmail,
     logger: log.logger,
+    afterAnswer,
     now: () => MAILED_AT,
   });
 }
@@ -75,6 +81,7 @@ beforeEach(() => {
   feedback = new InMemoryFeedback();
   mailer = new HeldMailer();
   log = capturingLogger();
+  afterAnswer = new AfterAnswer(log.logger);
 });
 
 describe('FeedbackService.send', () => {
@@ -87,13 +94,15 @@ describe('FeedbackService.send', () => {
     );
     expect(answer).toEqual({ success: true, message: FEEDBACK_THANKS, id: '1' });
     expect(feedback.rows[0]).toMatchObject({ userId: reader.id, type: '错误报告', mailedAt: null });
+    await afterTheAnswer();
+    await afterTheAnswer();
     expect(mailer.sent.map(({ mail }) => [mail.to, mail.subject])).toEqual([
       ['ops@example.org', '科研雷达用户反馈 #1：错误报告'],
     ]);
     expect(mailer.sent[0]?.mail.text).toContain(`账户：${reader.email}（用户编号 ${reader.id}）`);
 
     mailer.sent[0]?.accept();
-    await feedbackService.settle();
+    await afterAnswer.settle();
     expect(feedback.rows[0]?.mailedAt).toEqual(MAILED_AT);
   });
 
@@ -103,8 +112,9 @@ describe('FeedbackService.send', () => {
       { type: 'question', title: '私密标题', description: '私密描述', userInfo: {} },
       undefined,
     );
+    await afterTheAnswer();
     mailer.sent[0]?.refuse('550 mailbox unavailable');
-    await feedbackService.settle();
+    await afterAnswer.settle();
     expect(feedback.rows[0]).toMatchObject({ userId: null, mailedAt: null });
     expect(log.lines.find((line) => line.level === 40)).toMatchObject({
       feedbackId: 1,
@@ -117,6 +127,7 @@ describe('FeedbackService.send', () => {
   it('only stores the feedback when FEEDBACK_TO is unset, and keeps only the text members of the user info', async () => {
     const userInfo = { email: 'a@example.org', userAgent: 42 } as unknown as { email: string };
     await service().send({ type: 'suggestion', title: '建议', description: '多一些筛选', userInfo }, undefined);
+    await afterTheAnswer();
     expect(mailer.sent).toEqual([]);
     expect(feedback.rows[0]?.userInfo).toEqual({ email: 'a@example.org' });
   });
@@ -130,6 +141,7 @@ describe('FeedbackService.contact', () => {
       userAgent: 'x'.repeat(600),
     });
     expect(answer).toEqual({ success: true, message: CONTACT_THANKS, delivery: 'mail' });
+    await afterTheAnswer();
     expect(mailer.sent.map(({ mail }) => [mail.to, mail.replyTo])).toEqual([['ops@example.org', 'wang@example.edu']]);
     expect(feedback.rows[0]).toMatchObject({
       userId: null,
@@ -140,12 +152,14 @@ describe('FeedbackService.contact', () => {
 
   it('mails to SUPPORT_EMAIL when FEEDBACK_TO is unset', async () => {
     await service({ supportEmail: 'help@example.org' }).contact(message, { userAgent: undefined });
+    await afterTheAnswer();
     expect(mailer.sent.map(({ mail }) => mail.to)).toEqual(['help@example.org']);
   });
 
   it('with neither address: stores it, mails nobody, and promises no reply', async () => {
     const answer = await service().contact(message, { userAgent: undefined });
     expect(answer).toEqual({ success: true, message: CONTACT_STORED, delivery: 'stored' });
+    await afterTheAnswer();
     expect([feedback.rows.length, mailer.sent.length]).toEqual([1, 0]);
   });
 
@@ -155,6 +169,7 @@ describe('FeedbackService.contact', () => {
       { userAgent: undefined },
     );
     expect(answer).toEqual({ success: true, message: CONTACT_THANKS, delivery: 'mail' });
+    await afterTheAnswer();
     expect([feedback.rows.length, mailer.sent.length]).toEqual([0, 0]);
   });
 });

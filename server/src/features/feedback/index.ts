@@ -6,13 +6,14 @@ import { FeedbackService } from './feedback.service';
 /** Signed-in feedback and the public contact form, stored and mailed. */
 export const feedbackFeature = defineFeature({
   repositories: ['feedback'],
-  services: ({ parts, options, repositories }) => ({
+  services: ({ parts, options, shared, repositories }) => ({
     feedback: new FeedbackService({
       feedback: repositories.feedback,
       mailer: parts.mailer,
       feedbackTo: parts.config.feedbackTo,
       supportEmail: parts.config.supportEmail,
       logger: parts.logger,
+      afterAnswer: shared.afterAnswer,
       now: options.clock,
     }),
   }),
