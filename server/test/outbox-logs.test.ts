@@ -15,12 +15,11 @@ const post = (url: string, payload: unknown) =>
 
 const outboxDir = () => path.join(runtime.dataDir, 'outbox');
 
-/** Waits for the n-th (1-based) .eml file in the outbox and parses it. */
-async function outboxMail(nth: number): Promise<ReceivedMail & { file: string }> {
-  for (let waited = 0; ; waited += 50) {
-    const files = (await fs.readdir(outboxDir()).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
-    const name = files.sort()[nth - 1];
-    if (name) {
+/** Every mail in the outbox, parsed, oldest first (file names start with an ISO timestamp). */
+async function readOutboxMails(): Promise<(ReceivedMail & { file: string })[]> {
+  const names = (await fs.readdir(outboxDir()).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
+  return Promise.all(
+    names.sort().map(async (name) => {
       const file = path.join(outboxDir(), name);
       const parsed = await PostalMime.parse(await fs.readFile(file));
       return {
@@ -30,27 +29,31 @@ async function outboxMail(nth: number): Promise<ReceivedMail & { file: string }>
         text: parsed.text ?? '',
         html: parsed.html ?? '',
       };
-    }
-    if (waited > 10_000) throw new Error(`no mail #${nth} in ${outboxDir()}`);
+    }),
+  );
+}
+
+/** Waits until `pick` finds its mail in the outbox (the server writes it after answering). */
+async function waitForOutboxMail(
+  what: string,
+  pick: (mails: (ReceivedMail & { file: string })[]) => (ReceivedMail & { file: string }) | undefined,
+): Promise<ReceivedMail & { file: string }> {
+  for (let waited = 0; ; waited += 50) {
+    const mail = pick(await readOutboxMails());
+    if (mail) return mail;
+    if (waited > 10_000) throw new Error(`no ${what} in ${outboxDir()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-/** Waits for the mail to `to` whose subject is `subject` in the outbox, and parses it. */
-async function outboxMailTo(to: string, subject: string): Promise<ReceivedMail> {
-  for (let waited = 0; ; waited += 50) {
-    const files = (await fs.readdir(outboxDir()).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
-    for (const name of files) {
-      const parsed = await PostalMime.parse(await fs.readFile(path.join(outboxDir(), name)));
-      const recipients = (parsed.to ?? []).map((address) => address.address ?? '');
-      if (recipients.includes(to) && parsed.subject === subject) {
-        return { to: recipients, subject, text: parsed.text ?? '', html: parsed.html ?? '' };
-      }
-    }
-    if (waited > 10_000) throw new Error(`no mail "${subject}" to ${to} in ${outboxDir()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The n-th (1-based) mail of the outbox. */
+const outboxMail = (nth: number) => waitForOutboxMail(`mail #${nth}`, (mails) => mails[nth - 1]);
+
+/** The mail to `to` whose subject is `subject`. */
+const outboxMailTo = (to: string, subject: string) =>
+  waitForOutboxMail(`mail "${subject}" to ${to}`, (mails) =>
+    mails.find((mail) => mail.to.includes(to) && mail.subject === subject),
+  );
 
 beforeAll(async () => {
   // No in-process worker: the mails go out from the requests, nothing here runs a job, and the worker's
@@ -109,13 +112,7 @@ describe('the outbox mailer', () => {
     expect(reset.statusCode).toBe(200);
     await runtime.close();
     // No waiting: the notice is in the outbox once close() has returned.
-    const names = (await fs.readdir(outboxDir())).filter((file) => file.endsWith('.eml'));
-    const subjects = await Promise.all(
-      names.map(async (name) => {
-        const parsed = await PostalMime.parse(await fs.readFile(path.join(outboxDir(), name)));
-        return `${(parsed.to ?? []).map((address) => address.address).join(',')} ${parsed.subject}`;
-      }),
-    );
+    const subjects = (await readOutboxMails()).map((mail) => `${mail.to.join(',')} ${mail.subject}`);
     expect(subjects).toContain(`${email} 科研雷达：账户密码已重置`);
   });
 });
