@@ -10,7 +10,8 @@
  *   one), kept afterwards and reused when it already holds the corpus (--fresh rebuilds it). embedded
  *   mode: PGlite on disk in a throw-away data directory, or in --data-dir (kept, and reused when it
  *   holds the corpus: the HNSW build takes minutes in PGlite), served over our socket server as in
- *   `pnpm start`.
+ *   `pnpm start`. A corpus is reused on the day it was generated only: its dates reach back from that
+ *   day, and the short windows' cells would hold fewer papers on a later one.
  * - The per-user quotas are counted as in production (every signed-in request, and the recommendation
  *   budget), with budgets the load test cannot reach; "counter trips" are the round trips one request
  *   spent on them (0 where they are counted in memory: embedded mode, docs/decisions.md).
@@ -275,9 +276,22 @@ const hasIndex = Boolean(
   (await database.handle.pool.query('SELECT to_regclass($1) AS r', [`radar.${embeddingIndexName('papers', model.id)}`]))
     .rows[0]?.r,
 );
+// The corpus's dates reach back from the day it was generated, so its windows' cells (一天内 ...) measure
+// what they did then only on that day: a corpus generated on an earlier day holds fewer papers in the short
+// windows (more empty lists, whose explanation searches beyond the filters) and is generated again.
+const newestDay = (
+  await database.handle.pool.query<{ day: string | null }>(
+    'SELECT max(published_at)::text AS day FROM radar.papers WHERE embedding_model_id = $1',
+    [model.id],
+  )
+).rows[0]?.day;
+const generatedToday = newestDay === new Date().toISOString().slice(0, 10);
 let loadSeconds: number | undefined;
 let indexSeconds: number | undefined;
-if (stored !== N || !hasIndex || args.fresh) {
+if (stored !== N || !hasIndex || !generatedToday || args.fresh) {
+  if (stored === N && hasIndex && !generatedToday && !args.fresh) {
+    process.stdout.write(`${database.name} holds a corpus generated on ${newestDay}: generating today's\n`);
+  }
   ({ loadSeconds } = await loadCorpus(database, model.id));
   indexSeconds = await buildIndex(database, model.id, DIM);
 } else {
