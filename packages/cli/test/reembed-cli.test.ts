@@ -27,37 +27,43 @@ function expectFirstRun(stdout: string) {
 }
 
 describe('pnpm radar reembed', () => {
-  it('fits the built-in model and re-embeds everything on the embedded database; a second run has nothing to do', async () => {
-    const dataDir = await createMigratedDataDir();
-    try {
-      const db = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 2, migrate: true });
+  // The embedded database is its own DATA_DIR, whatever the run's database: the PostgreSQL mode would
+  // only repeat it, so it runs in the embedded mode, and that mode's DATABASE_URL test below in the other.
+  it.skipIf(testDatabaseUrl())(
+    'fits the built-in model and re-embeds everything on the embedded database; a second run has nothing to do',
+    async () => {
+      const dataDir = await createMigratedDataDir();
       try {
-        await new PaperRepository(db.db).insertMany(papers);
-        await new UserRepository(db.db).create({
-          email: 'cli@example.org',
-          researchSummaryEn: 'I study markets, inflation and monetary policy.',
-        });
+        const db = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 2, migrate: true });
+        try {
+          await new PaperRepository(db.db).insertMany(papers);
+          await new UserRepository(db.db).create({
+            email: 'cli@example.org',
+            researchSummaryEn: 'I study markets, inflation and monetary policy.',
+          });
+        } finally {
+          await db.close();
+        }
+
+        expectFirstRun(await reembed({ DATA_DIR: dataDir }));
+        const again = await reembed({ DATA_DIR: dataDir });
+        expect(again).toContain('no refit: fitted on 210 documents; the corpus has 210');
+        expect(again).toContain('every stored vector is on the active model');
+
+        const forced = await reembed({ DATA_DIR: dataDir }, '--refit');
+        // Same corpus, same deterministic fit: the same version, so nothing to re-embed.
+        expect(forced).toContain('refitted the built-in model');
+        expect(forced).toContain('every stored vector is on the active model');
+
+        const wrong = await runRadar(['reembed', '--everything'], { DATA_DIR: dataDir });
+        expect(wrong.code).toBe(1);
+        expect(wrong.stderr).toContain('unknown option --everything');
       } finally {
-        await db.close();
+        await fs.rm(dataDir, { recursive: true, force: true });
       }
-
-      expectFirstRun(await reembed({ DATA_DIR: dataDir }));
-      const again = await reembed({ DATA_DIR: dataDir });
-      expect(again).toContain('no refit: fitted on 210 documents; the corpus has 210');
-      expect(again).toContain('every stored vector is on the active model');
-
-      const forced = await reembed({ DATA_DIR: dataDir }, '--refit');
-      // Same corpus, same deterministic fit: the same version, so nothing to re-embed.
-      expect(forced).toContain('refitted the built-in model');
-      expect(forced).toContain('every stored vector is on the active model');
-
-      const wrong = await runRadar(['reembed', '--everything'], { DATA_DIR: dataDir });
-      expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toContain('unknown option --everything');
-    } finally {
-      await fs.rm(dataDir, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it.runIf(testDatabaseUrl())(
     'does the same on PostgreSQL (DATABASE_URL)',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchTree, REPO_ROOT, runLintScript, type ScratchTree } from './helpers/script-tree';
+import { createScratchTree, runLintScript, type ScratchTree } from './helpers/script-tree';
 
 /** scripts/check-architecture.mjs (run by `pnpm lint`) on a small tree with one violation of each kind
  * (feature-import: one in server/, one in web/; repository-construction: a repository and a bundle of
@@ -106,10 +106,5 @@ describe('check-architecture', () => {
       'packages/jobs/package.json:4: package-cycle: @radar/db -> @radar/jobs -> @radar/db',
       '12 import-boundary violations (rules: scripts/check-architecture.mjs)',
     ]);
-  });
-
-  // Reads every source file of the repository: seconds on a busy machine, not the default 5.
-  it('passes on this repository', { timeout: 30_000 }, async () => {
-    expect(await check(REPO_ROOT)).toEqual({ code: 0, lines: [] });
   });
 });
