@@ -17,8 +17,11 @@ const IN_POSTGRES_MODE = [
 ];
 
 // Screens (*.test.tsx, happy-dom via a docblock in each file) rendered with the real route table against
-// a fake API server on 127.0.0.1 (src/testing/). Each file keeps a process of its own: Testing Library
-// and the app's modules hold the document and window of the file that loaded them first.
+// a fake API server on 127.0.0.1 (src/testing/). The files share worker processes (`isolate: false`): a
+// process of its own cost each file 3-5 CPU-seconds of loading React, MUI and the app again. Vitest keeps
+// one happy-dom window per worker, so src/testing/screen-file-setup.ts puts back before each file what a
+// page load starts with (document, URL, storage, cookies, timers, the app's module state);
+// docs/decisions/architecture.md, "Screen tests share worker processes".
 export default defineConfig({
   // Explicit so `vitest --config web/vitest.config.ts` from the repository root finds web/src.
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -31,5 +34,7 @@ export default defineConfig({
     // A screen test's first render transforms the page's lazy chunks and MUI; on a busy 2-core machine
     // that alone can take several seconds; a test holds several waits of up to 15 s each (render-app.tsx).
     testTimeout: 45_000,
+    isolate: false,
+    setupFiles: ['src/testing/screen-file-setup.ts'],
   },
 });

@@ -63,3 +63,12 @@ shared[SHARED_KEY] ??= new Map();
 const earlyAnswers = createEarlyAnswers(createApiClient({ onUnauthorized: () => {} }), shared[SHARED_KEY]);
 export const startEarlyGet = earlyAnswers.start;
 export const takeEarlyGet = earlyAnswers.take;
+
+/**
+ * Forgets every started request, as a new page load does. For the screen tests, whose files share one
+ * window: an untaken request of one file (a hover's prefetch) would otherwise answer the next file's
+ * first load with the previous file's server's data.
+ */
+export function forgetEarlyGets(): void {
+  shared[SHARED_KEY]?.clear();
+}

@@ -30,6 +30,16 @@ export function endEarlyView(): void {
   document.getElementById(EARLY_VIEW_STYLE_ID)?.remove();
 }
 
+/**
+ * Back to a new page's state: no early view on screen and the app has shown no page yet. For the screen
+ * tests, whose files share one window and would otherwise see the previous file's note.
+ */
+export function resetEarlyView(): void {
+  delete shared[DONE_KEY];
+  document.getElementById(EARLY_VIEW_ID)?.remove();
+  document.getElementById(EARLY_VIEW_STYLE_ID)?.remove();
+}
+
 /** The early view's page for a path of the app, or null on every other route (matched as the router does). */
 export function earlyPageAt(pathname: string): EarlyPage | null {
   const wanted = pathname.replace(/\/+$/, '').toLowerCase();

@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
+import { createQueryClient } from '@/lib/query-client';
 import { SESSION_STORAGE_KEYS } from '@/lib/session';
 import { createFakeApi, type FakeApi } from './fake-api';
 
@@ -75,6 +76,13 @@ export type RenderAppOptions = {
 };
 
 /**
+ * The query clients of this test's renders. Unmounting a screen leaves its client's cache and garbage
+ * timers behind (5 minutes by default); emptying it ends them, so nothing of one test (or one file, in
+ * the worker processes the screen files share) outlives it.
+ */
+const renderedQueryClients = new Set<ReturnType<typeof createQueryClient>>();
+
+/**
  * Renders the whole app (real route table, providers and shell) at `path` in a memory router. The
  * window's URL is the fake API's origin, so the app's relative requests reach that server.
  */
@@ -101,8 +109,11 @@ export function renderApp(api: FakeApi, path: string, options: RenderAppOptions 
     await user.click(field);
     await user.paste(text);
   };
+  // The app's own client, made here so the test can empty it when the screen goes (renderedQueryClients).
+  const queryClient = createQueryClient();
+  renderedQueryClients.add(queryClient);
   const view = render(
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProvider>,
   );
@@ -122,7 +133,13 @@ installNetworkLogFilter();
 // returns as soon as it does, so the long limit costs only the failing case.
 configure({ asyncUtilTimeout: 15_000 });
 
-// Vitest runs without globals, so Testing Library cannot register its own cleanup.
-afterEach(() => {
+/**
+ * Unmounts the test's screens and empties their query clients. Vitest runs without globals, so Testing
+ * Library cannot register its own cleanup: screen-file-setup.ts calls this after each test (a hook
+ * registered here would run for the first file of a worker only, as this module stays loaded).
+ */
+export function unmountRenders(): void {
   cleanup();
-});
+  for (const queryClient of renderedQueryClients) queryClient.clear();
+  renderedQueryClients.clear();
+}
