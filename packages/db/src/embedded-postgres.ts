@@ -92,6 +92,13 @@ export interface StartEmbeddedPostgresOptions {
  * in docs/benchmarks.md, "Light to run").
  */
 const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+/**
+ * In-memory databases (tests) also drop the start-up progress timer: PGlite's start leaves it armed,
+ * a 10-second timer re-armed forever, which keeps the process alive while the instance is open. The test
+ * harness keeps idle instances open (testing/pglite-reuse.ts), so a process holding one must still
+ * end. What remains is PostgreSQL's one-shot statistics timer (at most 10 s after the last query).
+ */
+const IN_MEMORY_START_PARAMS = [...EMBEDDED_START_PARAMS, '-c', 'log_startup_progress_interval=0'];
 
 /**
  * pglite-socket ignores the `-c search_path=bullmq` start-up option BullMQ sends, and all socket
@@ -121,7 +128,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
     db = await PGlite.create(dataPath, {
       extensions: { vector },
       loadDataDir: options.initialData,
-      startParams: EMBEDDED_START_PARAMS,
+      startParams: options.dataDir ? EMBEDDED_START_PARAMS : IN_MEMORY_START_PARAMS,
     });
     await db.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq; ${SESSION_SETUP}`);
     // We hold the lock, so a socket file left there is from a process that died; start() replaces it.

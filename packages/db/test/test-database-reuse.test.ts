@@ -69,16 +69,43 @@ describe.skipIf(testDatabaseUrl())('embedded test databases reused within a proc
     }
   });
 
-  it('does not reuse a database whose schema a test changed', async () => {
+  it('drops what the app creates while it runs (an index, a trigger and its function, a sequence) and reuses the database', async () => {
     const first = await createTestDatabase();
     const firstStart = await startedAt(first);
-    await first.pool.query('CREATE INDEX institutes_name_extra_idx ON radar.institutes (lower(name))');
+    await first.pool.query(`
+      CREATE INDEX institutes_name_extra_idx ON radar.institutes (lower(name));
+      CREATE FUNCTION radar.extra_notify() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+      CREATE TRIGGER extra_notify AFTER UPDATE ON radar.institutes FOR EACH ROW EXECUTE FUNCTION radar.extra_notify();
+      CREATE SEQUENCE bullmq.extra_queue_seq;
+      INSERT INTO radar.institutes (name) VALUES ('with an index');`);
+    await first.close();
+
+    const next = await createTestDatabase();
+    try {
+      expect(await startedAt(next)).toBe(firstStart);
+      const { rows } = await next.pool.query(`SELECT
+          to_regclass('radar.institutes_name_extra_idx') AS index, to_regproc('radar.extra_notify') AS fn,
+          to_regclass('bullmq.extra_queue_seq') AS seq,
+          (SELECT count(*)::int FROM pg_trigger WHERE tgname = 'extra_notify') AS triggers,
+          (SELECT count(*)::int FROM radar.institutes) AS institutes`);
+      expect(rows).toEqual([{ index: null, fn: null, seq: null, triggers: 0, institutes: 0 }]);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('does not reuse a database whose tables a test altered', async () => {
+    const first = await createTestDatabase();
+    const firstStart = await startedAt(first);
+    await first.pool.query('ALTER TABLE radar.institutes ADD COLUMN extra text');
     await first.close();
 
     const next = await createTestDatabase();
     try {
       expect(await startedAt(next)).not.toBe(firstStart);
-      const { rows } = await next.pool.query("SELECT 1 FROM pg_indexes WHERE indexname = 'institutes_name_extra_idx'");
+      const { rows } = await next.pool.query(
+        "SELECT 1 FROM information_schema.columns WHERE table_schema = 'radar' AND table_name = 'institutes' AND column_name = 'extra'",
+      );
       expect(rows).toHaveLength(0);
     } finally {
       await next.close();

@@ -44,6 +44,8 @@ interface TemplateState {
    * 1 page and 0 rows.
    */
   relationCounts: string;
+  /** The oids of the objects created after initdb (relations, functions, triggers), to tell a later one. */
+  templateObjects: string[];
   /** Catalog digests, by catalog (see catalogFingerprint). */
   fingerprint: Map<string, string>;
 }
@@ -177,16 +179,17 @@ async function catalogFingerprint(session: PGlite): Promise<Map<string, string>>
  * UNLISTENs every channel, releases advisory locks, drops temporary tables and resets every setting
  * (search_path too: resume() sets it again, as at start).
  *
- * pgvector's library, once loaded (by the first vector a test reads or writes), stays loaded and adds
- * its settings (hnsw.*, ivfflat.*) to pg_settings; nothing unloads it. It is loaded here, in the template
- * state's instance too, so that pg_settings compares alike. The one difference a test could see: on a
- * reused database those settings exist before its first vector.
+ * pgvector's and PL/pgSQL's libraries, once loaded (by the first vector, or the first trigger or
+ * function run), stay loaded and add their settings (hnsw.*, ivfflat.*, plpgsql.*) to pg_settings;
+ * nothing unloads them. They are loaded here, in the template state's instance too, so that pg_settings
+ * compares alike. The one difference a test could see: on a reused database those settings exist
+ * before its first vector or function.
  */
 async function resetSession(session: PGlite): Promise<void> {
   await session.execProtocolRaw(SYNC_MESSAGE);
   if (session.isInTransaction()) await session.exec('ROLLBACK');
   await session.exec('DISCARD ALL'); // alone: in a multi-statement text it would run in a transaction block
-  await session.exec("SELECT '[1]'::public.vector");
+  await session.exec("SELECT '[1]'::public.vector; DO $$ BEGIN END $$");
 }
 
 async function readTemplateState(session: PGlite): Promise<TemplateState> {
@@ -208,7 +211,13 @@ async function readTemplateState(session: PGlite): Promise<TemplateState> {
                                        'relallvisible', relallvisible))::text AS counts
        FROM pg_class WHERE oid >= ${FIRST_NORMAL_OBJECT_ID}`,
   );
+  const { rows: objects } = await session.query<{ oid: string }>(
+    `SELECT oid::text FROM pg_class WHERE oid >= ${FIRST_NORMAL_OBJECT_ID}
+     UNION ALL SELECT oid::text FROM pg_proc WHERE oid >= ${FIRST_NORMAL_OBJECT_ID}
+     UNION ALL SELECT oid::text FROM pg_trigger WHERE oid >= ${FIRST_NORMAL_OBJECT_ID}`,
+  );
   return {
+    templateObjects: objects.map((object) => object.oid),
     tableSizes: new Map(tables.map((table) => [table.name, table.bytes])),
     seededRows,
     relationCounts: rows[0]?.counts ?? '[]',
@@ -221,8 +230,39 @@ async function readTemplateState(session: PGlite): Promise<TemplateState> {
  * Puts a used database back to the template's state. Returns why it cannot be reused (schema drift), or
  * undefined when it can; throws when a step fails.
  */
+/**
+ * What the app itself creates on a database while it runs, dropped again: the per-model HNSW indexes
+ * (embedding.repository.ts, ensureIndexes), the user-change notification triggers and their functions
+ * (user.repository.ts, ensureChangeNotifications) and BullMQ's per-queue job-id sequences. Only these
+ * kinds, only in the app's schemas, and never with CASCADE: anything that depends on one (a new
+ * table's default, a constraint's index) makes the DROP fail, and the instance is not reused. A new
+ * table, type, view or extension is left for the fingerprint to refuse.
+ */
+async function dropObjectsAddedSinceTemplate(session: PGlite, state: TemplateState): Promise<void> {
+  const { rows } = await session.query<{ statement: string }>(
+    `SELECT format('DROP TRIGGER %I ON %s', t.tgname, t.tgrelid::regclass) AS statement, 1 AS step
+       FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE t.oid >= ${FIRST_NORMAL_OBJECT_ID} AND NOT t.tgisinternal AND NOT (t.oid::text = ANY($1::text[]))
+        AND c.relnamespace IN (${APP_SCHEMAS_SQL})
+     UNION ALL
+     SELECT format('DROP FUNCTION %s', p.oid::regprocedure), 2
+       FROM pg_proc p
+      WHERE p.oid >= ${FIRST_NORMAL_OBJECT_ID} AND NOT (p.oid::text = ANY($1::text[]))
+        AND p.pronamespace IN (${APP_SCHEMAS_SQL})
+     UNION ALL
+     SELECT format('DROP %s %s', CASE c.relkind WHEN 'i' THEN 'INDEX' ELSE 'SEQUENCE' END, c.oid::regclass), 3
+       FROM pg_class c
+      WHERE c.oid >= ${FIRST_NORMAL_OBJECT_ID} AND NOT (c.oid::text = ANY($1::text[]))
+        AND c.relkind IN ('i', 'S') AND c.relnamespace IN (${APP_SCHEMAS_SQL})
+     ORDER BY step`,
+    [state.templateObjects],
+  );
+  for (const { statement } of rows) await session.exec(statement);
+}
+
 async function resetToTemplate(session: PGlite, state: TemplateState): Promise<string | undefined> {
   await resetSession(session);
+  await dropObjectsAddedSinceTemplate(session, state);
   const tables = await listTables(session);
   const unknown = tables.find((table) => !state.tableSizes.has(table.name));
   if (unknown) return `table ${unknown.name} is not in the template`;
