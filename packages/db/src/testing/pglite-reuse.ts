@@ -10,14 +10,14 @@ import type { EmbeddedPostgres, SuspendedEmbeddedPostgres } from '../embedded-po
  * asks for one, put back to the template's state and handed out again. The reset must leave nothing a
  * test could see, so it is checked, not trusted: if the catalog afterwards differs from the template's
  * (a test created an index, altered a table, ran ALTER SYSTEM...) or any step fails, the instance is
- * stopped and a fresh one started (docs/decisions/architecture.md, "Test databases: reused PGlite").
+ * stopped and a fresh one started (docs/decisions.md, "Test databases reused within a process").
  */
 
 /** One idle database is enough: a process runs its test files one after another. */
 const MAX_IDLE = 1;
 
 /** Set RADAR_TEST_PGLITE_REUSE=off to start every test database afresh (to compare, or to rule reuse out). */
-export const isReuseEnabled = (): boolean => process.env.RADAR_TEST_PGLITE_REUSE !== 'off';
+const isReuseEnabled = (): boolean => process.env.RADAR_TEST_PGLITE_REUSE !== 'off';
 /** Set RADAR_TEST_PGLITE_REUSE_TRACE=1 to have each reset's CPU time and outcome written to stderr. */
 const isTraced = (): boolean => process.env.RADAR_TEST_PGLITE_REUSE_TRACE === '1';
 
