@@ -364,5 +364,7 @@ export async function releaseDatabase(embedded: EmbeddedPostgres): Promise<void>
     await embedded.stop().catch(() => {});
     throw error;
   });
-  idle.push(suspended);
+  // Another file's database may have taken the place meanwhile (two closed at once).
+  if (idle.length >= MAX_IDLE) await suspended.stop();
+  else idle.push(suspended);
 }
