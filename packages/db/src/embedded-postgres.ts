@@ -26,6 +26,26 @@ export interface EmbeddedPostgres {
   dumpDataDir(): Promise<Blob>;
   /** Bytes of PGlite's WebAssembly memory: it grows with shared_buffers and work memory, never shrinks. */
   memoryBytes(): number;
+  /**
+   * In-memory databases only (the test harness reuses them, testing/pglite-reuse.ts): stops serving (every
+   * connection closed, the socket and its directory removed) and hands over the session with nothing
+   * connected. A data directory's database has no use for it and refuses.
+   */
+  suspend(): Promise<SuspendedEmbeddedPostgres>;
+  stop(): Promise<void>;
+}
+
+export interface SuspendedEmbeddedPostgres {
+  /**
+   * PGlite's single session. Calls on it directly are safe while suspended: no client can reach it, and
+   * a message still running when the server stopped holds PGlite's lock, so the first call waits for it.
+   */
+  session: PGlite;
+  /**
+   * Serves the session again, on a new socket in a new directory: a client left over from the last use
+   * (a pool nobody ended, a reconnecting queue) cannot reach it.
+   */
+  resume(): Promise<EmbeddedPostgres>;
   stop(): Promise<void>;
 }
 
@@ -72,13 +92,26 @@ export interface StartEmbeddedPostgresOptions {
  * in docs/benchmarks.md, "Light to run").
  */
 const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+/**
+ * In-memory databases (tests) also drop the start-up progress timer: PGlite's start leaves it armed,
+ * a 10-second timer re-armed forever, which keeps the process alive while the instance is open. The test
+ * harness keeps idle instances open (testing/pglite-reuse.ts), so a process holding one must still
+ * end. What remains is PostgreSQL's one-shot statistics timer (at most 10 s after the last query).
+ */
+const IN_MEMORY_START_PARAMS = [...EMBEDDED_START_PARAMS, '-c', 'log_startup_progress_interval=0'];
+
+/**
+ * pglite-socket ignores the `-c search_path=bullmq` start-up option BullMQ sends, and all socket
+ * connections share this one session, so it is set on the session before serving. App tables are
+ * schema-qualified (`radar.`).
+ */
+const SESSION_SETUP = 'SET search_path TO bullmq, public;';
 
 export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   if (options.dataDir && options.initialData) throw new Error('initialData is for in-memory databases only');
   let lock: DataDirLock | undefined;
   let socketDir: string;
   let dataPath: string;
-  let removeSocketDir = false;
   if (options.dataDir) {
     lock = await acquireDataDirLock(options.dataDir);
     dataPath = embeddedDataPath(options.dataDir);
@@ -86,49 +119,82 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
     await fs.mkdir(socketDir, { recursive: true });
   } else {
     dataPath = 'memory://';
-    socketDir = await fs.mkdtemp(path.join(os.tmpdir(), 'radar-pglite-'));
-    removeSocketDir = true;
+    socketDir = await makeTempSocketDir();
   }
 
   let db: PGlite | undefined;
-  let server: PgliteSocketServer | undefined;
+  let served: EmbeddedPostgres | undefined;
   try {
     db = await PGlite.create(dataPath, {
       extensions: { vector },
       loadDataDir: options.initialData,
-      startParams: EMBEDDED_START_PARAMS,
+      startParams: options.dataDir ? EMBEDDED_START_PARAMS : IN_MEMORY_START_PARAMS,
     });
-    // pglite-socket ignores the `-c search_path=bullmq` start-up option BullMQ sends, and all socket
-    // connections share this one session, so set it here. App tables are schema-qualified (`radar.`).
-    await db.exec(
-      'CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq; SET search_path TO bullmq, public;',
-    );
+    await db.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq; ${SESSION_SETUP}`);
     // We hold the lock, so a socket file left there is from a process that died; start() replaces it.
-    server = new PgliteSocketServer(db, path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`));
-    await server.start();
+    served = await serve(db, socketDir, lock);
     await lock?.update({ socketDir });
+    return served;
   } catch (error) {
-    await server?.stop().catch(() => {});
-    await db?.close().catch(() => {});
-    await lock?.release();
+    if (served) {
+      await served.stop().catch(() => {});
+    } else {
+      await db?.close().catch(() => {});
+      await lock?.release();
+    }
+    if (!options.dataDir) await fs.rm(socketDir, { recursive: true, force: true });
     throw error;
   }
+}
 
-  const startedServer = server;
-  const startedDb = db;
+const makeTempSocketDir = () => fs.mkdtemp(path.join(os.tmpdir(), 'radar-pglite-'));
+
+/**
+ * Serves `db` on a socket in `socketDir`. Without a lock (an in-memory database) the directory is ours:
+ * removed on stop, and the database can be suspended and served again.
+ */
+async function serve(db: PGlite, socketDir: string, lock: DataDirLock | undefined): Promise<EmbeddedPostgres> {
+  const server = new PgliteSocketServer(db, path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`));
+  try {
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw error;
+  }
+  const stopServing = async () => {
+    await server.stop();
+    if (!lock) await fs.rm(socketDir, { recursive: true, force: true });
+  };
   return {
     connectionConfig: embeddedConnectionConfig(socketDir),
     async dumpDataDir() {
       // Flushed to the data files, so an instance started from the dump needs no WAL replay.
-      await startedDb.exec('CHECKPOINT');
-      return startedDb.dumpDataDir('none');
+      await db.exec('CHECKPOINT');
+      return db.dumpDataDir('none');
     },
-    memoryBytes: () => startedDb.Module.wasmMemory.buffer.byteLength,
+    memoryBytes: () => db.Module.wasmMemory.buffer.byteLength,
+    async suspend() {
+      if (lock) throw new Error('only an in-memory embedded database can be suspended');
+      await stopServing();
+      return {
+        session: db,
+        async resume() {
+          const nextSocketDir = await makeTempSocketDir();
+          try {
+            await db.exec(SESSION_SETUP);
+            return await serve(db, nextSocketDir, undefined);
+          } catch (error) {
+            await fs.rm(nextSocketDir, { recursive: true, force: true });
+            throw error;
+          }
+        },
+        stop: () => db.close(),
+      };
+    },
     async stop() {
-      await startedServer.stop();
-      await startedDb.close();
+      await stopServing();
+      await db.close();
       await lock?.release();
-      if (removeSocketDir) await fs.rm(socketDir, { recursive: true, force: true });
     },
   };
 }

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { backendPoolOptions, type DatabaseHandle, wrapPool } from '../connection';
 import { type EmbeddedPostgres, embeddedDataPath, startEmbeddedPostgres } from '../embedded-postgres';
 import { MIGRATIONS_DIR, runMigrations } from '../migrate';
+import { releaseDatabase, rememberTemplateState, takeIdleDatabase } from './pglite-reuse';
 
 /** The tables, for tests that write rows no repository writes (a delivered alert, a broken row). */
 export * as schema from '../schema';
@@ -230,39 +231,56 @@ async function migrateQueueSchema(connectionConfig: pg.PoolConfig): Promise<void
   }
 }
 
+/**
+ * A database in the template's state: an idle one of this process put back to it (pglite-reuse.ts), or
+ * a new instance started from the template.
+ */
+async function openFromTemplate(template: Uint8Array<ArrayBuffer>): Promise<EmbeddedPostgres> {
+  const reused = await takeIdleDatabase();
+  if (reused) return reused;
+  const embedded = await startEmbeddedPostgres({ dataDir: undefined, initialData: new TemplateBlob(template) });
+  return rememberTemplateState(embedded);
+}
+
 async function createPgliteTestDatabase(): Promise<TestDatabase> {
   const templateFile = await pgliteTemplatePath();
   const template = await readTemplate(templateFile);
-  const embedded = await startEmbeddedPostgres({
-    dataDir: undefined,
-    initialData: template ? new TemplateBlob(template) : undefined,
-  });
-  if (!template) {
+  if (template) return servePgliteTestDatabase(await openFromTemplate(template), releaseDatabase);
+  const embedded = await startEmbeddedPostgres({ dataDir: undefined });
+  try {
+    const migrationPool = new pg.Pool({ ...embedded.connectionConfig, max: 2 });
     try {
-      const migrationPool = new pg.Pool({ ...embedded.connectionConfig, max: 2 });
-      try {
-        await runMigrations(migrationPool);
-        await migrateQueueSchema(embedded.connectionConfig);
-        for (const [name, value] of Object.entries(TEMPLATE_SETTINGS)) {
-          await migrationPool.query(`ALTER SYSTEM SET ${name} = '${value}'`);
-        }
-      } finally {
-        await migrationPool.end();
+      await runMigrations(migrationPool);
+      await migrateQueueSchema(embedded.connectionConfig);
+      for (const [name, value] of Object.entries(TEMPLATE_SETTINGS)) {
+        await migrationPool.query(`ALTER SYSTEM SET ${name} = '${value}'`);
       }
-      await saveTemplate(embedded, templateFile);
-    } catch (error) {
-      await embedded.stop();
-      throw error;
+    } finally {
+      await migrationPool.end();
     }
+    await saveTemplate(embedded, templateFile);
+  } catch (error) {
+    await embedded.stop();
+    throw error;
   }
+  // The instance that built the template ran its migrations and ALTER SYSTEM: not reused.
+  return servePgliteTestDatabase(embedded, (built) => built.stop());
+}
+
+function servePgliteTestDatabase(
+  embedded: EmbeddedPostgres,
+  release: (embedded: EmbeddedPostgres) => Promise<void>,
+): TestDatabase {
   const pool = new pg.Pool({ ...embedded.connectionConfig, max: 10 });
   const handle = wrapPool(pool, 'embedded', embedded.connectionConfig);
+  let closed: Promise<void> | undefined;
   return {
     ...handle,
     engine: 'pglite',
-    async close() {
-      await pool.end();
-      await embedded.stop();
+    close() {
+      // Once: a second close must not hand the same instance to the idle list twice.
+      closed ??= pool.end().then(() => release(embedded));
+      return closed;
     },
   };
 }
