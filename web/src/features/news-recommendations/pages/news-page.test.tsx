@@ -85,8 +85,8 @@ describe('/news', () => {
     // The words say what applies at once; the button only loads again.
     expect(settings.getByText('勾选时间范围或松开滑块后，推荐列表立即更新；“刷新推荐”重新获取最新结果。')).toBeTruthy();
     expect(settings.getByRole('button', { name: '刷新推荐' })).toBeTruthy();
-    // The default query stays the spec's.
-    expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query.date_filter).toBe('一周内');
+    // The default query stays the spec's (the page's first request may still be on its way).
+    await waitFor(() => expect(api.requestsTo('GET', RECOMMENDATIONS)[0]?.query.date_filter).toBe('一周内'));
 
     await user.click(settings.getByRole('checkbox', { name: '两天内' }));
     expect(ticked()).toEqual(['一天内']);
