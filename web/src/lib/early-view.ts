@@ -35,9 +35,8 @@ export function endEarlyView(): void {
  * tests, whose files share one window and would otherwise see the previous file's note.
  */
 export function resetEarlyView(): void {
+  endEarlyView();
   delete shared[DONE_KEY];
-  document.getElementById(EARLY_VIEW_ID)?.remove();
-  document.getElementById(EARLY_VIEW_STYLE_ID)?.remove();
 }
 
 /** The early view's page for a path of the app, or null on every other route (matched as the router does). */

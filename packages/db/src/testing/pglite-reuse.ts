@@ -227,10 +227,6 @@ async function readTemplateState(session: PGlite): Promise<TemplateState> {
 }
 
 /**
- * Puts a used database back to the template's state. Returns why it cannot be reused (schema drift), or
- * undefined when it can; throws when a step fails.
- */
-/**
  * What the app itself creates on a database while it runs, dropped again: the per-model HNSW indexes
  * (embedding.repository.ts, ensureIndexes), the user-change notification triggers and their functions
  * (user.repository.ts, ensureChangeNotifications) and BullMQ's per-queue job-id sequences. Only these
@@ -260,6 +256,10 @@ async function dropObjectsAddedSinceTemplate(session: PGlite, state: TemplateSta
   for (const { statement } of rows) await session.exec(statement);
 }
 
+/**
+ * Puts a used database back to the template's state. Returns why it cannot be reused (schema drift), or
+ * undefined when it can; throws when a step fails.
+ */
 async function resetToTemplate(session: PGlite, state: TemplateState): Promise<string | undefined> {
   await resetSession(session);
   await dropObjectsAddedSinceTemplate(session, state);
