@@ -28,5 +28,8 @@ export default defineConfig({
     // Twice the browser waits (harness.ts): a test holds several of them.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll waits on the page like a Playwright action does (harness.ts's 30 s), not vitest's 1 s:
+    // a field's message after a blur came after more than a second once under a loaded PostgreSQL run.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

@@ -222,10 +222,15 @@ describe.skipIf(!hasScimago)('the scheduled SCImago refresh', () => {
       sql`SELECT research_fields FROM radar.journals WHERE tier_system = 'imported'`,
     );
     expect(lancetFields.rows[0]?.research_fields).toContain('medicine');
-    const state = await new TierRefreshRepository(database.db).get('scimago');
-    expect(state?.year).toBe(2024);
+    // The refresh records its state after it has written the tiers: wait for that write too.
+    const refreshes = new TierRefreshRepository(database.db);
+    const state = await waitFor('the SCImago refresh state', async () => {
+      const row = await refreshes.get('scimago');
+      return row?.lastSuccessAt ? row : undefined;
+    });
+    expect(state.year).toBe(2024);
     // The kept journal (imported tier, no subject areas) still takes SCImago's areas: updated too.
-    expect(state?.summary).toMatchObject({
+    expect(state.summary).toMatchObject({
       label: 'scimago-2024',
       journalsKept: 1,
       journalsUpdated: 2,
