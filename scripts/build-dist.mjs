@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the processes as plain JavaScript for production (the Docker image runs these; no TypeScript
-// compiler at run time): dist/server.js, dist/worker.js and dist/cli.js, and dist/library-parser.js (the
-// worker thread the server parses uploaded library files in), one ES module each (no shared
-// chunks: every bundled file must sit directly in dist/ for the import.meta.url rewrite below).
+// compiler at run time): dist/server.js, dist/worker.js and dist/cli.js, and two worker threads they
+// start, dist/library-parser.js (uploaded library files) and dist/embedded-postgres.js (PGlite), one ES
+// module each (no shared chunks: every bundled file must sit directly in dist/ for the import.meta.url
+// rewrite below).
 //
 // Our own packages (@radar/*) are bundled in; every npm dependency stays an import, resolved from
 // node_modules beside dist/ (native modules, WASM and data files of pg, PGlite, argon2, BullMQ load as
@@ -28,8 +29,10 @@ export const DIST_ENTRIES = {
   server: 'server/src/main.ts',
   worker: 'worker/src/main.ts',
   cli: 'packages/cli/src/main.ts',
-  // Not a process: the worker thread that parses an uploaded library file (library-parse-thread.ts).
+  // Not processes: worker threads. The one that parses an uploaded library file (library-parse-thread.ts),
+  // and the one an embedded database in a data directory runs in (embedded-postgres.ts).
   'library-parser': 'packages/ingest/src/own-works/library-parse-worker.ts',
+  'embedded-postgres': 'packages/db/src/embedded-postgres-worker.ts',
 };
 
 /**

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { startThread } from '@radar/shared/server';
 import type pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import type { EmbeddedThreadCommand, EmbeddedThreadData, EmbeddedThreadMessage } from './embedded-postgres-worker';
 import { PgliteSocketServer } from './pglite-socket-server';
 
 /**
@@ -14,6 +17,12 @@ import { PgliteSocketServer } from './pglite-socket-server';
  * talks to it with node-postgres exactly as it would to a PostgreSQL server, so there is one code path.
  * Direct calls on the PGlite object would bypass the socket server's transaction serialisation, so
  * after start-up nothing touches it directly.
+ *
+ * A database in a data directory (the app, the worker, the CLI) runs in a thread of its own
+ * (embedded-postgres-worker.ts): PostgreSQL's work then runs beside the process's JavaScript on another
+ * core, as a PostgreSQL server's would, instead of taking turns with HTTP requests, parsing and embedding
+ * on one thread. In-memory databases (the tests') stay on the calling thread, where the test harness
+ * resets them through the session between files (testing/pglite-reuse.ts).
  */
 
 export interface EmbeddedPostgres {
@@ -106,54 +115,142 @@ const IN_MEMORY_START_PARAMS = [...EMBEDDED_START_PARAMS, '-c', 'log_startup_pro
  * schema-qualified (`radar.`).
  */
 const SESSION_SETUP = 'SET search_path TO bullmq, public;';
+/** What every embedded database needs before the app's migrations run. */
+const DATABASE_SETUP = 'CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq;';
 
 export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   if (options.dataDir && options.initialData) throw new Error('initialData is for in-memory databases only');
-  let lock: DataDirLock | undefined;
-  let socketDir: string;
-  let dataPath: string;
-  if (options.dataDir) {
-    lock = await acquireDataDirLock(options.dataDir);
-    dataPath = embeddedDataPath(options.dataDir);
-    socketDir = chooseSocketDir(options.dataDir);
-    await fs.mkdir(socketDir, { recursive: true });
-  } else {
-    dataPath = 'memory://';
-    socketDir = await makeTempSocketDir();
-  }
+  return options.dataDir ? startInDataDir(options.dataDir) : startInMemory(options.initialData);
+}
 
-  let db: PGlite | undefined;
+async function startInDataDir(dataDir: string): Promise<EmbeddedPostgres> {
+  const lock = await acquireDataDirLock(dataDir);
   let served: EmbeddedPostgres | undefined;
   try {
-    db = await PGlite.create(dataPath, {
-      extensions: { vector },
-      loadDataDir: options.initialData,
-      startParams: options.dataDir ? EMBEDDED_START_PARAMS : IN_MEMORY_START_PARAMS,
-    });
-    await db.exec(`CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA IF NOT EXISTS bullmq; ${SESSION_SETUP}`);
-    // We hold the lock, so a socket file left there is from a process that died; start() replaces it.
-    served = await serve(db, socketDir, lock);
-    await lock?.update({ socketDir });
+    const socketDir = chooseSocketDir(dataDir);
+    await fs.mkdir(socketDir, { recursive: true });
+    // We hold the lock, so a socket file left there is from a process that died; the thread replaces it.
+    served = await serveInThread(embeddedDataPath(dataDir), socketDir, lock);
+    await lock.update({ socketDir });
     return served;
   } catch (error) {
-    if (served) {
-      await served.stop().catch(() => {});
-    } else {
-      await db?.close().catch(() => {});
-      await lock?.release();
-    }
-    if (!options.dataDir) await fs.rm(socketDir, { recursive: true, force: true });
+    // stop() releases the lock too.
+    await (served ? served.stop() : lock.release()).catch(() => {});
     throw error;
   }
+}
+
+async function startInMemory(initialData: Blob | undefined): Promise<EmbeddedPostgres> {
+  const socketDir = await makeTempSocketDir();
+  let db: PGlite | undefined;
+  try {
+    db = await PGlite.create('memory://', {
+      extensions: { vector },
+      loadDataDir: initialData,
+      startParams: IN_MEMORY_START_PARAMS,
+    });
+    await db.exec(`${DATABASE_SETUP} ${SESSION_SETUP}`);
+    return await serve(db, socketDir);
+  } catch (error) {
+    await db?.close().catch(() => {});
+    await fs.rm(socketDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** What the thread answers first: it serves, or why it could not start. */
+function firstAnswer(thread: Worker): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const settle = () => {
+      thread.off('message', onMessage);
+      thread.off('error', onError);
+      thread.off('exit', onExit);
+    };
+    const onMessage = (message: EmbeddedThreadMessage) => {
+      settle();
+      if (message.type === 'serving') return resolve();
+      const error = new Error(message.type === 'failed' ? message.message : 'the embedded database stopped');
+      if (message.type === 'failed') error.name = message.name;
+      reject(error);
+    };
+    const onError = (error: Error) => {
+      settle();
+      reject(error);
+    };
+    const onExit = (code: number) => {
+      settle();
+      reject(new Error(`the embedded database's thread ended (exit code ${code}) before it served`));
+    };
+    thread.on('message', onMessage);
+    thread.once('error', onError);
+    thread.once('exit', onExit);
+  });
+}
+
+/**
+ * PGlite in the data directory, opened and served in its own thread. The thread's end while serving ends
+ * the process (thrown from the event loop): a process whose database is gone can only fail every request,
+ * and a supervisor restarts it.
+ */
+async function serveInThread(dataPath: string, socketDir: string, lock: DataDirLock): Promise<EmbeddedPostgres> {
+  const memory = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
+  const workerData: EmbeddedThreadData = {
+    dataPath,
+    startParams: EMBEDDED_START_PARAMS,
+    socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+    setupSql: `${DATABASE_SETUP} ${SESSION_SETUP}`,
+    memory,
+  };
+  const thread = startThread(
+    {
+      callerFilename: import.meta.filename,
+      callerUrl: import.meta.url,
+      source: './embedded-postgres-worker.ts',
+      bundled: 'embedded-postgres.js',
+    },
+    { workerData },
+  );
+  try {
+    await firstAnswer(thread);
+  } catch (error) {
+    await thread.terminate();
+    throw error;
+  }
+  let stopping = false;
+  const ended = (code: number) => {
+    if (stopping) return;
+    throw new Error(`the embedded database's thread ended (exit code ${code}) while serving; restart the process`);
+  };
+  thread.on('exit', ended);
+  const stop = async () => {
+    stopping = true;
+    const answered = new Promise<void>((resolve) => {
+      thread.once('message', () => resolve());
+      thread.once('exit', () => resolve());
+    });
+    thread.postMessage({ type: 'stop' } satisfies EmbeddedThreadCommand);
+    await answered;
+    await thread.terminate();
+  };
+  return {
+    connectionConfig: embeddedConnectionConfig(socketDir),
+    dumpDataDir: () => Promise.reject(new Error('only an in-memory embedded database can be dumped')),
+    memoryBytes: () => new Float64Array(memory)[0] ?? 0,
+    suspend: () => Promise.reject(new Error('only an in-memory embedded database can be suspended')),
+    async stop() {
+      await stop();
+      await lock.release();
+    },
+  };
 }
 
 const makeTempSocketDir = () => fs.mkdtemp(path.join(os.tmpdir(), 'radar-pglite-'));
 
 /**
- * Serves `db` on a socket in `socketDir`. Without a lock (an in-memory database) the directory is ours:
- * removed on stop, and the database can be suspended and served again.
+ * Serves the in-memory `db` on a socket in `socketDir`, on this thread. The directory is ours: removed on
+ * stop, and the database can be suspended and served again.
  */
-async function serve(db: PGlite, socketDir: string, lock: DataDirLock | undefined): Promise<EmbeddedPostgres> {
+async function serve(db: PGlite, socketDir: string): Promise<EmbeddedPostgres> {
   const server = new PgliteSocketServer(db, path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`));
   try {
     await server.start();
@@ -163,7 +260,7 @@ async function serve(db: PGlite, socketDir: string, lock: DataDirLock | undefine
   }
   const stopServing = async () => {
     await server.stop();
-    if (!lock) await fs.rm(socketDir, { recursive: true, force: true });
+    await fs.rm(socketDir, { recursive: true, force: true });
   };
   return {
     connectionConfig: embeddedConnectionConfig(socketDir),
@@ -174,7 +271,6 @@ async function serve(db: PGlite, socketDir: string, lock: DataDirLock | undefine
     },
     memoryBytes: () => db.Module.wasmMemory.buffer.byteLength,
     async suspend() {
-      if (lock) throw new Error('only an in-memory embedded database can be suspended');
       await stopServing();
       return {
         session: db,
@@ -182,7 +278,7 @@ async function serve(db: PGlite, socketDir: string, lock: DataDirLock | undefine
           const nextSocketDir = await makeTempSocketDir();
           try {
             await db.exec(SESSION_SETUP);
-            return await serve(db, nextSocketDir, undefined);
+            return await serve(db, nextSocketDir);
           } catch (error) {
             await fs.rm(nextSocketDir, { recursive: true, force: true });
             throw error;
@@ -194,7 +290,6 @@ async function serve(db: PGlite, socketDir: string, lock: DataDirLock | undefine
     async stop() {
       await stopServing();
       await db.close();
-      await lock?.release();
     },
   };
 }

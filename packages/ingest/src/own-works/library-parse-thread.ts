@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '@radar/shared/server';
 import { LibraryFileError, type parseLibraryFile } from './library-file';
 import type { LibraryParseMessage } from './library-parse-worker';
 
@@ -26,21 +26,17 @@ const MESSAGES = {
   failed: '文件无法解析：请检查文件是否完整，或换一种格式导出',
 } as const;
 
-/**
- * A new parser thread. In the bundled processes (dist/server.js, dist/worker.js) the parser is
- * dist/library-parser.js beside them (scripts/build-dist.mjs); from the sources (`node --import tsx`,
- * Vitest) it is library-parse-worker.ts, loaded through tsx registered in the thread (a worker thread
- * does not inherit the process's module hooks). `import.meta.filename` tells which: the build rewrites
- * `import.meta.url` to the source's place, not the filename.
- */
-function startThread(): Worker {
-  const here = import.meta.filename;
-  const resourceLimits = { maxOldGenerationSizeMb: PARSER_HEAP_MB };
-  if (!here.endsWith('.ts')) return new Worker(path.join(path.dirname(here), 'library-parser.js'), { resourceLimits });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./library-parse-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, execArgv: [], resourceLimits });
+/** A new parser thread: library-parse-worker.ts, bundled as dist/library-parser.js. */
+function startParserThread(): Worker {
+  return startThread(
+    {
+      callerFilename: import.meta.filename,
+      callerUrl: import.meta.url,
+      source: './library-parse-worker.ts',
+      bundled: 'library-parser.js',
+    },
+    { resourceLimits: { maxOldGenerationSizeMb: PARSER_HEAP_MB } },
+  );
 }
 
 /** Threads waiting for the next file, each with the timer that ends it. */
@@ -50,7 +46,7 @@ const waiting: (() => void)[] = [];
 
 function takeThread(): Worker {
   const kept = idle.pop();
-  if (!kept) return startThread();
+  if (!kept) return startParserThread();
   clearTimeout(kept.timer);
   kept.thread.ref();
   return kept.thread;

@@ -1,2 +1,3 @@
 export * from './actionable-error';
 export * from './config';
+export * from './worker-thread';

@@ -1,0 +1,67 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PgliteSocketServer } from './pglite-socket-server';
+
+/**
+ * The thread an embedded database in a data directory runs in (embedded-postgres.ts starts it; the build
+ * bundles it as dist/embedded-postgres.js): it opens PGlite, serves it on the socket, and reports its
+ * WebAssembly memory in a shared slot. One message in (stop), one out when serving and one when stopped.
+ */
+export interface EmbeddedThreadData {
+  dataPath: string;
+  startParams: string[];
+  socketPath: string;
+  /** Run once on the session before serving. */
+  setupSql: string;
+  /** One float64: bytes of PGlite's WebAssembly memory, updated every second. */
+  memory: SharedArrayBuffer;
+}
+
+export type EmbeddedThreadMessage =
+  | { type: 'serving' }
+  | { type: 'failed'; name: string; message: string }
+  | { type: 'stopped' };
+
+export type EmbeddedThreadCommand = { type: 'stop' };
+
+/** How often the memory slot is refreshed (only benches and metrics read it). */
+const MEMORY_REPORT_MS = 1_000;
+
+const data = workerData as EmbeddedThreadData;
+const memory = new Float64Array(data.memory);
+const port = parentPort;
+let db: PGlite | undefined;
+let server: PgliteSocketServer | undefined;
+
+async function close(): Promise<void> {
+  await server?.stop();
+  await db?.close();
+}
+
+async function serve(): Promise<void> {
+  db = await PGlite.create(data.dataPath, { extensions: { vector }, startParams: data.startParams });
+  await db.exec(data.setupSql);
+  server = new PgliteSocketServer(db, data.socketPath);
+  await server.start();
+  const open = db;
+  memory[0] = open.Module.wasmMemory.buffer.byteLength;
+  setInterval(() => {
+    memory[0] = open.Module.wasmMemory.buffer.byteLength;
+  }, MEMORY_REPORT_MS).unref();
+}
+
+port?.on('message', (command: EmbeddedThreadCommand) => {
+  if (command.type !== 'stop') return;
+  // The starting side ends the thread once it has this answer.
+  void close().finally(() => port.postMessage({ type: 'stopped' } satisfies EmbeddedThreadMessage));
+});
+
+serve().then(
+  () => port?.postMessage({ type: 'serving' } satisfies EmbeddedThreadMessage),
+  async (error: unknown) => {
+    await close().catch(() => {});
+    const failure = error instanceof Error ? error : new Error(String(error));
+    port?.postMessage({ type: 'failed', name: failure.name, message: failure.message } satisfies EmbeddedThreadMessage);
+  },
+);
