@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEmbeddingModels } from '@radar/ai';
+import { createEmbeddingModels, type NewPaperVectors } from '@radar/ai';
 import { createAiRepositories, createIngestRepositories, sql } from '@radar/db';
 import { createTestDatabase, type TestDatabase } from '@radar/db/testing';
 import { loadConfig } from '@radar/shared/server';
@@ -187,10 +187,19 @@ describe('vectors written in the insert', () => {
         for (const draft of drafts) yield { type: 'paper', draft: structuredClone(draft) };
         return undefined;
       }
+      // Each chunk's vectors are made ahead, while the chunk before is stored (ContentStore.prepareVectors);
+      // the insert takes them and embeds only what was not made ahead: no paper is embedded twice.
+      let textsEmbedded = 0;
+      const vectors: NewPaperVectors | undefined = prepared?.vectors
+        ? (papers) => {
+            textsEmbedded += papers.length;
+            return (prepared.vectors as NewPaperVectors)(papers);
+          }
+        : undefined;
       const { summary } = await consumeEntries(createIngestRepositories(database.db), entries(), {
         source: 'bulk-test',
         chunkSize: 7,
-        vectors: prepared?.vectors,
+        vectors,
       });
       await prepared?.finish();
       const counted = await database.db.execute<{ rows: number; vectors: number; chinese: number }>(sql`
@@ -205,6 +214,8 @@ describe('vectors written in the insert', () => {
         // earlier in its chunk) and the Chinese paper (its English gist is made per stored row) wait.
         expect(before?.vectors).toBeGreaterThan(summary.counts.added / 2);
         expect(before?.chinese).toBe(0);
+        // No paper was embedded twice (a vector made ahead is not made again at the insert).
+        expect(textsEmbedded).toBeLessThanOrEqual(drafts.length);
       } else expect(before?.vectors).toBe(0);
       await models.reembedStale();
       const rows = await database.db.execute<Row>(sql`
@@ -214,5 +225,41 @@ describe('vectors written in the insert', () => {
     }
     expect(embedded[0]?.every((row) => row.model === 'hashing-512' && row.embedding)).toBe(true);
     expect(embedded[0]).toEqual(embedded[1]);
+  });
+
+  it('made ahead of the store are the ones inserted, and the insert embeds nothing again', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const models = createEmbeddingModels(loadConfig({}), createAiRepositories(database.db));
+    const drafts = (await fixtureDrafts()).slice(0, 12);
+    const prepared = await models.prepareImport({
+      papers: drafts.map((draft) => ContentStore.paperText(draft)),
+      expectedDocuments: drafts.length,
+      mayFit: true,
+    });
+    const made = prepared.vectors;
+    if (!made) throw new Error('the hashing model should give import vectors');
+    const calls: number[] = [];
+    const store = new ContentStore(createIngestRepositories(database.db), {
+      source: 'bulk-test',
+      vectors: (papers) => {
+        calls.push(papers.length);
+        return made(papers);
+      },
+    });
+    await store.prepareVectors(drafts);
+    expect(calls).toEqual([drafts.length]);
+    const outcomes = await store.storePapers(drafts);
+    await prepared.finish();
+    const added = outcomes.filter((settled) => settled.status === 'fulfilled' && settled.value.outcome === 'added');
+    expect(added.length).toBeGreaterThan(0);
+    expect(calls).toEqual([drafts.length]);
+    const counted = await database.db.execute<{ vectors: number }>(
+      sql`SELECT count(embedding)::int AS vectors FROM radar.papers`,
+    );
+    // Written in the multi-row insert; a paper stored alone (sharing a key with an earlier one) waits for
+    // the re-embedding, as before.
+    expect(counted.rows[0]?.vectors).toBeGreaterThan(0);
+    expect(counted.rows[0]?.vectors).toBeLessThanOrEqual(added.length);
   });
 });

@@ -104,6 +104,9 @@ export class ContentStore {
   private readonly journals: JournalResolver;
   private readonly institutes = new Map<string, number>();
 
+  /** Vectors prepareVectors made for papers about to be stored, by their text (vectorKey). */
+  private readonly preparedVectors = new Map<string, { vector: number[]; modelId: number }>();
+
   constructor(
     repositories: ContentStoreRepositories,
     private readonly options: {
@@ -218,6 +221,30 @@ export class ContentStore {
   }
 
   /**
+   * Makes the vectors of papers before storePapers is given them (with `vectors` only): consumeEntries
+   * calls it for a chunk while the chunk before is still being stored, so the embedding (this process's
+   * CPU) runs while the database inserts (another core, or PGlite's thread) instead of after. The
+   * vectors are those the insert would make (the same text, the same model); a paper whose vector is not
+   * ready when it is inserted gets one then, and vectors no insert took (papers found stored) are dropped
+   * when their chunk is stored. A failure here leaves the work to the insert.
+   */
+  async prepareVectors(drafts: readonly PaperDraft[]): Promise<void> {
+    const vectorsOf = this.options.vectors;
+    if (!vectorsOf) return;
+    const texts = drafts.map((draft) => ContentStore.paperText(draft)).filter((text) => text.title !== '');
+    let vectors: Awaited<ReturnType<NewPaperVectors>>;
+    try {
+      vectors = await vectorsOf(texts);
+    } catch {
+      return;
+    }
+    texts.forEach((text, index) => {
+      const made = vectors[index];
+      if (made) this.preparedVectors.set(vectorKey(text), made);
+    });
+  }
+
+  /**
    * Stores many drafts with the rules of storePaper, in fewer round trips: one dedupe lookup for all
    * of them, and the papers that match nothing stored and nothing earlier in the list inserted in one
    * statement. A paper sharing a key with one written earlier in the list, or matching a stored row
@@ -316,19 +343,29 @@ export class ContentStore {
       for (const row of candidates) touched.add(row.id);
     }
     await flushInserts();
+    for (const { paper } of ready) this.preparedVectors.delete(vectorKey(paper));
     return results;
   }
 
-  /** The rows with their vectors when the store was given NewPaperVectors (none when they fail). */
+  /**
+   * The rows with their vectors when the store was given NewPaperVectors: those prepareVectors made, the
+   * others made now (none when that fails).
+   */
   private async withVectors(rows: NewPaperRow[]): Promise<NewPaperRow[]> {
     const vectorsOf = this.options.vectors;
     if (!vectorsOf) return rows;
-    let vectors: Awaited<ReturnType<NewPaperVectors>>;
-    try {
-      vectors = await vectorsOf(rows.map((row) => ({ title: row.title, abstract: row.abstract ?? '' })));
-    } catch {
-      // The rows are stored all the same; the re-embedding after the import gives them their vectors.
-      return rows;
+    const texts = rows.map((row) => ({ title: row.title, abstract: row.abstract ?? '' }));
+    const vectors = texts.map((text) => this.preparedVectors.get(vectorKey(text)));
+    const missing = vectors.flatMap((vector, index) => (vector ? [] : [index]));
+    if (missing.length > 0) {
+      try {
+        const made = await vectorsOf(missing.map((index) => texts[index] as (typeof texts)[number]));
+        missing.forEach((index, position) => {
+          vectors[index] = made[position];
+        });
+      } catch {
+        // The rows are stored all the same; the re-embedding after the import gives them their vectors.
+      }
     }
     return rows.map((row, index) => {
       const made = vectors[index];
@@ -566,3 +603,7 @@ export class ContentStore {
     return { outcome: 'added', id };
   }
 }
+
+/** A paper's text as the embedding reads it (title and abstract), as one key. */
+const vectorKey = (text: { title: string; abstract?: string | null | undefined }) =>
+  `${text.title}\u0000${text.abstract ?? ''}`;

@@ -183,8 +183,8 @@ export async function consumeEntries<R>(
   };
 
   /**
-   * The chunk being stored while the next one is read: with PostgreSQL the server inserts one chunk
-   * while this process parses and maps the next. A chunk's store starts only after the previous one
+   * The chunk being stored while the next one is read: with PostgreSQL the server (embedded: PGlite's
+   * thread) inserts one chunk while this process parses, maps and embeds the next. A chunk's store starts only after the previous one
    * ended, so its duplicate lookup sees every row stored before it, as when they ran one after another.
    */
   let pending: Promise<boolean> | undefined;
@@ -226,6 +226,8 @@ export async function consumeEntries<R>(
       } else if (entry.type === 'paper') {
         papers.push(entry);
         if (papers.length < (options.chunkSize ?? PAPER_CHUNK_SIZE)) continue;
+        // While the chunk before is still being stored (the database busy on another core).
+        await store.prepareVectors(papers.map((paper) => paper.draft));
         if (await settlePending()) {
           await entries.return(undefined as R).catch(() => {});
           break;
