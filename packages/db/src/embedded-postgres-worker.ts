@@ -20,7 +20,8 @@ export interface EmbeddedThreadData {
 
 export type EmbeddedThreadMessage =
   | { type: 'serving' }
-  | { type: 'failed'; name: string; message: string }
+  /** `open`: PGlite could not open the data directory's files; `serve`: a later step failed. */
+  | { type: 'failed'; stage: 'open' | 'serve'; name: string; message: string }
   | { type: 'stopped' };
 
 export type EmbeddedThreadCommand = { type: 'stop' };
@@ -39,8 +40,11 @@ async function close(): Promise<void> {
   await db?.close();
 }
 
+let stage: 'open' | 'serve' = 'open';
+
 async function serve(): Promise<void> {
   db = await PGlite.create(data.dataPath, { extensions: { vector }, startParams: data.startParams });
+  stage = 'serve';
   await db.exec(data.setupSql);
   server = new PgliteSocketServer(db, data.socketPath);
   await server.start();
@@ -62,6 +66,11 @@ serve().then(
   async (error: unknown) => {
     await close().catch(() => {});
     const failure = error instanceof Error ? error : new Error(String(error));
-    port?.postMessage({ type: 'failed', name: failure.name, message: failure.message } satisfies EmbeddedThreadMessage);
+    port?.postMessage({
+      type: 'failed',
+      stage,
+      name: failure.name,
+      message: failure.message,
+    } satisfies EmbeddedThreadMessage);
   },
 );

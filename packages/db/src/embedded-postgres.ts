@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { startThread } from '@radar/shared/server';
+import { ActionableError, startThread } from '@radar/shared/server';
 import type pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import type { EmbeddedThreadCommand, EmbeddedThreadData, EmbeddedThreadMessage } from './embedded-postgres-worker';
@@ -158,8 +158,20 @@ async function startInMemory(initialData: Blob | undefined): Promise<EmbeddedPos
   }
 }
 
+/** PGlite could not open the files of a data directory: damaged, incomplete, or another version's. */
+export class EmbeddedDatabaseOpenError extends ActionableError {
+  constructor(dataPath: string, reason: string) {
+    super(
+      `the embedded database in ${dataPath} could not be opened (PGlite: ${reason}). Its files may be damaged, ` +
+        'incomplete or from another version: restore DATA_DIR from a backup (README, "Backups and restore"), ' +
+        'or set DATA_DIR to an empty directory to start a new installation.',
+    );
+    this.name = 'EmbeddedDatabaseOpenError';
+  }
+}
+
 /** What the thread answers first: it serves, or why it could not start. */
-function firstAnswer(thread: Worker): Promise<void> {
+function firstAnswer(thread: Worker, dataPath: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const settle = () => {
       thread.off('message', onMessage);
@@ -169,6 +181,9 @@ function firstAnswer(thread: Worker): Promise<void> {
     const onMessage = (message: EmbeddedThreadMessage) => {
       settle();
       if (message.type === 'serving') return resolve();
+      if (message.type === 'failed' && message.stage === 'open') {
+        return reject(new EmbeddedDatabaseOpenError(dataPath, message.message));
+      }
       const error = new Error(message.type === 'failed' ? message.message : 'the embedded database stopped');
       if (message.type === 'failed') error.name = message.name;
       reject(error);
@@ -211,7 +226,7 @@ async function serveInThread(dataPath: string, socketDir: string, lock: DataDirL
     { workerData },
   );
   try {
-    await firstAnswer(thread);
+    await firstAnswer(thread, dataPath);
   } catch (error) {
     await thread.terminate();
     throw error;
