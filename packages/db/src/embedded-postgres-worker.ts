@@ -34,13 +34,13 @@ const memory = new Float64Array(data.memory);
 const port = parentPort;
 let db: PGlite | undefined;
 let server: PgliteSocketServer | undefined;
+/** Where start-up is: opening the files, then serving them. */
+let stage: 'open' | 'serve' = 'open';
 
 async function close(): Promise<void> {
   await server?.stop();
   await db?.close();
 }
-
-let stage: 'open' | 'serve' = 'open';
 
 async function serve(): Promise<void> {
   db = await PGlite.create(data.dataPath, { extensions: { vector }, startParams: data.startParams });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { ActionableError, startThread } from '@radar/shared/server';
+import { ActionableError, nextMessage, startThread, ThreadExitedError } from '@radar/shared/server';
 import type pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import type { EmbeddedThreadCommand, EmbeddedThreadData, EmbeddedThreadMessage } from './embedded-postgres-worker';
@@ -171,35 +171,17 @@ export class EmbeddedDatabaseOpenError extends ActionableError {
 }
 
 /** What the thread answers first: it serves, or why it could not start. */
-function firstAnswer(thread: Worker, dataPath: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const settle = () => {
-      thread.off('message', onMessage);
-      thread.off('error', onError);
-      thread.off('exit', onExit);
-    };
-    const onMessage = (message: EmbeddedThreadMessage) => {
-      settle();
-      if (message.type === 'serving') return resolve();
-      if (message.type === 'failed' && message.stage === 'open') {
-        return reject(new EmbeddedDatabaseOpenError(dataPath, message.message));
-      }
-      const error = new Error(message.type === 'failed' ? message.message : 'the embedded database stopped');
-      if (message.type === 'failed') error.name = message.name;
-      reject(error);
-    };
-    const onError = (error: Error) => {
-      settle();
-      reject(error);
-    };
-    const onExit = (code: number) => {
-      settle();
-      reject(new Error(`the embedded database's thread ended (exit code ${code}) before it served`));
-    };
-    thread.on('message', onMessage);
-    thread.once('error', onError);
-    thread.once('exit', onExit);
+async function firstAnswer(thread: Worker, dataPath: string): Promise<void> {
+  const message = await nextMessage<EmbeddedThreadMessage>(thread).catch((error: unknown) => {
+    if (!(error instanceof ThreadExitedError)) throw error;
+    throw new Error(`the embedded database's thread ended (exit code ${error.exitCode}) before it served`);
   });
+  if (message.type === 'serving') return;
+  if (message.type !== 'failed') throw new Error('the embedded database stopped before it served');
+  if (message.stage === 'open') throw new EmbeddedDatabaseOpenError(dataPath, message.message);
+  const error = new Error(message.message);
+  error.name = message.name;
+  throw error;
 }
 
 /**
@@ -209,6 +191,7 @@ function firstAnswer(thread: Worker, dataPath: string): Promise<void> {
  */
 async function serveInThread(dataPath: string, socketDir: string, lock: DataDirLock): Promise<EmbeddedPostgres> {
   const memory = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
+  const memoryBytes = new Float64Array(memory);
   const workerData: EmbeddedThreadData = {
     dataPath,
     startParams: EMBEDDED_START_PARAMS,
@@ -239,10 +222,8 @@ async function serveInThread(dataPath: string, socketDir: string, lock: DataDirL
   thread.on('exit', ended);
   const stop = async () => {
     stopping = true;
-    const answered = new Promise<void>((resolve) => {
-      thread.once('message', () => resolve());
-      thread.once('exit', () => resolve());
-    });
+    // Its `stopped`, or its end: either way the thread is done with the files.
+    const answered = nextMessage(thread).catch(() => {});
     thread.postMessage({ type: 'stop' } satisfies EmbeddedThreadCommand);
     await answered;
     await thread.terminate();
@@ -250,7 +231,7 @@ async function serveInThread(dataPath: string, socketDir: string, lock: DataDirL
   return {
     connectionConfig: embeddedConnectionConfig(socketDir),
     dumpDataDir: () => Promise.reject(new Error('only an in-memory embedded database can be dumped')),
-    memoryBytes: () => new Float64Array(memory)[0] ?? 0,
+    memoryBytes: () => memoryBytes[0] ?? 0,
     suspend: () => Promise.reject(new Error('only an in-memory embedded database can be suspended')),
     async stop() {
       await stop();

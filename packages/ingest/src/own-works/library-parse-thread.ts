@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '@radar/shared/server';
+import { nextMessage, startThread, ThreadExitedError } from '@radar/shared/server';
 import { LibraryFileError, type parseLibraryFile } from './library-file';
 import type { LibraryParseMessage } from './library-parse-worker';
 
@@ -92,32 +92,17 @@ function release(): void {
 }
 
 /** One file on one thread: its answer, or a LibraryFileError when it ran out of time or the thread failed. */
-function parseOn(thread: Worker, content: string, deadline: AbortSignal): Promise<LibraryParseMessage> {
-  return new Promise<LibraryParseMessage>((resolve, reject) => {
-    const settle = () => {
-      deadline.removeEventListener('abort', onAbort);
-      thread.off('message', onMessage);
-      thread.off('error', onError);
-      thread.off('exit', onError);
-    };
-    const onMessage = (message: LibraryParseMessage) => {
-      settle();
-      resolve(message);
-    };
-    const onError = (error?: unknown) => {
-      settle();
-      reject(new LibraryFileError(MESSAGES.failed, { cause: error instanceof Error ? error.message : 'exited' }));
-    };
-    const onAbort = () => {
-      settle();
-      reject(new LibraryFileError(MESSAGES.timedOut));
-    };
-    deadline.addEventListener('abort', onAbort, { once: true });
-    thread.on('message', onMessage);
-    thread.once('error', onError);
-    thread.once('exit', onError);
-    thread.postMessage(content);
-  });
+async function parseOn(thread: Worker, content: string, deadline: AbortSignal): Promise<LibraryParseMessage> {
+  const answer = nextMessage<LibraryParseMessage>(thread, deadline);
+  thread.postMessage(content);
+  try {
+    return await answer;
+  } catch (error) {
+    if (error === deadline.reason) throw new LibraryFileError(MESSAGES.timedOut);
+    throw new LibraryFileError(MESSAGES.failed, {
+      cause: error instanceof ThreadExitedError ? 'exited' : (error as Error).message,
+    });
+  }
 }
 
 /**

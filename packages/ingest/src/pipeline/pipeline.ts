@@ -184,8 +184,9 @@ export async function consumeEntries<R>(
 
   /**
    * The chunk being stored while the next one is read: with PostgreSQL the server (embedded: PGlite's
-   * thread) inserts one chunk while this process parses, maps and embeds the next. A chunk's store starts only after the previous one
-   * ended, so its duplicate lookup sees every row stored before it, as when they ran one after another.
+   * thread) inserts one chunk while this process parses, maps and embeds the next. A chunk's store
+   * starts only after the previous one ended, so its duplicate lookup sees every row stored before it,
+   * as when they ran one after another.
    */
   let pending: Promise<boolean> | undefined;
   /** Waits for the chunk being stored; true when the store is failing. */

@@ -28,3 +28,46 @@ export function startThread(entry: ThreadEntry, options: WorkerOptions = {}): Wo
   const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`;
   return new Worker(boot, { execArgv: [], ...options, eval: true });
 }
+
+/** A thread that ended (exit code) before it sent the message waited for. */
+export class ThreadExitedError extends Error {
+  override name = 'ThreadExitedError';
+  constructor(readonly exitCode: number) {
+    super(`the thread ended (exit code ${exitCode})`);
+  }
+}
+
+/**
+ * The thread's next message. Rejects with the thread's error when it fails first, a ThreadExitedError
+ * when it ends first, and `signal.reason` when `signal` aborts first.
+ */
+export function nextMessage<T>(thread: Worker, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      signal?.removeEventListener('abort', onAbort);
+      thread.off('message', onMessage);
+      thread.off('error', onError);
+      thread.off('exit', onExit);
+    };
+    const onMessage = (message: T) => {
+      settle();
+      resolve(message);
+    };
+    const onError = (error: Error) => {
+      settle();
+      reject(error);
+    };
+    const onExit = (code: number) => {
+      settle();
+      reject(new ThreadExitedError(code));
+    };
+    const onAbort = () => {
+      settle();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    thread.on('message', onMessage);
+    thread.once('error', onError);
+    thread.once('exit', onExit);
+  });
+}
