@@ -382,6 +382,9 @@ it('searches news by a Chinese two-character word, with institute and date filte
 
   // Nothing matches.
   await page.getByTestId('news-search-clear').click();
+  // Cleared once the page has rendered with no criteria: the form resets itself from the cleared URL
+  // then, and would wipe a word typed before that.
+  await page.getByTestId('news-search-start').waitFor();
   await query.fill('火星');
   await page.getByTestId('news-search-submit').click();
   await page.getByTestId('news-search-empty').waitFor();
