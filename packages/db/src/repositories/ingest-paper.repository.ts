@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
 import { papers } from '../schema';
+import { insertColumns } from './columnar-insert';
 import type { NewPaperRow, PaperRow } from './paper.repository';
 
 /** Columns dedupe and merging look at (no vector, no search document). */
@@ -102,16 +103,12 @@ export class IngestPaperRepository {
   }
 
   /**
-   * Inserts rows in one statement; returns their ids in the order of `rows` (PostgreSQL returns the
-   * rows of an INSERT ... VALUES in the order of its VALUES list). A unique key held by another row
-   * fails the whole statement, and nothing of it is stored.
+   * Inserts rows in one statement, a parameter per column (insertColumns); returns their ids in the
+   * order of `rows`. A unique key held by another row fails the whole statement, and nothing of it is
+   * stored.
    */
   async insertMany(rows: NewPaperRow[]): Promise<number[]> {
-    if (rows.length === 0) return [];
-    const created = await this.db.insert(papers).values(rows).returning({ id: papers.id });
-    if (created.length !== rows.length)
-      throw new Error(`paper insert returned ${created.length} of ${rows.length} rows`);
-    return created.map((row) => row.id);
+    return (await insertColumns(this.db, papers, rows, papers.id)) as number[];
   }
 
   async insert(row: NewPaperRow): Promise<number> {
