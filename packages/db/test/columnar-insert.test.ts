@@ -63,7 +63,7 @@ const ROWS: NewPaperRow[] = [
 ];
 
 /** Every column of the stored rows but the id, in title order (generated columns included). */
-async function storedRows() {
+async function storedRows(): Promise<Record<string, unknown>[]> {
   const result = await database.db.execute<{ row: Record<string, unknown> }>(
     sql`SELECT to_jsonb(p) - 'id' - 'updated_at' AS row FROM radar.papers p ORDER BY title`,
   );

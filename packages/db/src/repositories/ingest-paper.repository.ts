@@ -87,12 +87,15 @@ export class IngestPaperRepository {
    * findDedupeCandidates answers for each of them (the caller picks each paper's candidates from it).
    */
   async findDedupeCandidatesOfMany(keys: DedupeKeySets): Promise<PaperFields[]> {
+    // `= ANY(array)`: one parameter per key kind, where IN lists would send and parse one per key (4,000
+    // for a chunk of 1,000 papers); the same index scans.
+    const anyOf = (values: string[]) => sql`ANY(${sql.param(values)}::text[])`;
     const conditions = [
-      keys.dois.length ? inArray(sql`lower(${papers.doi})`, keys.dois) : undefined,
-      keys.dois.length ? inArray(sql`lower(${papers.sourceIds}->>'preprintDoi')`, keys.dois) : undefined,
-      keys.arxivIds.length ? inArray(papers.arxivId, keys.arxivIds) : undefined,
-      keys.urlsNormalized.length ? inArray(papers.urlNormalized, keys.urlsNormalized) : undefined,
-      keys.titleAuthorKeys.length ? inArray(papers.titleAuthorKey, keys.titleAuthorKeys) : undefined,
+      keys.dois.length ? sql`lower(${papers.doi}) = ${anyOf(keys.dois)}` : undefined,
+      keys.dois.length ? sql`lower(${papers.sourceIds}->>'preprintDoi') = ${anyOf(keys.dois)}` : undefined,
+      keys.arxivIds.length ? sql`${papers.arxivId} = ${anyOf(keys.arxivIds)}` : undefined,
+      keys.urlsNormalized.length ? sql`${papers.urlNormalized} = ${anyOf(keys.urlsNormalized)}` : undefined,
+      keys.titleAuthorKeys.length ? sql`${papers.titleAuthorKey} = ${anyOf(keys.titleAuthorKeys)}` : undefined,
     ].filter((condition) => condition !== undefined);
     if (conditions.length === 0) return [];
     return this.db
