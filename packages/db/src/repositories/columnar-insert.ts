@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, is, Param, SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../connection';
+import { vectorArrayBinary, vectorTypeOid } from './vector-binary';
 
 /**
  * Many rows inserted as one array per column (`INSERT ... SELECT ... FROM unnest($1::text[], ...)`), for
@@ -9,7 +10,7 @@ import type { Database } from '../connection';
  * `$onUpdateFn` when there is no default, else the table's default), and values go through the column's
  * own mapping to the driver. What changes is the statement: a VALUES list sends one parameter per row and
  * column (25,000 for 1,000 papers), which drizzle assembles as that many fragments and the server parses
- * and plans one by one; here there is one parameter per column. Measured on 1,000-row chunks of papers
+ * and plans one by one; here there is one parameter per column (vectors in binary). Measured on 1,000-row chunks of papers
  * (docs/benchmarks.md, tenth session): PGlite's work 0.73 -> 0.47 ms a row, this process's 0.15 -> 0.02.
  *
  * Rows come back in the order of `rows` (WITH ORDINALITY, ORDER BY it: PostgreSQL returns the rows of an
@@ -30,12 +31,13 @@ export async function insertColumns<TTable extends PgTable>(
   const targets: SQL[] = [];
   const selects: SQL[] = [];
   const parameters: SQL[] = [];
+  let vectorOid: number | undefined;
   for (const [key, column] of columns) {
     const given = rowValues.map((row) => row[key]);
     if (given.every((value) => value === undefined) && column.defaultFn === undefined) {
       if (column.default !== undefined || column.onUpdateFn === undefined) continue; // DEFAULT for every row
     }
-    const texts: (string | null)[] = [];
+    const values: unknown[] = [];
     const present: boolean[] = [];
     for (let value of given) {
       if (is(value, SQL) || is(value, Param)) throw new Error(`insertColumns: ${key} is given as SQL`);
@@ -43,11 +45,21 @@ export async function insertColumns<TTable extends PgTable>(
       else if (value === undefined && !column.default && column.onUpdateFn !== undefined) value = column.onUpdateFn();
       if (is(value, SQL)) throw new Error(`insertColumns: the default of ${key} is SQL`);
       present.push(value !== undefined);
-      texts.push(value === undefined || value === null ? null : driverText(column.mapToDriverValue(value)));
+      values.push(value ?? null);
     }
     const index = parameters.length;
-    const cell = sql`${sql.identifier(`c${index}`)}::${sql.raw(column.getSQLType())}`;
-    parameters.push(sql`${sql.param(texts)}::text[]`);
+    const name = sql.identifier(`c${index}`);
+    let cell: SQL;
+    if (column.getSQLType() === 'vector') {
+      // pgvector's vectors in binary: parsing their text is most of what they cost (vector-binary.ts).
+      vectorOid ??= await vectorTypeOid(db);
+      parameters.push(sql`${sql.param(vectorArrayBinary(values as (number[] | null)[], vectorOid))}::vector[]`);
+      cell = sql`${name}`;
+    } else {
+      const texts = values.map((value) => (value === null ? null : driverText(column.mapToDriverValue(value))));
+      parameters.push(sql`${sql.param(texts)}::text[]`);
+      cell = sql`${name}::${sql.raw(column.getSQLType())}`;
+    }
     targets.push(sql`${sql.identifier(column.name)}`);
     if (present.every(Boolean)) {
       selects.push(cell);

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../connection';
-import { vectorText } from '../schema/columns';
+import { vectorArrayBinary, vectorTypeOid } from './vector-binary';
 
 /**
  * Stored vectors across the tables that have them (papers, news items, user profiles), for keeping
@@ -159,9 +159,12 @@ export class VectorRepository {
       if (!item.vector.every(Number.isFinite)) throw new RangeError(`vector for ${name} ${item.id} is not finite`);
     }
     // Two array parameters however many rows: a VALUES list of 1,000 rows made 2,000 parameters and as
-    // many query fragments to assemble. Each vector in the column's own text form (vectorText).
+    // many query fragments to assemble. The vectors in binary, as a bulk insert writes them (vector-binary.ts).
     const ids = `{${items.map((item) => item.id).join(',')}}`;
-    const vectors = `{${items.map((item) => `"${vectorText(item.vector)}"`).join(',')}}`;
+    const vectors = vectorArrayBinary(
+      items.map((item) => item.vector),
+      await vectorTypeOid(this.db),
+    );
     const embeddedAt = target.embeddedAt ? sql`, ${raw(target.embeddedAt)} = now()` : sql``;
     const whileActive = options.whileActive
       ? sql` AND EXISTS (SELECT 1 FROM radar.embedding_models m WHERE m.id = ${modelId} AND m.is_active)`
