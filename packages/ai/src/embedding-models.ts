@@ -426,10 +426,19 @@ export class EmbeddingModels {
     const bulk =
       head.expectedDocuments >= this.bulkReembedRows && head.expectedDocuments >= BULK_REEMBED_SHARE * expectedCorpus;
     let deferred: EmbeddingModelRow | undefined;
+    // The model active when the import starts makes all its vectors, each tagged with that model (a refit
+    // meanwhile leaves them to the re-embedding, like any vector of another model). Asking the database
+    // again for each chunk queued the question behind the insert of the chunk before: the next chunk's
+    // embedding then waited for the database instead of running beside it.
+    let activeProvider: Promise<RegisteredEmbeddingProvider> | undefined;
 
     const vectors = embedsInInsert
       ? async (papers: readonly { title: string; abstract: string }[]) => {
-          const provider = await this.active();
+          activeProvider ??= this.active().catch((error: unknown) => {
+            activeProvider = undefined; // asked again for the next chunk
+            throw error;
+          });
+          const provider = await activeProvider;
           if (bulk && !deferred && provider.modelId === model.id) {
             deferred = model;
             await this.models.dropIndexes(model);

@@ -100,7 +100,7 @@ export interface StartEmbeddedPostgresOptions {
  * page that does not fit costs a read() of cached memory, not a disk read (RSS and latency at 20k papers
  * in docs/benchmarks.md, "Light to run").
  */
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${process.env.TMP_SB ?? '32MB'}`];
 /**
  * In-memory databases (tests) also drop the start-up progress timer: PGlite's start leaves it armed,
  * a 10-second timer re-armed forever, which keeps the process alive while the instance is open. The test
