@@ -1,8 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { papers } from '../src/schema';
 import { insertColumns } from '../src/repositories/columnar-insert';
 import type { NewPaperRow } from '../src/repositories/paper.repository';
+import { papers } from '../src/schema';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /**
@@ -25,7 +25,7 @@ afterAll(async () => {
 const ROWS: NewPaperRow[] = [
   {
     title: 'A full row: "quoted", back\\slash, {braces}, 中文标题',
-    authors: ['Ana "Q" Silva', 'Wei Li', 'O\'Brien'],
+    authors: ['Ana "Q" Silva', 'Wei Li', "O'Brien"],
     authorIdentities: [{ openalexId: 'A1', orcid: '0000-0002-1825-0097' }, null, { openalexId: 'A3' }] as never,
     abstract: 'Line one.\nLine two with a tab\tand NUL-free text; ＡＢＣ full-width and 全角。',
     journalName: 'Journal of {Odd}, "Names"',
@@ -97,7 +97,12 @@ describe('insertColumns', () => {
 
   it('refuses a value given as SQL, and inserts nothing for no rows', async () => {
     await expect(
-      insertColumns(database.db, papers, [{ title: 'x', source: 'columns-test', createdAt: sql`now()` as never }], papers.id),
+      insertColumns(
+        database.db,
+        papers,
+        [{ title: 'x', source: 'columns-test', createdAt: sql`now()` as never }],
+        papers.id,
+      ),
     ).rejects.toThrow(/createdAt is given as SQL/);
     expect(await insertColumns(database.db, papers, [], papers.id)).toEqual([]);
   });

@@ -98,11 +98,20 @@ export class IngestPaperRepository {
       keys.titleAuthorKeys.length ? sql`${papers.titleAuthorKey} = ${anyOf(keys.titleAuthorKeys)}` : undefined,
     ].filter((condition) => condition !== undefined);
     if (conditions.length === 0) return [];
-    return this.db
-      .select(PAPER_FIELDS)
-      .from(papers)
-      .where(or(...conditions))
-      .orderBy(asc(papers.id));
+    // Through the indexes, never a sequential scan: during a bulk import the table has no statistics
+    // (PGlite has no autovacuum; PostgreSQL's comes minutes behind), the OR of four arrays of 1,000 keys
+    // is then estimated at most of the table, and the planner scanned all of it for every chunk, which
+    // made an import quadratic (100 ms a chunk at 100,000 papers in PGlite against 12 ms through the
+    // indexes; docs/benchmarks.md, tenth session). Ordered by an expression for the reason
+    // findDedupeCandidates gives. SET LOCAL ends with this transaction.
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      return tx
+        .select(PAPER_FIELDS)
+        .from(papers)
+        .where(or(...conditions))
+        .orderBy(sql`${papers.id} + 0`);
+    });
   }
 
   /**

@@ -24,7 +24,10 @@ export async function vectorTypeOid(db: Database): Promise<number> {
  * vector_recv reads it (int16 dimension, int16 zero, the values as big-endian float4); null elements
  * for rows without a vector. pgvector refuses NaN and infinities, as from text.
  */
-export function vectorArrayBinary(vectors: readonly (readonly number[] | null | undefined)[], vectorOid: number): Buffer {
+export function vectorArrayBinary(
+  vectors: readonly (readonly number[] | null | undefined)[],
+  vectorOid: number,
+): Buffer {
   let size = 20;
   for (const vector of vectors) size += 4 + (vector ? 4 + 4 * vector.length : 0);
   const out = Buffer.allocUnsafe(size);
