@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 let database: TestDatabase;
 const STORED = 3_000;
+const ODD_KEY = `o'dd "key", {with} \\back\\slash|author`;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -26,6 +27,15 @@ beforeAll(async () => {
     titleAuthorKey: `stored work number ${i} on lookup plans|author`,
     source: 'lookup-test',
   }));
+  // A key with every character an array or string literal must escape.
+  rows.push({
+    ...rows[0],
+    title: 'Odd key',
+    doi: null,
+    url: '',
+    urlNormalized: null,
+    titleAuthorKey: ODD_KEY,
+  } as NewPaperRow);
   for (let i = 0; i < rows.length; i += 1_000)
     await insertColumns(database.db, papers, rows.slice(i, i + 1_000), papers.id);
   await database.db.execute(sql`DELETE FROM pg_statistic WHERE starelid = 'radar.papers'::regclass`);
@@ -60,6 +70,15 @@ describe('the duplicate lookup of a chunk', () => {
       ),
     });
     const after = await scans();
+    const odd = await repository.findDedupeCandidatesOfMany({
+      dois: [],
+      arxivIds: [],
+      urlsNormalized: [],
+      titleAuthorKeys: ['another', ODD_KEY],
+    });
+    expect(odd.map((row) => row.titleAuthorKey)).toEqual([ODD_KEY]);
+    expect(odd[0]).toMatchObject({ title: 'Odd key', authors: [], keywords: [], isDemo: false, privateTo: null });
+    expect(typeof odd[0]?.id).toBe('number');
 
     const expected = keys.filter((i) => i % 150 === 0 || i % 150 === 3 || i % 150 === 6);
     expect(found.map((row) => row.doi)).toEqual(expected.map((i) => `10.5555/lookup.${i}`));

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm
 import type { Database } from '../connection';
 import { papers } from '../schema';
 import { insertColumns } from './columnar-insert';
+import { runInOneTrip, setLocal } from './one-trip';
 import type { NewPaperRow, PaperRow } from './paper.repository';
 
 /** Columns dedupe and merging look at (no vector, no search document). */
@@ -48,6 +49,10 @@ export interface DedupeKeySets {
   titleAuthorKeys: string[];
 }
 
+/** A PostgreSQL text array literal ('{"a","b\\"c"}'): elements quoted, backslash and quote escaped. */
+const textArrayLiteral = (values: readonly string[]) =>
+  `{${values.map((value) => `"${value.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+
 export interface SummaryCandidate {
   id: number;
   title: string;
@@ -87,9 +92,9 @@ export class IngestPaperRepository {
    * findDedupeCandidates answers for each of them (the caller picks each paper's candidates from it).
    */
   async findDedupeCandidatesOfMany(keys: DedupeKeySets): Promise<PaperFields[]> {
-    // `= ANY(array)`: one parameter per key kind, where IN lists would send and parse one per key (4,000
-    // for a chunk of 1,000 papers); the same index scans.
-    const anyOf = (values: string[]) => sql`ANY(${sql.param(values)}::text[])`;
+    // `= ANY(array)`: one array per key kind, where IN lists would send and parse one value per key
+    // (4,000 for a chunk of 1,000 papers); the same index scans.
+    const anyOf = (values: string[]) => sql`ANY(${textArrayLiteral(values)}::text[])`;
     const conditions = [
       keys.dois.length ? sql`lower(${papers.doi}) = ${anyOf(keys.dois)}` : undefined,
       keys.dois.length ? sql`lower(${papers.sourceIds}->>'preprintDoi') = ${anyOf(keys.dois)}` : undefined,
@@ -102,16 +107,22 @@ export class IngestPaperRepository {
     // (PGlite has no autovacuum; PostgreSQL's comes minutes behind), the OR of four arrays of 1,000 keys
     // is then estimated at most of the table, and the planner scanned all of it for every chunk, which
     // made an import quadratic (100 ms a chunk at 100,000 papers in PGlite against 12 ms through the
-    // indexes; docs/benchmarks.md, tenth session). Ordered by an expression for the reason
-    // findDedupeCandidates gives. SET LOCAL ends with this transaction.
-    return this.db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-      return tx
-        .select(PAPER_FIELDS)
-        .from(papers)
-        .where(or(...conditions))
-        .orderBy(sql`${papers.id} + 0`);
-    });
+    // indexes; docs/benchmarks.md, tenth session). The setting and the query go in one message (one
+    // round trip, the setting ending with it), the rows as one JSON array, read the same way whatever
+    // the driver's type parsers.
+    const columns = Object.values(PAPER_FIELDS).map((column) => sql`${sql.identifier(column.name)}`);
+    const [, answer] = await runInOneTrip(this.db, [
+      ...setLocal({ enable_seqscan: 'off' }),
+      sql`SELECT coalesce(json_agg(row_to_json(found) ORDER BY found.id), '[]') AS rows
+          FROM (SELECT ${sql.join(columns, sql`, `)} FROM ${papers} WHERE ${or(...conditions)}) AS found`,
+    ]);
+    const rows = (answer?.[0]?.rows ?? []) as Record<string, unknown>[];
+    return rows.map(
+      (row) =>
+        Object.fromEntries(
+          Object.entries(PAPER_FIELDS).map(([key, column]) => [key, row[column.name] ?? null]),
+        ) as PaperFields,
+    );
   }
 
   /**
