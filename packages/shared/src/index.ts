@@ -22,6 +22,7 @@ export * from './date-filters';
 export * from './duration';
 export * from './email';
 export * from './errors';
+export * from './event-loop';
 export * from './followed-authors';
 export * from './learning';
 export * from './limits';

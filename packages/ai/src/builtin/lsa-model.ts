@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { createYielder } from '@radar/shared';
 import { normalizeVector } from '../embedding-text';
 import { termCounts } from './text-features';
 import { fitVocabulary, indexVocabulary, type SparseVector, type TfidfVocabulary, vectorizeCounts } from './tfidf';
-import { createYielder, truncatedSvd } from './truncated-svd';
+import { truncatedSvd } from './truncated-svd';
 
 /**
  * The built-in embedder's corpus-fitted model: tf-idf over the corpus vocabulary, projected onto the
@@ -73,7 +74,8 @@ export async function fitLsaModelKeepingRows(
   texts: string[],
   options: LsaFitOptions,
 ): Promise<{ state: LsaModelState; rows: SparseVector[] }> {
-  // Every loop gives the event loop a turn now and then: in embedded mode the HTTP server shares the process.
+  // Every loop gives the event loop a turn now and then (every ~20 ms): in embedded mode the HTTP server
+  // shares the process, and a fit takes seconds to a minute on a large corpus.
   const pause = createYielder();
   const counts: Map<string, number>[] = [];
   for (const text of texts) {

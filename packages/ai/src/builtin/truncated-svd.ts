@@ -1,4 +1,4 @@
-import { seededRandom } from '@radar/shared';
+import { createYielder, seededRandom, type Yielder } from '@radar/shared';
 import type { SparseVector } from './tfidf';
 
 /**
@@ -28,21 +28,6 @@ function gaussian(random: () => number): number {
   const u = Math.max(random(), Number.EPSILON);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }
-
-/**
- * A fit takes seconds to a minute on a large corpus, and in embedded mode the HTTP server shares the
- * process: the loops call this often, and it gives the event loop a turn every ~20 ms.
- */
-export function createYielder(): () => Promise<void> {
-  let last = performance.now();
-  return async () => {
-    if (performance.now() - last < 20) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    last = performance.now();
-  };
-}
-
-export type Yielder = () => Promise<void>;
 
 /**
  * The dense matrices of the iteration are row-major (row r of a `cols`-wide matrix at [r * cols,

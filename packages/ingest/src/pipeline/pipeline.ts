@@ -1,6 +1,6 @@
 import type { NewPaperVectors } from '@radar/ai';
 import type { IngestRepositories, NewIngestReject } from '@radar/db';
-import type { ResearchFieldId } from '@radar/shared';
+import { createYielder, type ResearchFieldId } from '@radar/shared';
 import { type IngestEntry, TransientSourceError } from '../types';
 import { ContentStore, type ContentStoreRepositories, type StoreOutcome } from './content-store';
 
@@ -43,10 +43,12 @@ export interface IngestProgress extends IngestCounts {
 /** Most reject/warning rows one run writes; the counts in the summary stay complete. */
 const MAX_RECORDS_PER_RUN = 500;
 /**
- * Papers stored together (one dedupe lookup and one insert for those new). 1,000 keeps one insert under
- * PostgreSQL's 65,535 parameters (about 20 a row) and a chunk's rows in memory small.
+ * Papers stored together (one dedupe lookup and one insert for those new). 1,000 keeps a chunk's rows in
+ * memory small.
  */
 const PAPER_CHUNK_SIZE = 1_000;
+/** While a chunk is being stored, the reading loop gives the event loop a turn at least this often. */
+const PIPELINE_TURN_MS = 5;
 /** Item failures in a row that mean the store itself is failing, not the items. */
 const MAX_CONSECUTIVE_ITEM_ERRORS = 5;
 
@@ -196,8 +198,13 @@ export async function consumeEntries<R>(
     return chunk ? await chunk : false;
   };
 
+  // Reading a file's entries never waits for I/O (the text is in memory), so without these turns the
+  // database's answers to the chunk being stored (its lookup, then its insert) were read only once the
+  // next chunk was read and embedded, and the two ran one after the other instead of side by side.
+  const pause = createYielder(PIPELINE_TURN_MS);
   try {
     for (;;) {
+      if (pending) await pause();
       let next: IteratorResult<IngestEntry, R>;
       try {
         next = await entries.next();
