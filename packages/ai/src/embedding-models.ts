@@ -123,6 +123,9 @@ export interface RefitDecision {
   reason: string;
 }
 
+/** Documents a fit reads at most: the newest stored ones, or a file's first (EmbeddingModels.fitSampleSize). */
+export const FIT_SAMPLE_SIZE = 20_000;
+
 /**
  * Which embedding model is active, and keeping every stored vector on it. The configuration decides
  * the kind (EMBEDDING_MODEL set: an OpenAI-compatible endpoint; unset: built-in); the database
@@ -168,7 +171,7 @@ export class EmbeddingModels {
     this.interests = options.repositories.interests;
     this.minFitDocuments = options.minFitDocuments ?? LSA_MIN_DOCUMENTS;
     this.refitGrowthFactor = options.refitGrowthFactor ?? 1.5;
-    this.fitSampleSize = options.fitSampleSize ?? 20_000;
+    this.fitSampleSize = options.fitSampleSize ?? FIT_SAMPLE_SIZE;
     this.reembedBatchSize = options.reembedBatchSize ?? 128;
     this.bulkReembedRows = options.bulkReembedRows ?? BULK_REEMBED_ROWS;
     this.bulkReembedBatchSize = options.bulkReembedBatchSize ?? BULK_REEMBED_BATCH;

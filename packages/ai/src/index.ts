@@ -26,6 +26,7 @@ export { CrossLingualTexts } from './cross-lingual-texts';
 export {
   describeModel,
   EmbeddingModels,
+  FIT_SAMPLE_SIZE,
   type ImportPreparation,
   type NewPaperVectors,
   type ReembedProgress,

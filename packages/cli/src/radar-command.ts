@@ -12,6 +12,7 @@ import { QUEUE_NAMES } from '@radar/shared';
 import { type AppConfig, describeStartupFailure, loadConfig } from '@radar/shared/server';
 import { parseCommandLine } from './command-line';
 import {
+  beginFileReading,
   parseDemoArgs,
   parseIngestArgs,
   parseJournalsArgs,
@@ -214,7 +215,13 @@ const COMMANDS: Record<string, Command> = {
     async run({ config, args, out }) {
       // Arguments and the file are checked first: a mistake is one line and creates nothing.
       const plan = await planIngestCommand(config, args);
-      await withDatabase(config, true, (database) => runIngestCommand(config, database, plan, out));
+      // A file's first papers are read while the database opens (a new embedded one takes seconds).
+      const opened = beginFileReading(plan);
+      try {
+        await withDatabase(config, true, (database) => runIngestCommand(config, database, plan, out, opened));
+      } finally {
+        opened?.close();
+      }
     },
   },
   sources: {

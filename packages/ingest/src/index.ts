@@ -23,6 +23,8 @@ export {
   describeError,
   importSourceFile,
   inspectSourceFile,
+  type OpenedSourceFile,
+  openSourceFile,
   runSource,
   SourceFileError,
   SourceRunError,

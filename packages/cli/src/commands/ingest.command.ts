@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeModel, type ImportPreparation } from '@radar/ai';
+import { describeModel, FIT_SAMPLE_SIZE, type ImportPreparation } from '@radar/ai';
 import { createIngestRepositories, type DatabaseHandle, findLiveLockHolder, SourceStateRepository } from '@radar/db';
 import {
   type EnqueueJob,
@@ -14,6 +14,8 @@ import {
   isSourceKind,
   loadDemoCorpus,
   loadSourceList,
+  type OpenedSourceFile,
+  openSourceFile,
   READER_QUERY_SOURCE,
   readerQueriesOff,
   removeDemoContent,
@@ -276,11 +278,31 @@ export async function planIngestCommand(config: AppConfig, args: string[]): Prom
   return { mode: 'run', sources: selected, since };
 }
 
+/**
+ * A file import's first papers (the fit's sample) begun before the database is opened, so they are read
+ * while a new embedded database starts; undefined for a source run. The caller closes it when the
+ * import does not happen.
+ */
+export function beginFileReading(plan: IngestPlan): OpenedSourceFile | undefined {
+  if (plan.mode !== 'file') return undefined;
+  return openSourceFile({ ...fileOptions(plan), headPapers: FIT_SAMPLE_SIZE }, { readHead: true });
+}
+
+const fileOptions = (plan: IngestPlan & { mode: 'file' }) => ({
+  kind: plan.kind,
+  filePath: plan.filePath,
+  source: plan.source,
+  institute: plan.institute,
+  journal: plan.journal,
+});
+
 export async function runIngestCommand(
   config: AppConfig,
   database: DatabaseHandle,
   plan: IngestPlan,
   out: Out,
+  /** beginFileReading's reading of the plan's file. */
+  opened?: OpenedSourceFile,
 ): Promise<void> {
   const deps = { repositories: createIngestRepositories(database.db), settings: ingestSettingsFromConfig(config) };
 
@@ -290,32 +312,32 @@ export async function runIngestCommand(
     let prepared: ImportPreparation | undefined;
     let summary: IngestSummary;
     try {
-      summary = await importSourceFile(deps, {
-        kind: plan.kind,
-        filePath: plan.filePath,
-        source: plan.source,
-        institute: plan.institute,
-        journal: plan.journal,
-        onProgress: (progress) => bar.update(progress),
-        // Before storing: the first fit from the file's first works when there is none, so the papers
-        // are inserted with their vectors (docs/decisions/ingestion.md).
-        headPapers: models.fitSampleSize,
-        beforeStore: async (head) => {
-          const started = Date.now();
-          prepared = await models.prepareImport({
-            papers: head.papers,
-            expectedDocuments: head.expectedPapers,
-            // A running worker fits the first model (it is queued after the import, as for any source);
-            // a queue that cannot be asked now is no reason to refuse the import.
-            mayFit: !(await isWorkerRunning(config, database).catch(() => false)),
-          });
-          if (prepared.firstFit)
-            out(
-              `fitted the built-in model on ${prepared.firstFit.documents} documents (the file's first works; ${prepared.firstFit.dimension} dimensions) in ${((Date.now() - started) / 1000).toFixed(1)} s, before storing`,
-            );
-          return prepared.vectors;
+      summary = await importSourceFile(
+        deps,
+        {
+          ...fileOptions(plan),
+          onProgress: (progress) => bar.update(progress),
+          // Before storing: the first fit from the file's first works when there is none, so the papers
+          // are inserted with their vectors (docs/decisions/ingestion.md).
+          headPapers: FIT_SAMPLE_SIZE,
+          beforeStore: async (head) => {
+            const started = Date.now();
+            prepared = await models.prepareImport({
+              papers: head.papers,
+              expectedDocuments: head.expectedPapers,
+              // A running worker fits the first model (it is queued after the import, as for any source);
+              // a queue that cannot be asked now is no reason to refuse the import.
+              mayFit: !(await isWorkerRunning(config, database).catch(() => false)),
+            });
+            if (prepared.firstFit)
+              out(
+                `fitted the built-in model on ${prepared.firstFit.documents} documents (the file's first works; ${prepared.firstFit.dimension} dimensions) in ${((Date.now() - started) / 1000).toFixed(1)} s, before storing`,
+              );
+            return prepared.vectors;
+          },
         },
-      });
+        opened,
+      );
     } catch (error) {
       bar.stop();
       await prepared?.finish();
