@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import type { NewPaperVectors } from '@radar/ai';
+import { FIT_SAMPLE_SIZE, type NewPaperVectors } from '@radar/ai';
 import type { IngestRepositories } from '@radar/db';
 import { ActionableError } from '@radar/shared/server';
 import { fetchSource, readSourceFile } from '../adapters';
@@ -164,7 +164,7 @@ export interface ImportFileOptions {
    * vectors of new papers in their insert (a bulk import fits the first model here: the CLI).
    */
   beforeStore?: ((head: ImportHead) => Promise<NewPaperVectors | undefined>) | undefined;
-  /** Papers read before beforeStore is called (default 20,000, the built-in model's fit sample). */
+  /** Papers read before beforeStore is called (default FIT_SAMPLE_SIZE, the built-in model's fit sample). */
   headPapers?: number | undefined;
 }
 
@@ -231,7 +231,7 @@ export async function importSourceFile(
   let vectors: NewPaperVectors | undefined;
   let stored = file.entries;
   if (options.beforeStore) {
-    const head = await (file.head ?? readHead(file.entries, options.headPapers ?? DEFAULT_HEAD_PAPERS, stream));
+    const head = await (file.head ?? readHead(file.entries, options.headPapers ?? FIT_SAMPLE_SIZE, stream));
     const drafts = head.entries.flatMap((entry) => (entry.type === 'paper' ? [entry.draft] : []));
     const papers = drafts.map((draft) => ContentStore.paperText(draft)).filter((paper) => paper.title);
     // Lines repeating a work (a corrected record, the same line twice) add no paper: counted once.
@@ -256,17 +256,9 @@ export async function importSourceFile(
   return summary;
 }
 
-/**
- * Reads entries until `papers` papers are read or the source ends, and gives them back with a
- * generator of the same entries followed by the rest (a failure while reading the head is thrown by
- * that generator after the head, where consumeEntries counts it as the source's failure).
- */
-/** Papers read before ImportFileOptions.beforeStore by default: the built-in model's fit sample. */
-const DEFAULT_HEAD_PAPERS = 20_000;
-
 /** A file import's reading, begun (openSourceFile) before the import itself. */
 export interface OpenedSourceFile {
-  /** Ends the reading when the import will not happen (the database could not be opened). */
+  /** Ends the reading: after the import, or when it will not happen (the database could not be opened). */
   close(): void;
 }
 
@@ -306,7 +298,7 @@ export function openSourceFile(
     stream,
     entries,
     total,
-    head: withHead ? readHead(entries, options.headPapers ?? DEFAULT_HEAD_PAPERS, stream) : undefined,
+    head: withHead ? readHead(entries, options.headPapers ?? FIT_SAMPLE_SIZE, stream) : undefined,
     close: () => {
       stream.destroy();
       void entries.return(undefined).catch(() => {});
@@ -315,7 +307,12 @@ export function openSourceFile(
   return reading;
 }
 
-async function readHead<R>(entries: AsyncGenerator<IngestEntry, R>, papers: number, stream?: fs.ReadStream) {
+/**
+ * Reads entries until `papers` papers are read or the source ends, and gives them back with a
+ * generator of the same entries followed by the rest (a failure while reading the head is thrown by
+ * that generator after the head, where consumeEntries counts it as the source's failure).
+ */
+async function readHead<R>(entries: AsyncGenerator<IngestEntry, R>, papers: number, stream: fs.ReadStream) {
   const head: IngestEntry[] = [];
   let read = 0;
   let ended = false;
@@ -347,7 +344,7 @@ async function readHead<R>(entries: AsyncGenerator<IngestEntry, R>, papers: numb
     entries: head,
     ended: ended || failure !== undefined,
     /** Bytes of the file read when the head was (to estimate the papers of the whole file). */
-    bytesRead: stream?.bytesRead ?? 0,
+    bytesRead: stream.bytesRead,
     entriesThenRest: entriesThenRest(),
   };
 }
