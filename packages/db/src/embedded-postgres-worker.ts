@@ -37,7 +37,13 @@ let server: PgliteSocketServer | undefined;
 /** Where start-up is: opening the files, then serving them. */
 let stage: 'open' | 'serve' = 'open';
 
+/** Reports the WebAssembly memory's size to the starting side while serving. */
+let memoryReport: NodeJS.Timeout | undefined;
+
 async function close(): Promise<void> {
+  // Before the close: a closed PGlite has no Module, and a report after it threw in this thread (a
+  // stop taking longer than a report's interval ended the process with exit code 1).
+  clearInterval(memoryReport);
   await server?.stop();
   await db?.close();
 }
@@ -49,10 +55,12 @@ async function serve(): Promise<void> {
   server = new PgliteSocketServer(db, data.socketPath);
   await server.start();
   const open = db;
-  memory[0] = open.Module.wasmMemory.buffer.byteLength;
-  setInterval(() => {
-    memory[0] = open.Module.wasmMemory.buffer.byteLength;
-  }, MEMORY_REPORT_MS).unref();
+  const report = () => {
+    const bytes = open.Module?.wasmMemory?.buffer.byteLength;
+    if (bytes !== undefined) memory[0] = bytes;
+  };
+  report();
+  memoryReport = setInterval(report, MEMORY_REPORT_MS).unref();
 }
 
 port?.on('message', (command: EmbeddedThreadCommand) => {
