@@ -9,14 +9,25 @@ import type { Database } from '../connection';
  * here (Math.fround), where the text form rounded twice (to nine digits, then to float4).
  */
 
+/** The vector type's OID by database handle (the promise, so concurrent first uses ask once). */
+const vectorOids = new WeakMap<Database, Promise<number>>();
+
 /**
- * The OID of pgvector's `vector` type in this database: a binary array names its element type, and
- * an extension's type has no fixed OID. Asked on each use (one short round trip per bulk statement), so
- * a database whose extension was made again is never sent a stale one.
+ * The OID of pgvector's `vector` type in this database: a binary array names its element type, and an
+ * extension's type has no fixed OID. Asked once per database handle: the app never makes the extension
+ * again while it runs, and asking before every write added a round trip to each profile's vector and
+ * each batch of the content-embed jobs. A failed question is asked again next time.
  */
-export async function vectorTypeOid(db: Database): Promise<number> {
-  const result = await db.execute<{ oid: string | number }>(sql`SELECT 'vector'::regtype::oid AS oid`);
-  return Number(result.rows[0]?.oid);
+export function vectorTypeOid(db: Database): Promise<number> {
+  let oid = vectorOids.get(db);
+  if (!oid) {
+    oid = db
+      .execute<{ oid: string | number }>(sql`SELECT 'vector'::regtype::oid AS oid`)
+      .then((result) => Number(result.rows[0]?.oid));
+    oid.catch(() => vectorOids.delete(db));
+    vectorOids.set(db, oid);
+  }
+  return oid;
 }
 
 /**
